@@ -1,0 +1,221 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import type { Catalog, Choice } from './waybill/catalog.js';
+import { defaultCatalog } from './waybill/catalog.js';
+
+/**
+ * Settings come from the environment (a `.env` file is read first when present) and are
+ * validated once at start-up. A bad setting stops the program with one line naming the
+ * variable and what it expects; secret values are never echoed.
+ */
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads `.env` into process.env without overriding variables already set. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}
+
+const secretNames = new Set([
+  'WAYBILL_API_TOKEN',
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+]);
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalSetting = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const baseUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'an http(s) URL')
+  .refine((value) => value.endsWith('/'), 'a URL ending with "/" (the endpoint path is appended directly)');
+
+const timeZone = z
+  .string()
+  .trim()
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone such as UTC or Asia/Manila');
+
+const wholeNumber = (min: number, max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `a whole number of ${what} between ${min} and ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `a whole number of ${what} between ${min} and ${max}`);
+
+/** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
+const choiceList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .map((item): Choice => {
+        const [value = '', ...label] = item.split('=');
+        return { value: value.trim(), label: label.join('=').trim() || value.trim() };
+      }),
+  )
+  .refine(
+    (list) => list.length >= 1 && list.length <= 100,
+    'a comma-separated list of 1 to 100 VALUE=Label items',
+  )
+  .refine(
+    (list) => list.every((c) => c.value.length > 0 && c.value.length <= 150 && c.label.length <= 75),
+    'items with a value of at most 150 and a label of at most 75 characters',
+  )
+  .refine((list) => new Set(list.map((c) => c.value)).size === list.length, 'a list without repeated values');
+
+const waybillEnvSchema = z.object({
+  WAYBILL_ENV: optionalSetting(z.enum(['sandbox', 'test', 'live'], 'one of sandbox, test, live')).default(
+    'sandbox',
+  ),
+  WAYBILL_TEST_BASE_URL: optionalSetting(baseUrl),
+  WAYBILL_LIVE_BASE_URL: optionalSetting(baseUrl),
+  WAYBILL_API_TOKEN: optionalSetting(z.string().trim()),
+  WAYBILL_TIMEZONE: optionalSetting(timeZone).default('UTC'),
+  WAYBILL_TIMEOUT_MS: optionalSetting(wholeNumber(500, 120_000, 'milliseconds')).default(15_000),
+  WAYBILL_CURRENCY: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{3}$/, 'a three-letter currency code such as PHP')
+      .transform((code) => code.toUpperCase()),
+  ).default('PHP'),
+  WAYBILL_SERVICE_TYPES: optionalSetting(choiceList),
+  WAYBILL_PAYMENT_METHODS: optionalSetting(choiceList),
+  WAYBILL_COD_PAYMENT_METHOD: optionalSetting(z.string().trim()),
+  WAYBILL_PACKAGE_TYPES: optionalSetting(choiceList),
+  WAYBILL_UNITS: optionalSetting(choiceList),
+  WAYBILL_SANDBOX_LATENCY_MS: optionalSetting(wholeNumber(0, 120_000, 'milliseconds')).default(0),
+});
+
+export type WaybillEnv = 'sandbox' | 'test' | 'live';
+
+export interface WaybillConfig {
+  env: WaybillEnv;
+  /** Base address of the real upstream; absent in sandbox mode (the embedded sandbox supplies it). */
+  baseUrl?: string;
+  token?: string;
+  timeZone: string;
+  timeoutMs: number;
+  currency: string;
+  catalog: Catalog;
+  sandboxLatencyMs: number;
+}
+
+function firstIssueLine(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const name = String(issue?.path[0] ?? 'configuration');
+  return `${name} must be ${issue?.message ?? 'valid'}`;
+}
+
+function parseEnv<T extends z.ZodType>(schema: T, env: Env): z.output<T> {
+  const result = schema.safeParse(env);
+  if (!result.success) throw new ConfigError(firstIssueLine(result.error));
+  return result.data;
+}
+
+export function loadWaybillConfig(env: Env = process.env): WaybillConfig {
+  const settings = parseEnv(waybillEnvSchema, env);
+  const paymentMethods = settings.WAYBILL_PAYMENT_METHODS ?? defaultCatalog.paymentMethods;
+  const codPaymentMethod = settings.WAYBILL_COD_PAYMENT_METHOD ?? defaultCatalog.codPaymentMethod;
+  if (!paymentMethods.some((method) => method.value === codPaymentMethod)) {
+    throw new ConfigError(
+      `WAYBILL_COD_PAYMENT_METHOD must be one of the values in WAYBILL_PAYMENT_METHODS (${paymentMethods.map((m) => m.value).join(', ')})`,
+    );
+  }
+  const config: WaybillConfig = {
+    env: settings.WAYBILL_ENV,
+    timeZone: settings.WAYBILL_TIMEZONE,
+    timeoutMs: settings.WAYBILL_TIMEOUT_MS,
+    currency: settings.WAYBILL_CURRENCY,
+    sandboxLatencyMs: settings.WAYBILL_SANDBOX_LATENCY_MS,
+    catalog: {
+      serviceTypes: settings.WAYBILL_SERVICE_TYPES ?? defaultCatalog.serviceTypes,
+      paymentMethods,
+      codPaymentMethod,
+      packageTypes: settings.WAYBILL_PACKAGE_TYPES ?? defaultCatalog.packageTypes,
+      units: settings.WAYBILL_UNITS ?? defaultCatalog.units,
+    },
+  };
+  if (config.env === 'sandbox') return config;
+  const urlName = config.env === 'test' ? 'WAYBILL_TEST_BASE_URL' : 'WAYBILL_LIVE_BASE_URL';
+  const url = config.env === 'test' ? settings.WAYBILL_TEST_BASE_URL : settings.WAYBILL_LIVE_BASE_URL;
+  if (!url) throw new ConfigError(`${urlName} must be set when WAYBILL_ENV=${config.env}`);
+  if (!settings.WAYBILL_API_TOKEN) {
+    throw new ConfigError(`WAYBILL_API_TOKEN must be set when WAYBILL_ENV=${config.env}`);
+  }
+  return { ...config, baseUrl: url, token: settings.WAYBILL_API_TOKEN };
+}
+
+const slackEnvSchema = z.object({
+  SLACK_BOT_TOKEN: optionalSetting(z.string().trim().startsWith('xoxb-', 'a bot token starting with xoxb-')),
+  SLACK_SIGNING_SECRET: optionalSetting(
+    z.string().trim().min(1, 'the signing secret from Basic Information'),
+  ),
+  SLACK_APP_TOKEN: optionalSetting(
+    z.string().trim().startsWith('xapp-', 'an app-level token starting with xapp- (or unset for HTTP mode)'),
+  ),
+  PORT: optionalSetting(wholeNumber(0, 65_535, 'port')).default(3000),
+  SLACK_API_URL: optionalSetting(baseUrl),
+  LOG_LEVEL: optionalSetting(
+    z.enum(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'a pino level such as info or debug',
+    ),
+  ).default('info'),
+});
+
+export interface SlackConfig {
+  botToken: string;
+  signingSecret: string;
+  /** Set: Socket Mode. Unset: HTTP mode on `port`. */
+  appToken?: string;
+  port: number;
+  apiUrl?: string;
+  logLevel: string;
+}
+
+export function loadSlackConfig(env: Env = process.env): SlackConfig {
+  const settings = parseEnv(slackEnvSchema, env);
+  const missing = [
+    ['SLACK_BOT_TOKEN', settings.SLACK_BOT_TOKEN],
+    ['SLACK_SIGNING_SECRET', settings.SLACK_SIGNING_SECRET],
+  ]
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length > 0 || !settings.SLACK_BOT_TOKEN || !settings.SLACK_SIGNING_SECRET) {
+    throw new ConfigError(
+      `${missing.join(' and ')} must be set (see README: "Create the Slack app"); the bot cannot talk to Slack without them`,
+    );
+  }
+  return {
+    botToken: settings.SLACK_BOT_TOKEN,
+    signingSecret: settings.SLACK_SIGNING_SECRET,
+    appToken: settings.SLACK_APP_TOKEN,
+    port: settings.PORT,
+    apiUrl: settings.SLACK_API_URL,
+    logLevel: settings.LOG_LEVEL,
+  };
+}
+
+/** The values that must never reach a log line or a message. */
+export function secretsOf(env: Env = process.env): string[] {
+  return [...secretNames].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 4);
+}

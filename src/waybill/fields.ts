@@ -1,0 +1,249 @@
+import { z } from 'zod';
+import type { Choice } from './catalog.js';
+
+/**
+ * Field schemas with the dispatcher's label baked into every message, so an error can be
+ * shown as is, next to the input it belongs to. Inputs arrive as typed text (forms send
+ * strings, Slack sends null for an empty input); outputs are the domain's values.
+ */
+
+/** An amount in canonical two-place text, e.g. "1500.00": no floating point on the money path. */
+export type Money = string;
+
+const MAX_MONEY_CENTS = 99_999_999_999n;
+
+/** What was typed, trimmed; null, undefined and whitespace-only all mean "not given" (''). */
+function typed(label: string) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string => {
+      if (value === null || value === undefined) return '';
+      if (typeof value === 'string') return value.trim();
+      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+      ctx.addIssue({ code: 'custom', message: `${label} must be text` });
+      return z.NEVER;
+    });
+}
+
+export interface TextOptions {
+  max: number;
+  required?: boolean;
+}
+
+export function text(label: string, { max, required = false }: TextOptions) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => [...value].length <= max, `${label} must be at most ${max} characters`)
+      .refine(
+        // Tabs and line breaks are fine; other control characters are never typed on purpose.
+        (value) => !/[^\P{Cc}\t\n\r]/u.test(value),
+        `${label} must not contain control characters`,
+      ),
+  );
+}
+
+export function choice(label: string, choices: readonly Choice[], { required = true } = {}) {
+  const allowed = new Set(choices.map((c) => c.value));
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => value === '' || allowed.has(value), `${label} must be one of the listed options`),
+  );
+}
+
+/** Parses "1500", "1,500.5" or 1500.5 into cents; undefined when it is not an amount. */
+export function parseCents(value: string): bigint | undefined {
+  const plain = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(value) ? value.replaceAll(',', '') : value;
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(plain);
+  if (!match) return undefined;
+  return BigInt(match[1] ?? '0') * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+}
+
+export function formatCents(cents: bigint): Money {
+  const whole = cents / 100n;
+  const fraction = (cents % 100n).toString().padStart(2, '0');
+  return `${whole}.${fraction}`;
+}
+
+/** An amount ≥ 0 with at most two decimals; an empty input is 0.00. */
+export function money(label: string) {
+  return typed(label).pipe(
+    z.string().transform((value, ctx): Money => {
+      if (value === '') return '0.00';
+      if (/^-/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must not be negative` });
+        return z.NEVER;
+      }
+      const cents = parseCents(value);
+      if (cents === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} must be an amount with at most two decimals, e.g. 1500.00`,
+        });
+        return z.NEVER;
+      }
+      if (cents > MAX_MONEY_CENTS) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${formatCents(MAX_MONEY_CENTS)}` });
+        return z.NEVER;
+      }
+      return formatCents(cents);
+    }),
+  );
+}
+
+interface DecimalOptions {
+  required: boolean;
+  min: number;
+  max: number;
+  /** Measures must be more than `min`; coordinates may equal their bounds. */
+  exclusiveMin?: boolean;
+  unit?: string;
+}
+
+function decimal(label: string, { required, min, max, exclusiveMin = false, unit = '' }: DecimalOptions) {
+  const range = exclusiveMin ? `more than ${min} and at most ${max}` : `between ${min} and ${max}`;
+  const unitText = unit && ` ${unit}`;
+  return typed(label).pipe(
+    z.string().transform((value, ctx): number | undefined => {
+      if (value === '') {
+        if (required) ctx.addIssue({ code: 'custom', message: `${label} is required` });
+        return undefined;
+      }
+      const number = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+      const tooLow = exclusiveMin ? number <= min : number < min;
+      if (Number.isNaN(number) || tooLow || number > max) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a number ${range}${unitText}` });
+        return z.NEVER;
+      }
+      return number;
+    }),
+  );
+}
+
+/** A length, width, height, weight or volume: a number > 0. */
+export function measure(label: string, { required = false, max = 1_000_000, unit = '' } = {}) {
+  return decimal(label, { required, min: 0, max, exclusiveMin: true, unit });
+}
+
+export const requiredMeasure = (label: string, options: { max?: number; unit?: string } = {}) =>
+  measure(label, { ...options, required: true }).pipe(z.number());
+
+export function latitude(label: string) {
+  return decimal(label, { required: false, min: -90, max: 90 });
+}
+
+export function longitude(label: string) {
+  return decimal(label, { required: false, min: -180, max: 180 });
+}
+
+/** A whole number ≥ 1; undefined when not given, so the operation can apply its own default. */
+export function quantity(label: string, max = 999) {
+  return typed(label).pipe(
+    z.string().transform((value, ctx): number | undefined => {
+      if (value === '') return undefined;
+      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from 1 to ${max}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    }),
+  );
+}
+
+export function country(label: string, { required = false } = {}) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine(
+        (value) => value === '' || /^[A-Za-z]{2}$/.test(value),
+        `${label} must be a two-letter country code, e.g. PH`,
+      )
+      .transform((value) => value.toUpperCase()),
+  );
+}
+
+export function email(label: string) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => value.length <= 254, `${label} must be at most 254 characters`)
+      .refine(
+        (value) => value === '' || z.email().safeParse(value).success,
+        `${label} must be an e-mail address like name@example.com`,
+      ),
+  );
+}
+
+/** Digits with + - ( ) and spaces, 7 to 20 digits. */
+export function phone(label: string, { required = false } = {}) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => {
+        if (value === '') return true;
+        const digits = value.replace(/\D/g, '').length;
+        return /^[0-9+\-() ]+$/.test(value) && digits >= 7 && digits <= 20;
+      }, `${label} must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)`),
+  );
+}
+
+/** Letters, digits, dashes and underscores, as printed on a label. */
+export function trackingNumber(label: string, { required = true } = {}) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => value.length <= 50, `${label} must be at most 50 characters`)
+      .refine(
+        (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
+        `${label} may contain only letters, digits, - and _`,
+      ),
+  );
+}
+
+/** A calendar date, YYYY-MM-DD, that exists. */
+export function calendarDate(label: string, { required = false } = {}) {
+  return typed(label).pipe(
+    z
+      .string()
+      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => value === '' || isCalendarDate(value), `${label} must be a date like 2026-11-23`),
+  );
+}
+
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().startsWith(value);
+}
+
+/** An instant: a Date, or ISO 8601 text with an offset. */
+export function instant(label: string) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): Date => {
+      const date =
+        value instanceof Date
+          ? value
+          : typeof value === 'string' && /(Z|[+-]\d{2}:?\d{2})$/.test(value.trim())
+            ? new Date(value.trim())
+            : undefined;
+      if (value === undefined || value === null || value === '') {
+        ctx.addIssue({ code: 'custom', message: `${label} is required` });
+        return z.NEVER;
+      }
+      if (!date || Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a date and time` });
+        return z.NEVER;
+      }
+      return date;
+    });
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+type Manifest = {
+  display_information: { name?: string; description?: string };
+  features: {
+    bot_user?: { display_name: string };
+    slash_commands: {
+      command: string;
+      description: string;
+      usage_hint?: string;
+      should_escape?: boolean;
+      url?: string;
+    }[];
+  };
+  oauth_config: { scopes: Record<string, string[]> };
+  settings: {
+    interactivity: { is_enabled: boolean; request_url?: string };
+    socket_mode_enabled: boolean;
+    org_deploy_enabled: boolean;
+    token_rotation_enabled: boolean;
+  };
+};
+
+const manifestText = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
+const schema = JSON.parse(
+  readFileSync(new URL('./fixtures/slack/schemas_manifest.schema.1.0.0.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+function loadManifest(): Manifest {
+  return parse(manifestText) as Manifest;
+}
+
+function errorsOf(validate: ValidateFunction): string {
+  return JSON.stringify(validate.errors, null, 2);
+}
+
+describe('manifest.yml', () => {
+  let validate: ValidateFunction;
+
+  beforeAll(() => {
+    // The schema uses a non-standard `regex` keyword (so strict mode is off); implement it rather than
+    // ignore it, and accept the `uri` format of `$schema` without pulling in ajv-formats.
+    const ajv = new Ajv({ strict: false, allErrors: true, formats: { uri: true } });
+    ajv.addKeyword({
+      keyword: 'regex',
+      type: 'string',
+      schemaType: 'string',
+      validate: (pattern: string, data: string) => new RegExp(pattern).test(data),
+    });
+    validate = ajv.compile(schema);
+  });
+
+  it('is valid against Slack’s manifest schema as it is (Socket Mode)', () => {
+    const manifest = loadManifest();
+    expect(validate(manifest), errorsOf(validate)).toBe(true);
+    expect(manifest.display_information.name).toBe('Waybill Dispatch');
+    expect(manifest.features.bot_user?.display_name).toBeTruthy();
+    expect(manifest.settings).toMatchObject({
+      interactivity: { is_enabled: true },
+      socket_mode_enabled: true,
+      org_deploy_enabled: false,
+      token_rotation_enabled: false,
+    });
+  });
+
+  it('declares /quote, /book and /waybill with descriptions and usage hints', () => {
+    const commands = loadManifest().features.slash_commands;
+    expect(commands.map((c) => c.command)).toEqual(['/quote', '/book', '/waybill']);
+    for (const command of commands) {
+      expect(command.description.length).toBeGreaterThan(0);
+      expect(command.usage_hint?.length).toBeGreaterThan(0);
+      expect(command.should_escape).toBe(false);
+      expect(command.url).toBeUndefined();
+    }
+    const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
+    expect(hints['/waybill']).toBe('update <tracking number> | show <tracking number> | help');
+    expect(hints['/book']).toBe('[help]');
+    expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
+  });
+
+  it('asks for exactly the bot scopes the features need', () => {
+    const { scopes } = loadManifest().oauth_config;
+    expect(Object.keys(scopes)).toEqual(['bot']);
+    expect([...(scopes.bot ?? [])].sort()).toEqual(
+      ['chat:write', 'chat:write.public', 'commands', 'im:write', 'usergroups:read'].sort(),
+    );
+  });
+
+  it('documents every scope with a comment', () => {
+    for (const scope of ['commands', 'chat:write', 'chat:write.public', 'im:write', 'usergroups:read']) {
+      const line = manifestText.split('\n').findIndex((l) => l.trim() === `- ${scope}`);
+      expect(line, scope).toBeGreaterThan(0);
+      expect(manifestText.split('\n')[line - 1]?.trim().startsWith('#'), scope).toBe(true);
+    }
+  });
+
+  it('is valid in HTTP mode too (socket mode off, URLs on commands and interactivity)', () => {
+    const manifest = loadManifest();
+    manifest.settings.socket_mode_enabled = false;
+    for (const command of manifest.features.slash_commands) {
+      command.url = 'https://dispatch.example.com/slack/events';
+    }
+    manifest.settings.interactivity.request_url = 'https://dispatch.example.com/slack/events';
+    expect(validate(manifest), errorsOf(validate)).toBe(true);
+  });
+
+  it('the validator is live: it rejects an unknown scope type, a missing name and a bad URL', () => {
+    const unknownScopeType = loadManifest();
+    unknownScopeType.oauth_config.scopes.robot = ['chat:write'];
+    expect(validate(unknownScopeType)).toBe(false);
+    expect(errorsOf(validate)).toContain('additionalProperties');
+
+    const noName = loadManifest();
+    delete noName.display_information.name;
+    expect(validate(noName)).toBe(false);
+    expect(errorsOf(validate)).toContain("must have required property 'name'");
+
+    const badUrl = loadManifest();
+    badUrl.settings.interactivity.request_url = 'dispatch.example.com/slack/events';
+    expect(validate(badUrl)).toBe(false);
+
+    const badColor = loadManifest() as Manifest & { display_information: { background_color?: string } };
+    badColor.display_information.background_color = 'navy';
+    expect(validate(badColor)).toBe(false);
+  });
+});

@@ -1,0 +1,551 @@
+/**
+ * A fake Slack Web API over loopback HTTP, for tests.
+ *
+ * Point Bolt (or any @slack/web-api WebClient) at it with
+ * `clientOptions: { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } }`. Every request is recorded in
+ * `fake.calls` with its body decoded (the WebClient sends `application/x-www-form-urlencoded` with object
+ * fields such as `view` and `blocks` JSON-encoded as strings; those are parsed back into objects here, and
+ * JSON bodies are accepted too). Answers are plausible `{ ok: true, ... }` defaults unless scripted with
+ * `fake.respond(...)`.
+ *
+ * `fake.responseUrl(path)` gives a `response_url` on the same server: POSTs to it are recorded in
+ * `fake.responseUrlPosts` (Bolt's `respond()` POSTs JSON there with global fetch).
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A Slack Web API answer body (`{ ok: true, ... }` or `{ ok: false, error: '...' }`). */
+export type SlackApiAnswer = { ok: boolean; [key: string]: unknown };
+
+/**
+ * An HTTP-level answer: any status, e.g. `{ status: 429, retryAfter: 1 }` (a rate limit the WebClient waits
+ * out and retries) or `{ status: 500 }` / `{ status: 404, body: 'expired_url' }`.
+ */
+export interface HttpAnswer {
+  status: number;
+  /** Seconds, sent as the `Retry-After` header. */
+  retryAfter?: number;
+  /** JSON-encoded unless a string. Default for 429: `{ ok: false, error: 'ratelimited' }`; otherwise empty. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type FakeAnswer = SlackApiAnswer | HttpAnswer;
+export type FakeAnswerFn = (
+  body: Record<string, unknown>,
+  call: FakeCall,
+) => FakeAnswer | Promise<FakeAnswer>;
+
+export interface FakeCall {
+  /** Web API method, e.g. `chat.postMessage`; `response_url` for a POST to a response URL. */
+  method: string;
+  /** Decoded body (form or JSON), with JSON-string fields (`view`, `blocks`, …) parsed into objects. */
+  body: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** The bearer token from the Authorization header, or the `token` body field. */
+  token: string | undefined;
+  /** What the fake answered; set once the answer is written. */
+  response?: { status: number; body: unknown };
+}
+
+export interface ResponseUrlPost extends FakeCall {
+  /** The part after `/response/`, e.g. `commands/T0001/1/abc`. */
+  path: string;
+}
+
+export interface WaitOptions {
+  /** Resolve when this many matching calls have arrived (default 1); resolves with the last of them. */
+  count?: number;
+  /** Default 5000 ms. */
+  timeoutMs?: number;
+}
+
+export interface FakeSlack {
+  /** `http://127.0.0.1:PORT/api/`: pass as Bolt's `clientOptions.slackApiUrl`. */
+  readonly apiUrl: string;
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  /** Every Web API call, in arrival order. */
+  readonly calls: FakeCall[];
+  /** Every POST to a `responseUrl(...)`, in arrival order. */
+  readonly responseUrlPosts: ResponseUrlPost[];
+  callsTo(method: string): FakeCall[];
+  /**
+   * Resolves when a call to `method` matching `predicate` has arrived (already or later). Rejects after
+   * `timeoutMs` with a message listing the calls seen. Use `'response_url'` to wait for a response-URL POST.
+   */
+  waitFor(method: string, predicate?: (call: FakeCall) => boolean, options?: WaitOptions): Promise<FakeCall>;
+  waitForResponseUrlPost(
+    predicate?: (post: ResponseUrlPost) => boolean,
+    options?: WaitOptions,
+  ): Promise<ResponseUrlPost>;
+  /**
+   * Script the answer for `method` (or `'response_url'`). With `times`, the answer is used that many times
+   * and then falls through (limited answers are used first, in the order given); without it, it replaces
+   * the default until `reset()`.
+   */
+  respond(method: string, answer: FakeAnswer | FakeAnswerFn, options?: { times?: number }): void;
+  /** A response URL on this server: `<origin>/response/<path>`. */
+  responseUrl(path?: string): string;
+  /** Forget calls, posts, scripted answers and known views. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const RESPONSE_URL_METHOD = 'response_url';
+
+/** Body fields the WebClient sends as JSON strings inside a form body. */
+const JSON_FIELDS = new Set(['view', 'blocks', 'attachments', 'metadata', 'unfurls', 'user_auth_blocks']);
+
+const FAKE_TEAM_ID = 'T0001';
+const FAKE_APP_ID = 'A0001';
+export const FAKE_BOT_USER_ID = 'UBOT';
+export const FAKE_BOT_ID = 'BBOT';
+
+interface Override {
+  answer: FakeAnswer | FakeAnswerFn;
+  remaining: number | undefined;
+}
+
+interface Waiter {
+  method: string;
+  predicate: ((call: FakeCall) => boolean) | undefined;
+  count: number;
+  resolve: (call: FakeCall) => void;
+  reject: (error: Error) => void;
+}
+
+interface ViewRecord {
+  id: string;
+  hash: string;
+  view: Record<string, unknown>;
+  rootViewId: string;
+  previousViewId: string | null;
+}
+
+function isHttpAnswer(answer: FakeAnswer): answer is HttpAnswer {
+  return typeof (answer as HttpAnswer).status === 'number' && !('ok' in answer);
+}
+
+function decodeBody(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (raw === '') return {};
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/json') {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null
+      ? (parsed as Record<string, unknown>)
+      : { value: parsed };
+  }
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    body[key] = value;
+  }
+  return parseJsonFields(body);
+}
+
+function parseJsonFields(body: Record<string, unknown>): Record<string, unknown> {
+  for (const key of JSON_FIELDS) {
+    const value = body[key];
+    if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
+      try {
+        body[key] = JSON.parse(value);
+      } catch {
+        // leave as sent
+      }
+    }
+  }
+  return body;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function describeCalls(calls: readonly FakeCall[]): string {
+  if (calls.length === 0) return '  (none)';
+  return calls
+    .map((call, i) => {
+      const summary = JSON.stringify(call.body, (key, value) => (key === 'token' ? '…' : value));
+      const short = summary.length > 200 ? `${summary.slice(0, 200)}…` : summary;
+      return `  ${i + 1}. ${call.method} ${short}`;
+    })
+    .join('\n');
+}
+
+export async function startFakeSlack(): Promise<FakeSlack> {
+  const calls: FakeCall[] = [];
+  const responseUrlPosts: ResponseUrlPost[] = [];
+  const overrides = new Map<string, Override[]>();
+  const waiters = new Set<Waiter>();
+  const views = new Map<string, ViewRecord>();
+  const dmChannels = new Map<string, string>();
+  let viewCounter = 0;
+  let hashCounter = 0;
+  let tsCounter = 0;
+  let responseUrlCounter = 0;
+
+  const nextHash = (): string => {
+    hashCounter += 1;
+    return `1700000000.${hashCounter.toString(16).padStart(8, '0')}`;
+  };
+  const nextTs = (): string => {
+    tsCounter += 1;
+    return `${1700000000 + tsCounter}.${String(tsCounter).padStart(6, '0')}`;
+  };
+
+  function matching(method: string, predicate: ((call: FakeCall) => boolean) | undefined): FakeCall[] {
+    const pool = method === RESPONSE_URL_METHOD ? responseUrlPosts : calls.filter((c) => c.method === method);
+    return predicate ? pool.filter((c) => predicate(c)) : pool;
+  }
+
+  function notifyWaiters(): void {
+    for (const waiter of waiters) {
+      const found = matching(waiter.method, waiter.predicate);
+      if (found.length >= waiter.count) {
+        waiters.delete(waiter);
+        // biome-ignore lint/style/noNonNullAssertion: length checked above
+        waiter.resolve(found[waiter.count - 1]!);
+      }
+    }
+  }
+
+  function storeView(
+    sent: Record<string, unknown>,
+    id: string,
+    rootViewId: string,
+    previousViewId: string | null,
+  ): ViewRecord {
+    const record: ViewRecord = { id, hash: nextHash(), view: sent, rootViewId, previousViewId };
+    views.set(id, record);
+    return record;
+  }
+
+  function viewAnswer(record: ViewRecord): SlackApiAnswer {
+    return {
+      ok: true,
+      view: {
+        id: record.id,
+        team_id: FAKE_TEAM_ID,
+        type: 'modal',
+        private_metadata: '',
+        callback_id: '',
+        external_id: '',
+        state: { values: {} },
+        clear_on_close: false,
+        notify_on_close: false,
+        ...record.view,
+        hash: record.hash,
+        root_view_id: record.rootViewId,
+        previous_view_id: record.previousViewId,
+        app_id: FAKE_APP_ID,
+        bot_id: FAKE_BOT_ID,
+      },
+    };
+  }
+
+  function asView(value: unknown): Record<string, unknown> {
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  }
+
+  function defaultAnswer(method: string, body: Record<string, unknown>): FakeAnswer {
+    switch (method) {
+      case RESPONSE_URL_METHOD:
+        return { ok: true };
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://example.slack.com/',
+          team: 'Example',
+          user: 'waybill-dispatch',
+          team_id: FAKE_TEAM_ID,
+          user_id: FAKE_BOT_USER_ID,
+          bot_id: FAKE_BOT_ID,
+          is_enterprise_install: false,
+        };
+      case 'views.open': {
+        viewCounter += 1;
+        const id = `V${String(viewCounter).padStart(8, '0')}`;
+        return viewAnswer(storeView(asView(body.view), id, id, null));
+      }
+      case 'views.push': {
+        viewCounter += 1;
+        const id = `V${String(viewCounter).padStart(8, '0')}`;
+        return viewAnswer(storeView(asView(body.view), id, id, null));
+      }
+      case 'views.update': {
+        const viewId = typeof body.view_id === 'string' ? body.view_id : undefined;
+        const externalId = typeof body.external_id === 'string' ? body.external_id : undefined;
+        let known = viewId ? views.get(viewId) : undefined;
+        if (!known && externalId) {
+          known = [...views.values()].find((v) => v.view.external_id === externalId);
+          if (!known) return { ok: false, error: 'not_found' };
+        }
+        // Slack refuses an update whose hash is stale; an unknown view id (e.g. from a fixture) is accepted.
+        if (known && typeof body.hash === 'string' && body.hash !== known.hash) {
+          return { ok: false, error: 'hash_conflict' };
+        }
+        const id = known?.id ?? viewId ?? `V${String(++viewCounter).padStart(8, '0')}`;
+        return viewAnswer(
+          storeView(asView(body.view), id, known?.rootViewId ?? id, known?.previousViewId ?? null),
+        );
+      }
+      case 'views.publish':
+        viewCounter += 1;
+        return viewAnswer(
+          storeView(asView(body.view), `V${String(viewCounter).padStart(8, '0')}`, 'V00000000', null),
+        );
+      case 'chat.postMessage': {
+        const ts = nextTs();
+        return {
+          ok: true,
+          channel: body.channel,
+          ts,
+          message: {
+            type: 'message',
+            user: FAKE_BOT_USER_ID,
+            bot_id: FAKE_BOT_ID,
+            app_id: FAKE_APP_ID,
+            team: FAKE_TEAM_ID,
+            text: body.text ?? '',
+            ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
+            ...(body.thread_ts !== undefined ? { thread_ts: body.thread_ts } : {}),
+            ts,
+          },
+        };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: nextTs() };
+      case 'chat.update':
+        return {
+          ok: true,
+          channel: body.channel,
+          ts: body.ts,
+          text: body.text ?? '',
+          message: {
+            type: 'message',
+            user: FAKE_BOT_USER_ID,
+            bot_id: FAKE_BOT_ID,
+            text: body.text ?? '',
+            ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
+          },
+        };
+      case 'chat.delete':
+        return { ok: true, channel: body.channel, ts: body.ts };
+      case 'conversations.open': {
+        const users = typeof body.users === 'string' ? body.users : String(body.channel ?? '');
+        let id = dmChannels.get(users);
+        if (!id) {
+          id = `D${String(dmChannels.size + 1).padStart(8, '0')}`;
+          dmChannels.set(users, id);
+        }
+        return { ok: true, channel: { id } };
+      }
+      case 'usergroups.users.list':
+        return { ok: true, users: [] };
+      default:
+        return { ok: true };
+    }
+  }
+
+  function pickAnswer(method: string): FakeAnswer | FakeAnswerFn | undefined {
+    const list = overrides.get(method);
+    if (!list) return undefined;
+    const limited = list.find((o) => o.remaining !== undefined && o.remaining > 0);
+    if (limited) {
+      limited.remaining = (limited.remaining ?? 1) - 1;
+      return limited.answer;
+    }
+    const permanent = list.filter((o) => o.remaining === undefined).at(-1);
+    return permanent?.answer;
+  }
+
+  async function answer(call: FakeCall, res: ServerResponse): Promise<void> {
+    const scripted = pickAnswer(call.method);
+    let result: FakeAnswer;
+    if (scripted === undefined) {
+      result = defaultAnswer(call.method, call.body);
+    } else if (typeof scripted === 'function') {
+      result = await scripted(call.body, call);
+    } else {
+      result = scripted;
+    }
+    if (isHttpAnswer(result)) {
+      const headers: Record<string, string> = { ...result.headers };
+      if (result.retryAfter !== undefined) headers['Retry-After'] = String(result.retryAfter);
+      let body = result.body;
+      if (body === undefined && result.status === 429) body = { ok: false, error: 'ratelimited' };
+      let text = '';
+      if (typeof body === 'string') {
+        text = body;
+      } else if (body !== undefined) {
+        text = JSON.stringify(body);
+        headers['Content-Type'] ??= 'application/json; charset=utf-8';
+      }
+      call.response = { status: result.status, body };
+      res.writeHead(result.status, headers);
+      res.end(text);
+      return;
+    }
+    call.response = { status: 200, body: result };
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(result));
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const raw = await readBody(req);
+      const headers = req.headers;
+      let body: Record<string, unknown>;
+      try {
+        body = decodeBody(raw, headers['content-type']);
+      } catch (error) {
+        res.writeHead(400, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ ok: false, error: 'invalid_json', detail: String(error) }));
+        return;
+      }
+      if (req.method === 'GET') {
+        for (const [key, value] of url.searchParams) body[key] ??= value;
+        parseJsonFields(body);
+      }
+      const bearer = headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+      const token = bearer ?? (typeof body.token === 'string' ? body.token : undefined);
+
+      if (url.pathname.startsWith('/api/')) {
+        const call: FakeCall = {
+          method: url.pathname.slice('/api/'.length),
+          body,
+          headers,
+          rawBody: raw,
+          token,
+        };
+        calls.push(call);
+        notifyWaiters();
+        await answer(call, res);
+        return;
+      }
+      if (url.pathname.startsWith('/response/') && req.method === 'POST') {
+        const post: ResponseUrlPost = {
+          method: RESPONSE_URL_METHOD,
+          path: url.pathname.slice('/response/'.length),
+          body,
+          headers,
+          rawBody: raw,
+          token,
+        };
+        responseUrlPosts.push(post);
+        notifyWaiters();
+        await answer(post, res);
+        return;
+      }
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end(`fake Slack: no route for ${req.method} ${url.pathname}`);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(`fake Slack failed: ${String(error)}`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  function waitFor(
+    method: string,
+    predicate?: (call: FakeCall) => boolean,
+    options: WaitOptions = {},
+  ): Promise<FakeCall> {
+    const count = options.count ?? 1;
+    const timeoutMs = options.timeoutMs ?? 5000;
+    const already = matching(method, predicate);
+    if (already.length >= count) {
+      // biome-ignore lint/style/noNonNullAssertion: length checked above
+      return Promise.resolve(already[count - 1]!);
+    }
+    return new Promise<FakeCall>((resolve, reject) => {
+      const waiter: Waiter = {
+        method,
+        predicate,
+        count,
+        resolve: (call) => {
+          clearTimeout(timer);
+          resolve(call);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        const seen = matching(method, predicate).length;
+        reject(
+          new Error(
+            `fake Slack: timed out after ${timeoutMs} ms waiting for ${count} call(s) to ${method}` +
+              `${predicate ? ' matching the predicate' : ''} (got ${seen}).\n` +
+              `Web API calls seen:\n${describeCalls(calls)}\n` +
+              `response_url POSTs seen:\n${describeCalls(responseUrlPosts)}`,
+          ),
+        );
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  }
+
+  return {
+    apiUrl: `${origin}/api/`,
+    origin,
+    calls,
+    responseUrlPosts,
+    callsTo: (method) => calls.filter((c) => c.method === method),
+    waitFor,
+    waitForResponseUrlPost: (predicate, options) =>
+      waitFor(
+        RESPONSE_URL_METHOD,
+        predicate ? (call) => predicate(call as ResponseUrlPost) : undefined,
+        options,
+      ) as Promise<ResponseUrlPost>,
+    respond(method, scripted, options = {}) {
+      if (options.times !== undefined && (!Number.isInteger(options.times) || options.times < 1)) {
+        throw new Error(`respond(${method}): times must be a positive integer`);
+      }
+      const list = overrides.get(method) ?? [];
+      list.push({ answer: scripted, remaining: options.times });
+      overrides.set(method, list);
+    },
+    responseUrl(path) {
+      responseUrlCounter += 1;
+      const rest = path ?? `commands/${FAKE_TEAM_ID}/${responseUrlCounter}/fake-response-url`;
+      return `${origin}/response/${rest.replace(/^\/+/, '')}`;
+    },
+    reset() {
+      calls.length = 0;
+      responseUrlPosts.length = 0;
+      overrides.clear();
+      views.clear();
+      dmChannels.clear();
+    },
+    close() {
+      for (const waiter of waiters) {
+        waiters.delete(waiter);
+        waiter.reject(new Error(`fake Slack: closed while waiting for a call to ${waiter.method}`));
+      }
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
