@@ -219,3 +219,19 @@ export function loadSlackConfig(env: Env = process.env): SlackConfig {
 export function secretsOf(env: Env = process.env): string[] {
   return [...secretNames].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 4);
 }
+
+const botEnvSchema = z.object({
+  DATABASE_PATH: optionalSetting(z.string().trim().min(1, 'a file path')).default(
+    './data/waybill-bot.sqlite',
+  ),
+});
+
+export interface BotConfig {
+  /** SQLite file for drafts, bookings and the audit log (`:memory:` keeps nothing). */
+  databasePath: string;
+}
+
+export function loadBotConfig(env: Env = process.env): BotConfig {
+  const settings = parseEnv(botEnvSchema, env);
+  return { databasePath: settings.DATABASE_PATH };
+}

@@ -1,0 +1,32 @@
+import type { App } from '@slack/bolt';
+import { validate } from '../../waybill/schemas.js';
+import type { BotDeps } from '../deps.js';
+import { ids, readViewMetadata } from '../ids.js';
+import { showInModal } from '../modal.js';
+import { type QuoteDraft, quoteForm, quoteWorking, runQuote } from '../quoting.js';
+
+/** "Try again" after a failed quote: the same input, sent again (a quotation changes nothing). */
+export function register(app: App, deps: BotDeps): void {
+  app.action(ids.quoteRetry, async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const view = body.view;
+    const draftId = readViewMetadata(view.private_metadata)?.draftId;
+    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+    if (!draft) return;
+    const result = validate(deps.schemas.quote, draft.data.input);
+    if (!result.ok) {
+      await showInModal(client, view.id, quoteForm(deps, draft), view.hash);
+      return;
+    }
+    // The hash makes a second click on the same "Try again" a no-op instead of a second call.
+    const shown = await showInModal(
+      client,
+      view.id,
+      quoteWorking(deps, draft, result.value),
+      view.hash,
+    ).catch(() => false);
+    if (!shown) return;
+    deps.inFlight.run('quote', () => runQuote(deps, client, { viewId: view.id, draft, quote: result.value }));
+  });
+}

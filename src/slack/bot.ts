@@ -1,0 +1,61 @@
+import { App } from '@slack/bolt';
+import type { SlackConfig } from '../config.js';
+import * as actions from './actions/index.js';
+import { boltLogger } from './bolt-logger.js';
+import * as commands from './commands/index.js';
+import type { BotDeps } from './deps.js';
+import * as views from './views/index.js';
+
+export interface BotOptions {
+  slack: SlackConfig;
+  deps: BotDeps;
+  /** Known bot identity: Bolt then skips its unawaited auth.test at construction. */
+  identity?: { botId: string; botUserId: string };
+  /** Tests only: answer Slack after the listener finishes, so bodies are deterministic. */
+  processBeforeResponse?: boolean;
+  /** Extra WebClient options (tests: retryConfig). */
+  clientOptions?: { retryConfig?: { retries: number; minTimeout?: number; maxTimeout?: number } };
+}
+
+/**
+ * The Bolt app: Socket Mode when an app-level token is set, otherwise HTTP on /slack/events with
+ * signature verification always on and GET /healthz for load balancers.
+ */
+export function createBot({
+  slack,
+  deps,
+  identity,
+  processBeforeResponse = false,
+  clientOptions,
+}: BotOptions): App {
+  const common = {
+    token: slack.botToken,
+    signingSecret: slack.signingSecret,
+    logger: boltLogger(deps.logger),
+    clientOptions: { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), ...clientOptions },
+    ...identity,
+  };
+  const app = slack.appToken
+    ? new App({ ...common, appToken: slack.appToken, socketMode: true })
+    : new App({
+        ...common,
+        processBeforeResponse,
+        customRoutes: [
+          {
+            path: '/healthz',
+            method: ['GET'],
+            handler: (_req, res) => {
+              res.writeHead(200, { 'Content-Type': 'text/plain' });
+              res.end('ok');
+            },
+          },
+        ],
+      });
+  commands.register(app, deps);
+  views.register(app, deps);
+  actions.register(app, deps);
+  app.error(async (error) => {
+    deps.logger.error({ err: error }, 'listener failed');
+  });
+  return app;
+}

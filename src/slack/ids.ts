@@ -1,0 +1,28 @@
+/** Callback and action ids: the names Slack sends back to route a submission or a click. */
+export const ids = {
+  quoteForm: 'quote_form',
+  quoteWorking: 'quote_working',
+  quoteResult: 'quote_result',
+  quoteBack: 'quote_back',
+  quoteRetry: 'quote_retry',
+  quoteReopen: 'quote_reopen',
+  bookFromQuote: 'book_from_quote',
+} as const;
+
+/** What a modal carries in private_metadata: the server-side draft holds everything else. */
+export interface ViewMetadata {
+  draftId: string;
+}
+
+export function viewMetadata(metadata: ViewMetadata): string {
+  return JSON.stringify(metadata);
+}
+
+export function readViewMetadata(text: string | undefined): ViewMetadata | undefined {
+  try {
+    const parsed = JSON.parse(text ?? '') as Partial<ViewMetadata>;
+    return typeof parsed.draftId === 'string' ? { draftId: parsed.draftId } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,31 @@
+import type { App } from '@slack/bolt';
+import { validate } from '../../waybill/schemas.js';
+import type { BotDeps } from '../deps.js';
+import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../forms.js';
+import { ids, readViewMetadata } from '../ids.js';
+import { type QuoteDraft, quoteWorking, runQuote } from '../quoting.js';
+
+export function register(app: App, deps: BotDeps): void {
+  app.view(ids.quoteForm, async ({ ack, view, client }) => {
+    const blockIds = inputBlockIds(view.blocks);
+    const draftId = readViewMetadata(view.private_metadata)?.draftId;
+    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+    if (!draft) {
+      const message = 'This form has expired. Close it and type /quote again.';
+      await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
+      return;
+    }
+    const input = readFormState(view.state.values as StateValues);
+    // Kept whatever happens next, so a failure never loses what was typed.
+    const saved = deps.store.drafts.save<QuoteDraft>(draft.id, { ...draft.data, input });
+    const result = validate(deps.schemas.quote, input);
+    if (!result.ok) {
+      await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });
+      return;
+    }
+    await ack({ response_action: 'update', view: quoteWorking(deps, saved, result.value) });
+    deps.inFlight.run('quote', () =>
+      runQuote(deps, client, { viewId: view.id, draft: saved, quote: result.value }),
+    );
+  });
+}

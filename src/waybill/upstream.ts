@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { WaybillConfig } from '../config.js';
+import { createWaybillClient, type WaybillClient } from './client.js';
+import { startSandbox } from './sandbox/server.js';
+
+export interface Upstream {
+  client: WaybillClient;
+  /** Where requests go (no token in it). */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The courier as configured: the real test or live address, or, by default, the embedded sandbox
+ * started in-process on a loopback port, so the bot runs without a courier account.
+ */
+export async function connectUpstream(config: WaybillConfig, logger: Logger): Promise<Upstream> {
+  const clientOptions = { timeoutMs: config.timeoutMs, logger };
+  if (config.env !== 'sandbox' && config.baseUrl && config.token) {
+    const client = createWaybillClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
+    return { client, baseUrl: config.baseUrl, close: () => client.close() };
+  }
+  // A fresh random token: the sandbox is only reachable from this process's loopback anyway.
+  const token = randomBytes(24).toString('base64url');
+  const sandbox = await startSandbox({
+    token,
+    ...(config.sandboxLatencyMs > 0 ? { faults: { latencyMs: config.sandboxLatencyMs } } : {}),
+  });
+  const client = createWaybillClient({ ...clientOptions, baseUrl: sandbox.baseUrl, token });
+  return {
+    client,
+    baseUrl: sandbox.baseUrl,
+    close: async () => {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}

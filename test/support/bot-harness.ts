@@ -1,0 +1,266 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createBot } from '../../src/slack/bot.js';
+import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
+import { pathOfBlock } from '../../src/slack/forms.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createWaybillClient } from '../../src/waybill/client.js';
+import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
+import { type FakeSlack, startFakeSlack } from './slack-fake.js';
+import {
+  type AppResponse,
+  blockActionsPayload,
+  datepicker,
+  email,
+  interactiveBody,
+  numberInput,
+  plainText,
+  postToApp,
+  type StateValue,
+  type StateValues,
+  slashCommandBody,
+  staticSelect,
+  timepicker,
+  viewClosedPayload,
+  viewSubmissionPayload,
+} from './slack-requests.js';
+
+/**
+ * The whole bot in-process, driven the way Slack drives it: signed HTTP requests into Bolt's
+ * receiver, the Slack Web API faked at the network edge (slackApiUrl), and the courier sandbox over
+ * real loopback HTTP. Every log line is kept, so tests can check no secret ever reached one.
+ */
+
+export const secrets = {
+  botToken: 'xoxb-test-1111-2222-SECRETBOTTOKEN',
+  signingSecret: 'signing-SECRET-0123456789abcdef',
+  upstreamToken: 'upstream-SECRET-token-42',
+};
+
+export interface View {
+  id: string;
+  hash?: string;
+  callback_id?: string;
+  private_metadata?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as Slack holds it
+  blocks: any[];
+  [key: string]: unknown;
+}
+
+export interface TestBotOptions {
+  env?: Record<string, string>;
+  /** The store to use (a file, to test restarts); default a fresh in-memory one. */
+  store?: Store;
+  sandbox?: Sandbox;
+  now?: () => Date;
+  timeoutMs?: number;
+}
+
+export interface TestBot {
+  url: string;
+  fake: FakeSlack;
+  sandbox: Sandbox;
+  deps: BotDeps;
+  logs: string[];
+  command(command: string, text?: string, fields?: Record<string, string>): Promise<AppResponse>;
+  /** The modal most recently opened with views.open, as Slack holds it (with its id and hash). */
+  openedView(): Promise<View>;
+  /** The view as last set by views.update for that id. */
+  updatedView(viewId: string, predicate?: (view: View) => boolean): Promise<View>;
+  /** Submits a view with these values typed (by schema path); other inputs keep their initial values. */
+  submit(view: View, typed?: Record<string, string | null>, user?: string): Promise<AppResponse>;
+  close(view: View, user?: string): Promise<AppResponse>;
+  clickInView(view: View, actionId: string, value?: string, user?: string): Promise<AppResponse>;
+  clickInMessage(
+    actionId: string,
+    value: string,
+    options?: { channelId?: string; messageTs?: string; user?: string },
+  ): Promise<AppResponse>;
+  /** Waits until every background task (upstream call, views.update, post) has finished. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const fixedNow = new Date('2026-11-23T01:00:00Z');
+
+/** A Slack state value for an input element, as the client would send it. */
+function stateValue(
+  element: { type: string; options?: { value: string; text: { text: string } }[] },
+  value: string | null,
+): StateValue {
+  switch (element.type) {
+    case 'static_select': {
+      const chosen = element.options?.find((o) => o.value === value);
+      return staticSelect(chosen ? chosen.value : value, chosen?.text.text);
+    }
+    case 'datepicker':
+      return datepicker(value);
+    case 'timepicker':
+      return timepicker(value, 'Asia/Manila');
+    case 'number_input':
+      return numberInput(value);
+    case 'email_text_input':
+      return email(value);
+    default:
+      return plainText(value);
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit element JSON
+function initialValue(element: any): string | null {
+  return (
+    element.initial_value ??
+    element.initial_option?.value ??
+    element.initial_date ??
+    element.initial_time ??
+    null
+  );
+}
+
+export function stateFor(blocks: View['blocks'], typed: Record<string, string | null>): StateValues {
+  const values: StateValues = {};
+  for (const block of blocks) {
+    if (block.type !== 'input') continue;
+    const path = pathOfBlock(block.block_id);
+    const value = path in typed ? (typed[path] ?? null) : initialValue(block.element);
+    values[block.block_id] = { [block.element.action_id]: stateValue(block.element, value) };
+  }
+  return values;
+}
+
+export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination, secrets: Object.values(secrets) });
+  const fake = await startFakeSlack();
+  const sandbox = options.sandbox ?? (await startSandbox({ token: secrets.upstreamToken }));
+  const courier = createWaybillClient({
+    baseUrl: sandbox.baseUrl,
+    token: secrets.upstreamToken,
+    timeoutMs: options.timeoutMs ?? 3000,
+    logger,
+    retryBaseDelayMs: 1,
+  });
+  const store = options.store ?? openStore({ path: ':memory:' });
+  const waybill = loadWaybillConfig({ WAYBILL_TIMEZONE: 'Asia/Manila', ...options.env });
+  const slack = loadSlackConfig({
+    SLACK_BOT_TOKEN: secrets.botToken,
+    SLACK_SIGNING_SECRET: secrets.signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    ...options.env,
+  });
+  const deps = createBotDeps({ waybill, courier, store, logger, now: options.now ?? (() => fixedNow) });
+  const app = createBot({
+    slack,
+    deps,
+    identity: { botId: 'BBOT', botUserId: 'UBOT' },
+    processBeforeResponse: true,
+    clientOptions: { retryConfig: { retries: 0 } },
+  });
+  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
+  const post = (body: string) => postToApp(url, secrets.signingSecret, body);
+
+  const bot: TestBot = {
+    url,
+    fake,
+    sandbox,
+    deps,
+    logs,
+    command: (command, text = '', fields = {}) =>
+      post(
+        slashCommandBody({ command, text, fake, user_id: 'UDISPATCH', channel_id: 'CDISPATCH', ...fields }),
+      ),
+    async openedView() {
+      const call = await fake.waitFor('views.open');
+      const opened = fake.callsTo('views.open').at(-1) ?? call;
+      const response = opened.response?.body as { view?: { id: string; hash: string } } | undefined;
+      return { ...(opened.body.view as View), id: response?.view?.id ?? '', hash: response?.view?.hash };
+    },
+    async updatedView(viewId, predicate = () => true) {
+      const match = (body: Record<string, unknown>) =>
+        body.view_id === viewId && predicate(body.view as View);
+      const call = await fake.waitFor('views.update', (c) => match(c.body) && c.response?.status === 200);
+      const answer = call.response?.body as { ok?: boolean; view?: { hash?: string } } | undefined;
+      return { ...(call.body.view as View), id: viewId, hash: answer?.view?.hash };
+    },
+    submit: (view, typed = {}, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          viewSubmissionPayload({
+            callbackId: view.callback_id,
+            privateMetadata: view.private_metadata,
+            viewId: view.id,
+            hash: view.hash ?? 'h1',
+            blocks: view.blocks,
+            stateValues: stateFor(view.blocks, typed),
+            user,
+          }),
+        ),
+      ),
+    close: (view, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          viewClosedPayload({
+            callbackId: view.callback_id,
+            privateMetadata: view.private_metadata,
+            viewId: view.id,
+            user,
+          }),
+        ),
+      ),
+    clickInView: (view, actionId, value, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          blockActionsPayload({
+            actionId,
+            value,
+            user,
+            view: {
+              callbackId: view.callback_id,
+              privateMetadata: view.private_metadata,
+              viewId: view.id,
+              hash: view.hash ?? 'h1',
+              blocks: view.blocks,
+              stateValues: {},
+            },
+          }),
+        ),
+      ),
+    clickInMessage: (
+      actionId,
+      value,
+      { channelId = 'CDISPATCH', messageTs = '1.000001', user = 'UDISPATCH' } = {},
+    ) =>
+      post(
+        interactiveBody(
+          blockActionsPayload({
+            actionId,
+            value,
+            channelId,
+            messageTs,
+            user,
+            responseUrl: fake.responseUrl('actions/1'),
+          }),
+        ),
+      ),
+    idle: () => deps.inFlight.idle(),
+    async stop() {
+      await deps.inFlight.idle();
+      await app.stop();
+      await courier.close();
+      if (!options.sandbox) await sandbox.close();
+      if (!options.store) store.close();
+      await fake.close();
+    },
+  };
+  return bot;
+}
