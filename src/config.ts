@@ -50,13 +50,15 @@ const timeZone = z
     }
   }, 'an IANA time zone such as UTC or Asia/Manila');
 
-const wholeNumber = (min: number, max: number, what: string) =>
-  z
+const wholeNumber = (min: number, max: number, what: string) => {
+  const expected = `${what} between ${min} and ${max}`;
+  return z
     .string()
     .trim()
-    .regex(/^\d+$/, `a whole number of ${what} between ${min} and ${max}`)
+    .regex(/^\d+$/, expected)
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `a whole number of ${what} between ${min} and ${max}`);
+    .refine((n) => n >= min && n <= max, expected);
+};
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -89,7 +91,9 @@ const waybillEnvSchema = z.object({
   WAYBILL_LIVE_BASE_URL: optionalSetting(baseUrl),
   WAYBILL_API_TOKEN: optionalSetting(z.string().trim()),
   WAYBILL_TIMEZONE: optionalSetting(timeZone).default('UTC'),
-  WAYBILL_TIMEOUT_MS: optionalSetting(wholeNumber(500, 120_000, 'milliseconds')).default(15_000),
+  WAYBILL_TIMEOUT_MS: optionalSetting(wholeNumber(500, 120_000, 'a whole number of milliseconds')).default(
+    15_000,
+  ),
   WAYBILL_CURRENCY: optionalSetting(
     z
       .string()
@@ -102,7 +106,9 @@ const waybillEnvSchema = z.object({
   WAYBILL_COD_PAYMENT_METHOD: optionalSetting(z.string().trim()),
   WAYBILL_PACKAGE_TYPES: optionalSetting(choiceList),
   WAYBILL_UNITS: optionalSetting(choiceList),
-  WAYBILL_SANDBOX_LATENCY_MS: optionalSetting(wholeNumber(0, 120_000, 'milliseconds')).default(0),
+  WAYBILL_SANDBOX_LATENCY_MS: optionalSetting(
+    wholeNumber(0, 120_000, 'a whole number of milliseconds'),
+  ).default(0),
 });
 
 export type WaybillEnv = 'sandbox' | 'test' | 'live';
@@ -172,7 +178,7 @@ const slackEnvSchema = z.object({
   SLACK_APP_TOKEN: optionalSetting(
     z.string().trim().startsWith('xapp-', 'an app-level token starting with xapp- (or unset for HTTP mode)'),
   ),
-  PORT: optionalSetting(wholeNumber(0, 65_535, 'port')).default(3000),
+  PORT: optionalSetting(wholeNumber(0, 65_535, 'a port number')).default(3000),
   SLACK_API_URL: optionalSetting(baseUrl),
   LOG_LEVEL: optionalSetting(
     z.enum(

@@ -1,4 +1,4 @@
-import { TZDate } from '@date-fns/tz';
+import { TZDate, tzOffset } from '@date-fns/tz';
 import { format } from 'date-fns';
 
 /**
@@ -11,13 +11,26 @@ export function toWireDateTime(instant: Date, timeZone: string): string {
 }
 
 /**
- * The instant a dispatcher means by a date and an `HH:mm` time in their zone. In a daylight-saving
- * gap (a wall-clock time that does not exist) the time moves forward by the gap, as clocks do.
+ * The instant a dispatcher means by a date and an `HH:mm` time in their zone, worked out from the
+ * zone's offsets alone (never the server's own zone). A wall-clock time that happens twice (clocks
+ * going back) is its first occurrence; one that does not exist (clocks going forward) moves
+ * forward by the gap, as clocks do.
  */
 export function instantFromZonedDateTime(date: string, time: string, timeZone: string): Date {
   const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
   const [hours = 0, minutes = 0] = time.split(':').map(Number);
-  return new Date(new TZDate(year, month - 1, day, hours, minutes, timeZone).getTime());
+  const wall = Date.UTC(year, month - 1, day, hours, minutes);
+  const minute = 60_000;
+  // The offsets in force around that wall-clock time: at most two (either side of a change).
+  const first = tzOffset(timeZone, new Date(wall));
+  const second = tzOffset(timeZone, new Date(wall - first * minute));
+  const offsets = [...new Set([first, second, tzOffset(timeZone, new Date(wall - second * minute))])];
+  const matching = offsets
+    .map((offset) => wall - offset * minute)
+    .filter((instant) => wall - tzOffset(timeZone, new Date(instant)) * minute === instant);
+  if (matching.length > 0) return new Date(Math.min(...matching));
+  // In a gap, the offset from before the change carries the time past it.
+  return new Date(wall - Math.min(...offsets) * minute);
 }
 
 /** The calendar date and `HH:mm` time of an instant in a zone, for pre-filling pickers. */

@@ -224,22 +224,25 @@ export function isCalendarDate(value: string): boolean {
   return date.toISOString().startsWith(value);
 }
 
-/** An instant: a Date, or ISO 8601 text with an offset. */
+/** An instant: a Date, or ISO 8601 text with an offset whose calendar date exists. */
 export function instant(label: string) {
   return z
     .unknown()
     .optional()
     .transform((value, ctx): Date => {
-      const date =
-        value instanceof Date
-          ? value
-          : typeof value === 'string' && /(Z|[+-]\d{2}:?\d{2})$/.test(value.trim())
-            ? new Date(value.trim())
-            : undefined;
-      if (value === undefined || value === null || value === '') {
+      const text = typeof value === 'string' ? value.trim() : value;
+      if (text === undefined || text === null || text === '') {
         ctx.addIssue({ code: 'custom', message: `${label} is required` });
         return z.NEVER;
       }
+      const date =
+        text instanceof Date
+          ? text
+          : typeof text === 'string' &&
+              /(Z|[+-]\d{2}:?\d{2})$/.test(text) &&
+              isCalendarDate(text.slice(0, 10))
+            ? new Date(text)
+            : undefined;
       if (!date || Number.isNaN(date.getTime())) {
         ctx.addIssue({ code: 'custom', message: `${label} must be a date and time` });
         return z.NEVER;

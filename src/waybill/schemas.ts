@@ -7,6 +7,7 @@ import {
   country,
   email,
   instant,
+  isCalendarDate,
   latitude,
   longitude,
   measure,
@@ -34,7 +35,12 @@ type Ctx = z.core.$RefinementCtx;
  * once; they must therefore tolerate fields that did not parse.
  */
 function crossCheck<T>(rules: (order: T, ctx: Ctx) => void) {
-  return z.superRefine<T>(rules, { when: () => true });
+  return z.superRefine<T>(
+    (order, ctx) => {
+      if (isObject(order)) rules(order, ctx);
+    },
+    { when: () => true },
+  );
 }
 
 /** Where a place is: street address, the four components from broadest to most specific, postal, country. */
@@ -65,8 +71,17 @@ interface Coordinates {
   longitude?: number | undefined;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** A group of inputs (a party, the package) left out or sent as null is a group of empty inputs. */
+function group<T extends z.ZodRawShape>(shape: T) {
+  return z.preprocess((value) => value ?? {}, z.object(shape));
+}
+
 /** Half a coordinate pair is a typo, not a location. */
-function checkCoordinates(who: string, place: Coordinates, ctx: Ctx, path: (string | number)[]) {
+function checkCoordinates(who: string, place: Coordinates | undefined, ctx: Ctx, path: (string | number)[]) {
+  if (!isObject(place)) return;
   if ((place.latitude === undefined) !== (place.longitude === undefined)) {
     const missing = place.latitude === undefined ? 'latitude' : 'longitude';
     ctx.addIssue({
@@ -113,7 +128,8 @@ function packageShape(catalog: Catalog) {
   };
 }
 
-function checkDimensions(pkg: { length?: number; width?: number; height?: number }, ctx: Ctx) {
+function checkDimensions(pkg: { length?: number; width?: number; height?: number } | undefined, ctx: Ctx) {
+  if (!isObject(pkg)) return;
   const given = (['length', 'width', 'height'] as const).filter((key) => pkg[key] !== undefined);
   if (given.length === 0 || given.length === 3) return;
   for (const key of ['length', 'width', 'height'] as const) {
@@ -130,6 +146,10 @@ function checkDimensions(pkg: { length?: number; width?: number; height?: number
 /** A COD amount is due exactly when the payment method is the cash-on-delivery kind. */
 function checkCod(catalog: Catalog, order: { paymentMethod?: unknown; codAmount?: unknown }, ctx: Ctx) {
   if (typeof order.codAmount !== 'string' || typeof order.paymentMethod !== 'string') return;
+  // An unknown payment method has its own error; a COD verdict on it would only confuse.
+  const known =
+    order.paymentMethod === '' || catalog.paymentMethods.some((m) => m.value === order.paymentMethod);
+  if (!known) return;
   const isCod = order.paymentMethod === catalog.codPaymentMethod;
   const codLabel = labelOf(catalog.paymentMethods, catalog.codPaymentMethod);
   const due = (parseCents(order.codAmount) ?? 0n) > 0n;
@@ -151,7 +171,10 @@ function checkCod(catalog: Catalog, order: { paymentMethod?: unknown; codAmount?
 function checkDeliveryAfterPickup(pickup: unknown, delivery: unknown, path: string, ctx: Ctx) {
   const comparable =
     (pickup instanceof Date && delivery instanceof Date) ||
-    (typeof pickup === 'string' && typeof delivery === 'string' && pickup !== '' && delivery !== '');
+    (typeof pickup === 'string' &&
+      typeof delivery === 'string' &&
+      isCalendarDate(pickup) &&
+      isCalendarDate(delivery));
   if (comparable && delivery < pickup) {
     ctx.addIssue({ code: 'custom', path: [path], message: 'Expected delivery must not be before pickup' });
   }
@@ -192,7 +215,7 @@ function waybillShape(catalog: Catalog, { paymentRequired }: { paymentRequired: 
       ...contactShape('Sender', { required: true }),
       ...placeShape('Sender', { required: true }),
     }),
-    consignee: z.object({
+    consignee: group({
       ...contactShape('Receiver', { required: true }),
       ...placeShape('Receiver', { required: true }),
     }),
@@ -204,7 +227,7 @@ function waybillShape(catalog: Catalog, { paymentRequired }: { paymentRequired: 
       .optional(),
     itemDescription: text('Item description', { max: 500, required: true }),
     merchantName: text('Merchant name', { max: 100 }),
-    package: z.object(packageShape(catalog)),
+    package: group(packageShape(catalog)),
   };
 }
 
@@ -247,14 +270,14 @@ export function createWaybillSchemas(catalog: Catalog) {
       quantity: quantity('Number of parcels').transform((n) => n ?? 1),
       pickupDate: calendarDate('Pickup date', { required: true }),
       expectedDeliveryDate: calendarDate('Expected delivery date', { required: true }),
-      shipper: z.object(placeShape('Sender', { required: true })),
-      consignee: z.object(placeShape('Receiver', { required: true })),
+      shipper: group(placeShape('Sender', { required: true })),
+      consignee: group(placeShape('Receiver', { required: true })),
       returnTo: z
         .object(placeShape('Return', { required: false }))
         .omit({ postal: true })
         .optional(),
       merchantName: text('Merchant name', { max: 100 }),
-      package: z.object(packageShape(catalog)),
+      package: group(packageShape(catalog)),
     })
     .check(
       crossCheck((order, ctx) => {
@@ -281,7 +304,10 @@ export function createWaybillSchemas(catalog: Catalog) {
       shipperCode: text('Shipper code', { max: 50 }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
       warehouseName: text('Warehouse name', { max: 100 }),
-      childWaybills: z.array(childWaybillSchema(catalog)).max(MAX_CHILD_WAYBILLS).default([]),
+      childWaybills: z.preprocess(
+        (value) => value ?? [],
+        z.array(z.preprocess((child) => child ?? {}, childWaybillSchema(catalog))).max(MAX_CHILD_WAYBILLS),
+      ),
     })
     .check(
       crossCheck((order, ctx) => {
@@ -334,9 +360,9 @@ export interface FieldError {
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-/** Parses raw input; on failure, one message per field (the first found), in input order. */
+/** Parses raw input; on failure, one message per field (the first found): field rules first, then cross-field ones. */
 export function validate<S extends z.ZodType>(schema: S, raw: unknown): Validation<z.output<S>> {
-  const result = schema.safeParse(raw);
+  const result = schema.safeParse(raw ?? {});
   if (result.success) return { ok: true, value: result.data };
   const byPath = new Map<string, string>();
   for (const issue of result.error.issues) {

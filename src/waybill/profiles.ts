@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError } from '../config.js';
+import { defaultCatalog } from './catalog.js';
+import { phone, text } from './fields.js';
+import { createWaybillSchemas } from './schemas.js';
+
+/**
+ * Sender profiles: the few regular senders dispatchers book for, listed in a JSON file
+ * (`{ "profiles": [ … ] }`). The booking form offers them in a select and pre-fills the sender
+ * and the return party from the chosen one. The file is checked once, at start-up, against the
+ * booking's own rules (the same schemas and cross-field checks), so a profile never pre-fills
+ * something the booking would then refuse.
+ */
+
+export interface SenderProfile {
+  /** Stable, [a-z0-9-]{1,40}, unique in the file. */
+  id: string;
+  /** Shown in the select, at most 75 characters. */
+  label: string;
+  /** '' if none. */
+  shipperCode: string;
+  /** '' if none. */
+  operatorContactNumber: string;
+  /** '' if none. */
+  merchantName: string;
+  /** '' if none. */
+  warehouseName: string;
+  /** The sender. */
+  shipper: ProfileParty;
+  /** Where undelivered goods go; absent = the sender. */
+  returnTo?: ProfileParty;
+}
+
+/** Party fields as TEXT, exactly as a form would hold them (numbers as decimal text), so they pre-fill inputs. */
+export interface ProfileParty {
+  name: string;
+  phone: string;
+  email: string;
+  street: string;
+  region: string;
+  city: string;
+  district: string;
+  neighbourhood: string;
+  postal: string;
+  country: string;
+  latitude: string;
+  longitude: string;
+}
+
+/** A Slack static select lists at most 100 options. */
+export const MAX_SENDER_PROFILES = 100;
+
+const ID_PATTERN = /^[a-z0-9-]{1,40}$/;
+
+/** The booking schema is the single source of truth: its field schemas and its cross-field checks. */
+const booking = createWaybillSchemas(defaultCatalog).booking;
+const bookingFields = booking.in.shape;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** Messages for the file's structure; field messages come from the domain's schemas. */
+function structureError(what: string) {
+  return (issue: z.core.$ZodRawIssue): string | undefined => {
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+      return `${what} has unknown field${issue.keys.length > 1 ? 's' : ''} ${keys}`;
+    }
+    if (issue.code === 'invalid_type') return `${what} must be an object, not ${describe(issue.input)}`;
+    return undefined;
+  };
+}
+
+/** Strict, so a misspelt field name ("postcode") is refused instead of silently ignored. */
+const shipperSchema = z.strictObject(bookingFields.shipper.shape, { error: structureError('shipper') });
+const returnSchema = z.strictObject(bookingFields.returnTo.unwrap().shape, {
+  error: structureError('returnTo'),
+});
+
+const profileSchema = z.strictObject(
+  {
+    id: z
+      .string({ error: (issue) => (issue.input === undefined ? 'id is required' : 'id must be text') })
+      .regex(ID_PATTERN, 'id must be 1 to 40 lowercase letters, digits or dashes'),
+    label: text('Label', { max: 75, required: true }),
+    shipperCode: bookingFields.shipperCode,
+    // Required on a booking, but a profile may leave it to the dispatcher.
+    operatorContactNumber: phone('Operator contact number'),
+    merchantName: bookingFields.merchantName,
+    warehouseName: bookingFields.warehouseName,
+    shipper: shipperSchema,
+    returnTo: returnSchema.nullish(),
+  },
+  { error: structureError('a profile') },
+);
+
+const fileSchema = z.object(
+  {
+    profiles: z.array(z.unknown(), {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'must have a "profiles" list'
+          : `"profiles" must be a list, not ${describe(issue.input)}`,
+    }),
+  },
+  { error: (issue) => `must be an object like { "profiles": [ … ] }, not ${describe(issue.input)}` },
+);
+
+type ParsedParty = z.output<typeof shipperSchema>;
+
+/** Every party value as typed: a blank return party means "return to the sender". */
+function isBlank(party: object): boolean {
+  return Object.values(party).every((value) => value === '' || value === undefined);
+}
+
+/** The coordinate as typed (a JSON number as its decimal text); the domain has already accepted it. */
+function coordinateText(raw: unknown): string {
+  if (typeof raw === 'number') return String(raw);
+  return typeof raw === 'string' ? raw.trim() : '';
+}
+
+function toProfileParty(party: ParsedParty, raw: Record<string, unknown>): ProfileParty {
+  return {
+    name: party.name,
+    phone: party.phone,
+    email: party.email,
+    street: party.street,
+    region: party.region,
+    city: party.city,
+    district: party.district,
+    neighbourhood: party.neighbourhood,
+    postal: party.postal,
+    country: party.country,
+    latitude: party.latitude === undefined ? '' : coordinateText(raw.latitude),
+    longitude: party.longitude === undefined ? '' : coordinateText(raw.longitude),
+  };
+}
+
+/** The booking's cross-field rules on the parties (coordinate pairs, a usable return party). */
+function crossFieldProblem(shipper: unknown, returnTo: unknown): string | undefined {
+  const result = booking.safeParse({ shipper, returnTo, consignee: {}, package: {} });
+  if (result.success) return undefined;
+  const issue = result.error.issues.find((i) => i.path[0] === 'shipper' || i.path[0] === 'returnTo');
+  return issue?.message;
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+function profileName(raw: unknown, index: number): string {
+  const id = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' && id.trim() !== '' ? id : `#${index + 1}`;
+}
+
+/**
+ * Checks parsed JSON against the profile rules. `where` starts every error line, e.g.
+ * `SENDER_PROFILES_FILE (./profiles.json)`. Throws ConfigError with one line on the first problem:
+ * `<where>: profile "<id or #position>": <message>`, positions counting from 1.
+ */
+export function parseSenderProfiles(json: unknown, where: string): SenderProfile[] {
+  const fail = (message: string): never => {
+    throw new ConfigError(oneLine(`${where}: ${message}`));
+  };
+  const file = fileSchema.safeParse(json);
+  if (!file.success) return fail(file.error.issues[0]?.message ?? 'must be an object like { "profiles": [ … ] }');
+  const rawProfiles = file.data.profiles;
+  if (rawProfiles.length === 0) fail('"profiles" must list at least one profile');
+  if (rawProfiles.length > MAX_SENDER_PROFILES) {
+    fail(
+      `"profiles" may list at most ${MAX_SENDER_PROFILES} profiles (a Slack select's limit), not ${rawProfiles.length}`,
+    );
+  }
+
+  const seen = new Set<string>();
+  return rawProfiles.map((raw, index): SenderProfile => {
+    const name = profileName(raw, index);
+    const refuse = (message: string): never => fail(`profile "${name}": ${message}`);
+    const result = profileSchema.safeParse(raw);
+    if (!result.success) return refuse(result.error.issues[0]?.message ?? 'is not valid');
+    const parsed = result.data;
+    const rawProfile = raw as Record<string, unknown>;
+    const rawShipper = rawProfile.shipper as Record<string, unknown>;
+    const rawReturn = parsed.returnTo && !isBlank(parsed.returnTo) ? rawProfile.returnTo : undefined;
+    const problem = crossFieldProblem(rawShipper, rawReturn);
+    if (problem !== undefined) refuse(problem);
+    if (seen.has(parsed.id)) refuse(`id "${parsed.id}" is used by an earlier profile; ids must be unique`);
+    seen.add(parsed.id);
+
+    const profile: SenderProfile = {
+      id: parsed.id,
+      label: parsed.label,
+      shipperCode: parsed.shipperCode,
+      operatorContactNumber: parsed.operatorContactNumber,
+      merchantName: parsed.merchantName,
+      warehouseName: parsed.warehouseName,
+      shipper: toProfileParty(parsed.shipper, rawShipper),
+    };
+    if (parsed.returnTo && rawReturn !== undefined) {
+      profile.returnTo = toProfileParty(parsed.returnTo, rawReturn as Record<string, unknown>);
+    }
+    return profile;
+  });
+}
+
+/** Reads and checks the profiles file; any problem is a ConfigError of one line naming `variable` and `path`. */
+export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FILE'): SenderProfile[] {
+  const where = `${variable} (${path})`;
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(oneLine(`${where} cannot be read: ${(error as Error).message}`));
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(source.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(oneLine(`${where} is not valid JSON: ${(error as Error).message}`));
+  }
+  return parseSenderProfiles(json, where);
+}

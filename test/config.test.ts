@@ -1,0 +1,408 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadSlackConfig, loadWaybillConfig, secretsOf } from '../src/config.js';
+import { defaultCatalog } from '../src/waybill/catalog.js';
+
+type Env = Record<string, string | undefined>;
+
+const TEST_URL = 'https://test.courier.example/api/';
+const LIVE_URL = 'https://api.courier.example/api/v2/';
+const API_TOKEN = 'tok-Waybill-SECRET-9f8e7d';
+const SLACK_OK: Env = {
+  SLACK_BOT_TOKEN: 'xoxb-111-222-SECRETabc',
+  SLACK_SIGNING_SECRET: 'sig-SECRET-0a1b2c',
+};
+
+/** Runs `load`, expects a ConfigError and checks the shape every config failure must have. */
+function configError(load: () => unknown, env: Env = {}): string {
+  let thrown: unknown;
+  try {
+    load();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  const message = (thrown as ConfigError).message;
+  expect((thrown as ConfigError).name).toBe('ConfigError');
+  expect(message).not.toMatch(/[\r\n]/);
+  expect(message).toMatch(/^[A-Z][A-Z0-9_]* /);
+  for (const [name, value] of Object.entries(env)) {
+    if (/TOKEN|SECRET/.test(name) && value && value.trim().length >= 4) {
+      expect(message, `${name} leaked`).not.toContain(value.trim());
+    }
+  }
+  return message;
+}
+
+const waybillError = (env: Env) => configError(() => loadWaybillConfig(env), env);
+const slackError = (env: Env) => configError(() => loadSlackConfig(env), env);
+
+describe('loadWaybillConfig', () => {
+  it('defaults to the sandbox, UTC, 15000 ms, PHP and the default catalog', () => {
+    expect(loadWaybillConfig({})).toEqual({
+      env: 'sandbox',
+      timeZone: 'UTC',
+      timeoutMs: 15_000,
+      currency: 'PHP',
+      sandboxLatencyMs: 0,
+      catalog: defaultCatalog,
+    });
+  });
+
+  it('treats blank variables as unset', () => {
+    const config = loadWaybillConfig({
+      WAYBILL_ENV: '',
+      WAYBILL_TIMEZONE: '   ',
+      WAYBILL_TIMEOUT_MS: '',
+      WAYBILL_CURRENCY: ' ',
+      WAYBILL_SERVICE_TYPES: '',
+    });
+    expect(config).toMatchObject({ env: 'sandbox', timeZone: 'UTC', timeoutMs: 15_000, currency: 'PHP' });
+    expect(config.catalog).toEqual(defaultCatalog);
+  });
+
+  it('needs no base URL nor token in the sandbox, and does not expose one', () => {
+    const config = loadWaybillConfig({ WAYBILL_ENV: 'sandbox', WAYBILL_API_TOKEN: API_TOKEN });
+    expect(config.baseUrl).toBeUndefined();
+    expect(config.token).toBeUndefined();
+  });
+
+  it('reads the settings it is given (trimmed)', () => {
+    const config = loadWaybillConfig({
+      WAYBILL_TIMEZONE: ' Asia/Manila ',
+      WAYBILL_TIMEOUT_MS: ' 2500 ',
+      WAYBILL_CURRENCY: 'usd',
+      WAYBILL_SANDBOX_LATENCY_MS: '40',
+    });
+    expect(config).toMatchObject({
+      timeZone: 'Asia/Manila',
+      timeoutMs: 2500,
+      currency: 'USD',
+      sandboxLatencyMs: 40,
+    });
+  });
+
+  describe('test and live', () => {
+    it('test uses WAYBILL_TEST_BASE_URL and the token', () => {
+      const config = loadWaybillConfig({
+        WAYBILL_ENV: 'test',
+        WAYBILL_TEST_BASE_URL: TEST_URL,
+        WAYBILL_LIVE_BASE_URL: LIVE_URL,
+        WAYBILL_API_TOKEN: ` ${API_TOKEN} `,
+      });
+      expect(config).toMatchObject({ env: 'test', baseUrl: TEST_URL, token: API_TOKEN });
+    });
+
+    it('live uses WAYBILL_LIVE_BASE_URL and the token', () => {
+      const config = loadWaybillConfig({
+        WAYBILL_ENV: 'live',
+        WAYBILL_TEST_BASE_URL: TEST_URL,
+        WAYBILL_LIVE_BASE_URL: LIVE_URL,
+        WAYBILL_API_TOKEN: API_TOKEN,
+      });
+      expect(config).toMatchObject({ env: 'live', baseUrl: LIVE_URL, token: API_TOKEN });
+    });
+
+    it.each([
+      [
+        { WAYBILL_ENV: 'test', WAYBILL_API_TOKEN: API_TOKEN },
+        'WAYBILL_TEST_BASE_URL must be set when WAYBILL_ENV=test',
+      ],
+      [
+        // The other environment's URL does not count.
+        { WAYBILL_ENV: 'test', WAYBILL_LIVE_BASE_URL: LIVE_URL, WAYBILL_API_TOKEN: API_TOKEN },
+        'WAYBILL_TEST_BASE_URL must be set when WAYBILL_ENV=test',
+      ],
+      [
+        { WAYBILL_ENV: 'live', WAYBILL_TEST_BASE_URL: TEST_URL, WAYBILL_API_TOKEN: API_TOKEN },
+        'WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
+      ],
+      [
+        { WAYBILL_ENV: 'live', WAYBILL_LIVE_BASE_URL: '  ', WAYBILL_API_TOKEN: API_TOKEN },
+        'WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
+      ],
+      [
+        { WAYBILL_ENV: 'test', WAYBILL_TEST_BASE_URL: TEST_URL },
+        'WAYBILL_API_TOKEN must be set when WAYBILL_ENV=test',
+      ],
+      [
+        { WAYBILL_ENV: 'live', WAYBILL_LIVE_BASE_URL: LIVE_URL, WAYBILL_API_TOKEN: '   ' },
+        'WAYBILL_API_TOKEN must be set when WAYBILL_ENV=live',
+      ],
+    ])('%o is refused: %s', (env, message) => {
+      expect(waybillError(env)).toBe(message);
+    });
+
+    it.each([
+      ['WAYBILL_TEST_BASE_URL', 'https://test.courier.example/api'],
+      ['WAYBILL_LIVE_BASE_URL', 'https://api.courier.example/api/v2'],
+    ])('%s must end with "/"', (name, url) => {
+      const env = {
+        WAYBILL_ENV: name.includes('TEST') ? 'test' : 'live',
+        [name]: url,
+        WAYBILL_API_TOKEN: API_TOKEN,
+      };
+      expect(waybillError(env)).toBe(
+        `${name} must be a URL ending with "/" (the endpoint path is appended directly)`,
+      );
+    });
+
+    it.each(['not a url', 'ftp://files.courier.example/api/', 'courier.example/api/'])(
+      'a base URL must be http(s): %s',
+      (url) => {
+        expect(
+          waybillError({ WAYBILL_ENV: 'test', WAYBILL_TEST_BASE_URL: url, WAYBILL_API_TOKEN: API_TOKEN }),
+        ).toBe('WAYBILL_TEST_BASE_URL must be an http(s) URL');
+      },
+    );
+
+    it('accepts an http URL (e.g. a local stand-in)', () => {
+      const config = loadWaybillConfig({
+        WAYBILL_ENV: 'test',
+        WAYBILL_TEST_BASE_URL: 'http://localhost:8080/',
+        WAYBILL_API_TOKEN: API_TOKEN,
+      });
+      expect(config.baseUrl).toBe('http://localhost:8080/');
+    });
+  });
+
+  it.each([
+    [{ WAYBILL_ENV: 'prod' }, 'WAYBILL_ENV must be one of sandbox, test, live'],
+    [{ WAYBILL_ENV: 'LIVE' }, 'WAYBILL_ENV must be one of sandbox, test, live'],
+    [
+      { WAYBILL_TIMEZONE: 'Mars/Olympus' },
+      'WAYBILL_TIMEZONE must be an IANA time zone such as UTC or Asia/Manila',
+    ],
+    [{ WAYBILL_TIMEZONE: 'Manila' }, 'WAYBILL_TIMEZONE must be an IANA time zone such as UTC or Asia/Manila'],
+    [
+      { WAYBILL_TIMEOUT_MS: 'abc' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [
+      { WAYBILL_TIMEOUT_MS: '15s' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [
+      { WAYBILL_TIMEOUT_MS: '1500.5' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [
+      { WAYBILL_TIMEOUT_MS: '-1' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [
+      { WAYBILL_TIMEOUT_MS: '499' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [
+      { WAYBILL_TIMEOUT_MS: '120001' },
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+    ],
+    [{ WAYBILL_CURRENCY: 'PESO' }, 'WAYBILL_CURRENCY must be a three-letter currency code such as PHP'],
+    [
+      { WAYBILL_SANDBOX_LATENCY_MS: 'slow' },
+      'WAYBILL_SANDBOX_LATENCY_MS must be a whole number of milliseconds between 0 and 120000',
+    ],
+  ])('%o is refused: %s', (env, message) => {
+    expect(waybillError(env)).toBe(message);
+  });
+
+  it.each([
+    ['500', 500],
+    ['120000', 120_000],
+  ])('the timeout bounds are inclusive: %s', (value, ms) => {
+    expect(loadWaybillConfig({ WAYBILL_TIMEOUT_MS: value }).timeoutMs).toBe(ms);
+  });
+
+  describe('catalog lists', () => {
+    it('parses VALUE=Label,VALUE2 (the label defaults to the value; spaces and empty items ignored)', () => {
+      const { catalog } = loadWaybillConfig({
+        WAYBILL_SERVICE_TYPES: 'SAME_DAY=Same day, NEXT_DAY ,,',
+        WAYBILL_PAYMENT_METHODS: 'CASH = Cash on delivery,CARD=Card',
+        WAYBILL_COD_PAYMENT_METHOD: 'CASH',
+        WAYBILL_PACKAGE_TYPES: 'PARCEL=Parcel=small',
+        WAYBILL_UNITS: 'KG',
+      });
+      expect(catalog).toEqual({
+        serviceTypes: [
+          { value: 'SAME_DAY', label: 'Same day' },
+          { value: 'NEXT_DAY', label: 'NEXT_DAY' },
+        ],
+        paymentMethods: [
+          { value: 'CASH', label: 'Cash on delivery' },
+          { value: 'CARD', label: 'Card' },
+        ],
+        codPaymentMethod: 'CASH',
+        packageTypes: [{ value: 'PARCEL', label: 'Parcel=small' }],
+        units: [{ value: 'KG', label: 'KG' }],
+      });
+    });
+
+    it('an unset list keeps the default for that list only', () => {
+      const { catalog } = loadWaybillConfig({ WAYBILL_SERVICE_TYPES: 'EXPRESS' });
+      expect(catalog.serviceTypes).toEqual([{ value: 'EXPRESS', label: 'EXPRESS' }]);
+      expect(catalog.paymentMethods).toEqual(defaultCatalog.paymentMethods);
+      expect(catalog.packageTypes).toEqual(defaultCatalog.packageTypes);
+      expect(catalog.units).toEqual(defaultCatalog.units);
+    });
+
+    it.each([
+      ['WAYBILL_SERVICE_TYPES', 'A,B,A=Again'],
+      ['WAYBILL_PAYMENT_METHODS', 'COD=Cash,COD'],
+      ['WAYBILL_PACKAGE_TYPES', 'BOX=Box,BOX=Crate'],
+      ['WAYBILL_UNITS', 'CM , CM'],
+    ])('%s refuses repeated values (%s)', (name, value) => {
+      expect(waybillError({ [name]: value })).toBe(`${name} must be a list without repeated values`);
+    });
+
+    it.each([
+      ['WAYBILL_UNITS', ',,', 'WAYBILL_UNITS must be a comma-separated list of 1 to 100 VALUE=Label items'],
+      [
+        'WAYBILL_PACKAGE_TYPES',
+        '=Label only',
+        'WAYBILL_PACKAGE_TYPES must be items with a value of at most 150 and a label of at most 75 characters',
+      ],
+      [
+        'WAYBILL_SERVICE_TYPES',
+        `X=${'L'.repeat(76)}`,
+        'WAYBILL_SERVICE_TYPES must be items with a value of at most 150 and a label of at most 75 characters',
+      ],
+    ])('%s refuses %j', (name, value, message) => {
+      expect(waybillError({ [name]: value })).toBe(message);
+    });
+
+    it('the COD payment method must be one of the payment methods', () => {
+      expect(waybillError({ WAYBILL_COD_PAYMENT_METHOD: 'CASH' })).toBe(
+        'WAYBILL_COD_PAYMENT_METHOD must be one of the values in WAYBILL_PAYMENT_METHODS (COD, PREPAID)',
+      );
+      // Changing the payment methods without naming the COD one: the default "COD" is not in the list.
+      expect(waybillError({ WAYBILL_PAYMENT_METHODS: 'CASH=Cash,CARD' })).toBe(
+        'WAYBILL_COD_PAYMENT_METHOD must be one of the values in WAYBILL_PAYMENT_METHODS (CASH, CARD)',
+      );
+      expect(
+        loadWaybillConfig({ WAYBILL_PAYMENT_METHODS: 'CASH=Cash,CARD', WAYBILL_COD_PAYMENT_METHOD: ' CASH ' })
+          .catalog.codPaymentMethod,
+      ).toBe('CASH');
+    });
+  });
+
+  it('reports one problem at a time, as one line, without echoing the token', () => {
+    const env = {
+      WAYBILL_ENV: 'live',
+      WAYBILL_LIVE_BASE_URL: `https://user:${API_TOKEN}@api.courier.example/v2`,
+      WAYBILL_API_TOKEN: API_TOKEN,
+      WAYBILL_TIMEZONE: 'Nowhere/Else',
+    };
+    const message = waybillError(env);
+    expect(message).not.toContain(API_TOKEN);
+    expect(message).toMatch(/^(WAYBILL_LIVE_BASE_URL|WAYBILL_TIMEZONE) must be /);
+  });
+});
+
+describe('loadSlackConfig', () => {
+  it('reads the tokens (trimmed) and defaults to HTTP mode on port 3000 at level info', () => {
+    expect(
+      loadSlackConfig({
+        SLACK_BOT_TOKEN: ` ${SLACK_OK.SLACK_BOT_TOKEN} `,
+        SLACK_SIGNING_SECRET: SLACK_OK.SLACK_SIGNING_SECRET,
+      }),
+    ).toEqual({
+      botToken: SLACK_OK.SLACK_BOT_TOKEN,
+      signingSecret: SLACK_OK.SLACK_SIGNING_SECRET,
+      appToken: undefined,
+      port: 3000,
+      apiUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads the optional settings', () => {
+    const config = loadSlackConfig({
+      ...SLACK_OK,
+      SLACK_APP_TOKEN: 'xapp-1-A1-SECRETdef',
+      PORT: '8080',
+      SLACK_API_URL: 'http://localhost:9999/api/',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      appToken: 'xapp-1-A1-SECRETdef',
+      port: 8080,
+      apiUrl: 'http://localhost:9999/api/',
+      logLevel: 'debug',
+    });
+  });
+
+  it('names both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET when both are missing', () => {
+    const message = slackError({});
+    expect(message).toBe(
+      'SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set (see README: "Create the Slack app"); the bot cannot talk to Slack without them',
+    );
+    expect(slackError({ SLACK_BOT_TOKEN: '  ', SLACK_SIGNING_SECRET: '' })).toBe(message);
+  });
+
+  it.each([
+    [{ SLACK_BOT_TOKEN: SLACK_OK.SLACK_BOT_TOKEN }, /^SLACK_SIGNING_SECRET must be set /],
+    [{ SLACK_SIGNING_SECRET: SLACK_OK.SLACK_SIGNING_SECRET }, /^SLACK_BOT_TOKEN must be set /],
+  ])('names the one that is missing: %o', (env, message) => {
+    expect(slackError(env)).toMatch(message);
+  });
+
+  it('never echoes a malformed secret', () => {
+    const env = {
+      SLACK_BOT_TOKEN: 'not-a-token-SECRET123',
+      SLACK_SIGNING_SECRET: SLACK_OK.SLACK_SIGNING_SECRET,
+    };
+    const message = slackError(env);
+    expect(message).toBe('SLACK_BOT_TOKEN must be a bot token starting with xoxb-');
+    expect(message).not.toContain('SECRET123');
+    expect(message).not.toContain('not-a-token');
+  });
+
+  it.each([
+    [
+      { ...SLACK_OK, SLACK_APP_TOKEN: 'xoxb-wrong-kind-SECRET789' },
+      'SLACK_APP_TOKEN must be an app-level token starting with xapp- (or unset for HTTP mode)',
+    ],
+    [{ ...SLACK_OK, PORT: '70000' }, /^PORT must be /],
+    [{ ...SLACK_OK, PORT: 'http' }, /^PORT must be /],
+    [{ ...SLACK_OK, LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be a pino level such as info or debug'],
+    [
+      { ...SLACK_OK, SLACK_API_URL: 'https://slack.example/api' },
+      /^SLACK_API_URL must be a URL ending with "\/"/,
+    ],
+  ])('%o is refused', (env, message) => {
+    const text = slackError(env);
+    if (typeof message === 'string') expect(text).toBe(message);
+    else expect(text).toMatch(message);
+    for (const secret of [SLACK_OK.SLACK_BOT_TOKEN, SLACK_OK.SLACK_SIGNING_SECRET, 'SECRET789']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe('secretsOf', () => {
+  it('returns the secrets that are set (trimmed), and nothing else', () => {
+    const env = {
+      WAYBILL_API_TOKEN: ` ${API_TOKEN} `,
+      SLACK_BOT_TOKEN: SLACK_OK.SLACK_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SLACK_OK.SLACK_SIGNING_SECRET,
+      SLACK_APP_TOKEN: 'xapp-1-A1-SECRETdef',
+      WAYBILL_TEST_BASE_URL: TEST_URL,
+      WAYBILL_TIMEZONE: 'Asia/Manila',
+      PORT: '3000',
+    };
+    expect(new Set(secretsOf(env))).toEqual(
+      new Set([API_TOKEN, SLACK_OK.SLACK_BOT_TOKEN, SLACK_OK.SLACK_SIGNING_SECRET, 'xapp-1-A1-SECRETdef']),
+    );
+  });
+
+  it('leaves out unset and blank ones', () => {
+    expect(secretsOf({})).toEqual([]);
+    expect(
+      secretsOf({ WAYBILL_API_TOKEN: '   ', SLACK_BOT_TOKEN: undefined, SLACK_SIGNING_SECRET: 'sig-123456' }),
+    ).toEqual(['sig-123456']);
+  });
+
+  it('leaves out values shorter than 4 characters (too short to redact without mangling logs)', () => {
+    expect(secretsOf({ SLACK_SIGNING_SECRET: 'abc', WAYBILL_API_TOKEN: 'abcd' })).toEqual(['abcd']);
+  });
+});

@@ -1,0 +1,297 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instantFromZonedDateTime, toWireDateTime, zonedDateAndTime } from '../../src/waybill/dates.js';
+
+const NEW_YORK = 'America/New_York';
+const MANILA = 'Asia/Manila';
+const LORD_HOWE = 'Australia/Lord_Howe';
+const WIRE_FORMAT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
+
+const at = (iso: string) => new Date(iso);
+
+/** Runs `run` with the process (host) time zone set to `zone`; Node applies a TZ change at once. */
+function inHostZone<T>(zone: string | undefined, run: () => T): T {
+  const saved = process.env.TZ;
+  setHostZone(zone);
+  try {
+    return run();
+  } finally {
+    setHostZone(saved);
+  }
+}
+
+function setHostZone(zone: string | undefined) {
+  if (zone === undefined) Reflect.deleteProperty(process.env, 'TZ');
+  else process.env.TZ = zone;
+}
+
+// instantFromZonedDateTime gives different answers depending on the host's time zone (see the last
+// describe block), so the tests that pin down what it does run with the host set to UTC, as servers
+// usually are. The host-dependence itself is tested at the end.
+const hostZone = process.env.TZ;
+beforeAll(() => setHostZone('UTC'));
+afterAll(() => setHostZone(hostZone));
+
+describe('toWireDateTime', () => {
+  it.each([
+    // [instant, zone, wall clock on the wire]
+    ['2026-03-01T09:05:07.000Z', 'UTC', '2026-03-01 09:05:07.000'],
+    ['2026-03-01T09:05:07.123Z', 'UTC', '2026-03-01 09:05:07.123'],
+    ['2026-03-01T09:05:07.007Z', 'UTC', '2026-03-01 09:05:07.007'],
+    ['2026-03-01T23:59:59.999Z', 'UTC', '2026-03-01 23:59:59.999'],
+    // Manila: +08:00 all year, no DST.
+    ['2026-01-15T00:00:00.000Z', MANILA, '2026-01-15 08:00:00.000'],
+    ['2026-07-15T00:00:00.000Z', MANILA, '2026-07-15 08:00:00.000'],
+    ['2025-12-31T16:00:00.000Z', MANILA, '2026-01-01 00:00:00.000'],
+    ['2026-03-01T15:59:59.999Z', MANILA, '2026-03-01 23:59:59.999'],
+    // New York: EST (-05:00) in winter, EDT (-04:00) in summer.
+    ['2026-01-15T12:00:00.000Z', NEW_YORK, '2026-01-15 07:00:00.000'],
+    ['2026-07-15T12:00:00.000Z', NEW_YORK, '2026-07-15 08:00:00.000'],
+    // Spring forward 2026-03-08: 01:59:59.999 EST is followed by 03:00:00.000 EDT.
+    ['2026-03-08T06:59:59.999Z', NEW_YORK, '2026-03-08 01:59:59.999'],
+    ['2026-03-08T07:00:00.000Z', NEW_YORK, '2026-03-08 03:00:00.000'],
+    // Fall back 2026-11-01: 01:30 happens twice, an hour apart.
+    ['2026-11-01T05:30:00.000Z', NEW_YORK, '2026-11-01 01:30:00.000'],
+    ['2026-11-01T05:59:59.999Z', NEW_YORK, '2026-11-01 01:59:59.999'],
+    ['2026-11-01T06:00:00.000Z', NEW_YORK, '2026-11-01 01:00:00.000'],
+    ['2026-11-01T06:30:00.000Z', NEW_YORK, '2026-11-01 01:30:00.000'],
+    ['2026-11-01T07:00:00.000Z', NEW_YORK, '2026-11-01 02:00:00.000'],
+    // Lord Howe: +10:30 standard, +11:00 in summer (a half-hour DST shift).
+    ['2026-01-15T00:00:00.000Z', LORD_HOWE, '2026-01-15 11:00:00.000'],
+    ['2026-07-15T00:00:00.000Z', LORD_HOWE, '2026-07-15 10:30:00.000'],
+    // DST starts 2026-10-04 02:00 (+10:30) -> 02:30 (+11:00).
+    ['2026-10-03T15:29:59.999Z', LORD_HOWE, '2026-10-04 01:59:59.999'],
+    ['2026-10-03T15:30:00.000Z', LORD_HOWE, '2026-10-04 02:30:00.000'],
+    // DST ends 2026-04-05 02:00 (+11:00) -> 01:30 (+10:30).
+    ['2026-04-04T14:59:59.999Z', LORD_HOWE, '2026-04-05 01:59:59.999'],
+    ['2026-04-04T15:00:00.000Z', LORD_HOWE, '2026-04-05 01:30:00.000'],
+  ])('%s in %s is %s', (iso, zone, wire) => {
+    expect(toWireDateTime(at(iso), zone)).toBe(wire);
+  });
+
+  it('always has the exact YYYY-MM-DD HH:MM:SS.mmm shape (no T, no zone, three-digit milliseconds)', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: at('1970-01-01T00:00:00Z'), max: at('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.constantFrom('UTC', MANILA, NEW_YORK, LORD_HOWE),
+        (instant, zone) => {
+          const wire = toWireDateTime(instant, zone);
+          expect(wire).toMatch(WIRE_FORMAT);
+          expect(wire.slice(-3)).toBe(String(instant.getUTCMilliseconds()).padStart(3, '0'));
+        },
+      ),
+    );
+  });
+
+  it('in UTC matches the ISO text of the instant', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: at('1970-01-01T00:00:00Z'), max: at('2100-01-01T00:00:00Z'), noInvalidDate: true }),
+        (instant) => {
+          expect(toWireDateTime(instant, 'UTC')).toBe(
+            instant.toISOString().replace('T', ' ').replace('Z', ''),
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('instantFromZonedDateTime', () => {
+  it.each([
+    ['2026-03-01', '09:00', 'UTC', '2026-03-01T09:00:00.000Z'],
+    ['2026-03-01', '09:00', MANILA, '2026-03-01T01:00:00.000Z'],
+    ['2026-01-01', '00:00', MANILA, '2025-12-31T16:00:00.000Z'],
+    ['2026-01-15', '07:00', NEW_YORK, '2026-01-15T12:00:00.000Z'],
+    ['2026-07-15', '08:00', NEW_YORK, '2026-07-15T12:00:00.000Z'],
+    ['2026-03-08', '01:59', NEW_YORK, '2026-03-08T06:59:00.000Z'],
+    ['2026-03-08', '03:00', NEW_YORK, '2026-03-08T07:00:00.000Z'],
+    ['2026-11-01', '02:00', NEW_YORK, '2026-11-01T07:00:00.000Z'],
+    ['2026-01-15', '11:00', LORD_HOWE, '2026-01-15T00:00:00.000Z'],
+    ['2026-07-15', '10:30', LORD_HOWE, '2026-07-15T00:00:00.000Z'],
+  ])('%s %s in %s is %s', (date, time, zone, iso) => {
+    expect(instantFromZonedDateTime(date, time, zone).toISOString()).toBe(iso);
+  });
+
+  it('round-trips with zonedDateAndTime for unambiguous wall-clock times', () => {
+    const cases: [string, string][] = [
+      ['2026-03-01T09:00:00Z', 'UTC'],
+      ['2026-03-01T09:00:00Z', MANILA],
+      ['2026-03-08T06:59:00Z', NEW_YORK],
+      ['2026-03-08T07:00:00Z', NEW_YORK],
+      ['2026-11-01T04:59:00Z', NEW_YORK],
+      ['2026-11-01T07:00:00Z', NEW_YORK],
+      ['2026-10-03T15:30:00Z', LORD_HOWE],
+    ];
+    for (const [iso, zone] of cases) {
+      const { date, time } = zonedDateAndTime(at(iso), zone);
+      expect(instantFromZonedDateTime(date, time, zone).toISOString(), `${iso} in ${zone}`).toBe(
+        at(iso).toISOString(),
+      );
+    }
+  });
+
+  it('round-trips every whole minute in zones without DST', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 * 24 * 366 * 10 }),
+        fc.constantFrom('UTC', MANILA),
+        (minutes, zone) => {
+          const instant = new Date(Date.UTC(2020, 0, 1) + minutes * 60_000);
+          const { date, time } = zonedDateAndTime(instant, zone);
+          expect(instantFromZonedDateTime(date, time, zone).getTime()).toBe(instant.getTime());
+        },
+      ),
+    );
+  });
+
+  it('always gives back the same wall-clock time it was read from (DST zones included)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 * 24 * 366 * 3 }),
+        fc.constantFrom(NEW_YORK, LORD_HOWE),
+        (minutes, zone) => {
+          const instant = new Date(Date.UTC(2025, 0, 1) + minutes * 60_000);
+          const wall = zonedDateAndTime(instant, zone);
+          const back = instantFromZonedDateTime(wall.date, wall.time, zone);
+          expect(zonedDateAndTime(back, zone)).toEqual(wall);
+          // Only the repeated fall-back hour may resolve to the other occurrence.
+          expect([0, 3_600_000, -3_600_000, 1_800_000, -1_800_000]).toContain(
+            back.getTime() - instant.getTime(),
+          );
+        },
+      ),
+    );
+  });
+
+  it('zonedDateAndTime gives the picker values (date and HH:mm) in the zone', () => {
+    expect(zonedDateAndTime(at('2026-03-01T16:30:45.500Z'), MANILA)).toEqual({
+      date: '2026-03-02',
+      time: '00:30',
+    });
+    expect(zonedDateAndTime(at('2026-03-08T07:00:00Z'), NEW_YORK)).toEqual({
+      date: '2026-03-08',
+      time: '03:00',
+    });
+    expect(zonedDateAndTime(at('2026-11-01T06:30:00Z'), NEW_YORK)).toEqual({
+      date: '2026-11-01',
+      time: '01:30',
+    });
+  });
+
+  describe('in a DST gap (a wall-clock time that does not exist) it moves forward by the gap, as documented', () => {
+    it.each([
+      // New York 2026-03-08: 02:00-02:59 does not exist; the gap is one hour.
+      ['2026-03-08', '02:00', NEW_YORK, '2026-03-08T07:00:00.000Z', '03:00'],
+      ['2026-03-08', '02:30', NEW_YORK, '2026-03-08T07:30:00.000Z', '03:30'],
+      ['2026-03-08', '02:59', NEW_YORK, '2026-03-08T07:59:00.000Z', '03:59'],
+      // Lord Howe 2026-10-04: 02:00-02:29 does not exist; the gap is half an hour.
+      ['2026-10-04', '02:00', LORD_HOWE, '2026-10-03T15:30:00.000Z', '02:30'],
+      ['2026-10-04', '02:15', LORD_HOWE, '2026-10-03T15:45:00.000Z', '02:45'],
+    ])('%s %s in %s is %s (%s on the clock)', (date, time, zone, iso, wallTime) => {
+      const instant = instantFromZonedDateTime(date, time, zone);
+      expect(instant.toISOString()).toBe(iso);
+      expect(zonedDateAndTime(instant, zone)).toEqual({ date, time: wallTime });
+    });
+  });
+
+  describe('in the repeated fall-back hour (an ambiguous wall-clock time)', () => {
+    // The doc comment in dates.ts says nothing about this case. What it does today (on a UTC host):
+    it('New York 2026-11-01 01:30 resolves to the first occurrence (EDT, 05:30Z), not the second (EST, 06:30Z)', () => {
+      expect(instantFromZonedDateTime('2026-11-01', '01:30', NEW_YORK).toISOString()).toBe(
+        '2026-11-01T05:30:00.000Z',
+      );
+      expect(instantFromZonedDateTime('2026-11-01', '01:00', NEW_YORK).toISOString()).toBe(
+        '2026-11-01T05:00:00.000Z',
+      );
+      expect(instantFromZonedDateTime('2026-11-01', '01:59', NEW_YORK).toISOString()).toBe(
+        '2026-11-01T05:59:00.000Z',
+      );
+    });
+
+    it('Lord Howe 2026-04-05 01:30 resolves to the second occurrence (+10:30, 15:00Z), not the first (+11:00, 14:30Z)', () => {
+      // Inconsistent with New York above: the choice depends on the zone, not on a stated rule.
+      expect(instantFromZonedDateTime('2026-04-05', '01:30', LORD_HOWE).toISOString()).toBe(
+        '2026-04-04T15:00:00.000Z',
+      );
+      expect(instantFromZonedDateTime('2026-04-05', '01:45', LORD_HOWE).toISOString()).toBe(
+        '2026-04-04T15:15:00.000Z',
+      );
+    });
+
+    it('either way the result shows the same wall-clock time in the zone', () => {
+      for (const [date, time, zone] of [
+        ['2026-11-01', '01:30', NEW_YORK],
+        ['2026-04-05', '01:45', LORD_HOWE],
+      ] as const) {
+        expect(zonedDateAndTime(instantFromZonedDateTime(date, time, zone), zone)).toEqual({ date, time });
+      }
+    });
+  });
+});
+
+describe('independence from the host (process) time zone', () => {
+  const HOSTS = [
+    'UTC',
+    'America/Los_Angeles',
+    'America/New_York',
+    'Australia/Sydney',
+    LORD_HOWE,
+    'Asia/Kolkata',
+  ];
+
+  it('toWireDateTime and zonedDateAndTime give the same answers whatever the host zone', () => {
+    const instants = Array.from(
+      { length: 366 * 24 },
+      (_, hour) => new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000 + 30 * 60_000 + 7),
+    );
+    const run = () =>
+      instants.flatMap((instant) =>
+        ['UTC', MANILA, NEW_YORK, LORD_HOWE].map((zone) => [
+          toWireDateTime(instant, zone),
+          zonedDateAndTime(instant, zone),
+        ]),
+      );
+    const expected = inHostZone('UTC', run);
+    for (const host of HOSTS) expect(inHostZone(host, run), `host ${host}`).toEqual(expected);
+  });
+
+  it('instantFromZonedDateTime gives the same answer for ordinary times whatever the host zone', () => {
+    for (const host of HOSTS) {
+      inHostZone(host, () => {
+        expect(instantFromZonedDateTime('2026-03-01', '09:00', MANILA).toISOString(), host).toBe(
+          '2026-03-01T01:00:00.000Z',
+        );
+        expect(instantFromZonedDateTime('2026-07-15', '08:00', NEW_YORK).toISOString(), host).toBe(
+          '2026-07-15T12:00:00.000Z',
+        );
+      });
+    }
+  });
+
+  // BUG (src/waybill/dates.ts, instantFromZonedDateTime): `new TZDate(y, m, d, h, min, zone)` is built from
+  // the host's local time, so when the HOST zone has a DST gap or overlap at that wall-clock time the
+  // result is wrong, even for a time that exists exactly once in the target zone.
+  it.each([
+    // A valid Manila time, host in Lord Howe (whose clocks skip 02:00-02:29 that night): 18:30Z is returned.
+    [LORD_HOWE, '2026-10-04', '02:00', MANILA, '2026-10-03T18:00:00.000Z'],
+    // A valid UTC time, host in Lord Howe: 02:45Z is returned.
+    [LORD_HOWE, '2026-10-04', '02:15', 'UTC', '2026-10-04T02:15:00.000Z'],
+    // A valid Lord Howe time (02:30 +11:00), host in Sydney (skips 02:00-02:59 that night): 16:30Z is returned.
+    ['Australia/Sydney', '2026-10-04', '02:30', LORD_HOWE, '2026-10-03T15:30:00.000Z'],
+  ])('host %s: %s %s in %s is %s', (host, date, time, zone, iso) => {
+    expect(inHostZone(host, () => instantFromZonedDateTime(date, time, zone).toISOString())).toBe(iso);
+  });
+
+  // Same cause: gap and fall-back resolution change with the host zone (values expected = those on a UTC host).
+  it.each([
+    // Lord Howe gap moves forward by 1 h (Sydney's gap) instead of its own 30 min: 16:15Z is returned.
+    ['Australia/Sydney', '2026-10-04', '02:15', LORD_HOWE, '2026-10-03T15:45:00.000Z'],
+    // New York's repeated 01:30 resolves to the second occurrence (06:30Z) instead of the first.
+    ['America/Los_Angeles', '2026-11-01', '01:30', NEW_YORK, '2026-11-01T05:30:00.000Z'],
+    // Lord Howe's repeated 01:30 resolves to the first occurrence (14:30Z) instead of the second.
+    [LORD_HOWE, '2026-04-05', '01:30', LORD_HOWE, '2026-04-04T15:00:00.000Z'],
+  ])('host %s: gap/overlap %s %s in %s resolves as on a UTC host (%s)', (host, date, time, zone, iso) => {
+    expect(inHostZone(host, () => instantFromZonedDateTime(date, time, zone).toISOString())).toBe(iso);
+  });
+});
