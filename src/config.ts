@@ -179,7 +179,15 @@ const slackEnvSchema = z.object({
     z.string().trim().startsWith('xapp-', 'an app-level token starting with xapp- (or unset for HTTP mode)'),
   ),
   PORT: optionalSetting(wholeNumber(0, 65_535, 'a port number')).default(3000),
-  SLACK_API_URL: optionalSetting(baseUrl),
+  SLACK_API_URL: optionalSetting(
+    z
+      .string()
+      .trim()
+      .refine(
+        (value) => URL.canParse(value) && value.endsWith('/'),
+        'an http(s) URL ending with "/", e.g. https://slack.com/api/',
+      ),
+  ),
   LOG_LEVEL: optionalSetting(
     z.enum(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -230,14 +238,43 @@ const botEnvSchema = z.object({
   DATABASE_PATH: optionalSetting(z.string().trim().min(1, 'a file path')).default(
     './data/waybill-bot.sqlite',
   ),
+  TRACKING_PREFIX: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB'),
+  ).default('WB'),
+  MAX_PARCELS: optionalSetting(
+    wholeNumber(1, 10, 'a whole number of parcels (a Slack modal fits 10)'),
+  ).default(10),
+  AUDIT_CHANNEL_ID: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
+  ),
+  SENDER_PROFILES_FILE: optionalSetting(z.string().trim().min(1, 'a file path')),
 });
 
 export interface BotConfig {
   /** SQLite file for drafts, bookings and the audit log (`:memory:` keeps nothing). */
   databasePath: string;
+  /** Generated tracking numbers are this prefix and a six-digit counter. */
+  trackingPrefix: string;
+  maxParcels: number;
+  /** Every booking card is also posted here when set. */
+  auditChannelId?: string;
+  /** Unset: no profiles (the sandbox uses the shipped example). */
+  senderProfilesFile?: string;
 }
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
   const settings = parseEnv(botEnvSchema, env);
-  return { databasePath: settings.DATABASE_PATH };
+  return {
+    databasePath: settings.DATABASE_PATH,
+    trackingPrefix: settings.TRACKING_PREFIX,
+    maxParcels: settings.MAX_PARCELS,
+    auditChannelId: settings.AUDIT_CHANNEL_ID,
+    senderProfilesFile: settings.SENDER_PROFILES_FILE,
+  };
 }

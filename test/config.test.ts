@@ -367,7 +367,7 @@ describe('loadSlackConfig', () => {
     [{ ...SLACK_OK, LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be a pino level such as info or debug'],
     [
       { ...SLACK_OK, SLACK_API_URL: 'https://slack.example/api' },
-      /^SLACK_API_URL must be a URL ending with "\/"/,
+      /^SLACK_API_URL must be an http\(s\) URL ending with "\/"/,
     ],
   ])('%o is refused', (env, message) => {
     const text = slackError(env);

@@ -113,15 +113,27 @@ export function inputBlockIds(blocks: readonly { type?: string; block_id?: strin
 }
 
 /**
- * The paths the schema requires, found by validating an all-empty form: the schema stays the one
- * place that says what is required, and the form marks exactly those inputs as required.
+ * The paths of the fields the schema requires, found by validating an all-empty form: the schema
+ * stays the one place that says what is required, and the form marks exactly those inputs. A field
+ * is required when an "is required" error names it or a group it is part of (a date of `pickupAt`).
+ * `prepare` turns form values into schema input where the two differ.
  */
-export function requiredPaths(schema: z.ZodType, fields: readonly FormField[]): Set<string> {
+export function requiredPaths(
+  schema: z.ZodType,
+  fields: readonly FormField[],
+  prepare: (raw: Record<string, unknown>) => unknown = (raw) => raw,
+): Set<string> {
   const empty: Record<string, unknown> = {};
   for (const field of fields) setPath(empty, field.path, '');
-  const result = validate(schema, empty);
-  const required = result.ok ? [] : result.errors.filter((e) => / is required$/.test(e.message));
-  return new Set(required.map((e) => e.path));
+  const result = validate(schema, prepare(empty));
+  const required = result.ok
+    ? []
+    : result.errors.filter((e) => / is required$/.test(e.message)).map((e) => e.path);
+  return new Set(
+    fields
+      .map((field) => field.path)
+      .filter((path) => required.some((error) => path === error || path.startsWith(`${error}.`))),
+  );
 }
 
 export function option(choice: Choice): PlainTextOption {

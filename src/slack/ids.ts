@@ -7,6 +7,16 @@ export const ids = {
   quoteRetry: 'quote_retry',
   quoteReopen: 'quote_reopen',
   bookFromQuote: 'book_from_quote',
+  bookingStep: 'booking_step',
+  bookingReview: 'booking_review',
+  bookingOutcome: 'booking_outcome',
+  bookingBack: 'booking_back',
+  bookingAddParcel: 'booking_add_parcel',
+  bookingRemoveParcel: 'booking_remove_parcel',
+  bookingProfile: 'booking_profile',
+  bookingRetry: 'booking_retry',
+  bookingEdit: 'booking_edit',
+  waybillUpdate: 'waybill_update',
 } as const;
 
 /** What a modal carries in private_metadata: the server-side draft holds everything else. */

@@ -28,11 +28,14 @@ const placeKeys: Record<string, [string, string]> = {
   lon: ['longitude', 'longitude'],
 };
 
-/** `from_city`, `to_postal`, `return_country`, … for the given parties. */
-export function placePrefillKeys(parties: Record<string, [path: string, who: string]>): PrefillKeys {
+/** `from_city`, `to_postal`, `return_country`, … for the given parties (`without` leaves fields out). */
+export function placePrefillKeys(
+  parties: Record<string, [path: string, who: string, without?: string[]]>,
+): PrefillKeys {
   const keys: PrefillKeys = {};
-  for (const [prefix, [party, who]] of Object.entries(parties)) {
+  for (const [prefix, [party, who, without = []]] of Object.entries(parties)) {
     for (const [suffix, [field, about]] of Object.entries(placeKeys)) {
+      if (without.includes(field)) continue;
       keys[`${prefix}_${suffix}`] = { path: `${party}.${field}`, about: `${who} ${about}` };
     }
   }

@@ -95,11 +95,18 @@ export async function runQuote(
     userId: draft.userId,
     quoteId: draft.id,
   });
-  const delivered = await postToChannel(client, destination, message, deps.logger);
+  // The price is shown in the modal even if Slack will not take the channel post.
+  const postedNote = await postToChannel(client, destination, message, deps.logger).then(
+    deliveredNote,
+    (err) => {
+      deps.logger.error({ err }, 'quote could not be posted');
+      return 'Slack did not accept the channel post: this window is the only copy of the price.';
+    },
+  );
   await showInModal(
     client,
     viewId,
-    quoteResultView({ quote, price, currency, catalog, env, metadata, postedNote: deliveredNote(delivered) }),
+    quoteResultView({ quote, price, currency, catalog, env, metadata, postedNote }),
   );
 }
 

@@ -167,7 +167,8 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
     throw new ConfigError(oneLine(`${where}: ${message}`));
   };
   const file = fileSchema.safeParse(json);
-  if (!file.success) return fail(file.error.issues[0]?.message ?? 'must be an object like { "profiles": [ … ] }');
+  if (!file.success)
+    return fail(file.error.issues[0]?.message ?? 'must be an object like { "profiles": [ … ] }');
   const rawProfiles = file.data.profiles;
   if (rawProfiles.length === 0) fail('"profiles" must list at least one profile');
   if (rawProfiles.length > MAX_SENDER_PROFILES) {

@@ -19,8 +19,9 @@ import type {
 } from './wire-types.js';
 
 /**
- * Domain objects to the interface's exact JSON, in the interface's key order. Every value is a
- * string (absent optional values are sent as "") except a child waybill's measures and quantity.
+ * Domain objects to the interface's exact JSON, with its keys spelled as it spells them. Every
+ * value is a string (absent optional values are sent as "") except a child waybill's measures and
+ * quantity.
  */
 
 /** Decimal text without exponent notation (String(1e-7) would be "1e-7"). */
