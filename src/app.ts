@@ -5,6 +5,7 @@ import { createBot } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
 import { identifyBot } from './slack/identity.js';
 import { openStore } from './store/store.js';
+import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
 const environmentWords = {
@@ -16,6 +17,7 @@ const environmentWords = {
 async function main(): Promise<void> {
   loadDotEnv();
   const [waybill, slack, bot] = [loadWaybillConfig(), loadSlackConfig(), loadBotConfig()];
+  const profiles = senderProfiles(waybill.env, bot.senderProfilesFile);
   const logger = createLogger({ level: slack.logLevel, secrets: secretsOf() });
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
 
@@ -25,7 +27,7 @@ async function main(): Promise<void> {
   for (const attempt of store.attempts.markAbandoned()) {
     logger.warn({ attempt: attempt.key }, 'a call was in flight when the bot last stopped: outcome unknown');
   }
-  const deps = createBotDeps({ waybill, courier: upstream.client, store, logger });
+  const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
   const app = createBot({ slack, deps, identity });
 
   await (slack.appToken ? app.start() : app.start(slack.port));

@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
-import type { WaybillConfig } from '../config.js';
+import type { BotConfig, WaybillConfig } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { WaybillClient } from '../waybill/client.js';
+import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
 import { type FormSection, quoteFormSections, sectionFields } from './blocks/quote.js';
+import { allBookingFields, toBookingInput } from './booking-form.js';
 import { requiredPaths } from './forms.js';
 import { InFlight } from './in-flight.js';
 
@@ -15,7 +17,9 @@ export interface BotDeps {
   store: Store;
   logger: Logger;
   inFlight: InFlight;
-  forms: { quote: { sections: FormSection[]; required: Set<string> } };
+  bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId'>;
+  profiles: SenderProfile[];
+  forms: { quote: { sections: FormSection[]; required: Set<string> }; booking: { required: Set<string> } };
   now: () => Date;
 }
 
@@ -24,12 +28,20 @@ export function createBotDeps(input: {
   courier: WaybillClient;
   store: Store;
   logger: Logger;
+  bot: BotDeps['bot'];
+  profiles?: SenderProfile[];
   now?: () => Date;
 }): BotDeps {
   const schemas = createWaybillSchemas(input.waybill.catalog);
-  const quoteSections = quoteFormSections(input.waybill.catalog);
+  const { catalog, timeZone } = input.waybill;
+  const quoteSections = quoteFormSections(catalog);
+  const parcels = input.bot.maxParcels;
+  const bookingRequired = requiredPaths(schemas.booking, allBookingFields(catalog, parcels), (raw) =>
+    toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
+  );
   return {
     ...input,
+    profiles: input.profiles ?? [],
     schemas,
     inFlight: new InFlight(input.logger),
     forms: {
@@ -37,6 +49,7 @@ export function createBotDeps(input: {
         sections: quoteSections,
         required: requiredPaths(schemas.quote, sectionFields(quoteSections)),
       },
+      booking: { required: bookingRequired },
     },
     now: input.now ?? (() => new Date()),
   };

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import { defaultCatalog } from './catalog.js';
@@ -224,4 +225,13 @@ export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FIL
     throw new ConfigError(oneLine(`${where} is not valid JSON: ${(error as Error).message}`));
   }
   return parseSenderProfiles(json, where);
+}
+
+/** The example profiles: a pleasant sandbox demo, never used against the real courier by default. */
+export const exampleProfilesPath = fileURLToPath(new URL('./sender-profiles.example.json', import.meta.url));
+
+/** The configured profiles; with none configured, the example in the sandbox and none otherwise. */
+export function senderProfiles(env: 'sandbox' | 'test' | 'live', file: string | undefined): SenderProfile[] {
+  if (file) return loadSenderProfiles(file);
+  return env === 'sandbox' ? loadSenderProfiles(exampleProfilesPath) : [];
 }

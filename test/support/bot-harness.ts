@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
+import { expect } from 'vitest';
+import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createBot } from '../../src/slack/bot.js';
 import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
 import { pathOfBlock } from '../../src/slack/forms.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
+import { senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
 import { type FakeSlack, startFakeSlack } from './slack-fake.js';
 import {
@@ -68,12 +70,30 @@ export interface TestBot {
   command(command: string, text?: string, fields?: Record<string, string>): Promise<AppResponse>;
   /** The modal most recently opened with views.open, as Slack holds it (with its id and hash). */
   openedView(): Promise<View>;
+  /**
+   * The view a submission answered with (`response_action: update`), as the next payload carries it:
+   * Slack gives it a new hash, which the fake learns only from views.open/update, so the last of those.
+   */
+  ackedView(response: AppResponse, viewId: string): View;
   /** The view as last set by views.update for that id. */
   updatedView(viewId: string, predicate?: (view: View) => boolean): Promise<View>;
   /** Submits a view with these values typed (by schema path); other inputs keep their initial values. */
   submit(view: View, typed?: Record<string, string | null>, user?: string): Promise<AppResponse>;
   close(view: View, user?: string): Promise<AppResponse>;
-  clickInView(view: View, actionId: string, value?: string, user?: string): Promise<AppResponse>;
+  /** A button in a modal; `typed` is what the inputs on screen hold at that moment. */
+  clickInView(
+    view: View,
+    actionId: string,
+    value?: string,
+    typed?: Record<string, string | null>,
+  ): Promise<AppResponse>;
+  /** A select that dispatches its action (a sender profile, "Remove a parcel…"). */
+  selectInView(
+    view: View,
+    actionId: string,
+    value: string,
+    typed?: Record<string, string | null>,
+  ): Promise<AppResponse>;
   clickInMessage(
     actionId: string,
     value: string,
@@ -131,6 +151,27 @@ export function stateFor(blocks: View['blocks'], typed: Record<string, string | 
   return values;
 }
 
+function viewAction(
+  view: View,
+  actionId: string,
+  typed: Record<string, string | null>,
+  extra: { value?: string; action?: Record<string, unknown> },
+) {
+  return blockActionsPayload({
+    actionId,
+    user: 'UDISPATCH',
+    ...extra,
+    view: {
+      callbackId: view.callback_id,
+      privateMetadata: view.private_metadata,
+      viewId: view.id,
+      hash: view.hash ?? 'h1',
+      blocks: view.blocks,
+      stateValues: stateFor(view.blocks, typed),
+    },
+  });
+}
+
 export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
   const logs: string[] = [];
   const destination = new Writable({
@@ -157,7 +198,16 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     SLACK_API_URL: fake.apiUrl,
     ...options.env,
   });
-  const deps = createBotDeps({ waybill, courier, store, logger, now: options.now ?? (() => fixedNow) });
+  const botConfig = loadBotConfig(options.env ?? {});
+  const deps = createBotDeps({
+    waybill,
+    courier,
+    store,
+    logger,
+    bot: botConfig,
+    profiles: senderProfiles(waybill.env, botConfig.senderProfilesFile),
+    now: options.now ?? (() => fixedNow),
+  });
   const app = createBot({
     slack,
     deps,
@@ -184,6 +234,15 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       const opened = fake.callsTo('views.open').at(-1) ?? call;
       const response = opened.response?.body as { view?: { id: string; hash: string } } | undefined;
       return { ...(opened.body.view as View), id: response?.view?.id ?? '', hash: response?.view?.hash };
+    },
+    ackedView(response, viewId) {
+      expect(response.body?.response_action, JSON.stringify(response.body)).toBe('update');
+      const latest = fake.calls
+        .filter((c) => c.method === 'views.open' || c.method === 'views.update')
+        .map((c) => (c.response?.body as { view?: { id?: string; hash?: string } } | undefined)?.view)
+        .filter((v) => v?.id === viewId)
+        .at(-1);
+      return { ...(response.body.view as View), id: viewId, hash: latest?.hash };
     },
     async updatedView(viewId, predicate = () => true) {
       const match = (body: Record<string, unknown>) =>
@@ -217,20 +276,15 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           }),
         ),
       ),
-    clickInView: (view, actionId, value, user = 'UDISPATCH') =>
+    clickInView: (view, actionId, value, typed = {}) =>
+      post(interactiveBody(viewAction(view, actionId, typed, { value }))),
+    selectInView: (view, actionId, value, typed = {}) =>
       post(
         interactiveBody(
-          blockActionsPayload({
-            actionId,
-            value,
-            user,
-            view: {
-              callbackId: view.callback_id,
-              privateMetadata: view.private_metadata,
-              viewId: view.id,
-              hash: view.hash ?? 'h1',
-              blocks: view.blocks,
-              stateValues: {},
+          viewAction(view, actionId, typed, {
+            action: {
+              type: 'static_select',
+              selected_option: { value, text: { type: 'plain_text', text: value } },
             },
           }),
         ),

@@ -1,7 +1,8 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
+import * as book from './book.js';
 import * as quote from './quote.js';
 
 export function register(app: App, deps: BotDeps): void {
-  quote.register(app, deps);
+  for (const listener of [quote, book]) listener.register(app, deps);
 }

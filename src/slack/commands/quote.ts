@@ -6,7 +6,8 @@ import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '.
 import { type QuoteDraft, quoteForm } from '../quoting.js';
 import { slackErrorCode } from '../slack-errors.js';
 
-export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
+/** Keys both /quote and /book understand: what is being sent and how it is paid. */
+export function shipmentPrefillKeys(deps: BotDeps): PrefillKeys {
   const { catalog } = deps.waybill;
   return {
     service: { path: 'serviceType', about: 'service type', choices: catalog.serviceTypes },
@@ -14,8 +15,6 @@ export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
     cod: { path: 'codAmount', about: 'COD amount' },
     declared: { path: 'declaredValue', about: 'declared value' },
     parcels: { path: 'quantity', about: 'number of parcels' },
-    pickup: { path: 'pickupDate', about: 'pickup date, YYYY-MM-DD' },
-    delivery: { path: 'expectedDeliveryDate', about: 'expected delivery date, YYYY-MM-DD' },
     type: { path: 'package.type', about: 'package type', choices: catalog.packageTypes },
     weight: { path: 'package.weight', about: 'weight in kg' },
     length: { path: 'package.length', about: 'length in cm' },
@@ -23,10 +22,19 @@ export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
     height: { path: 'package.height', about: 'height in cm' },
     volume: { path: 'package.volume', about: 'volume in cm³' },
     merchant: { path: 'merchantName', about: 'merchant name' },
+  };
+}
+
+export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
+  return {
+    ...shipmentPrefillKeys(deps),
+    pickup: { path: 'pickupDate', about: 'pickup date, YYYY-MM-DD' },
+    delivery: { path: 'expectedDeliveryDate', about: 'expected delivery date, YYYY-MM-DD' },
+    // The Quotation has no return postal code.
     ...placePrefillKeys({
       from: ['shipper', 'sender'],
       to: ['consignee', 'receiver'],
-      return: ['returnTo', 'return'],
+      return: ['returnTo', 'return', ['postal']],
     }),
   };
 }

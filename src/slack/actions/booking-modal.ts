@@ -1,0 +1,34 @@
+import type { App, BlockAction } from '@slack/bolt';
+import type { Draft } from '../../store/store.js';
+import { draftOfView, keepTyped, showStep } from '../booking.js';
+import type { BookingDraft, BookingStep } from '../booking-form.js';
+import type { BotDeps } from '../deps.js';
+import type { StateValues } from '../forms.js';
+import { showInModal } from '../modal.js';
+
+/**
+ * The shared shape of a button or select inside the booking modal: keep what is typed on screen,
+ * change the draft, show a step. The view's hash makes a stale second click a no-op.
+ */
+export function onBookingModalAction(
+  app: App,
+  deps: BotDeps,
+  actionId: string,
+  change: (
+    draft: Draft<BookingDraft>,
+    action: BlockAction['actions'][number],
+  ) => { data: BookingDraft; step: BookingStep } | undefined,
+): void {
+  app.action(actionId, async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const found = draftOfView(deps, body.view.private_metadata);
+    const action = body.actions[0];
+    if (!found || !action) return;
+    const draft = keepTyped(deps, found, body.view.state?.values as StateValues | undefined);
+    const changed = change(draft, action);
+    if (!changed) return;
+    const saved = deps.store.drafts.save<BookingDraft>(draft.id, changed.data);
+    await showInModal(client, body.view.id, showStep(deps, saved, changed.step), body.view.hash);
+  });
+}

@@ -1,0 +1,32 @@
+import type { App } from '@slack/bolt';
+import { bookingWorkingView } from '../blocks/booking.js';
+import { attemptKey, bookingMetadata, draftOfView, runBooking, validateDraft } from '../booking.js';
+import type { BotDeps } from '../deps.js';
+import { ids } from '../ids.js';
+import { showInModal } from '../modal.js';
+
+/**
+ * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
+ * failed attempt can be retried; one whose outcome is unknown never is (it may exist already).
+ */
+export function register(app: App, deps: BotDeps): void {
+  app.action(ids.bookingRetry, async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const view = body.view;
+    const draft = draftOfView(deps, view.private_metadata);
+    const result = draft ? validateDraft(deps, draft.data) : undefined;
+    if (!draft || !result?.ok) return;
+    const key = attemptKey(draft.id, result.value.trackingNumber);
+    deps.store.attempts.clearFailed(key);
+    if (!deps.store.attempts.begin(key, 'book').started) return;
+    const working = bookingWorkingView(result.value.trackingNumber, deps.waybill.env, bookingMetadata(draft));
+    if (!(await showInModal(client, view.id, working, view.hash))) {
+      deps.store.attempts.finish(key, 'failed', { message: 'The retry was not started.' });
+      return;
+    }
+    deps.inFlight.run('book', () =>
+      runBooking(deps, client, { viewId: view.id, draft, booking: result.value }),
+    );
+  });
+}

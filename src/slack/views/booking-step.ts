@@ -1,0 +1,48 @@
+import type { App } from '@slack/bolt';
+import {
+  draftOfView,
+  errorsOfStep,
+  keepTyped,
+  showStep,
+  validateDraft,
+  withTrackingNumber,
+} from '../booking.js';
+import { bookingSteps } from '../booking-form.js';
+import type { BotDeps } from '../deps.js';
+import { inputBlockIds, type StateValues, slackErrors } from '../forms.js';
+import { ids } from '../ids.js';
+
+/** "Next" on a booking step: this step's inputs validated inline, then the next step. */
+export function register(app: App, deps: BotDeps): void {
+  app.view(ids.bookingStep, async ({ ack, view }) => {
+    const blockIds = inputBlockIds(view.blocks);
+    const found = draftOfView(deps, view.private_metadata);
+    if (!found) {
+      const message = 'This booking form has expired. Close it and type /book again.';
+      await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
+      return;
+    }
+    const typed = keepTyped(deps, found, view.state.values as StateValues);
+    const step = typed.data.step;
+    const data = step === 'shipment' ? withTrackingNumber(deps, typed.data) : typed.data;
+    const draft = deps.store.drafts.save(typed.id, data);
+    const result = validateDraft(deps, data);
+    const errors = result.ok ? [] : errorsOfStep(deps, data, step, result.errors);
+    const known =
+      step === 'shipment'
+        ? deps.store.bookings.get(String(data.input.trackingNumber ?? '').trim())
+        : undefined;
+    if (known) {
+      errors.push({
+        path: 'trackingNumber',
+        message: `Tracking number ${known.trackingNumber} is already booked`,
+      });
+    }
+    if (errors.length > 0) {
+      await ack({ response_action: 'errors', errors: slackErrors(errors, blockIds) });
+      return;
+    }
+    const next = bookingSteps[bookingSteps.indexOf(step) + 1] ?? 'review';
+    await ack({ response_action: 'update', view: showStep(deps, draft, next) });
+  });
+}

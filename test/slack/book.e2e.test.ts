@@ -1,0 +1,402 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/slack/ids.js';
+import { openStore } from '../../src/store/store.js';
+import { startSandbox } from '../../src/waybill/sandbox/server.js';
+import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { sampleBooking } from '../support/wire-samples.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+const shipment = {
+  paymentMethod: 'COD',
+  codAmount: '1500',
+  declaredValue: '2000',
+  itemDescription: 'Kitchen scales',
+  handlingInstructions: 'Fragile',
+  'package.type': 'BOX',
+  'package.weight': '4.5',
+  'package.length': '40',
+  'package.width': '30',
+  'package.height': '20',
+  operatorContactNumber: '+63 917 555 0100',
+  reference1: 'PO-77',
+};
+
+const receiver = {
+  'consignee.name': 'Maria Santos',
+  'consignee.phone': '0917 123 4567',
+  'consignee.street': '88 Rizal Ave',
+  'consignee.city': 'Cebu City',
+  'consignee.country': 'ph',
+  'consignee.postal': '6000',
+};
+
+const parcel = (i: number, weight: string) => ({
+  [`childWaybills.${i}.packageType`]: 'BOX',
+  [`childWaybills.${i}.itemDescription`]: `Scale ${i + 1}`,
+  [`childWaybills.${i}.length`]: '30',
+  [`childWaybills.${i}.width`]: '20',
+  [`childWaybills.${i}.height`]: '10',
+  [`childWaybills.${i}.weight`]: weight,
+});
+
+let bot: TestBot;
+
+afterEach(async () => {
+  await bot?.stop();
+  const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
+  expect(leaked).toEqual([]);
+});
+
+async function next(view: View, typed: Record<string, string | null> = {}): Promise<View> {
+  return bot.ackedView(await bot.submit(view, typed), view.id);
+}
+
+/** Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
+async function fillToReview(): Promise<View> {
+  await bot.command('/book');
+  const first = await bot.openedView();
+  expect(first.callback_id).toBe(ids.bookingStep);
+  const second = await next(first, shipment);
+  const third = await next(second, receiver);
+  await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
+  let sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
+  const parcels = await next(sender, {});
+  await bot.clickInView(parcels, ids.bookingAddParcel);
+  let rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 1: weight'));
+  await bot.clickInView(rows, ids.bookingAddParcel, undefined, parcel(0, '1.5'));
+  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 2: weight'));
+  await bot.clickInView(rows, ids.bookingAddParcel, undefined, { ...parcel(0, '1.5'), ...parcel(1, '1.5') });
+  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 3: weight'));
+  sender = rows;
+  return next(sender, { ...parcel(0, '1.5'), ...parcel(1, '1.5'), ...parcel(2, '1.25') });
+}
+
+describe('/book', () => {
+  it('books through every step with a sender profile and three parcels, exactly as the interface says', async () => {
+    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    const review = await fillToReview();
+    expect(review.callback_id).toBe(ids.bookingReview);
+    const shown = textOf(review.blocks);
+    expect(shown).toContain('WB000001');
+    expect(shown).toContain('WB000001-03');
+    expect(shown).toContain('2026-11-23 10:00:00.000');
+
+    const ack = await bot.submit(review);
+    expect(textOf(ack.body.view)).toContain('Booking');
+    await bot.idle();
+
+    expect(bot.sandbox.received.map((r) => r.operation)).toEqual(['book']);
+    expect(bot.sandbox.received[0]?.body).toStrictEqual({
+      OperatorContactNumber: '+63 917 555 0100',
+      ServiceType: 'DOOR_TO_DOOR',
+      trackingNumber: 'WB000001',
+      referenceNumber1: 'PO-77',
+      referenceNumber2: '',
+      referenceNumber3: '',
+      referenceNumber4: '',
+      referenceNumber5: '',
+      pickupDate: '2026-11-23 10:00:00.000',
+      expectedDeliveryDate: '2026-11-24 17:00:00.000',
+      paymentMethod: 'COD',
+      codAmount: '1500.00',
+      declaredValue: '2000.00',
+      quantity: '3',
+      shipperCode: 'ACME-PSG',
+      shipperName: 'Acme Pasig Warehouse',
+      shipperAddress: 'Lot 4 Sample Industrial Compound, 25 E. Rodriguez Jr. Avenue',
+      shipperCountry: 'PH',
+      shipperAddress1: 'Metro Manila',
+      shipperAddress2: 'Pasig',
+      shipperAddress3: 'Bagong Ilog',
+      shipperAddress4: '',
+      shipperPostal: '1600',
+      shipperContact: '0917 000 0202',
+      shipperEmail: 'warehouse@acme.example.ph',
+      shipperLongitude: '121.0851',
+      shipperLatitude: '14.5764',
+      consigneeName: 'Maria Santos',
+      consigneeAddress: '88 Rizal Ave',
+      consigneeCountry: 'PH',
+      consigneeAddress1: '',
+      consigneeAddress2: 'Cebu City',
+      consigneeAddress3: '',
+      consigneeAddress4: '',
+      consigneePostal: '6000',
+      consigneeContact: '0917 123 4567',
+      consigneeEmail: '',
+      consigneeLongitude: '',
+      consigneeLatitude: '',
+      returnName: 'Acme Returns Desk',
+      returnAddress: 'Unit 3, 88 Sample Street',
+      returnCountry: 'PH',
+      returnAddress1: 'Metro Manila',
+      returnAddress2: 'Quezon City',
+      returnAddress3: 'Diliman',
+      returnAddress4: '',
+      returnPostal: '1101',
+      returnContact: '0917 000 0303',
+      returnEmail: 'returns@acme.example.ph',
+      returnLongitude: '',
+      returnLatitude: '',
+      itemDescription: 'Kitchen scales',
+      handlingInstructions: 'Fragile',
+      merchantName: 'Acme Trading Inc.',
+      packageType: 'BOX',
+      packageLength: '40',
+      packageWidth: '30',
+      packageHeight: '20',
+      Packagevolume: '24000',
+      PackageWeight: '4.5',
+      warehouseName: 'Pasig Warehouse 2',
+      childWaybills: [1, 2, 3].map((n) => ({
+        trackingNumber: `WB000001-0${n}`,
+        packageType: 'BOX',
+        itemDescription: `Scale ${n}`,
+        remarks: '',
+        length: 30,
+        width: 20,
+        weight: n === 3 ? 1.25 : 1.5,
+        height: 10,
+        uom: 'CM',
+        quantity: 1,
+      })),
+    });
+
+    const done = await bot.updatedView(review.id, (v) => v.callback_id === ids.bookingOutcome);
+    expect(textOf(done.blocks)).toContain('Booked `WB000001`');
+    expect(textOf(done.blocks)).toContain('SBX00000001');
+
+    const cards = bot.fake.callsTo('chat.postMessage');
+    expect(cards.map((c) => c.body.channel)).toEqual(['CDISPATCH', 'CAUDIT']);
+    const card = textOf(cards[0]?.body.blocks);
+    for (const expected of [
+      '<@UDISPATCH>',
+      'WB000001',
+      'SBX00000001',
+      'Maria Santos',
+      'PHP 1,500.00',
+      '3 parcels',
+      'Sandbox',
+    ]) {
+      expect(card).toContain(expected);
+    }
+    expect(card).toContain(ids.waybillUpdate);
+
+    const stored = bot.deps.store.bookings.get('WB000001');
+    expect(stored).toMatchObject({
+      trackingRefNo: 'SBX00000001',
+      channelId: 'CDISPATCH',
+      bookedBy: 'UDISPATCH',
+      cardChannelId: 'CDISPATCH',
+      cardTs: cards[0]?.response?.body && (cards[0].response.body as { ts: string }).ts,
+    });
+    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({
+      outcome: 'ok',
+      userId: 'UDISPATCH',
+      trackingNumber: 'WB000001',
+    });
+  });
+
+  it('shows each step its own errors inline, naming the field', async () => {
+    bot = await startTestBot();
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const bad = await bot.submit(first, {
+      ...shipment,
+      codAmount: '',
+      'package.weight': '-1',
+      operatorContactNumber: '12',
+    });
+    expect(bad.body).toMatchObject({
+      response_action: 'errors',
+      errors: {
+        [blockOf(first, 'codAmount')]:
+          'COD amount must be more than 0 when the payment method is Cash on delivery',
+        [blockOf(first, 'package.weight')]:
+          'Package weight must be a number more than 0 and at most 100000 kg',
+        [blockOf(first, 'operatorContactNumber')]: expect.stringContaining(
+          'Operator contact number must be a phone number',
+        ),
+      },
+    });
+    // Errors of later steps (no receiver yet) are not shown on this one.
+    expect(Object.keys(bad.body.errors)).toHaveLength(3);
+
+    const second = await next(first, shipment);
+    const receiverErrors = await bot.submit(second, {
+      ...receiver,
+      'consignee.country': 'Philippines',
+      'consignee.phone': '12ab',
+    });
+    expect(Object.values(receiverErrors.body.errors)).toEqual([
+      'Receiver phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
+      'Receiver country must be a two-letter country code, e.g. PH',
+    ]);
+    const third = await next(second, receiver);
+    const senderErrors = await bot.submit(third, { 'shipper.name': 'Me', 'returnTo.city': 'Cebu' });
+    expect(senderErrors.body.errors).toMatchObject({
+      [blockOf(third, 'shipper.phone')]: 'Sender phone is required',
+      [blockOf(third, 'returnTo.name')]: expect.stringContaining(
+        'Return name is required when a return party is given',
+      ),
+    });
+    expect(bot.sandbox.received).toHaveLength(0);
+  });
+
+  it('keeps every value when going back and forth', async () => {
+    bot = await startTestBot();
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const second = await next(first, shipment);
+    await bot.clickInView(second, ids.bookingBack, undefined, {
+      ...receiver,
+      'consignee.name': 'Typed before Back',
+    });
+    const back = await bot.updatedView(first.id, (v) => textOf(v.blocks).includes('Kitchen scales'));
+    expect(back.blocks.find((b) => b.block_id?.startsWith('codAmount#')).element.initial_value).toBe('1500');
+    expect(back.blocks.find((b) => b.block_id?.startsWith('trackingNumber#'))).toBeDefined();
+    const again = await next(back, {});
+    expect(again.blocks.find((b) => b.block_id?.startsWith('consignee.name#')).element.initial_value).toBe(
+      'Typed before Back',
+    );
+  });
+
+  it('sends one request for a double submission, and answers the second with the first outcome', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview();
+    const [first, second] = await Promise.all([bot.submit(review), bot.submit(review)]);
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+    const titles = [first, second].map((r) => r.body.view.title.text).sort();
+    expect(titles).toEqual(['Booking…', 'Booking…']);
+    const replay = await bot.submit(review);
+    expect(textOf(replay.body.view)).toContain('Booked `WB000001`');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+  });
+
+  it('shows the courier refusing a duplicate tracking number, keeps the draft, and books it under a new one', async () => {
+    bot = await startTestBot();
+    // The courier already has WB000001, booked some other way.
+    const elsewhere = await fetch(`${bot.sandbox.baseUrl}API/Waybill/WaybillRequest`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secrets.upstreamToken}` },
+      body: JSON.stringify(sampleBooking('WB000001')),
+    });
+    expect(elsewhere.status).toBe(200);
+    const review = await fillToReview();
+    await bot.submit(review);
+    await bot.idle();
+    const failed = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Not booked'));
+    expect(textOf(failed.blocks)).toContain('Duplicate trackingNumber');
+    expect(bot.deps.store.bookings.get('WB000001')).toBeUndefined();
+    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({ outcome: 'failed' });
+    expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(0);
+
+    await bot.clickInView(failed, ids.bookingEdit);
+    const first = await bot.updatedView(review.id, (v) => textOf(v.title).includes('1/5'));
+    expect(textOf(first.blocks)).toContain('Kitchen scales');
+    let view = await next(first, { trackingNumber: 'WB-NEW-1' });
+    for (let step = 0; step < 3; step += 1) view = await next(view);
+    expect(textOf(view.blocks)).toContain('WB-NEW-1-03');
+    await bot.submit(view);
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Booked `WB-NEW-1`'));
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(3);
+    expect(bot.deps.store.bookings.get('WB-NEW-1')?.trackingRefNo).toBe('SBX00000002');
+  });
+
+  it('lets a failed booking be tried again as it is', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview();
+    bot.sandbox.injectNext({
+      status: 400,
+      body: '{"ResponseCode":"400","ResponseDetail":"Invalid request","remarks":"route closed"}',
+    });
+    await bot.submit(review);
+    await bot.idle();
+    const failed = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('route closed'));
+    await bot.clickInView(failed, ids.bookingRetry);
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Booked `WB000001`'));
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(2);
+  });
+
+  it('records a booking whose outcome is unknown, says so, and never sends it again by itself', async () => {
+    bot = await startTestBot({ timeoutMs: 500 });
+    const review = await fillToReview();
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(review);
+    await bot.idle();
+    const unknown = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('outcome unknown'));
+    expect(textOf(unknown.blocks)).toContain('Check with the courier');
+    expect(textOf(unknown.blocks)).not.toContain(ids.bookingRetry);
+    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({ outcome: 'unknown' });
+    const replay = await bot.submit(review);
+    expect(textOf(replay.body.view)).toContain('outcome unknown');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+  });
+
+  it('resumes a draft after a restart between steps', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'waybill-bot-')), 'bot.sqlite');
+    const sandbox = await startSandbox({ token: secrets.upstreamToken });
+    let store = openStore({ path });
+    bot = await startTestBot({ store, sandbox });
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const second = await next(first, shipment);
+    await bot.stop();
+    store.close();
+
+    store = openStore({ path });
+    bot = await startTestBot({ store, sandbox });
+    const third = await next(second, receiver);
+    expect(third.blocks.some((b) => b.block_id?.startsWith('shipper.name#'))).toBe(true);
+    await bot.clickInView(third, ids.bookingBack);
+    const back = await bot.updatedView(second.id, (v) => textOf(v.blocks).includes('Maria Santos'));
+    expect(back.blocks.find((b) => b.block_id?.startsWith('consignee.city#')).element.initial_value).toBe(
+      'Cebu City',
+    );
+    await bot.stop();
+    store.close();
+    await sandbox.close();
+    bot = await startTestBot();
+  });
+
+  it('opens /book pre-filled from a posted quote\'s "Book this"', async () => {
+    bot = await startTestBot();
+    await bot.command('/quote', 'weight=2.5 to_city="Cebu City" from_city=Makati');
+    const quoteView = await bot.openedView();
+    await bot.submit(quoteView, {
+      paymentMethod: 'PREPAID',
+      'shipper.street': '1 A St',
+      'shipper.country': 'PH',
+      'consignee.street': '2 B St',
+      'consignee.country': 'PH',
+      'package.type': 'BOX',
+    });
+    await bot.idle();
+    const posted = bot.fake.callsTo('chat.postMessage')[0];
+    const button = textOf(posted?.body.blocks).match(
+      /"action_id":"book_from_quote","text":[^}]+},"value":"([^"]+)"/,
+    );
+    expect(button?.[1]).toBeTruthy();
+    await bot.clickInMessage(ids.bookFromQuote, button?.[1] ?? '');
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: 2 });
+    const view = opened.body.view as View;
+    expect(view.callback_id).toBe(ids.bookingStep);
+    const initial = (path: string) => view.blocks.find((b) => b.block_id?.startsWith(`${path}#`))?.element;
+    expect(initial('package.weight').initial_value).toBe('2.5');
+    expect(initial('paymentMethod').initial_option.value).toBe('PREPAID');
+    expect(initial('pickupAt.date').initial_date).toBe('2026-11-23');
+  });
+});
+
+function blockOf(view: View, path: string): string {
+  return view.blocks.find((b) => typeof b.block_id === 'string' && b.block_id.split('#')[0] === path)
+    ?.block_id;
+}
