@@ -36,18 +36,6 @@ export interface BookingDraft {
   bookedTrackingNumber?: string;
 }
 
-const PARCEL_FIELDS = [
-  'packageType',
-  'itemDescription',
-  'remarks',
-  'length',
-  'width',
-  'height',
-  'weight',
-  'uom',
-  'quantity',
-];
-
 export function parcelFields(index: number, catalog: Catalog): FormField[] {
   const label = (text: string) => `Parcel ${index + 1}: ${text}`;
   const path = (field: string) => `childWaybills.${index}.${field}`;
@@ -139,15 +127,21 @@ export function childTrackingNumber(parent: string, index: number): string {
   return `${parent}-${String(index + 1).padStart(2, '0')}`;
 }
 
-/** A date picker's day and a time picker's time (with the zone Slack gives for it) as one instant. */
-function pickedInstant(picked: unknown, fallbackZone: string): Date | undefined {
+/**
+ * A date picker's day and a time picker's time as one instant: in the zone Slack reports for the
+ * picker (the dispatcher's own) when `zone` is 'reported', else in `timeZone`.
+ */
+function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | undefined {
   const date = getPath(picked, 'date');
   const time = getPath(picked, 'time');
   const clock = typeof time === 'string' ? time : getPath(time, 'time');
-  const zone = getPath(time, 'timeZone');
+  const reported = getPath(time, 'timeZone');
   if (typeof date !== 'string' || typeof clock !== 'string' || !date || !clock) return undefined;
-  return instantFromZonedDateTime(date, clock, typeof zone === 'string' && zone ? zone : fallbackZone);
+  const useReported = zone === 'reported' && typeof reported === 'string' && reported !== '';
+  return instantFromZonedDateTime(date, clock, useReported ? reported : timeZone);
 }
+
+export type PickerZone = 'reported' | 'configured';
 
 /**
  * Form values to the booking schema's input: date + time pickers become instants (in the
@@ -156,7 +150,12 @@ function pickedInstant(picked: unknown, fallbackZone: string): Date | undefined 
  */
 export function toBookingInput(
   input: Record<string, unknown>,
-  { trackingNumber, timeZone, parcels }: { trackingNumber: string; timeZone: string; parcels: number },
+  {
+    trackingNumber,
+    timeZone,
+    parcels,
+    pickerZone = 'reported',
+  }: { trackingNumber: string; timeZone: string; parcels: number; pickerZone?: PickerZone },
 ): Record<string, unknown> {
   const typed = typeof input.trackingNumber === 'string' ? input.trackingNumber.trim() : '';
   const parent = typed || trackingNumber;
@@ -164,8 +163,8 @@ export function toBookingInput(
   return {
     ...input,
     trackingNumber: parent,
-    pickupAt: pickedInstant(input.pickupAt, timeZone),
-    expectedDeliveryAt: pickedInstant(input.expectedDeliveryAt, timeZone),
+    pickupAt: pickedInstant(input.pickupAt, timeZone, pickerZone),
+    expectedDeliveryAt: pickedInstant(input.expectedDeliveryAt, timeZone, pickerZone),
     childWaybills: rows.map((row, index) => ({
       ...(typeof row === 'object' && row !== null ? row : {}),
       trackingNumber: childTrackingNumber(parent, index),
@@ -200,4 +199,34 @@ export function mergeInput(
     }
   }
   return merged;
+}
+
+/** Booking fields the Update body does not carry: they cannot be changed through an update. */
+const bookingOnlyPaths = new Set(['trackingNumber', 'operatorContactNumber', 'shipperCode', 'warehouseName']);
+
+export interface FieldGroup {
+  title: string;
+  fields: FormField[];
+}
+
+/**
+ * The update form: every field the Update body carries, in one modal. Its times are read in
+ * WAYBILL_TIMEZONE (and say so), because they are pre-filled from the record and must mean the
+ * same instant whoever opens the form.
+ */
+export function updateGroups(catalog: Catalog, timeZone: string): FieldGroup[] {
+  const editable = (fields: FormField[]) =>
+    fields
+      .filter((field) => !bookingOnlyPaths.has(field.path))
+      .map((field) => (field.kind === 'time' ? { ...field, label: `${field.label} (${timeZone})` } : field));
+  const sender = stepFields('sender', catalog, 0);
+  return [
+    {
+      title: 'Shipment',
+      fields: editable([...stepFields('shipment', catalog, 0), ...stepFields('parcels', catalog, 0)]),
+    },
+    { title: 'Receiver', fields: editable(stepFields('receiver', catalog, 0)) },
+    { title: 'Sender', fields: editable(sender.filter((f) => !f.path.startsWith('returnTo.'))) },
+    { title: 'Return to', fields: editable(sender.filter((f) => f.path.startsWith('returnTo.'))) },
+  ];
 }

@@ -5,7 +5,7 @@ import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
 import { type FormSection, quoteFormSections, sectionFields } from './blocks/quote.js';
-import { allBookingFields, toBookingInput } from './booking-form.js';
+import { allBookingFields, type FieldGroup, toBookingInput, updateGroups } from './booking-form.js';
 import { requiredPaths } from './forms.js';
 import { InFlight } from './in-flight.js';
 
@@ -19,7 +19,11 @@ export interface BotDeps {
   inFlight: InFlight;
   bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId'>;
   profiles: SenderProfile[];
-  forms: { quote: { sections: FormSection[]; required: Set<string> }; booking: { required: Set<string> } };
+  forms: {
+    quote: { sections: FormSection[]; required: Set<string> };
+    booking: { required: Set<string> };
+    update: { groups: FieldGroup[]; required: Set<string> };
+  };
   now: () => Date;
 }
 
@@ -39,6 +43,12 @@ export function createBotDeps(input: {
   const bookingRequired = requiredPaths(schemas.booking, allBookingFields(catalog, parcels), (raw) =>
     toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
   );
+  const updates = updateGroups(catalog, timeZone);
+  const updateRequired = requiredPaths(
+    schemas.update,
+    updates.flatMap((g) => g.fields),
+    (raw) => toBookingInput(raw, { trackingNumber: 'KNOWN', timeZone, parcels: 0, pickerZone: 'configured' }),
+  );
   return {
     ...input,
     profiles: input.profiles ?? [],
@@ -50,6 +60,7 @@ export function createBotDeps(input: {
         required: requiredPaths(schemas.quote, sectionFields(quoteSections)),
       },
       booking: { required: bookingRequired },
+      update: { groups: updates, required: updateRequired },
     },
     now: input.now ?? (() => new Date()),
   };

@@ -17,6 +17,10 @@ export const ids = {
   bookingRetry: 'booking_retry',
   bookingEdit: 'booking_edit',
   waybillUpdate: 'waybill_update',
+  updateForm: 'update_form',
+  updateOutcome: 'update_outcome',
+  updateRetry: 'update_retry',
+  updateBack: 'update_back',
 } as const;
 
 /** What a modal carries in private_metadata: the server-side draft holds everything else. */

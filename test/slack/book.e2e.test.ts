@@ -5,44 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/ids.js';
 import { openStore } from '../../src/store/store.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
+import {
+  fillToReview as fillBooking,
+  next as nextStep,
+  receiver,
+  shipment,
+} from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 import { sampleBooking } from '../support/wire-samples.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
-
-const shipment = {
-  paymentMethod: 'COD',
-  codAmount: '1500',
-  declaredValue: '2000',
-  itemDescription: 'Kitchen scales',
-  handlingInstructions: 'Fragile',
-  'package.type': 'BOX',
-  'package.weight': '4.5',
-  'package.length': '40',
-  'package.width': '30',
-  'package.height': '20',
-  operatorContactNumber: '+63 917 555 0100',
-  reference1: 'PO-77',
-};
-
-const receiver = {
-  'consignee.name': 'Maria Santos',
-  'consignee.phone': '0917 123 4567',
-  'consignee.street': '88 Rizal Ave',
-  'consignee.city': 'Cebu City',
-  'consignee.country': 'ph',
-  'consignee.postal': '6000',
-};
-
-const parcel = (i: number, weight: string) => ({
-  [`childWaybills.${i}.packageType`]: 'BOX',
-  [`childWaybills.${i}.itemDescription`]: `Scale ${i + 1}`,
-  [`childWaybills.${i}.length`]: '30',
-  [`childWaybills.${i}.width`]: '20',
-  [`childWaybills.${i}.height`]: '10',
-  [`childWaybills.${i}.weight`]: weight,
-});
 
 let bot: TestBot;
 
@@ -52,29 +25,8 @@ afterEach(async () => {
   expect(leaked).toEqual([]);
 });
 
-async function next(view: View, typed: Record<string, string | null> = {}): Promise<View> {
-  return bot.ackedView(await bot.submit(view, typed), view.id);
-}
-
-/** Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
-async function fillToReview(): Promise<View> {
-  await bot.command('/book');
-  const first = await bot.openedView();
-  expect(first.callback_id).toBe(ids.bookingStep);
-  const second = await next(first, shipment);
-  const third = await next(second, receiver);
-  await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
-  let sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
-  const parcels = await next(sender, {});
-  await bot.clickInView(parcels, ids.bookingAddParcel);
-  let rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 1: weight'));
-  await bot.clickInView(rows, ids.bookingAddParcel, undefined, parcel(0, '1.5'));
-  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 2: weight'));
-  await bot.clickInView(rows, ids.bookingAddParcel, undefined, { ...parcel(0, '1.5'), ...parcel(1, '1.5') });
-  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 3: weight'));
-  sender = rows;
-  return next(sender, { ...parcel(0, '1.5'), ...parcel(1, '1.5'), ...parcel(2, '1.25') });
-}
+const fillToReview = () => fillBooking(bot);
+const next = (view: View, typed: Record<string, string | null> = {}) => nextStep(bot, view, typed);
 
 describe('/book', () => {
   it('books through every step with a sender profile and three parcels, exactly as the interface says', async () => {

@@ -10,6 +10,8 @@ import * as bookingRetry from './booking-retry.js';
 import * as quoteBack from './quote-back.js';
 import * as quoteReopen from './quote-reopen.js';
 import * as quoteRetry from './quote-retry.js';
+import * as updateBack from './update-back.js';
+import * as updateRetry from './update-retry.js';
 import * as waybillUpdate from './waybill-update.js';
 
 export function register(app: App, deps: BotDeps): void {
@@ -25,6 +27,8 @@ export function register(app: App, deps: BotDeps): void {
     bookingRetry,
     bookingEdit,
     waybillUpdate,
+    updateRetry,
+    updateBack,
   ]) {
     listener.register(app, deps);
   }

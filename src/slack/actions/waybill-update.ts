@@ -1,14 +1,26 @@
 import type { App } from '@slack/bolt';
+import { escapeMrkdwn } from '../blocks/mrkdwn.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
+import { createUpdateDraft, unknownWaybillText, updateForm } from '../updating.js';
 
-export function register(app: App, _deps: BotDeps): void {
-  app.action(ids.waybillUpdate, async ({ ack, respond }) => {
+/** "Update" on a booking card: the update form, pre-filled with the last-known record. */
+export function register(app: App, deps: BotDeps): void {
+  app.action(ids.waybillUpdate, async ({ ack, body, client, respond }) => {
     await ack();
-    await respond({
-      response_type: 'ephemeral',
-      replace_original: false,
-      text: 'Updating a waybill from Slack is not available yet.',
-    });
+    if (body.type !== 'block_actions') return;
+    const action = body.actions[0];
+    const trackingNumber = action?.type === 'button' ? (action.value ?? '') : '';
+    const where = { userId: body.user.id, channelId: body.channel?.id ?? '' };
+    const draft = createUpdateDraft(deps, where, trackingNumber);
+    if (!draft) {
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: unknownWaybillText(escapeMrkdwn(trackingNumber)),
+      });
+      return;
+    }
+    await client.views.open({ trigger_id: body.trigger_id, view: updateForm(deps, draft) });
   });
 }

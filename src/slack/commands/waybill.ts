@@ -1,0 +1,55 @@
+import type { App } from '@slack/bolt';
+import { bookingCard } from '../blocks/booking.js';
+import { escapeMrkdwn } from '../blocks/mrkdwn.js';
+import { waybillHelp } from '../blocks/update.js';
+import type { BotDeps } from '../deps.js';
+import { slackErrorCode } from '../slack-errors.js';
+import { createUpdateDraft, storedBooking, unknownWaybillText, updateForm } from '../updating.js';
+
+/** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`. */
+export function register(app: App, deps: BotDeps): void {
+  app.command('/waybill', async ({ command, ack, client, respond }) => {
+    const [verb = '', trackingNumber = ''] = command.text.trim().split(/\s+/);
+    const known = trackingNumber ? storedBooking(deps, trackingNumber) : undefined;
+    const safeNumber = escapeMrkdwn(trackingNumber);
+    if (verb === 'show' && trackingNumber) {
+      if (!known) {
+        await ack({ response_type: 'ephemeral', text: `I have no record of waybill \`${safeNumber}\`.` });
+        return;
+      }
+      const { catalog, currency, env } = deps.waybill;
+      const card = bookingCard({
+        booking: known.booking,
+        trackingRefNo: known.record.trackingRefNo,
+        bookedBy: known.record.bookedBy,
+        bookedAt: known.record.bookedAt,
+        updatedBy: known.record.updatedBy,
+        catalog,
+        currency,
+        env,
+      });
+      await ack({ response_type: 'ephemeral', ...card });
+      return;
+    }
+    if (verb === 'update' && trackingNumber) {
+      const where = { userId: command.user_id, channelId: command.channel_id };
+      const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
+      if (!draft) {
+        await ack({ response_type: 'ephemeral', text: unknownWaybillText(safeNumber) });
+        return;
+      }
+      await ack();
+      try {
+        await client.views.open({ trigger_id: command.trigger_id, view: updateForm(deps, draft) });
+      } catch (err) {
+        if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
+        await respond({
+          response_type: 'ephemeral',
+          text: 'Slack took too long to open the form. Please try again.',
+        });
+      }
+      return;
+    }
+    await ack({ response_type: 'ephemeral', text: waybillHelp() });
+  });
+}

@@ -1,0 +1,93 @@
+import type { App } from '@slack/bolt';
+import { toUpdateWire } from '../../waybill/wire.js';
+import { updateWorkingView } from '../blocks/update.js';
+import { mergeInput } from '../booking-form.js';
+import type { BotDeps } from '../deps.js';
+import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../forms.js';
+import { ids, viewMetadata } from '../ids.js';
+import {
+  changesBetween,
+  formValuesOf,
+  runUpdate,
+  storedBooking,
+  type UpdateAttemptResult,
+  type UpdateDraft,
+  updateAttemptKey,
+  updateDraftOfView,
+  updatedBooking,
+  updateForm,
+  viewOfUpdateAttempt,
+} from '../updating.js';
+
+/**
+ * "Send update": validated like a booking, refused if nothing changed or if someone else changed
+ * the waybill since the form was opened; otherwise acknowledged at once and sent once.
+ */
+export function register(app: App, deps: BotDeps): void {
+  app.view(ids.updateForm, async ({ ack, view, body, client }) => {
+    const blockIds = inputBlockIds(view.blocks);
+    const found = updateDraftOfView(deps, view.private_metadata);
+    const stored = found ? storedBooking(deps, found.data.trackingNumber) : undefined;
+    if (!found || !stored) {
+      await ack({
+        response_action: 'errors',
+        errors: { [blockIds[0] ?? '']: 'This form has expired. Close it and open the update again.' },
+      });
+      return;
+    }
+    const input = mergeInput(found.data.input, readFormState(view.state.values as StateValues));
+    const draft = deps.store.drafts.save<UpdateDraft>(found.id, { ...found.data, input });
+    if (stored.record.version !== draft.data.baseVersion) {
+      const who = stored.record.updatedBy ? `<@${stored.record.updatedBy}>` : 'Someone';
+      const refreshed = deps.store.drafts.save<UpdateDraft>(draft.id, {
+        ...draft.data,
+        baseVersion: stored.record.version,
+        input: formValuesOf(stored.booking, deps.waybill.timeZone),
+        rev: draft.data.rev + 1,
+      });
+      const notice = `${who} changed this waybill since you opened it, so nothing was sent. The form now shows the current values: make your change again.`;
+      await ack({ response_action: 'update', view: updateForm(deps, refreshed, [notice]) });
+      return;
+    }
+    const result = updatedBooking(deps, stored.booking, draft.data);
+    if (!result.ok) {
+      await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });
+      return;
+    }
+    const { timeZone, env } = deps.waybill;
+    const changes = changesBetween(
+      toUpdateWire(stored.booking, timeZone),
+      toUpdateWire(result.value, timeZone),
+    );
+    if (changes.length === 0) {
+      await ack({
+        response_action: 'errors',
+        errors: { [blockIds[0] ?? '']: 'Nothing changed: edit a field, or close this window.' },
+      });
+      return;
+    }
+    const key = updateAttemptKey(draft.data.trackingNumber, draft.data.baseVersion);
+    const attempt = deps.store.attempts.begin<UpdateAttemptResult>(key, 'update');
+    if (!attempt.started) {
+      await ack({ response_action: 'update', view: viewOfUpdateAttempt(deps, draft, attempt.attempt) });
+      return;
+    }
+    await ack({
+      response_action: 'update',
+      view: updateWorkingView(draft.data.trackingNumber, changes, env, viewMetadata({ draftId: draft.id })),
+    });
+    deps.logger.info(
+      { trackingNumber: draft.data.trackingNumber, user: body.user.id, changed: changes.length },
+      'update confirmed',
+    );
+    deps.inFlight.run('update', () =>
+      runUpdate(deps, client, {
+        viewId: view.id,
+        draft,
+        record: stored.record,
+        booking: result.value,
+        changes,
+      }),
+    );
+  });
+}

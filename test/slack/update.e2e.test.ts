@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/slack/ids.js';
+import { bookThroughModal } from '../support/booking-flow.js';
+import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+let bot: TestBot;
+
+beforeEach(async () => {
+  bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+  await bookThroughModal(bot);
+  bot.fake.reset();
+});
+
+afterEach(async () => {
+  await bot.stop();
+  const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
+  expect(leaked).toEqual([]);
+});
+
+/** The Update body the courier must get: the booking as sent, in the Update shape, with these changes. */
+function expectedUpdateBody(changes: Record<string, string>) {
+  const booked = bot.sandbox.received.find((r) => r.operation === 'book')?.body as Record<string, unknown>;
+  const {
+    OperatorContactNumber,
+    shipperCode,
+    warehouseName,
+    childWaybills,
+    handlingInstructions,
+    ...shared
+  } = booked;
+  return { ...shared, handlingInstruction: handlingInstructions, ...changes };
+}
+
+async function openByButton(user = 'UDISPATCH'): Promise<View> {
+  const opened = bot.fake.callsTo('views.open').length;
+  await bot.clickInMessage(ids.waybillUpdate, 'WB000001', { user });
+  const call = await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+  const answer = call.response?.body as { view: { id: string; hash: string } };
+  return { ...(call.body.view as View), id: answer.view.id, hash: answer.view.hash };
+}
+
+const twoChanges = { 'consignee.phone': '0918 765 4321', codAmount: '1800' };
+
+describe('updating a waybill', () => {
+  it('through the card button: sends the complete record, threads exactly the changes, edits the card', async () => {
+    const form = await openByButton();
+    expect(form.callback_id).toBe(ids.updateForm);
+    const initial = (path: string) => form.blocks.find((b) => b.block_id?.split('#')[0] === path)?.element;
+    expect(initial('consignee.phone').initial_value).toBe('0917 123 4567');
+    expect(initial('pickupAt.time').initial_time).toBe('10:00');
+    expect(form.blocks.some((b) => b.block_id?.startsWith('shipperCode'))).toBe(false);
+
+    const ack = await bot.submit(form, twoChanges);
+    expect(textOf(ack.body.view)).toContain('Updating');
+    await bot.idle();
+
+    const update = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(update).toHaveLength(1);
+    expect(update[0]?.body).toStrictEqual(
+      expectedUpdateBody({ consigneeContact: '0918 765 4321', codAmount: '1800.00' }),
+    );
+
+    const card = bot.deps.store.bookings.get('WB000001');
+    const replies = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts);
+    expect(replies.map((c) => [c.body.channel, c.body.thread_ts])).toEqual([
+      ['CDISPATCH', card?.cardTs],
+      ['CAUDIT', card?.auditCardTs],
+    ]);
+    const reply = String(replies[0]?.body.text);
+    expect(reply).toContain('<@UDISPATCH> updated `WB000001`');
+    expect(reply.split('\n').slice(1)).toEqual([
+      '• *codAmount*: `1500.00` → `1800.00`',
+      '• *consigneeContact*: `0917 123 4567` → `0918 765 4321`',
+    ]);
+
+    const edits = bot.fake.callsTo('chat.update');
+    expect(edits.map((c) => [c.body.channel, c.body.ts])).toEqual([
+      ['CDISPATCH', card?.cardTs],
+      ['CAUDIT', card?.auditCardTs],
+    ]);
+    expect(textOf(edits[0]?.body.blocks)).toContain('PHP 1,800.00');
+    expect(textOf(edits[0]?.body.blocks)).toContain('0918 765 4321');
+    expect(textOf(edits[0]?.body.blocks)).toContain('Last updated by <@UDISPATCH>');
+
+    expect(card).toMatchObject({ version: 2, updatedBy: 'UDISPATCH' });
+    expect(card?.record).toMatchObject({ codAmount: '1800.00', consignee: { phone: '0918 765 4321' } });
+    // Booking-only fields and parcels are kept in the record.
+    expect(card?.record).toMatchObject({
+      shipperCode: 'ACME-PSG',
+      operatorContactNumber: '+63 917 555 0100',
+    });
+    expect((card?.record as { childWaybills: unknown[] }).childWaybills).toHaveLength(3);
+    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({
+      outcome: 'ok',
+      userId: 'UDISPATCH',
+    });
+  });
+
+  it('through /waybill update <tracking number>', async () => {
+    await bot.command('/waybill', 'update WB000001');
+    const form = await bot.openedView();
+    await bot.submit(form, { 'package.weight': '5', handlingInstructions: 'Keep upright' });
+    await bot.idle();
+    const update = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(update[0]?.body).toStrictEqual(
+      expectedUpdateBody({ PackageWeight: '5', handlingInstruction: 'Keep upright' }),
+    );
+  });
+
+  it('refuses a tracking number it does not know, saying how to proceed', async () => {
+    const response = await bot.command('/waybill', 'update WB999999');
+    expect(response.body.response_type).toBe('ephemeral');
+    expect(response.body.text).toContain('no record of waybill `WB999999`');
+    expect(response.body.text).toContain('complete record');
+    expect(bot.fake.callsTo('views.open')).toHaveLength(0);
+  });
+
+  it('says so when nothing changed, and calls nobody', async () => {
+    const form = await openByButton();
+    const ack = await bot.submit(form);
+    expect(ack.body.response_action).toBe('errors');
+    expect(Object.values(ack.body.errors)).toEqual(['Nothing changed: edit a field, or close this window.']);
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(0);
+  });
+
+  it('validates like a booking, inline', async () => {
+    const form = await openByButton();
+    const ack = await bot.submit(form, { 'consignee.country': 'PHL', codAmount: '12.345' });
+    expect(Object.values(ack.body.errors)).toEqual([
+      'COD amount must be an amount with at most two decimals, e.g. 1500.00',
+      'Receiver country must be a two-letter country code, e.g. PH',
+    ]);
+  });
+
+  it('tells the second of two editors that the record changed, and shows the new values', async () => {
+    const first = await openByButton('UFIRST');
+    const second = await openByButton('USECOND');
+    await bot.submit(first, { 'consignee.phone': '0918 111 1111' });
+    await bot.idle();
+    const ack = await bot.submit(second, { codAmount: '999' });
+    expect(ack.body.response_action).toBe('update');
+    const refreshed = ack.body.view as View;
+    expect(textOf(refreshed.blocks)).toContain('<@UFIRST> changed this waybill since you opened it');
+    const phone = refreshed.blocks.find((b) => b.block_id?.startsWith('consignee.phone#'));
+    expect(phone.element.initial_value).toBe('0918 111 1111');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1500.00' });
+  });
+
+  async function failedUpdate(): Promise<View> {
+    const form = await openByButton();
+    bot.sandbox.injectNext({
+      status: 400,
+      body: '{"ResponseCode":"400","ResponseDetail":"Invalid request","remarks":"locked for dispatch"}',
+    });
+    await bot.submit(form, twoChanges);
+    await bot.idle();
+    return bot.updatedView(form.id, (v) => textOf(v.blocks).includes('Not updated'));
+  }
+
+  it('keeps the form on an upstream failure', async () => {
+    const failed = await failedUpdate();
+    expect(textOf(failed.blocks)).toContain('locked for dispatch');
+    expect(bot.deps.store.bookings.get('WB000001')?.version).toBe(1);
+    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({ outcome: 'failed' });
+    expect(bot.fake.callsTo('chat.update')).toHaveLength(0);
+
+    await bot.clickInView(failed, ids.updateBack);
+    const back = await bot.updatedView(failed.id, (v) => v.callback_id === ids.updateForm);
+    expect(back.blocks.find((b) => b.block_id?.startsWith('consignee.phone#')).element.initial_value).toBe(
+      '0918 765 4321',
+    );
+    expect(back.blocks.find((b) => b.block_id?.startsWith('codAmount#')).element.initial_value).toBe('1800');
+  });
+
+  it('sends the same changes again on Try again, once however often it is clicked', async () => {
+    const failed = await failedUpdate();
+    await Promise.all([bot.clickInView(failed, ids.updateRetry), bot.clickInView(failed, ids.updateRetry)]);
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(2);
+    await bot.updatedView(failed.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
+    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1800.00' });
+  });
+
+  it('shows the last-known record, just to the one who asked', async () => {
+    const response = await bot.command('/waybill', 'show WB000001');
+    expect(response.body.response_type).toBe('ephemeral');
+    expect(textOf(response.body.blocks)).toContain('SBX00000001');
+    const help = await bot.command('/waybill', '');
+    expect(help.body.text).toContain('/waybill update <tracking number>');
+  });
+});

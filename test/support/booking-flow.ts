@@ -1,0 +1,77 @@
+import { expect } from 'vitest';
+import { ids } from '../../src/slack/ids.js';
+import type { TestBot, View } from './bot-harness.js';
+
+/** A booking typed through every step of the /book modal, the way a dispatcher would. */
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+export const shipment = {
+  paymentMethod: 'COD',
+  codAmount: '1500',
+  declaredValue: '2000',
+  itemDescription: 'Kitchen scales',
+  handlingInstructions: 'Fragile',
+  'package.type': 'BOX',
+  'package.weight': '4.5',
+  'package.length': '40',
+  'package.width': '30',
+  'package.height': '20',
+  operatorContactNumber: '+63 917 555 0100',
+  reference1: 'PO-77',
+};
+
+export const receiver = {
+  'consignee.name': 'Maria Santos',
+  'consignee.phone': '0917 123 4567',
+  'consignee.street': '88 Rizal Ave',
+  'consignee.city': 'Cebu City',
+  'consignee.country': 'ph',
+  'consignee.postal': '6000',
+};
+
+export const parcel = (i: number, weight: string) => ({
+  [`childWaybills.${i}.packageType`]: 'BOX',
+  [`childWaybills.${i}.itemDescription`]: `Scale ${i + 1}`,
+  [`childWaybills.${i}.length`]: '30',
+  [`childWaybills.${i}.width`]: '20',
+  [`childWaybills.${i}.height`]: '10',
+  [`childWaybills.${i}.weight`]: weight,
+});
+
+export async function next(
+  bot: TestBot,
+  view: View,
+  typed: Record<string, string | null> = {},
+): Promise<View> {
+  return bot.ackedView(await bot.submit(view, typed), view.id);
+}
+
+/** Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
+export async function fillToReview(bot: TestBot): Promise<View> {
+  await bot.command('/book');
+  const first = await bot.openedView();
+  expect(first.callback_id).toBe(ids.bookingStep);
+  const second = await next(bot, first, shipment);
+  const third = await next(bot, second, receiver);
+  await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
+  let sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
+  const parcels = await next(bot, sender, {});
+  await bot.clickInView(parcels, ids.bookingAddParcel);
+  let rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 1: weight'));
+  await bot.clickInView(rows, ids.bookingAddParcel, undefined, parcel(0, '1.5'));
+  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 2: weight'));
+  await bot.clickInView(rows, ids.bookingAddParcel, undefined, { ...parcel(0, '1.5'), ...parcel(1, '1.5') });
+  rows = await bot.updatedView(parcels.id, (v) => textOf(v.blocks).includes('Parcel 3: weight'));
+  sender = rows;
+  return next(bot, sender, { ...parcel(0, '1.5'), ...parcel(1, '1.5'), ...parcel(2, '1.25') });
+}
+
+/** Books WB000001 through the modal and waits until its card is posted. */
+export async function bookThroughModal(bot: TestBot): Promise<void> {
+  const review = await fillToReview(bot);
+  await bot.submit(review);
+  await bot.idle();
+  await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body.blocks).includes('Booked `WB000001`'));
+}
