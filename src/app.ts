@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
-import { exitOnConfigError, stopOnSignals } from './lifecycle.js';
+import { exitOnConfigError, recordAbandoned, shutdown, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createBot } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
@@ -24,28 +25,29 @@ async function main(): Promise<void> {
   const identity = await identifyBot(slack);
   const upstream = await connectUpstream(waybill, logger);
   const store = openStore({ path: bot.databasePath });
-  for (const attempt of store.attempts.markAbandoned()) {
-    logger.warn({ attempt: attempt.key }, 'a call was in flight when the bot last stopped: outcome unknown');
-  }
+  recordAbandoned(store, logger);
   const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
   const app = createBot({ slack, deps, identity });
 
-  await (slack.appToken ? app.start() : app.start(slack.port));
+  const server = await (slack.appToken ? app.start() : app.start(slack.port));
+  const port = (server as { address?: () => AddressInfo | string | null })?.address?.();
   logger.info(
-    {
-      mode: slack.appToken ? 'socket' : 'http',
-      port: slack.appToken ? undefined : slack.port,
-      upstream: upstream.baseUrl,
-    },
+    { mode: slack.appToken ? 'socket' : 'http', port: typeof port === 'object' ? port?.port : undefined },
     'Waybill bot ready',
   );
 
-  stopOnSignals(logger, async () => {
-    await app.stop();
-    await deps.inFlight.idle();
-    await upstream.close();
-    store.close();
-  });
+  stopOnSignals(logger, () =>
+    shutdown({
+      stopReceiving: async () => {
+        await app.stop();
+      },
+      inFlight: deps.inFlight,
+      store,
+      closeUpstream: () => upstream.close(),
+      logger,
+      graceMs: waybill.timeoutMs + 5000,
+    }),
+  );
 }
 
 main().catch(exitOnConfigError);

@@ -234,6 +234,18 @@ export function secretsOf(env: Env = process.env): string[] {
   return [...secretNames].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 4);
 }
 
+/** A comma-separated list of Slack IDs. */
+const idList = (pattern: RegExp, what: string) =>
+  z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    )
+    .refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
+
 const botEnvSchema = z.object({
   DATABASE_PATH: optionalSetting(z.string().trim().min(1, 'a file path')).default(
     './data/waybill-bot.sqlite',
@@ -254,6 +266,9 @@ const botEnvSchema = z.object({
       .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
   ),
   SENDER_PROFILES_FILE: optionalSetting(z.string().trim().min(1, 'a file path')),
+  ALLOWED_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
+  ALLOWED_USERGROUP_IDS: optionalSetting(idList(/^S[A-Z0-9]{2,}$/, 'user-group IDs such as S0123ABCD')),
+  ALLOWED_CHANNEL_IDS: optionalSetting(idList(/^[CGD][A-Z0-9]{2,}$/, 'channel IDs such as C0123ABCD')),
 });
 
 export interface BotConfig {
@@ -266,6 +281,14 @@ export interface BotConfig {
   auditChannelId?: string;
   /** Unset: no profiles (the sandbox uses the shipped example). */
   senderProfilesFile?: string;
+  /** Who may quote, book and update; every list empty means everyone in the workspace. */
+  access: AccessPolicy;
+}
+
+export interface AccessPolicy {
+  userIds: string[];
+  userGroupIds: string[];
+  channelIds: string[];
 }
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
@@ -276,5 +299,10 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     maxParcels: settings.MAX_PARCELS,
     auditChannelId: settings.AUDIT_CHANNEL_ID,
     senderProfilesFile: settings.SENDER_PROFILES_FILE,
+    access: {
+      userIds: settings.ALLOWED_USER_IDS ?? [],
+      userGroupIds: settings.ALLOWED_USERGROUP_IDS ?? [],
+      channelIds: settings.ALLOWED_CHANNEL_IDS ?? [],
+    },
   };
 }

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
+import type { InFlight } from './slack/in-flight.js';
+import type { Store } from './store/store.js';
 
 /** A bad setting ends the program with one line, never a stack trace. */
 export function exitOnConfigError(err: unknown): never {
@@ -33,4 +35,55 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+}
+
+export interface Running {
+  stopReceiving(): Promise<void>;
+  inFlight: InFlight;
+  store: Store;
+  closeUpstream(): Promise<void>;
+  logger: Logger;
+  /** How long calls already sent may take to finish. */
+  graceMs: number;
+}
+
+/** In-flight courier calls of a process that stopped are recorded as outcome unknown. */
+export function recordAbandoned(store: Store, logger: Logger): void {
+  for (const attempt of store.attempts.markAbandoned()) {
+    const trackingNumber =
+      attempt.key
+        .split(':')
+        .at(-1)
+        ?.replace(/^v\d+$/, '') || undefined;
+    logger.warn(
+      { attempt: attempt.key },
+      'a courier call was in flight when the bot stopped: outcome unknown',
+    );
+    store.audit.record({
+      userId: '',
+      operation: attempt.operation,
+      trackingNumber,
+      outcome: 'unknown',
+      detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
+    });
+  }
+}
+
+/**
+ * Stop taking requests, let calls already sent finish (up to `graceMs`), record any still running
+ * as outcome unknown, then close the courier client and the store.
+ */
+export async function shutdown(running: Running): Promise<void> {
+  await running.stopReceiving();
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    running.inFlight.idle().then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), running.graceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!finished) recordAbandoned(running.store, running.logger);
+  await running.closeUpstream();
+  running.store.close();
 }

@@ -1,9 +1,11 @@
 import { App } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
+import { accessGuard } from './access.js';
 import * as actions from './actions/index.js';
 import { boltLogger } from './bolt-logger.js';
 import * as commands from './commands/index.js';
 import type { BotDeps } from './deps.js';
+import { retryGuard } from './retries.js';
 import * as views from './views/index.js';
 
 export interface BotOptions {
@@ -32,7 +34,13 @@ export function createBot({
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     logger: boltLogger(deps.logger),
-    clientOptions: { ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}), ...clientOptions },
+    // Rate limits (429) are waited out as Slack's Retry-After says; other failures are retried a few
+    // times within about a minute, not the WebClient's default half hour.
+    clientOptions: {
+      retryConfig: { retries: 4, factor: 2, minTimeout: 1000, maxTimeout: 20_000 },
+      ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+      ...clientOptions,
+    },
     ...identity,
   };
   const app = slack.appToken
@@ -51,6 +59,9 @@ export function createBot({
           },
         ],
       });
+  // Before every listener: Slack's re-deliveries, then who may do what (a refusal never reaches the courier).
+  app.use(retryGuard(deps.logger));
+  app.use(accessGuard(deps));
   commands.register(app, deps);
   views.register(app, deps);
   actions.register(app, deps);

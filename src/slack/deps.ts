@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
+import { AccessControl } from './access.js';
 import { type FormSection, quoteFormSections, sectionFields } from './blocks/quote.js';
 import { allBookingFields, type FieldGroup, toBookingInput, updateGroups } from './booking-form.js';
 import { requiredPaths } from './forms.js';
@@ -17,7 +18,8 @@ export interface BotDeps {
   store: Store;
   logger: Logger;
   inFlight: InFlight;
-  bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId'>;
+  bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId' | 'access'>;
+  access: AccessControl;
   profiles: SenderProfile[];
   forms: {
     quote: { sections: FormSection[]; required: Set<string> };
@@ -52,6 +54,7 @@ export function createBotDeps(input: {
   return {
     ...input,
     profiles: input.profiles ?? [],
+    access: new AccessControl(input.bot.access, input.logger),
     schemas,
     inFlight: new InFlight(input.logger),
     forms: {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type { App } from '@slack/bolt';
 import { expect } from 'vitest';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -59,10 +60,13 @@ export interface TestBotOptions {
   sandbox?: Sandbox;
   now?: () => Date;
   timeoutMs?: number;
+  /** WebClient retries (default 0, so a failing call fails at once). */
+  slackRetries?: number;
 }
 
 export interface TestBot {
   url: string;
+  app: App;
   fake: FakeSlack;
   sandbox: Sandbox;
   deps: BotDeps;
@@ -213,7 +217,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     deps,
     identity: { botId: 'BBOT', botUserId: 'UBOT' },
     processBeforeResponse: true,
-    clientOptions: { retryConfig: { retries: 0 } },
+    clientOptions: { retryConfig: { retries: options.slackRetries ?? 0, minTimeout: 0, maxTimeout: 0 } },
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
@@ -221,6 +225,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
 
   const bot: TestBot = {
     url,
+    app,
     fake,
     sandbox,
     deps,
@@ -309,6 +314,14 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     idle: () => deps.inFlight.idle(),
     async stop() {
       await deps.inFlight.idle();
+      // Every end-to-end test scans what the bot wrote: no secret in a log line or anything sent to Slack.
+      const written = [
+        ...logs,
+        ...fake.calls.map((c) => c.rawBody),
+        ...fake.responseUrlPosts.map((p) => p.rawBody),
+      ];
+      const leaks = written.filter((text) => Object.values(secrets).some((secret) => text.includes(secret)));
+      expect(leaks, 'a secret reached a log line or Slack').toEqual([]);
       await app.stop();
       await courier.close();
       if (!options.sandbox) await sandbox.close();

@@ -43,6 +43,8 @@ export interface FakeCall {
   body: Record<string, unknown>;
   headers: IncomingHttpHeaders;
   rawBody: string;
+  /** performance.now() when the request arrived. */
+  receivedAt: number;
   /** The bearer token from the Authorization header, or the `token` body field. */
   token: string | undefined;
   /** What the fake answered; set once the answer is written. */
@@ -424,6 +426,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           headers,
           rawBody: raw,
           token,
+          receivedAt: performance.now(),
         };
         calls.push(call);
         notifyWaiters();
@@ -438,6 +441,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           headers,
           rawBody: raw,
           token,
+          receivedAt: performance.now(),
         };
         responseUrlPosts.push(post);
         notifyWaiters();

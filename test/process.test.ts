@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from './support/slack-fake.js';
+import { postToApp, slashCommandBody } from './support/slack-requests.js';
+
+/** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
+
+const secrets = { SLACK_BOT_TOKEN: 'xoxb-proc-SECRET-1', SLACK_SIGNING_SECRET: 'proc-signing-SECRET-2' };
+
+let fake: FakeSlack | undefined;
+let child: ChildProcess | undefined;
+
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  await fake?.close();
+  fake = undefined;
+});
+
+function startBot(env: Record<string, string>) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/app.ts'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const lines: string[] = [];
+  const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+  for (const stream of [proc.stdout, proc.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line);
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const lineMatching = (test: (line: string) => boolean) =>
+    new Promise<string>((resolve) => {
+      const seen = lines.find(test);
+      if (seen) resolve(seen);
+      else waiters.push({ test, resolve });
+    });
+  return { proc, lines, exited, lineMatching };
+}
+
+describe('npm start', () => {
+  it('runs against the sandbox, says so first, serves Slack, and stops cleanly on SIGTERM', async () => {
+    fake = await startFakeSlack();
+    const bot = startBot({
+      ...secrets,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
+    });
+    const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+    expect(JSON.parse(bot.lines[0] ?? '{}').msg).toContain('SANDBOX');
+    const url = `http://127.0.0.1:${ready.port}`;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const body = slashCommandBody({ command: '/quote', fake });
+    expect((await postToApp(`${url}/slack/events`, secrets.SLACK_SIGNING_SECRET, body)).status).toBe(200);
+    const opened = await fake.waitFor('views.open');
+    expect(JSON.stringify(opened.body.view)).toContain('Sandbox');
+
+    bot.proc.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    expect(bot.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    const leaked = bot.lines.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
+    expect(leaked).toEqual([]);
+  });
+
+  it('stops with one clear line when a setting is bad', async () => {
+    const bot = startBot({ ...secrets, WAYBILL_ENV: 'live' });
+    expect(await bot.exited).toBe(1);
+    expect(bot.lines).toEqual([
+      'Configuration error: WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
+    ]);
+  });
+
+  it('names the Slack settings it needs when they are missing', async () => {
+    const bot = startBot({});
+    expect(await bot.exited).toBe(1);
+    expect(bot.lines).toHaveLength(1);
+    expect(bot.lines[0]).toContain('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set');
+  });
+});

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/slack/ids.js';
+import { fillToReview } from '../support/booking-flow.js';
+import { startTestBot, type TestBot } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+let bot: TestBot;
+
+afterEach(async () => {
+  await bot.stop();
+});
+
+const refusals = () => bot.deps.store.audit.list().filter((entry) => entry.outcome === 'refused');
+
+describe('who may quote, book and update', () => {
+  it('refuses a user who is not listed, privately, and records it', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UBOSS' } });
+    const response = await bot.command('/quote', 'weight=2');
+    expect(response.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(response.body.text).toContain('not on the list of people who may quote');
+    expect(bot.fake.callsTo('views.open')).toHaveLength(0);
+    expect(refusals()).toMatchObject([{ userId: 'UDISPATCH', operation: 'quote' }]);
+    const allowed = await bot.command('/quote', '', { user_id: 'UBOSS' });
+    expect(allowed.status).toBe(200);
+    await bot.fake.waitFor('views.open');
+  });
+
+  it('lets in members of a listed user group, read through the Web API and cached', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USERGROUP_IDS: 'SDISPATCH' } });
+    bot.fake.respond('usergroups.users.list', { ok: true, users: ['UDISPATCH'] });
+    await bot.command('/book');
+    await bot.fake.waitFor('views.open');
+    await bot.command('/book');
+    await bot.fake.waitFor('views.open', undefined, { count: 2 });
+    const stranger = await bot.command('/book', '', { user_id: 'USTRANGER' });
+    expect(stranger.body.text).toContain('may book');
+    expect(bot.fake.callsTo('usergroups.users.list')).toHaveLength(1);
+    expect(bot.fake.callsTo('usergroups.users.list')[0]?.body.usergroup).toBe('SDISPATCH');
+  });
+
+  it('refuses through a user group Slack cannot read (fails closed)', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USERGROUP_IDS: 'SDISPATCH' } });
+    bot.fake.respond('usergroups.users.list', { ok: false, error: 'missing_scope' });
+    const response = await bot.command('/quote');
+    expect(response.body.text).toContain('not on the list');
+  });
+
+  it('refuses in a conversation that is not listed', async () => {
+    bot = await startTestBot({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    const response = await bot.command('/quote', '', { channel_id: 'CRANDOM' });
+    expect(response.body.text).toContain('not enabled in this conversation');
+    expect(refusals()).toMatchObject([{ operation: 'quote', detail: expect.stringContaining('CRANDOM') }]);
+  });
+
+  it('is enforced on the submission, each step and each button, not only the command', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    await bot.command('/quote');
+    const quoteForm = await bot.openedView();
+    const submitted = await bot.submit(quoteForm, { 'package.weight': '1' }, 'UINTRUDER');
+    expect(submitted.body.response_action).toBe('update');
+    expect(textOf(submitted.body.view)).toContain('not on the list');
+
+    const review = await fillToReview(bot);
+    const confirm = await bot.submit(review, {}, 'UINTRUDER');
+    expect(textOf(confirm.body.view)).toContain('not on the list of people who may book');
+
+    await bot.clickInMessage(ids.waybillUpdate, 'WB000001', { user: 'UINTRUDER' });
+    const notice = await bot.fake.waitFor('chat.postEphemeral');
+    expect(notice.body).toMatchObject({ user: 'UINTRUDER', channel: 'CDISPATCH' });
+    expect(String(notice.body.text)).toContain('may update');
+
+    await bot.idle();
+    expect(bot.sandbox.received).toHaveLength(0);
+    expect(
+      refusals()
+        .map((r) => r.operation)
+        .sort(),
+    ).toEqual(['book', 'quote', 'update']);
+  });
+
+  it('leaves help open to everyone', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UBOSS' } });
+    const response = await bot.command('/waybill', 'help');
+    expect(response.body.text).toContain('What this bot does');
+  });
+});

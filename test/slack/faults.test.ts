@@ -1,0 +1,239 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { shutdown } from '../../src/lifecycle.js';
+import { ids } from '../../src/slack/ids.js';
+import { openStore } from '../../src/store/store.js';
+import type { SandboxFault } from '../../src/waybill/sandbox/server.js';
+import { fillToReview } from '../support/booking-flow.js';
+import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
+import { postToApp, slashCommandBody } from '../support/slack-requests.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+let bot: TestBot;
+
+afterEach(async () => {
+  await bot.stop();
+});
+
+const quoteTyped = {
+  paymentMethod: 'PREPAID',
+  'shipper.street': '1 A St',
+  'shipper.city': 'Makati',
+  'shipper.country': 'PH',
+  'consignee.street': '2 B St',
+  'consignee.city': 'Cebu City',
+  'consignee.country': 'PH',
+  'package.type': 'BOX',
+  'package.weight': '2',
+};
+
+const rejection = JSON.stringify({
+  ResponseCode: '422',
+  ResponseDetail: 'Route not served',
+  remarks: 'no route',
+});
+
+/** Each courier fault, what the dispatcher must read, and whether a booking's outcome is unknown. */
+const upstreamFaults: [string, SandboxFault, string, boolean][] = [
+  ['slower than the timeout', { latencyMs: 1500 }, 'did not answer within', true],
+  ['HTTP 500', { status: 500 }, 'HTTP error 500', true],
+  [
+    '502 with an HTML body',
+    { status: 502, body: '<html><h1>Bad Gateway</h1></html>' },
+    'HTTP error 502',
+    true,
+  ],
+  ['a non-JSON body', { body: 'not json at all', contentType: 'text/plain' }, 'could not be read', true],
+  ['a dropped connection', { drop: true }, 'lost', true],
+  [
+    'a ResponseCode other than 200',
+    { status: 422, body: rejection, contentType: 'application/json' },
+    'Route not served',
+    false,
+  ],
+];
+
+describe('courier faults on a quote', () => {
+  it.each(upstreamFaults)(
+    '%s: a clear message, an audit entry, and the form kept',
+    async (_name, fault, words) => {
+      bot = await startTestBot({ timeoutMs: 800 });
+      bot.sandbox.setFaults(fault);
+      await bot.command('/quote');
+      const form = await bot.openedView();
+      await bot.submit(form, quoteTyped);
+      await bot.idle();
+      const failed = await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('No quote this time'));
+      expect(textOf(failed.blocks)).toContain(words);
+      expect(bot.deps.store.audit.list({ operation: 'quote' })[0]).toMatchObject({
+        outcome: 'failed',
+        userId: 'UDISPATCH',
+      });
+      bot.sandbox.setFaults(undefined);
+      await bot.clickInView(failed, ids.quoteBack);
+      const back = await bot.updatedView(form.id, (v) => v.callback_id === ids.quoteForm);
+      expect(back.blocks.find((b) => b.block_id === 'package.weight').element.initial_value).toBe('2');
+    },
+  );
+});
+
+describe('courier faults on a booking', () => {
+  it.each(upstreamFaults)(
+    '%s: a clear message, an audit entry, never resent',
+    async (_name, fault, words, unknown) => {
+      bot = await startTestBot({ timeoutMs: 800 });
+      const review = await fillToReview(bot);
+      bot.sandbox.setFaults(fault);
+      await bot.submit(review);
+      await bot.idle();
+      const outcome = await bot.updatedView(review.id, (v) => v.callback_id === ids.bookingOutcome);
+      const shown = textOf(outcome.blocks);
+      expect(shown).toContain(unknown ? 'outcome unknown' : words);
+      expect(shown.includes(ids.bookingRetry)).toBe(!unknown);
+      expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({
+        outcome: unknown ? 'unknown' : 'failed',
+        trackingNumber: 'WB000001',
+      });
+      // The draft is kept: the booking can still be reviewed (and, when not sent, changed).
+      const draftId = JSON.parse(review.private_metadata ?? '{}').draftId;
+      expect(bot.deps.store.drafts.get(draftId)?.data).toMatchObject({ parcels: 3 });
+      bot.sandbox.setFaults(undefined);
+      const again = await bot.submit(review);
+      expect(textOf(again.body.view)).toContain(unknown ? 'outcome unknown' : 'Not booked');
+      await bot.idle();
+      expect(bot.sandbox.received.filter((r) => r.operation === 'book').length).toBe(1);
+    },
+  );
+});
+
+describe('Slack Web API faults', () => {
+  it('waits out a rate limit (429 with Retry-After) and then posts', async () => {
+    bot = await startTestBot({ slackRetries: 2 });
+    bot.fake.respond('chat.postMessage', { status: 429, retryAfter: 1 }, { times: 1 });
+    await bot.command('/quote');
+    const form = await bot.openedView();
+    await bot.submit(form, quoteTyped);
+    await bot.idle();
+    const posts = bot.fake.callsTo('chat.postMessage');
+    expect(posts.map((p) => p.response?.status)).toEqual([429, 200]);
+    // Retry-After: 1 was honoured before the second attempt.
+    expect((posts[1]?.receivedAt ?? 0) - (posts[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(900);
+    const result = await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('Total'));
+    expect(textOf(result.blocks)).toContain('Posted in <#CDISPATCH>');
+  });
+
+  it('delivers a booking card to the dispatcher when the bot cannot post in the channel', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    bot.fake.respond('chat.postMessage', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    bot.fake.respond('response_url', { status: 404, body: 'expired_url' });
+    await bot.submit(review);
+    await bot.idle();
+    const ephemeral = await bot.fake.waitFor('chat.postEphemeral');
+    expect(textOf(ephemeral.body.blocks)).toContain('Booked `WB000001`');
+    expect(bot.deps.store.bookings.get('WB000001')).toBeDefined();
+  });
+
+  it('still posts the booking card when the modal was closed (views.update not_found)', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    bot.fake.respond('views.update', { ok: false, error: 'not_found' });
+    await bot.submit(review);
+    await bot.close(review);
+    await bot.idle();
+    const card = await bot.fake.waitFor('chat.postMessage');
+    expect(textOf(card.body.blocks)).toContain('Booked `WB000001`');
+  });
+
+  it('asks to try again when /book meets an expired trigger_id', async () => {
+    bot = await startTestBot();
+    bot.fake.respond('views.open', { ok: false, error: 'expired_trigger_id' });
+    await bot.command('/book');
+    const post = await bot.fake.waitForResponseUrlPost();
+    expect(String(post.body.text)).toContain('type `/book` again');
+  });
+
+  it('does not process a Slack retry of a request it already received', async () => {
+    bot = await startTestBot();
+    const body = slashCommandBody({
+      command: '/quote',
+      fake: bot.fake,
+      user_id: 'UDISPATCH',
+      channel_id: 'CDISPATCH',
+    });
+    await postToApp(bot.url, secrets.signingSecret, body);
+    const retry = await postToApp(bot.url, secrets.signingSecret, body, {
+      headers: { 'X-Slack-Retry-Num': '1', 'X-Slack-Retry-Reason': 'http_timeout' },
+    });
+    expect(retry.status).toBe(200);
+    expect(bot.fake.callsTo('views.open')).toHaveLength(1);
+    expect(bot.logs.some((line) => line.includes('Slack retry of a request already received'))).toBe(true);
+  });
+});
+
+describe('the process', () => {
+  it('keeps drafts and bookings across a restart', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'waybill-bot-')), 'bot.sqlite');
+    bot = await startTestBot({ store: openStore({ path }) });
+    const review = await fillToReview(bot);
+    await bot.submit(review);
+    await bot.idle();
+    await bot.stop();
+    bot.deps.store.close();
+    const reopened = openStore({ path });
+    bot = await startTestBot({ store: reopened });
+    expect(reopened.bookings.get('WB000001')).toMatchObject({ trackingRefNo: 'SBX00000001', version: 1 });
+    const replay = await bot.submit(review);
+    expect(textOf(replay.body.view)).toContain('Booked `WB000001`');
+    await bot.stop();
+    reopened.close();
+    bot = await startTestBot();
+  });
+
+  it('on shutdown lets a call already sent finish', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    bot.sandbox.setFaults({ latencyMs: 300 });
+    await bot.submit(review);
+    const store = bot.deps.store;
+    await shutdown({
+      stopReceiving: async () => {},
+      inFlight: bot.deps.inFlight,
+      store: { ...store, close: () => {} },
+      closeUpstream: async () => {},
+      logger: bot.deps.logger,
+      graceMs: 5000,
+    });
+    expect(store.bookings.get('WB000001')).toBeDefined();
+    expect(
+      store.attempts.get(`book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`)?.state,
+    ).toBe('succeeded');
+  });
+
+  it('on shutdown records a call still running after the grace period as outcome unknown', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    bot.sandbox.setFaults({ latencyMs: 1000 });
+    await bot.submit(review);
+    const store = bot.deps.store;
+    await shutdown({
+      stopReceiving: async () => {},
+      inFlight: bot.deps.inFlight,
+      store: { ...store, close: () => {} },
+      closeUpstream: async () => {},
+      logger: bot.deps.logger,
+      graceMs: 50,
+    });
+    const key = `book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`;
+    expect(store.attempts.get(key)?.state).toBe('unknown');
+    expect(store.audit.list({ operation: 'book' })[0]).toMatchObject({
+      outcome: 'unknown',
+      trackingNumber: 'WB000001',
+    });
+    await bot.idle();
+  });
+});
