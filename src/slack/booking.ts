@@ -28,7 +28,7 @@ import {
 import { type Delivered, deliveredNote, postToChannel, postToUser, type SlackClient } from './delivery.js';
 import type { BotDeps } from './deps.js';
 import { readFormState, type StateValues } from './forms.js';
-import { readViewMetadata, viewMetadata } from './ids.js';
+import { draftOfView, viewMetadata } from './ids.js';
 import { showInModal } from './modal.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
@@ -306,13 +306,8 @@ export async function runBooking(
 }
 
 /** The booking draft a modal belongs to (its private_metadata holds only the draft id). */
-export function draftOfView(
-  deps: BotDeps,
-  privateMetadata: string | undefined,
-): Draft<BookingDraft> | undefined {
-  const draftId = readViewMetadata(privateMetadata)?.draftId;
-  const draft = draftId ? deps.store.drafts.get<BookingDraft>(draftId) : undefined;
-  return draft?.kind === 'booking' ? draft : undefined;
+export function bookingDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
+  return draftOfView<BookingDraft>(deps.store.drafts, privateMetadata, 'booking');
 }
 
 /** The draft with what the step on screen holds typed in, saved so nothing typed is lost. */

@@ -1,3 +1,5 @@
+import type { Draft } from '../store/store.js';
+
 /** Callback and action ids: the names Slack sends back to route a submission or a click. */
 export const ids = {
   quoteForm: 'quote_form',
@@ -39,4 +41,15 @@ export function readViewMetadata(text: string | undefined): ViewMetadata | undef
   } catch {
     return undefined;
   }
+}
+
+/** The stored draft of a kind that a modal's private_metadata names; undefined if gone or another kind. */
+export function draftOfView<T>(
+  drafts: { get<D>(id: string): Draft<D> | undefined },
+  privateMetadata: string | undefined,
+  kind: string,
+): Draft<T> | undefined {
+  const draftId = readViewMetadata(privateMetadata)?.draftId;
+  const draft = draftId ? drafts.get<T>(draftId) : undefined;
+  return draft?.kind === kind ? draft : undefined;
 }

@@ -13,13 +13,17 @@ import {
 } from './blocks/quote.js';
 import { deliveredNote, postToChannel, postToUser, type SlackClient } from './delivery.js';
 import type { BotDeps } from './deps.js';
-import { ids, viewMetadata } from './ids.js';
+import { draftOfView, ids, viewMetadata } from './ids.js';
 import { showInModal } from './modal.js';
 
 /** A quote in progress: what was typed (kept across failures) and where the command came from. */
 export interface QuoteDraft {
   input: Record<string, unknown>;
   responseUrl?: string;
+}
+
+export function quoteDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
+  return draftOfView<QuoteDraft>(deps.store.drafts, privateMetadata, 'quote');
 }
 
 export function quoteForm(deps: BotDeps, draft: Draft<QuoteDraft>, notices: readonly string[] = []) {

@@ -17,7 +17,7 @@ import {
 import { toBookingInput } from './booking-form.js';
 import { postToChannel, type SlackClient } from './delivery.js';
 import type { BotDeps } from './deps.js';
-import { readViewMetadata, viewMetadata } from './ids.js';
+import { draftOfView, viewMetadata } from './ids.js';
 import { showInModal } from './modal.js';
 
 /** An update in progress: which booking, the version it was opened at, and what is typed. */
@@ -89,13 +89,8 @@ export function updateForm(deps: BotDeps, draft: Draft<UpdateDraft>, notices: st
   });
 }
 
-export function updateDraftOfView(
-  deps: BotDeps,
-  privateMetadata: string | undefined,
-): Draft<UpdateDraft> | undefined {
-  const draftId = readViewMetadata(privateMetadata)?.draftId;
-  const draft = draftId ? deps.store.drafts.get<UpdateDraft>(draftId) : undefined;
-  return draft?.kind === 'update' ? draft : undefined;
+export function updateDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
+  return draftOfView<UpdateDraft>(deps.store.drafts, privateMetadata, 'update');
 }
 
 /** The booking with the typed changes applied: validated by the Update schema, Booking-only fields kept. */

@@ -1,6 +1,6 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { Draft } from '../../store/store.js';
-import { draftOfView, keepTyped, showStep } from '../booking.js';
+import { bookingDraftOfView, keepTyped, showStep } from '../booking.js';
 import type { BookingDraft, BookingStep } from '../booking-form.js';
 import type { BotDeps } from '../deps.js';
 import type { StateValues } from '../forms.js';
@@ -22,7 +22,7 @@ export function onBookingModalAction(
   app.action(actionId, async ({ ack, body, client }) => {
     await ack();
     if (body.type !== 'block_actions' || !body.view) return;
-    const found = draftOfView(deps, body.view.private_metadata);
+    const found = bookingDraftOfView(deps, body.view.private_metadata);
     const action = body.actions[0];
     if (!found || !action) return;
     const draft = keepTyped(deps, found, body.view.state?.values as StateValues | undefined);

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { bookingWorkingView } from '../blocks/booking.js';
-import { attemptKey, bookingMetadata, draftOfView, runBooking, validateDraft } from '../booking.js';
+import { attemptKey, bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from '../booking.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
 import { showInModal } from '../modal.js';
@@ -14,7 +14,7 @@ export function register(app: App, deps: BotDeps): void {
     await ack();
     if (body.type !== 'block_actions' || !body.view) return;
     const view = body.view;
-    const draft = draftOfView(deps, view.private_metadata);
+    const draft = bookingDraftOfView(deps, view.private_metadata);
     const result = draft ? validateDraft(deps, draft.data) : undefined;
     if (!draft || !result?.ok) return;
     const key = attemptKey(draft.id, result.value.trackingNumber);

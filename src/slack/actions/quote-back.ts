@@ -1,16 +1,15 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { ids, readViewMetadata } from '../ids.js';
+import { ids } from '../ids.js';
 import { showInModal } from '../modal.js';
-import { type QuoteDraft, quoteForm } from '../quoting.js';
+import { quoteDraftOfView, quoteForm } from '../quoting.js';
 
 /** "Back to the form" / "Change and quote again": the form, filled with what was last typed. */
 export function register(app: App, deps: BotDeps): void {
   app.action(ids.quoteBack, async ({ ack, body, client }) => {
     await ack();
     if (body.type !== 'block_actions' || !body.view) return;
-    const draftId = readViewMetadata(body.view.private_metadata)?.draftId;
-    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+    const draft = quoteDraftOfView(deps, body.view.private_metadata);
     if (!draft) return;
     await showInModal(client, body.view.id, quoteForm(deps, draft), body.view.hash);
   });

@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';
-import { ids, readViewMetadata } from '../ids.js';
+import { ids } from '../ids.js';
 import { showInModal } from '../modal.js';
-import { type QuoteDraft, quoteForm, quoteWorking, runQuote } from '../quoting.js';
+import { quoteDraftOfView, quoteForm, quoteWorking, runQuote } from '../quoting.js';
 
 /** "Try again" after a failed quote: the same input, sent again (a quotation changes nothing). */
 export function register(app: App, deps: BotDeps): void {
@@ -11,8 +11,7 @@ export function register(app: App, deps: BotDeps): void {
     await ack();
     if (body.type !== 'block_actions' || !body.view) return;
     const view = body.view;
-    const draftId = readViewMetadata(view.private_metadata)?.draftId;
-    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+    const draft = quoteDraftOfView(deps, view.private_metadata);
     if (!draft) return;
     const result = validate(deps.schemas.quote, draft.data.input);
     if (!result.ok) {

@@ -21,6 +21,7 @@ import {
   facts,
   formatMoney,
   header,
+  outcomeModal,
   placeLine,
   plain,
   section,
@@ -243,16 +244,8 @@ export function bookingReviewView({ wire, env, metadata, timeZone }: ReviewInput
   };
 }
 
-function outcomeView(metadata: string, env: WaybillEnv, heading: string, blocks: KnownBlock[]): ModalView {
-  return {
-    type: 'modal',
-    callback_id: ids.bookingOutcome,
-    title: plain(heading),
-    close: plain('Close'),
-    private_metadata: metadata,
-    notify_on_close: true,
-    blocks: [...environmentNotice(env), ...blocks],
-  };
+function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: KnownBlock[]): ModalView {
+  return outcomeModal({ callbackId: ids.bookingOutcome, title, metadata, env, blocks });
 }
 
 export function bookingWorkingView(trackingNumber: string, env: WaybillEnv, metadata: string): ModalView {

@@ -1,4 +1,4 @@
-import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ContextBlock, HeaderBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { FormField } from '../forms.js';
 import { escapeMrkdwn } from './mrkdwn.js';
@@ -100,4 +100,23 @@ export function placeLine(place: {
   postal?: string;
 }): string {
   return [place.city || place.region, place.postal, place.country].filter(Boolean).join(', ');
+}
+
+/** A modal that reports how something went: no submit, only Close. */
+export function outcomeModal(input: {
+  callbackId: string;
+  title: string;
+  metadata: string;
+  env: WaybillEnv;
+  blocks: KnownBlock[];
+}): ModalView {
+  return {
+    type: 'modal',
+    callback_id: input.callbackId,
+    title: plain(input.title),
+    close: plain('Close'),
+    private_metadata: input.metadata,
+    notify_on_close: true,
+    blocks: [...environmentNotice(input.env), ...input.blocks],
+  };
 }

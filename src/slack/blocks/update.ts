@@ -3,7 +3,7 @@ import type { WaybillEnv } from '../../config.js';
 import type { FieldGroup } from '../booking-form.js';
 import { inputBlocks } from '../forms.js';
 import { ids } from '../ids.js';
-import { context, environmentNotice, header, plain, section } from './common.js';
+import { context, environmentNotice, header, outcomeModal, plain, section } from './common.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { retryActions } from './quote.js';
 
@@ -70,14 +70,7 @@ export function changesMessage(trackingNumber: string, userId: string, changes: 
 }
 
 function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: KnownBlock[]): ModalView {
-  return {
-    type: 'modal',
-    callback_id: ids.updateOutcome,
-    title: plain(title),
-    close: plain('Close'),
-    private_metadata: metadata,
-    blocks: [...environmentNotice(env), ...blocks],
-  };
+  return outcomeModal({ callbackId: ids.updateOutcome, title, metadata, env, blocks });
 }
 
 export function updateWorkingView(

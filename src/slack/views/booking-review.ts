@@ -3,8 +3,8 @@ import { bookingExpiredView, bookingWorkingView } from '../blocks/booking.js';
 import {
   attemptKey,
   type BookingAttemptResult,
+  bookingDraftOfView,
   bookingMetadata,
-  draftOfView,
   runBooking,
   showStep,
   validateDraft,
@@ -19,7 +19,7 @@ import { ids } from '../ids.js';
  */
 export function register(app: App, deps: BotDeps): void {
   app.view(ids.bookingReview, async ({ ack, view, client }) => {
-    const draft = draftOfView(deps, view.private_metadata);
+    const draft = bookingDraftOfView(deps, view.private_metadata);
     if (!draft) {
       await ack({ response_action: 'update', view: bookingExpiredView(deps.waybill.env) });
       return;

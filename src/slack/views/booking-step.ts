@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import {
-  draftOfView,
+  bookingDraftOfView,
   errorsOfStep,
   keepTyped,
   showStep,
@@ -16,7 +16,7 @@ import { ids } from '../ids.js';
 export function register(app: App, deps: BotDeps): void {
   app.view(ids.bookingStep, async ({ ack, view }) => {
     const blockIds = inputBlockIds(view.blocks);
-    const found = draftOfView(deps, view.private_metadata);
+    const found = bookingDraftOfView(deps, view.private_metadata);
     if (!found) {
       const message = 'This booking form has expired. Close it and type /book again.';
       await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });

@@ -2,14 +2,13 @@ import type { App } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../forms.js';
-import { ids, readViewMetadata } from '../ids.js';
-import { type QuoteDraft, quoteWorking, runQuote } from '../quoting.js';
+import { ids } from '../ids.js';
+import { type QuoteDraft, quoteDraftOfView, quoteWorking, runQuote } from '../quoting.js';
 
 export function register(app: App, deps: BotDeps): void {
   app.view(ids.quoteForm, async ({ ack, view, client }) => {
     const blockIds = inputBlockIds(view.blocks);
-    const draftId = readViewMetadata(view.private_metadata)?.draftId;
-    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+    const draft = quoteDraftOfView(deps, view.private_metadata);
     if (!draft) {
       const message = 'This form has expired. Close it and type /quote again.';
       await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
