@@ -26,6 +26,10 @@ async function main(): Promise<void> {
   const upstream = await connectUpstream(waybill, logger);
   const store = openStore({ path: bot.databasePath });
   recordAbandoned(store, logger);
+  // Drafts untouched for a week are deleted (they already stopped being offered).
+  store.drafts.purgeExpired();
+  const purge = setInterval(() => store.drafts.purgeExpired(), 60 * 60_000);
+  purge.unref();
   const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
   const app = createBot({ slack, deps, identity });
 
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
   stopOnSignals(logger, () =>
     shutdown({
       stopReceiving: async () => {
+        clearInterval(purge);
         await app.stop();
       },
       inFlight: deps.inFlight,
