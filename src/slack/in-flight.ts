@@ -9,8 +9,13 @@ export class InFlight {
 
   constructor(private readonly logger: Logger) {}
 
+  /**
+   * Starts `work` on the next turn of the event loop, so requests already waiting are
+   * acknowledged first: under a burst, acks stay fast while the slower work queues behind them.
+   */
   run(name: string, work: () => Promise<void>): void {
-    const task = work()
+    const task = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
       .catch((err: unknown) => this.logger.error({ err, task: name }, 'background task failed'))
       .finally(() => this.tasks.delete(task));
     this.tasks.add(task);

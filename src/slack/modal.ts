@@ -1,5 +1,6 @@
 import type { ModalView } from '@slack/types';
 import type { SlackClient } from './delivery.js';
+import type { BotDeps } from './deps.js';
 import { slackErrorCode } from './slack-errors.js';
 
 /**
@@ -21,4 +22,39 @@ export async function showInModal(
     if (code === 'not_found' || code === 'hash_conflict') return false;
     throw err;
   }
+}
+
+type Respond = (message: {
+  response_type: 'ephemeral';
+  replace_original?: boolean;
+  text: string;
+}) => Promise<unknown>;
+
+/**
+ * Opens a modal after the request was acknowledged, as background work, so a burst of commands
+ * is acknowledged first. The trigger_id lives 3 seconds: if Slack says it expired, the
+ * dispatcher is asked to do it again.
+ */
+export function openModalSoon(
+  deps: Pick<BotDeps, 'inFlight'>,
+  client: SlackClient,
+  {
+    triggerId,
+    view,
+    respond,
+    again,
+  }: { triggerId: string; view: () => ModalView; respond: Respond; again: string },
+): void {
+  deps.inFlight.run('open modal', async () => {
+    try {
+      await client.views.open({ trigger_id: triggerId, view: view() });
+    } catch (err) {
+      if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: `Slack took too long to open the form. Please ${again} again.`,
+      });
+    }
+  });
 }

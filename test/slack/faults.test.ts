@@ -170,6 +170,7 @@ describe('Slack Web API faults', () => {
       headers: { 'X-Slack-Retry-Num': '1', 'X-Slack-Retry-Reason': 'http_timeout' },
     });
     expect(retry.status).toBe(200);
+    await bot.idle();
     expect(bot.fake.callsTo('views.open')).toHaveLength(1);
     expect(bot.logs.some((line) => line.includes('Slack retry of a request already received'))).toBe(true);
   });

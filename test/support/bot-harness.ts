@@ -222,6 +222,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   const post = (body: string) => postToApp(url, secrets.signingSecret, body);
+  const handedOut = new Set<unknown>();
 
   const bot: TestBot = {
     url,
@@ -235,10 +236,11 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         slashCommandBody({ command, text, fake, user_id: 'UDISPATCH', channel_id: 'CDISPATCH', ...fields }),
       ),
     async openedView() {
-      const call = await fake.waitFor('views.open');
-      const opened = fake.callsTo('views.open').at(-1) ?? call;
-      const response = opened.response?.body as { view?: { id: string; hash: string } } | undefined;
-      return { ...(opened.body.view as View), id: response?.view?.id ?? '', hash: response?.view?.hash };
+      // The modal opens just after the command is acknowledged: wait for one not handed out yet.
+      const call = await fake.waitFor('views.open', (c) => !handedOut.has(c));
+      handedOut.add(call);
+      const answer = call.response?.body as { view?: { id: string; hash: string } } | undefined;
+      return { ...(call.body.view as View), id: answer?.view?.id ?? '', hash: answer?.view?.hash };
     },
     ackedView(response, viewId) {
       expect(response.body?.response_action, JSON.stringify(response.body)).toBe('update');

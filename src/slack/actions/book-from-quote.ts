@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { createBookingDraft, showStep } from '../booking.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
+import { openModalSoon } from '../modal.js';
 import type { QuoteDraft } from '../quoting.js';
 
 /** A quote's form values as booking form values: the same paths, but dates gain a time picker. */
@@ -35,7 +36,12 @@ export function register(app: App, deps: BotDeps): void {
       channelId: body.channel?.id ?? quote.channelId,
       responseUrl: body.response_url,
     };
-    const draft = createBookingDraft(deps, where, bookingInputFromQuote(quote.data.input));
-    await client.views.open({ trigger_id: body.trigger_id, view: showStep(deps, draft, 'shipment') });
+    openModalSoon(deps, client, {
+      triggerId: body.trigger_id,
+      respond,
+      again: 'click *Book this*',
+      view: () =>
+        showStep(deps, createBookingDraft(deps, where, bookingInputFromQuote(quote.data.input)), 'shipment'),
+    });
   });
 }

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
+import { openModalSoon } from '../modal.js';
 import { type QuoteDraft, quoteForm } from '../quoting.js';
 
 /** From the message sent when a failed quote's modal was already closed: the filled form, again. */
@@ -19,6 +20,11 @@ export function register(app: App, deps: BotDeps): void {
       });
       return;
     }
-    await client.views.open({ trigger_id: body.trigger_id, view: quoteForm(deps, draft) });
+    openModalSoon(deps, client, {
+      triggerId: body.trigger_id,
+      respond,
+      again: 'click *Open the form again*',
+      view: () => quoteForm(deps, draft),
+    });
   });
 }

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { escapeMrkdwn } from '../blocks/mrkdwn.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
+import { openModalSoon } from '../modal.js';
 import { createUpdateDraft, unknownWaybillText, updateForm } from '../updating.js';
 
 /** "Update" on a booking card: the update form, pre-filled with the last-known record. */
@@ -21,6 +22,11 @@ export function register(app: App, deps: BotDeps): void {
       });
       return;
     }
-    await client.views.open({ trigger_id: body.trigger_id, view: updateForm(deps, draft) });
+    openModalSoon(deps, client, {
+      triggerId: body.trigger_id,
+      respond,
+      again: 'click *Update*',
+      view: () => updateForm(deps, draft),
+    });
   });
 }

@@ -2,8 +2,8 @@ import type { App } from '@slack/bolt';
 import { createBookingDraft, showStep } from '../booking.js';
 import { bookingSteps, stepTitles } from '../booking-form.js';
 import type { BotDeps } from '../deps.js';
+import { openModalSoon } from '../modal.js';
 import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../prefill.js';
-import { slackErrorCode } from '../slack-errors.js';
 import { shipmentPrefillKeys } from './quote.js';
 
 export function bookPrefillKeys(deps: BotDeps): PrefillKeys {
@@ -36,24 +36,19 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     await ack();
-    const prefill = parsePrefill(command.text, keys);
-    const where = {
-      userId: command.user_id,
-      channelId: command.channel_id,
-      responseUrl: command.response_url,
-    };
-    const draft = createBookingDraft(deps, where, prefill.values);
-    try {
-      await client.views.open({
-        trigger_id: command.trigger_id,
-        view: showStep(deps, draft, 'shipment', prefill.notices),
-      });
-    } catch (err) {
-      if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
-      await respond({
-        response_type: 'ephemeral',
-        text: 'Slack took too long to open the booking form. Please type `/book` again.',
-      });
-    }
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: 'type `/book`',
+      view: () => {
+        const prefill = parsePrefill(command.text, keys);
+        const where = {
+          userId: command.user_id,
+          channelId: command.channel_id,
+          responseUrl: command.response_url,
+        };
+        return showStep(deps, createBookingDraft(deps, where, prefill.values), 'shipment', prefill.notices);
+      },
+    });
   });
 }

@@ -2,9 +2,9 @@ import type { App } from '@slack/bolt';
 import { addDays } from 'date-fns';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { BotDeps } from '../deps.js';
+import { openModalSoon } from '../modal.js';
 import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../prefill.js';
 import { type QuoteDraft, quoteForm } from '../quoting.js';
-import { slackErrorCode } from '../slack-errors.js';
 
 /** Keys both /quote and /book understand: what is being sent and how it is paid. */
 export function shipmentPrefillKeys(deps: BotDeps): PrefillKeys {
@@ -60,24 +60,20 @@ export function register(app: App, deps: BotDeps): void {
     }
     // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
     await ack();
-    const prefill = parsePrefill(command.text, keys);
-    const draft = deps.store.drafts.create<QuoteDraft>({
-      kind: 'quote',
-      userId: command.user_id,
-      channelId: command.channel_id,
-      data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: 'type `/quote`',
+      view: () => {
+        const prefill = parsePrefill(command.text, keys);
+        const draft = deps.store.drafts.create<QuoteDraft>({
+          kind: 'quote',
+          userId: command.user_id,
+          channelId: command.channel_id,
+          data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
+        });
+        return quoteForm(deps, draft, prefill.notices);
+      },
     });
-    try {
-      await client.views.open({
-        trigger_id: command.trigger_id,
-        view: quoteForm(deps, draft, prefill.notices),
-      });
-    } catch (err) {
-      if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
-      await respond({
-        response_type: 'ephemeral',
-        text: 'Slack took too long to open the quote form. Please type `/quote` again.',
-      });
-    }
   });
 }

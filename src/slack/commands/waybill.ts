@@ -3,7 +3,7 @@ import { bookingCard } from '../blocks/booking.js';
 import { escapeMrkdwn } from '../blocks/mrkdwn.js';
 import { waybillHelp } from '../blocks/update.js';
 import type { BotDeps } from '../deps.js';
-import { slackErrorCode } from '../slack-errors.js';
+import { openModalSoon } from '../modal.js';
 import { createUpdateDraft, storedBooking, unknownWaybillText, updateForm } from '../updating.js';
 
 /** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`. */
@@ -39,15 +39,12 @@ export function register(app: App, deps: BotDeps): void {
         return;
       }
       await ack();
-      try {
-        await client.views.open({ trigger_id: command.trigger_id, view: updateForm(deps, draft) });
-      } catch (err) {
-        if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
-        await respond({
-          response_type: 'ephemeral',
-          text: 'Slack took too long to open the form. Please try again.',
-        });
-      }
+      openModalSoon(deps, client, {
+        triggerId: command.trigger_id,
+        respond,
+        again: `type \`/waybill update ${safeNumber}\``,
+        view: () => updateForm(deps, draft),
+      });
       return;
     }
     await ack({ response_type: 'ephemeral', text: waybillHelp() });

@@ -1,0 +1,49 @@
+/**
+ * The baseline: a bare Bolt app with the bot's receiver set-up (HTTPReceiver on PORT, /slack/events,
+ * signature verification, GET /healthz) and handlers that only acknowledge. Whatever the bot takes
+ * beyond this is the bot's own cost. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
+ */
+import { App, LogLevel } from '@slack/bolt';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`bare-bolt: ${name} must be set`);
+  return value;
+};
+
+const app = new App({
+  token: env('SLACK_BOT_TOKEN'),
+  signingSecret: env('SLACK_SIGNING_SECRET'),
+  botId: 'BBOT',
+  botUserId: 'UBOT',
+  logLevel: LogLevel.WARN,
+  clientOptions: { slackApiUrl: env('SLACK_API_URL') },
+  customRoutes: [
+    {
+      path: '/healthz',
+      method: ['GET'],
+      handler: (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('ok');
+      },
+    },
+  ],
+});
+
+app.command(/.*/, async ({ ack }) => {
+  await ack();
+});
+app.view(/.*/, async ({ ack }) => {
+  await ack();
+});
+
+await app.start(Number(env('PORT')));
+
+const stop = () => {
+  app.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

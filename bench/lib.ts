@@ -1,0 +1,182 @@
+/**
+ * Shared by the benchmark's processes: clocks, percentiles, child processes and /proc memory.
+ * Kept free of the bot's own modules so the load generator and the bare Bolt app stay small.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable between processes on one machine. */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+// ---------------------------------------------------------------------------------------------------------
+// What the orchestrator tells the load process (stdin JSON) and what it answers (stdout JSON)
+// ---------------------------------------------------------------------------------------------------------
+
+export interface LoadJob {
+  /** e.g. http://127.0.0.1:PORT/slack/events (loopback only). */
+  url: string;
+  signingSecret: string;
+  /** Raw form bodies, all sent at once; each is signed just before it is sent. */
+  requests: { key: string; body: string }[];
+  /** A request not answered by then is given up and counted as an error. */
+  requestTimeoutMs: number;
+  /** The whole job stops by then, whatever is still open. */
+  deadlineMs: number;
+}
+
+export interface LoadResult {
+  key: string;
+  /** epochMs() just before the request was written. */
+  sentAt: number;
+  /** Until the whole answer was read; null when there was none. */
+  latencyMs: number | null;
+  status: number | null;
+  /** `response_action` of a JSON answer (view submissions), if any. */
+  responseAction?: string;
+  error?: string;
+}
+
+export interface LoadReport {
+  startedAt: number;
+  finishedAt: number;
+  results: LoadResult[];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Statistics
+// ---------------------------------------------------------------------------------------------------------
+
+export interface Summary {
+  count: number;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? null;
+}
+
+const round1 = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+
+export function summarize(values: number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.length ? sorted.reduce((sum, v) => sum + v, 0) / sorted.length : null;
+  return {
+    count: sorted.length,
+    p50: round1(percentile(sorted, 50)),
+    p95: round1(percentile(sorted, 95)),
+    p99: round1(percentile(sorted, 99)),
+    max: round1(sorted.at(-1) ?? null),
+    mean: round1(mean),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processes
+// ---------------------------------------------------------------------------------------------------------
+
+/** A free loopback port (closed again at once; the child binds it a moment later). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `node --import tsx SCRIPT` with this very node binary, so the child's pid is the process that
+ * serves (no npx/tsx wrapper in between) and /proc/<pid>/status is its memory.
+ */
+export function spawnTs(
+  script: string,
+  options: { env: NodeJS.ProcessEnv; logFile?: string; nodeArgs?: string[] },
+): ChildProcess {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (options.logFile) {
+    const log = createWriteStream(options.logFile);
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
+  return child;
+}
+
+/** Resolves with the exit code (or signal) once the child has exited. */
+export function exited(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (child.signalCode !== null) return Promise.resolve(child.signalCode);
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within `graceMs`. Only ever this child, by its pid. */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<number | string> {
+  if (child.exitCode !== null || child.signalCode !== null) return exited(child);
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  try {
+    return await exited(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface Memory {
+  /** Resident set now, MiB. */
+  rssMiB: number;
+  /** Highest resident set so far (VmHWM), MiB. */
+  hwmMiB: number;
+}
+
+/** VmRSS and VmHWM of a live process, from /proc; undefined once it is gone. */
+export function readMemory(pid: number): Memory | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
+  return { rssMiB: mib(kib('VmRSS')), hwmMiB: mib(kib('VmHWM')) };
+}
+
+/** Polls GET url every 10 ms until it answers 200; the time it took, or undefined after `timeoutMs`. */
+export async function waitHealthy(
+  url: string,
+  since: number,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  while (epochMs() - since < timeoutMs) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(500) });
+      await response.arrayBuffer();
+      if (response.status === 200) return epochMs() - since;
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  return undefined;
+}

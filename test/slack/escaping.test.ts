@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/slack/ids.js';
+import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import type { AppResponse } from '../support/slack-requests.js';
+
+/**
+ * Everything typed (or sent back by the courier) that is echoed into mrkdwn is escaped: no typed
+ * `<!channel>`, mention or link ever reaches Slack as markup. plain_text (labels, input values) is not
+ * parsed by Slack, so only mrkdwn objects and message `text` are checked.
+ */
+
+const ATTACK = '<!channel> <@U123> <http://evil|click> & co';
+const FORBIDDEN = ['<!channel>', '<!here>', '<@U123>', '<@U999>', '<http://evil'];
+const courierError = JSON.stringify({
+  ResponseCode: '400',
+  ResponseDetail: '<!channel>',
+  remarks: '<@U999>',
+});
+
+let bot: TestBot;
+const acks: AppResponse[] = [];
+
+afterEach(async () => {
+  acks.length = 0;
+  await bot?.stop();
+});
+
+async function ack(response: Promise<AppResponse>): Promise<AppResponse> {
+  const answered = await response;
+  acks.push(answered);
+  expect(answered.status).toBe(200);
+  return answered;
+}
+
+/** mrkdwn texts of Block Kit JSON: `{ type: 'mrkdwn', text }` anywhere (section text/fields, context). */
+function mrkdwnIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    for (const item of value) mrkdwnIn(item, found);
+  } else if (typeof value === 'object' && value !== null) {
+    const node = value as Record<string, unknown>;
+    if (node.type === 'mrkdwn' && typeof node.text === 'string') found.push(node.text);
+    for (const child of Object.values(node)) mrkdwnIn(child, found);
+  }
+  return found;
+}
+
+/** Every mrkdwn text and message `text` Slack received: Web API calls, response_url posts, acks. */
+function everythingShown(): string[] {
+  const bodies = [
+    ...bot.fake.calls.filter((c) => /^(views|chat)\./.test(c.method)).map((c) => c.body),
+    ...bot.fake.responseUrlPosts.map((p) => p.body),
+    ...acks.map((a) => a.body).filter((b) => typeof b === 'object' && b !== null),
+  ];
+  return bodies.flatMap((body) => [
+    ...(typeof body.text === 'string' ? [body.text] : []),
+    ...mrkdwnIn(body.view),
+    ...mrkdwnIn(body.blocks),
+  ]);
+}
+
+function expectAllEscaped(): void {
+  const shown = everythingShown();
+  for (const text of shown) {
+    for (const raw of FORBIDDEN) expect(text, `unescaped ${raw} in: ${text}`).not.toContain(raw);
+  }
+  expect(shown.some((text) => text.includes('&lt;!channel&gt;'))).toBe(true);
+}
+
+function place(prefix: string, country = 'PH') {
+  return {
+    [`${prefix}.street`]: ATTACK,
+    [`${prefix}.region`]: ATTACK,
+    [`${prefix}.city`]: ATTACK,
+    [`${prefix}.district`]: ATTACK,
+    [`${prefix}.neighbourhood`]: ATTACK,
+    [`${prefix}.country`]: country,
+  };
+}
+
+const quoteTyped = {
+  paymentMethod: 'COD',
+  codAmount: '1500',
+  ...place('shipper'),
+  'shipper.postal': '<@U123>',
+  ...place('consignee'),
+  'consignee.city': null, // keeps the `to_city="<!here>"` pre-fill
+  ...place('returnTo'),
+  'package.type': 'BOX',
+  'package.weight': '2',
+  merchantName: ATTACK,
+};
+
+async function openQuote(): Promise<View> {
+  await ack(bot.command('/quote', `to_city="<!here>" merchant="${ATTACK}" <!channel> <@U123>=x`));
+  return bot.openedView();
+}
+
+describe('the quote flow escapes what was typed', () => {
+  it('in the form notices, the working view, the result view and the channel post', async () => {
+    bot = await startTestBot();
+    const form = await openQuote();
+    const answer = await ack(bot.submit(form, { ...quoteTyped, 'consignee.city': '<!here>' }));
+    expect(answer.body.response_action).toBe('update');
+    await bot.idle();
+    await bot.updatedView(form.id, (v) => JSON.stringify(v.blocks).includes('Total'));
+    expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(1);
+    expectAllEscaped();
+  });
+
+  it('in the failure view, and in the private message when the modal was closed', async () => {
+    bot = await startTestBot();
+    const form = await openQuote();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    await ack(bot.submit(form, { ...quoteTyped, 'consignee.city': '<!here>' }));
+    await bot.idle();
+    const failed = await bot.updatedView(form.id, (v) => JSON.stringify(v.blocks).includes('No quote'));
+    expect(JSON.stringify(failed.blocks)).toContain('&lt;@U999&gt;');
+
+    const again = await openQuote();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    bot.fake.respond('views.update', { ok: false, error: 'not_found' });
+    await ack(bot.submit(again, { ...quoteTyped, 'consignee.city': '<!here>' }));
+    await bot.idle();
+    await bot.fake.waitFor('chat.postEphemeral');
+    expectAllEscaped();
+  });
+});
+
+const shipmentTyped = {
+  paymentMethod: 'COD',
+  codAmount: '1500',
+  itemDescription: ATTACK,
+  handlingInstructions: ATTACK,
+  'package.type': 'BOX',
+  'package.weight': '4.5',
+  operatorContactNumber: '+63 917 555 0100',
+  reference1: ATTACK,
+  reference2: ATTACK,
+  reference3: ATTACK,
+  reference4: ATTACK,
+  reference5: ATTACK,
+};
+
+const receiverTyped = {
+  'consignee.name': ATTACK,
+  'consignee.phone': '0917 123 4567',
+  ...place('consignee'),
+  'consignee.postal': '<!here>',
+};
+
+const senderTyped = {
+  shipperCode: ATTACK,
+  'shipper.name': ATTACK,
+  'shipper.phone': '0917 000 0202',
+  ...place('shipper'),
+  merchantName: ATTACK,
+  warehouseName: ATTACK,
+  'returnTo.name': ATTACK,
+  'returnTo.phone': '0917 000 0303',
+  ...place('returnTo'),
+};
+
+const parcelTyped = {
+  'childWaybills.0.packageType': 'BOX',
+  'childWaybills.0.itemDescription': ATTACK,
+  'childWaybills.0.remarks': ATTACK,
+  'childWaybills.0.length': '30',
+  'childWaybills.0.width': '20',
+  'childWaybills.0.height': '10',
+  'childWaybills.0.weight': '1.5',
+};
+
+/** /book pre-filled with attack text, every step typed with it, one parcel: the review view. */
+async function reviewOfAttack(): Promise<View> {
+  await ack(
+    bot.command('/book', `description="${ATTACK}" to_name="<!here>" merchant="${ATTACK}" <!channel>`),
+  );
+  let view = await bot.openedView();
+  for (const typed of [shipmentTyped, receiverTyped, senderTyped]) {
+    view = bot.ackedView(await ack(bot.submit(view, typed)), view.id);
+  }
+  await ack(bot.clickInView(view, ids.bookingAddParcel));
+  const rows = await bot.updatedView(view.id, (v) => JSON.stringify(v.blocks).includes('Parcel 1: weight'));
+  const review = bot.ackedView(await ack(bot.submit(rows, parcelTyped)), rows.id);
+  expect(review.callback_id).toBe(ids.bookingReview);
+  return review;
+}
+
+describe('the booking and update flows escape what was typed', () => {
+  it('in every step, the review, the done view, both cards, /waybill show, the update and its thread', async () => {
+    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    const review = await reviewOfAttack();
+    expect(JSON.stringify(review.blocks)).toContain('&lt;!channel&gt;');
+    await ack(bot.submit(review));
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => JSON.stringify(v.blocks).includes('Booked `WB000001`'));
+    expect(bot.fake.callsTo('chat.postMessage').map((c) => c.body.channel)).toEqual(['CDISPATCH', 'CAUDIT']);
+
+    await ack(bot.command('/waybill', 'show WB000001'));
+    await ack(bot.command('/waybill', 'show <!channel>'));
+    await ack(bot.command('/waybill', 'update <@U123>'));
+
+    await ack(bot.command('/waybill', 'update WB000001'));
+    const form = await bot.openedView();
+    await ack(
+      bot.submit(form, {
+        'consignee.name': `${ATTACK} (changed)`,
+        'consignee.street': '<!here> 2',
+        handlingInstructions: '<@U123> keep upright',
+        reference1: '<http://evil|new>',
+      }),
+    );
+    await bot.idle();
+    await bot.updatedView(form.id, (v) => JSON.stringify(v.blocks).includes('Updated `WB000001`'));
+    expect(bot.fake.callsTo('chat.update')).toHaveLength(2);
+    expect(bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts)).toHaveLength(2);
+    expectAllEscaped();
+  });
+
+  it('in the booking and update failure views', async () => {
+    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    const review = await reviewOfAttack();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    await ack(bot.submit(review));
+    await bot.idle();
+    const failed = await bot.updatedView(review.id, (v) => JSON.stringify(v.blocks).includes('Not booked'));
+    expect(JSON.stringify(failed.blocks)).toContain('&lt;@U999&gt;');
+
+    // Booked on "Try again"; then an update the courier refuses.
+    await ack(bot.clickInView(failed, ids.bookingRetry));
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => JSON.stringify(v.blocks).includes('Booked `WB000001`'));
+    await ack(bot.command('/waybill', 'update WB000001'));
+    const form = await bot.openedView();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    await ack(bot.submit(form, { 'consignee.name': '<!here> again' }));
+    await bot.idle();
+    await bot.updatedView(form.id, (v) => JSON.stringify(v.blocks).includes('Not updated'));
+    expectAllEscaped();
+  });
+});

@@ -1,0 +1,282 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ids, viewMetadata } from '../../src/slack/ids.js';
+import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import {
+  type AppResponse,
+  blockActionsPayload,
+  interactiveBody,
+  postToApp,
+  slashCommandBody,
+  slashCommandFields,
+  viewSubmissionPayload,
+} from '../support/slack-requests.js';
+
+/**
+ * Requests Slack would never send (or sends rarely, like org-wide installs with `team: null`): each gets
+ * a 2xx/4xx answer, a log line where it matters, nothing reaches the courier, and the bot keeps serving.
+ */
+
+let bot: TestBot;
+let quoteView: View;
+
+const post = (body: string) => postToApp(bot.url, secrets.signingSecret, body);
+
+/** Log lines (their `msg` and error message) written since `from`. */
+function logsSince(from: number): string[] {
+  return bot.logs.slice(from).map((line) => {
+    const parsed = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+    return `${parsed.msg ?? ''} ${parsed.err?.message ?? ''}`;
+  });
+}
+
+async function expectLogged(from: number, pattern: RegExp): Promise<void> {
+  await bot.idle();
+  expect(
+    logsSince(from).some((line) => pattern.test(line)),
+    logsSince(from).join('\n'),
+  ).toBe(true);
+}
+
+/** A view submission of the quote form with these top-level payload fields / view fields replaced. */
+function quoteSubmission(payload: Record<string, unknown> = {}, view: Record<string, unknown> = {}) {
+  const base = viewSubmissionPayload({
+    callbackId: ids.quoteForm,
+    privateMetadata: quoteView.private_metadata,
+    viewId: quoteView.id,
+    blocks: quoteView.blocks,
+    stateValues: {},
+    user: 'UDISPATCH',
+  });
+  Object.assign(base.view as object, view);
+  return interactiveBody({ ...base, ...payload });
+}
+
+function buttonClick(payload: Record<string, unknown> = {}, actionId: string = ids.waybillUpdate) {
+  const base = blockActionsPayload({
+    actionId,
+    value: 'WB404',
+    user: 'UDISPATCH',
+    channelId: 'CDISPATCH',
+    responseUrl: bot.fake.responseUrl('actions/1'),
+  });
+  return interactiveBody({ ...base, ...payload });
+}
+
+function commandWithout(field: string, command = '/quote', text = ''): string {
+  const fields: Record<string, string> = {
+    ...slashCommandFields({ command, text, fake: bot.fake, user_id: 'UDISPATCH', channel_id: 'CDISPATCH' }),
+  };
+  delete fields[field];
+  return new URLSearchParams(fields).toString();
+}
+
+function expectNot5xx(response: AppResponse): void {
+  expect(response.status).toBeGreaterThanOrEqual(200);
+  expect(response.status).toBeLessThan(500);
+}
+
+beforeEach(async () => {
+  bot = await startTestBot();
+  await bot.command('/quote');
+  quoteView = await bot.openedView();
+});
+
+afterEach(async () => {
+  // Still serving: a valid /quote opens its modal.
+  await bot.idle();
+  const opened = bot.fake.callsTo('views.open').length;
+  const response = await bot.command('/quote');
+  expect(response.status).toBe(200);
+  await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+  expect(bot.sandbox.received).toEqual([]);
+  await bot.stop();
+});
+
+describe('interactive payloads Bolt cannot use', () => {
+  it('answers a payload that is not JSON with 400 and logs it', async () => {
+    const from = bot.logs.length;
+    const response = await post('payload=not-json');
+    expect(response.status).toBe(400);
+    await expectLogged(from, /Malformed request body/);
+  });
+
+  it('answers an over-sized body with 413 and logs it', async () => {
+    const from = bot.logs.length;
+    const response = await post(`payload=${'a'.repeat(4 * 1024 * 1024 + 16)}`);
+    expect(response.status).toBe(413);
+    await expectLogged(from, /exceeded the maximum allowed size/);
+  });
+
+  // Bolt cannot route these and nobody acks them: Bolt answers 404 after its 3 s unhandled-request
+  // timeout. All sent at once so the file waits those 3 s only once.
+  it('answers unroutable payloads (no type, unknown callback/action/command) with 404 after 3 s, logged', async () => {
+    const from = bot.logs.length;
+    const { type: _type, ...untyped } = JSON.parse(decodeURIComponent(quoteSubmission().slice(8)));
+    const { actions: _actions, ...noActions } = JSON.parse(decodeURIComponent(buttonClick().slice(8)));
+    const bodies = {
+      'no type': interactiveBody(untyped),
+      'JSON array': interactiveBody([]),
+      'view: "x"': quoteSubmission({ view: 'x' }),
+      'unknown view callback id': quoteSubmission({}, { callback_id: 'no_such_form' }),
+      'unknown action id': buttonClick({}, 'no_such_button'),
+      'block action without actions': interactiveBody(noActions),
+      'block action with actions: []': buttonClick({ actions: [] }),
+      'unknown slash command': slashCommandBody({ command: '/nope', fake: bot.fake }),
+    };
+    const responses = await Promise.all(Object.values(bodies).map(post));
+    const statuses = Object.fromEntries(Object.keys(bodies).map((name, i) => [name, responses[i]?.status]));
+    expect(statuses).toEqual(Object.fromEntries(Object.keys(bodies).map((name) => [name, 404])));
+    await expectLogged(from, /not acknowledged within 3 seconds/);
+    await expectLogged(from, /Could not determine the type of an incoming event/);
+  });
+
+  // BUG: src/slack/bot.ts builds Bolt's HTTPReceiver without a `processEventErrorHandler`, so when Bolt
+  // itself throws on a payload (TypeError reading `user.id`, `view.app_installed_team_id`, or iterating
+  // `actions: {}`) before any listener runs, Bolt's default handler answers HTTP 500 (logged as "An unhandled
+  // error occurred while Bolt processed an event"). Expected: a 4xx (e.g. 400) and the log line.
+  for (const [name, body] of [
+    ['a view submission without `user`', () => quoteSubmission({ user: undefined })],
+    ['a view submission without `view`', () => quoteSubmission({ view: undefined })],
+    ['a block action without `user`', () => buttonClick({ user: undefined })],
+    ['a block action with `actions: {}`', () => buttonClick({ actions: {} })],
+  ] as const) {
+    it.fails(`answers ${name} with a 4xx, not 500`, async () => {
+      const from = bot.logs.length;
+      const response = await post(body());
+      await expectLogged(from, /unhandled error occurred while Bolt processed an event/);
+      expectNot5xx(response);
+    });
+  }
+});
+
+describe('org-wide installs (team: null)', () => {
+  const orgWide = {
+    team: null,
+    is_enterprise_install: true,
+    enterprise: { id: 'E0001', name: 'Org' },
+  };
+
+  it('opens /quote for a command with no team_id', async () => {
+    const opened = bot.fake.callsTo('views.open').length;
+    const response = await post(
+      slashCommandBody({
+        command: '/quote',
+        fake: bot.fake,
+        team_id: '',
+        extra: { is_enterprise_install: 'true' },
+      }),
+    );
+    expect(response.status).toBe(200);
+    await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+  });
+
+  it('validates a view submission with team: null', async () => {
+    const response = await post(quoteSubmission(orgWide));
+    expect(response.status).toBe(200);
+    expect(response.body.response_action).toBe('errors');
+  });
+
+  it('answers a block action with team: null', async () => {
+    const response = await post(buttonClick(orgWide));
+    expect(response.status).toBe(200);
+    const reply = await bot.fake.waitForResponseUrlPost();
+    expect(String(reply.body.text)).toContain('no record of waybill');
+  });
+});
+
+describe('slash commands with fields missing', () => {
+  it('logs a /quote without trigger_id that Slack refuses to open, and answers 200', async () => {
+    bot.fake.respond('views.open', { ok: false, error: 'invalid_arguments' }, { times: 1 });
+    const from = bot.logs.length;
+    const response = await post(commandWithout('trigger_id'));
+    expectNot5xx(response);
+    await expectLogged(from, /(listener|background task) failed.*invalid_arguments/);
+  });
+
+  for (const field of ['channel_id', 'user_id']) {
+    it(`logs a /book without ${field}, and answers 200`, async () => {
+      const from = bot.logs.length;
+      const response = await post(commandWithout(field, '/book'));
+      expectNot5xx(response);
+      await expectLogged(from, /(listener|background task) failed/);
+    });
+  }
+
+  it('answers /waybill show without user_id', async () => {
+    const response = await post(commandWithout('user_id', '/waybill', 'show WB1'));
+    expect(response.status).toBe(200);
+    expect(response.body.text).toContain('no record of waybill');
+  });
+});
+
+describe('view submissions whose private_metadata does not lead to a draft of their kind', () => {
+  const forms = [
+    { callbackId: ids.quoteForm, kind: 'quote', other: 'booking' },
+    { callbackId: ids.bookingStep, kind: 'booking', other: 'update' },
+    { callbackId: ids.bookingReview, kind: 'booking', other: 'quote' },
+    { callbackId: ids.updateForm, kind: 'update', other: 'booking' },
+  ];
+
+  function submitWith(callbackId: string, privateMetadata: string) {
+    return post(
+      interactiveBody(
+        viewSubmissionPayload({
+          callbackId,
+          privateMetadata,
+          viewId: quoteView.id,
+          blocks: quoteView.blocks,
+          stateValues: {},
+          user: 'UDISPATCH',
+        }),
+      ),
+    );
+  }
+
+  function expectExpired(response: AppResponse, callbackId: string) {
+    expect(response.status).toBe(200);
+    if (callbackId === ids.bookingReview) {
+      expect(response.body.response_action).toBe('update');
+      expect(JSON.stringify(response.body.view)).toContain('expired');
+    } else {
+      expect(response.body.response_action).toBe('errors');
+      expect(Object.keys(response.body.errors)).toEqual([
+        quoteView.blocks.find((b) => b.type === 'input').block_id,
+      ]);
+      expect(String(Object.values(response.body.errors)[0])).toContain('expired');
+    }
+  }
+
+  for (const { callbackId, other } of forms) {
+    it(`${callbackId}: garbage, a missing draft, and a draft of another kind`, async () => {
+      for (const metadata of [
+        'garbage{',
+        '',
+        'null',
+        '{"draftId":42}',
+        viewMetadata({ draftId: 'missing' }),
+      ]) {
+        expectExpired(await submitWith(callbackId, metadata), callbackId);
+      }
+      const draft = bot.deps.store.drafts.create({
+        kind: other,
+        userId: 'UDISPATCH',
+        channelId: 'CDISPATCH',
+        data: { input: {}, step: 'review', parcels: 0, rev: 0, trackingNumber: 'WB1', baseVersion: 1 },
+      });
+      expectExpired(await submitWith(callbackId, viewMetadata({ draftId: draft.id })), callbackId);
+    });
+  }
+
+  // A quote form naming a booking draft must not overwrite that draft's input (quote-submit checks the kind).
+  it('quote_form: a booking draft id is refused as expired and the draft is left alone', async () => {
+    const draft = bot.deps.store.drafts.create({
+      kind: 'booking',
+      userId: 'UDISPATCH',
+      channelId: 'CDISPATCH',
+      data: { input: { itemDescription: 'Kitchen scales' }, step: 'receiver', parcels: 0, rev: 0 },
+    });
+    const response = await submitWith(ids.quoteForm, viewMetadata({ draftId: draft.id }));
+    expect(bot.deps.store.drafts.get(draft.id)?.data).toEqual(draft.data);
+    expectExpired(response, ids.quoteForm);
+  });
+});
