@@ -1,6 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
-import { exitOnConfigError, recordAbandoned, shutdown, stopOnSignals } from './lifecycle.js';
+import {
+  exitOnConfigError,
+  logUnhandledRejections,
+  recordAbandoned,
+  shutdown,
+  stopOnSignals,
+} from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { createBot } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
@@ -21,6 +27,7 @@ async function main(): Promise<void> {
   const profiles = senderProfiles(waybill.env, bot.senderProfilesFile);
   const logger = createLogger({ level: slack.logLevel, secrets: secretsOf() });
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
+  logUnhandledRejections(logger);
 
   const identity = await identifyBot(slack);
   const upstream = await connectUpstream(waybill, logger);

@@ -13,6 +13,14 @@ export function exitOnConfigError(err: unknown): never {
 }
 
 /**
+ * A rejected promise nobody awaited (one inside Bolt's receiver, for a malformed request) is
+ * logged rather than ending the process with every booking in flight.
+ */
+export function logUnhandledRejections(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+}
+
+/**
  * On SIGTERM or SIGINT: run `stop` once (stop taking requests, finish those in flight, close),
  * then exit 0. A second signal exits at once.
  */

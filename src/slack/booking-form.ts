@@ -1,5 +1,6 @@
 import type { Catalog } from '../waybill/catalog.js';
 import { instantFromZonedDateTime } from '../waybill/dates.js';
+import { isCalendarDate } from '../waybill/fields.js';
 import { contactFields, placeFields } from './blocks/common.js';
 import { packageFields, paymentFields } from './blocks/quote.js';
 import { type FormField, getPath } from './forms.js';
@@ -131,12 +132,14 @@ export function childTrackingNumber(parent: string, index: number): string {
  * A date picker's day and a time picker's time as one instant: in the zone Slack reports for the
  * picker (the dispatcher's own) when `zone` is 'reported', else in `timeZone`.
  */
-function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | undefined {
+function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | string | undefined {
   const date = getPath(picked, 'date');
   const time = getPath(picked, 'time');
   const clock = typeof time === 'string' ? time : getPath(time, 'time');
   const reported = getPath(time, 'timeZone');
   if (typeof date !== 'string' || typeof clock !== 'string' || !date || !clock) return undefined;
+  // Not from Slack's pickers: passed on as text the schema refuses ("must be a date and time").
+  if (!isCalendarDate(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return `${date} ${clock}`;
   const useReported = zone === 'reported' && typeof reported === 'string' && reported !== '';
   return instantFromZonedDateTime(date, clock, useReported ? reported : timeZone);
 }
@@ -149,7 +152,7 @@ export type PickerZone = 'reported' | 'configured';
  * generated one, and parcels are numbered from the parent (`WB000123-01`).
  */
 export function toBookingInput(
-  input: Record<string, unknown>,
+  given: Record<string, unknown> | null | undefined,
   {
     trackingNumber,
     timeZone,
@@ -157,6 +160,7 @@ export function toBookingInput(
     pickerZone = 'reported',
   }: { trackingNumber: string; timeZone: string; parcels: number; pickerZone?: PickerZone },
 ): Record<string, unknown> {
+  const input = typeof given === 'object' && given !== null ? given : {};
   const typed = typeof input.trackingNumber === 'string' ? input.trackingNumber.trim() : '';
   const parent = typed || trackingNumber;
   const rows = Array.isArray(input.childWaybills) ? input.childWaybills.slice(0, parcels) : [];

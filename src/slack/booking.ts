@@ -118,12 +118,11 @@ export function showStep(
     // Only reachable if a step was skipped: show the first step with a problem, and the problems.
     const first =
       bookingSteps.find((s) => errorsOfStep(deps, saved.data, s, result.errors).length > 0) ?? 'shipment';
-    return showStep(
-      deps,
-      saved,
-      first,
-      result.errors.map((e) => e.message),
-    );
+    const problems = errorsOfStep(deps, saved.data, first, result.errors).map((e) => e.message);
+    // A modal holds 100 blocks: name a few problems; the rest show inline when Next is pressed.
+    const named =
+      problems.length > 3 ? [...problems.slice(0, 3), `…and ${problems.length - 3} more`] : problems;
+    return showStep(deps, saved, first, named);
   }
   return bookingStepView({
     step,

@@ -1,4 +1,4 @@
-import { App } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
 import { accessGuard } from './access.js';
 import * as actions from './actions/index.js';
@@ -47,17 +47,29 @@ export function createBot({
     ? new App({ ...common, appToken: slack.appToken, socketMode: true })
     : new App({
         ...common,
-        processBeforeResponse,
-        customRoutes: [
-          {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_req, res) => {
-              res.writeHead(200, { 'Content-Type': 'text/plain' });
-              res.end('ok');
+        receiver: new HTTPReceiver({
+          signingSecret: slack.signingSecret,
+          logger: common.logger,
+          processBeforeResponse,
+          customRoutes: [
+            {
+              path: '/healthz',
+              method: ['GET'],
+              handler: (_req, res) => {
+                res.writeHead(200, { 'Content-Type': 'text/plain' });
+                res.end('ok');
+              },
             },
+          ],
+          // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
+          processEventErrorHandler: async ({ error, response }) => {
+            deps.logger.warn({ err: error }, 'a Slack request could not be processed');
+            if (response.headersSent) return false;
+            response.writeHead(error instanceof TypeError ? 400 : 500);
+            response.end();
+            return true;
           },
-        ],
+        }),
       });
   // Before every listener: Slack's re-deliveries, then who may do what (a refusal never reaches the courier).
   app.use(retryGuard(deps.logger));

@@ -53,9 +53,19 @@ function readStateValue(state: StateValue): unknown {
   }
 }
 
-/** Sets `a.b.0.c` in a nested object, creating objects and arrays on the way. */
+/** Keys no form path has: writing them would reach Object.prototype. */
+const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** No form has more rows than this; a larger index in a block id is not ours. */
+const MAX_INDEX = 99;
+
+/**
+ * Sets `a.b.0.c` in a nested object, creating objects and arrays on the way. A path that no form
+ * of ours could have (a prototype key, a huge row index) is ignored.
+ */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
+  if (keys.some((key) => unsafeKeys.has(key) || (/^\d+$/.test(key) && Number(key) > MAX_INDEX))) return;
   let node: Record<string, unknown> = target;
   keys.forEach((key, index) => {
     if (index === keys.length - 1) {

@@ -243,7 +243,9 @@ export function instant(label: string) {
               isCalendarDate(text.slice(0, 10))
             ? new Date(text)
             : undefined;
-      if (!date || Number.isNaN(date.getTime())) {
+      // The wire writes four-digit years.
+      const year = date?.getUTCFullYear() ?? Number.NaN;
+      if (!date || Number.isNaN(date.getTime()) || year < 1970 || year > 9998) {
         ctx.addIssue({ code: 'custom', message: `${label} must be a date and time` });
         return z.NEVER;
       }
