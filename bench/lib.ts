@@ -103,14 +103,15 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `node --import tsx SCRIPT` with this very node binary, so the child's pid is the process that
- * serves (no npx/tsx wrapper in between) and /proc/<pid>/status is its memory.
+ * `node SCRIPT` (with `--import tsx` for a .ts script) with this very node binary, so the child's
+ * pid is the process that serves (no npx/tsx wrapper in between) and /proc/<pid>/status is its memory.
  */
 export function spawnTs(
   script: string,
   options: { env: NodeJS.ProcessEnv; logFile?: string; nodeArgs?: string[] },
 ): ChildProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, script], {
     cwd: repoRoot,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],

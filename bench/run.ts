@@ -640,7 +640,7 @@ async function benchBot(ctx: Context, latencyMs: number, onForms: (forms: Opened
   const env = botEnv(port, dbPath, latencyMs, fake.apiUrl);
   const bookings = createBookingDrafts(fake, dbPath, tag, env);
   log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
-  const started = await startProcess('src/app.ts', env, port, join(ctx.tmp, `${tag}.log`));
+  const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, `${tag}.log`));
   const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
 
   // Warm-up, not measured: a few forms opened and submitted, one at a time.
@@ -785,7 +785,7 @@ async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<InstanceRep
     PORT: String(port),
   };
   log(`${name}: starting`);
-  const started = await startProcess('bench/bare-bolt.ts', env, port, join(ctx.tmp, 'bare-bolt.log'));
+  const started = await startProcess('bench/bare-bolt.mjs', env, port, join(ctx.tmp, 'bare-bolt.log'));
   const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
   for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, 'barew', i)]);
   await runLoad(

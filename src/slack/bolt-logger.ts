@@ -9,6 +9,8 @@ export function boltLogger(logger: Logger): BoltLogger {
   const write =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...message: unknown[]) => {
+      // The WebClient logs whole request bodies at debug: never format what will not be written.
+      if (!logger.isLevelEnabled(level)) return;
       const err = message.find((part) => part instanceof Error);
       const text = format(...message.filter((part) => part !== err));
       if (err) logger[level]({ err, source: 'bolt' }, text);

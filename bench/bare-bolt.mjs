@@ -1,11 +1,13 @@
 /**
  * The baseline: a bare Bolt app with the bot's receiver set-up (HTTPReceiver on PORT, /slack/events,
- * signature verification, GET /healthz) and handlers that only acknowledge. Whatever the bot takes
- * beyond this is the bot's own cost. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
+ * signature verification, GET /healthz) and handlers that only acknowledge. Plain JavaScript, so it
+ * runs on plain node like the built bot. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
  */
-import { App, LogLevel } from '@slack/bolt';
+import bolt from '@slack/bolt';
 
-const env = (name: string): string => {
+const { App, LogLevel } = bolt;
+
+const env = (name) => {
   const value = process.env[name];
   if (!value) throw new Error(`bare-bolt: ${name} must be set`);
   return value;
