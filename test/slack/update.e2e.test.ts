@@ -92,7 +92,7 @@ describe('updating a waybill', () => {
       shipperCode: 'ACME-PSG',
       operatorContactNumber: '+63 917 555 0100',
     });
-    expect((card?.record as { childWaybills: unknown[] }).childWaybills).toHaveLength(3);
+    expect(card?.record).toHaveProperty('childWaybills.length', 3);
     expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({
       outcome: 'ok',
       userId: 'UDISPATCH',
