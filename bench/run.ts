@@ -25,6 +25,7 @@ import { ids } from '../src/slack/ids.js';
 import { openStore } from '../src/store/store.js';
 import type { WaybillClient } from '../src/waybill/client.js';
 import { stateFor } from '../test/support/bot-harness.js';
+import { quoteCommandText as quoteText, quoteTyped } from '../test/support/quote-flow.js';
 import { type FakeCall, type FakeSlack, startFakeSlack } from '../test/support/slack-fake.js';
 import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../test/support/slack-requests.js';
 import {
@@ -70,24 +71,6 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const LOAD_DEADLINE_MS = 30_000;
 const RESULT_WAIT_MS = 30_000;
 const START_TIMEOUT_MS = 20_000;
-
-/** What a dispatcher types into the quote form (as in test/slack/quote.e2e.test.ts). */
-const quoteTyped = {
-  paymentMethod: 'COD',
-  codAmount: '1500',
-  declaredValue: '2000',
-  'shipper.street': '12 Jupiter St',
-  'shipper.city': 'Makati',
-  'shipper.country': 'ph',
-  'shipper.postal': '1209',
-  'consignee.street': '88 Rizal Ave',
-  'consignee.country': 'PH',
-  'package.type': 'BOX',
-  'package.length': '30',
-  'package.width': '20',
-  'package.height': '10',
-};
-const quoteText = 'weight=2.5 to_city="Cebu City"';
 
 /** A booking as the review step holds it (the draft test/support/booking-flow.ts types, dated ahead). */
 function bookingInput(): Record<string, unknown> {

@@ -16,6 +16,7 @@ import {
 } from '../support/arbitraries.js';
 import { bookThroughModal, next, parcel, receiver, shipment } from '../support/booking-flow.js';
 import { startTestBot, stateFor, type TestBot, type View } from '../support/bot-harness.js';
+import { quoteTyped } from '../support/quote-flow.js';
 import type { AppResponse } from '../support/slack-requests.js';
 
 /**
@@ -28,22 +29,6 @@ const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 40);
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
-
-const quoteTyped: Typed = {
-  paymentMethod: 'COD',
-  codAmount: '1500',
-  declaredValue: '2000',
-  'shipper.street': '12 Jupiter St',
-  'shipper.city': 'Makati',
-  'shipper.country': 'ph',
-  'shipper.postal': '1209',
-  'consignee.street': '88 Rizal Ave',
-  'consignee.country': 'PH',
-  'package.type': 'BOX',
-  'package.length': '30',
-  'package.width': '20',
-  'package.height': '10',
-};
 
 const senderTyped: Typed = {
   'shipper.name': 'Acme',

@@ -1,24 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { quoteCommandText, quoteTyped } from '../support/quote-flow.js';
 import { nowSeconds, postToApp, slashCommandBody } from '../support/slack-requests.js';
 
-/** What a dispatcher types into the quote form, by schema path. */
-const typed = {
-  paymentMethod: 'COD',
-  codAmount: '1500',
-  declaredValue: '2000',
-  'shipper.street': '12 Jupiter St',
-  'shipper.city': 'Makati',
-  'shipper.country': 'ph',
-  'shipper.postal': '1209',
-  'consignee.street': '88 Rizal Ave',
-  'consignee.country': 'PH',
-  'package.type': 'BOX',
-  'package.length': '30',
-  'package.width': '20',
-  'package.height': '10',
-};
+const typed = quoteTyped;
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any[]): string => JSON.stringify(blocks);
@@ -35,7 +21,7 @@ afterEach(async () => {
   expect(leaked).toEqual([]);
 });
 
-async function openQuoteForm(text = 'weight=2.5 to_city="Cebu City"'): Promise<View> {
+async function openQuoteForm(text = quoteCommandText): Promise<View> {
   const response = await bot.command('/quote', text);
   expect(response.status).toBe(200);
   return bot.openedView();
