@@ -58,3 +58,23 @@ export function openModalSoon(
     }
   });
 }
+
+/**
+ * "Try again" on a failed booking or update: the attempt (one whose outcome is unknown never
+ * qualifies) starts afresh once, shown as working in the modal, then `work` runs in the background.
+ * A second click on the same button finds the attempt under way, or the modal's hash stale.
+ */
+export async function retryAttempt(
+  deps: Pick<BotDeps, 'inFlight' | 'store'>,
+  client: SlackClient,
+  view: { id: string; hash: string },
+  attempt: { key: string; operation: string; working: ModalView; work: () => Promise<void> },
+): Promise<void> {
+  deps.store.attempts.clearFailed(attempt.key);
+  if (!deps.store.attempts.begin(attempt.key, attempt.operation).started) return;
+  if (!(await showInModal(client, view.id, attempt.working, view.hash))) {
+    deps.store.attempts.finish(attempt.key, 'failed', { message: 'The retry was not started.' });
+    return;
+  }
+  deps.inFlight.run(attempt.operation, attempt.work);
+}

@@ -93,8 +93,25 @@ export function updateDraftOfView(deps: BotDeps, privateMetadata: string | undef
   return draftOfView<UpdateDraft>(deps.store.drafts, privateMetadata, 'update');
 }
 
-/** The booking with the typed changes applied: validated by the Update schema, Booking-only fields kept. */
-export function updatedBooking(deps: BotDeps, current: Booking, data: UpdateDraft): Validation<Booking> {
+/** What the courier will see change: the Update bodies before and after, key by key. */
+function changesBetween(before: UpdateRequestWire, after: UpdateRequestWire): FieldChange[] {
+  return (Object.keys(after) as (keyof UpdateRequestWire)[])
+    .filter((key) => before[key] !== after[key])
+    .map((key) => ({ key, from: before[key], to: after[key] }));
+}
+
+export interface ProposedUpdate {
+  /** The stored booking with the typed changes applied (Booking-only fields kept). */
+  booking: Booking;
+  changes: FieldChange[];
+}
+
+/** The typed changes, validated by the Update schema, and what they change on the wire. */
+export function proposedUpdate(
+  deps: BotDeps,
+  current: Booking,
+  data: UpdateDraft,
+): Validation<ProposedUpdate> {
   const input = toBookingInput(data.input, {
     trackingNumber: data.trackingNumber,
     timeZone: deps.waybill.timeZone,
@@ -103,14 +120,15 @@ export function updatedBooking(deps: BotDeps, current: Booking, data: UpdateDraf
   });
   const result = validate(deps.schemas.update, { ...input, trackingNumber: data.trackingNumber });
   if (!result.ok) return result;
-  return { ok: true, value: { ...current, ...result.value, trackingNumber: current.trackingNumber } };
-}
-
-/** What the courier will see change: the Update bodies before and after, key by key. */
-export function changesBetween(before: UpdateRequestWire, after: UpdateRequestWire): FieldChange[] {
-  return (Object.keys(after) as (keyof UpdateRequestWire)[])
-    .filter((key) => before[key] !== after[key])
-    .map((key) => ({ key, from: before[key], to: after[key] }));
+  const booking = { ...current, ...result.value, trackingNumber: current.trackingNumber };
+  const { timeZone } = deps.waybill;
+  return {
+    ok: true,
+    value: {
+      booking,
+      changes: changesBetween(toUpdateWire(current, timeZone), toUpdateWire(booking, timeZone)),
+    },
+  };
 }
 
 export function updateAttemptKey(trackingNumber: string, baseVersion: number): string {
@@ -190,13 +208,7 @@ async function announce(
 export async function runUpdate(
   deps: BotDeps,
   client: SlackClient,
-  input: {
-    viewId: string;
-    draft: Draft<UpdateDraft>;
-    record: BookingRecord<Booking>;
-    booking: Booking;
-    changes: FieldChange[];
-  },
+  input: { viewId: string; draft: Draft<UpdateDraft>; record: BookingRecord<Booking> } & ProposedUpdate,
 ): Promise<void> {
   const { viewId, draft, record, booking, changes } = input;
   const { env, timeZone } = deps.waybill;

@@ -117,9 +117,3 @@ export type QuotationRequestWire = {
 } & PlaceWire<'shipper'> &
   PlaceWire<'consignee'> &
   PlaceWire<'return'>;
-
-export type WireRequest = {
-  quote: QuotationRequestWire;
-  book: BookingRequestWire;
-  update: UpdateRequestWire;
-};

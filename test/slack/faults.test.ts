@@ -195,10 +195,11 @@ describe('the process', () => {
     bot = await startTestBot();
   });
 
-  it('on shutdown lets a call already sent finish', async () => {
+  /** Books with the courier answering after `latencyMs`, and shuts down `graceMs` into the call. */
+  async function shutDownMidBooking(latencyMs: number, graceMs: number) {
     bot = await startTestBot();
     const review = await fillToReview(bot);
-    bot.sandbox.setFaults({ latencyMs: 300 });
+    bot.sandbox.setFaults({ latencyMs });
     await bot.submit(review);
     const store = bot.deps.store;
     await shutdown({
@@ -207,30 +208,23 @@ describe('the process', () => {
       store: { ...store, close: () => {} },
       closeUpstream: async () => {},
       logger: bot.deps.logger,
-      graceMs: 5000,
+      graceMs,
     });
+    const attempt = store.attempts.get(
+      `book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`,
+    );
+    return { store, attempt };
+  }
+
+  it('on shutdown lets a call already sent finish', async () => {
+    const { store, attempt } = await shutDownMidBooking(300, 5000);
     expect(store.bookings.get('WB000001')).toBeDefined();
-    expect(
-      store.attempts.get(`book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`)?.state,
-    ).toBe('succeeded');
+    expect(attempt?.state).toBe('succeeded');
   });
 
   it('on shutdown records a call still running after the grace period as outcome unknown', async () => {
-    bot = await startTestBot();
-    const review = await fillToReview(bot);
-    bot.sandbox.setFaults({ latencyMs: 1000 });
-    await bot.submit(review);
-    const store = bot.deps.store;
-    await shutdown({
-      stopReceiving: async () => {},
-      inFlight: bot.deps.inFlight,
-      store: { ...store, close: () => {} },
-      closeUpstream: async () => {},
-      logger: bot.deps.logger,
-      graceMs: 50,
-    });
-    const key = `book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`;
-    expect(store.attempts.get(key)?.state).toBe('unknown');
+    const { store, attempt } = await shutDownMidBooking(1000, 50);
+    expect(attempt?.state).toBe('unknown');
     expect(store.audit.list({ operation: 'book' })[0]).toMatchObject({
       outcome: 'unknown',
       trackingNumber: 'WB000001',

@@ -3,7 +3,7 @@ import { bookingWorkingView } from '../blocks/booking.js';
 import { attemptKey, bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from '../booking.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../ids.js';
-import { showInModal } from '../modal.js';
+import { retryAttempt } from '../modal.js';
 
 /**
  * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
@@ -17,16 +17,12 @@ export function register(app: App, deps: BotDeps): void {
     const draft = bookingDraftOfView(deps, view.private_metadata);
     const result = draft ? validateDraft(deps, draft.data) : undefined;
     if (!draft || !result?.ok) return;
-    const key = attemptKey(draft.id, result.value.trackingNumber);
-    deps.store.attempts.clearFailed(key);
-    if (!deps.store.attempts.begin(key, 'book').started) return;
-    const working = bookingWorkingView(result.value.trackingNumber, deps.waybill.env, bookingMetadata(draft));
-    if (!(await showInModal(client, view.id, working, view.hash))) {
-      deps.store.attempts.finish(key, 'failed', { message: 'The retry was not started.' });
-      return;
-    }
-    deps.inFlight.run('book', () =>
-      runBooking(deps, client, { viewId: view.id, draft, booking: result.value }),
-    );
+    const booking = result.value;
+    await retryAttempt(deps, client, view, {
+      key: attemptKey(draft.id, booking.trackingNumber),
+      operation: 'book',
+      working: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
+      work: () => runBooking(deps, client, { viewId: view.id, draft, booking }),
+    });
   });
 }

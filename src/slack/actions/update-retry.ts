@@ -1,16 +1,14 @@
 import type { App } from '@slack/bolt';
-import { toUpdateWire } from '../../waybill/wire.js';
 import { updateWorkingView } from '../blocks/update.js';
 import type { BotDeps } from '../deps.js';
 import { ids, viewMetadata } from '../ids.js';
-import { showInModal } from '../modal.js';
+import { retryAttempt, showInModal } from '../modal.js';
 import {
-  changesBetween,
+  proposedUpdate,
   runUpdate,
   storedBooking,
   updateAttemptKey,
   updateDraftOfView,
-  updatedBooking,
   updateForm,
 } from '../updating.js';
 
@@ -26,37 +24,23 @@ export function register(app: App, deps: BotDeps): void {
     const draft = updateDraftOfView(deps, view.private_metadata);
     const stored = draft ? storedBooking(deps, draft.data.trackingNumber) : undefined;
     if (!draft || !stored) return;
-    const result = updatedBooking(deps, stored.booking, draft.data);
-    if (!result.ok || stored.record.version !== draft.data.baseVersion) {
+    const proposal = proposedUpdate(deps, stored.booking, draft.data);
+    if (!proposal.ok || stored.record.version !== draft.data.baseVersion) {
       await showInModal(client, view.id, updateForm(deps, draft), view.hash);
       return;
     }
-    const { timeZone, env } = deps.waybill;
-    const changes = changesBetween(
-      toUpdateWire(stored.booking, timeZone),
-      toUpdateWire(result.value, timeZone),
-    );
-    const key = updateAttemptKey(draft.data.trackingNumber, draft.data.baseVersion);
-    deps.store.attempts.clearFailed(key);
-    if (!deps.store.attempts.begin(key, 'update').started) return;
-    const working = updateWorkingView(
-      draft.data.trackingNumber,
-      changes,
-      env,
-      viewMetadata({ draftId: draft.id }),
-    );
-    if (!(await showInModal(client, view.id, working, view.hash))) {
-      deps.store.attempts.finish(key, 'failed', { message: 'The retry was not started.' });
-      return;
-    }
-    deps.inFlight.run('update', () =>
-      runUpdate(deps, client, {
-        viewId: view.id,
-        draft,
-        record: stored.record,
-        booking: result.value,
-        changes,
-      }),
-    );
+    const { trackingNumber, baseVersion } = draft.data;
+    await retryAttempt(deps, client, view, {
+      key: updateAttemptKey(trackingNumber, baseVersion),
+      operation: 'update',
+      working: updateWorkingView(
+        trackingNumber,
+        proposal.value.changes,
+        deps.waybill.env,
+        viewMetadata({ draftId: draft.id }),
+      ),
+      work: () =>
+        runUpdate(deps, client, { viewId: view.id, draft, record: stored.record, ...proposal.value }),
+    });
   });
 }

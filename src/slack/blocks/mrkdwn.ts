@@ -6,11 +6,3 @@
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
-
-/** Joins the non-empty parts with ", ", each escaped. */
-export function joinEscaped(parts: readonly (string | undefined)[], separator = ', '): string {
-  return parts
-    .filter((part): part is string => Boolean(part))
-    .map(escapeMrkdwn)
-    .join(separator);
-}

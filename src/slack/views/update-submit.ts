@@ -1,20 +1,18 @@
 import type { App } from '@slack/bolt';
-import { toUpdateWire } from '../../waybill/wire.js';
 import { updateWorkingView } from '../blocks/update.js';
 import { mergeInput } from '../booking-form.js';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../forms.js';
 import { ids, viewMetadata } from '../ids.js';
 import {
-  changesBetween,
   formValuesOf,
+  proposedUpdate,
   runUpdate,
   storedBooking,
   type UpdateAttemptResult,
   type UpdateDraft,
   updateAttemptKey,
   updateDraftOfView,
-  updatedBooking,
   updateForm,
   viewOfUpdateAttempt,
 } from '../updating.js';
@@ -49,16 +47,12 @@ export function register(app: App, deps: BotDeps): void {
       await ack({ response_action: 'update', view: updateForm(deps, refreshed, [notice]) });
       return;
     }
-    const result = updatedBooking(deps, stored.booking, draft.data);
-    if (!result.ok) {
-      await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });
+    const proposal = proposedUpdate(deps, stored.booking, draft.data);
+    if (!proposal.ok) {
+      await ack({ response_action: 'errors', errors: slackErrors(proposal.errors, blockIds) });
       return;
     }
-    const { timeZone, env } = deps.waybill;
-    const changes = changesBetween(
-      toUpdateWire(stored.booking, timeZone),
-      toUpdateWire(result.value, timeZone),
-    );
+    const { changes } = proposal.value;
     if (changes.length === 0) {
       await ack({
         response_action: 'errors',
@@ -74,20 +68,19 @@ export function register(app: App, deps: BotDeps): void {
     }
     await ack({
       response_action: 'update',
-      view: updateWorkingView(draft.data.trackingNumber, changes, env, viewMetadata({ draftId: draft.id })),
+      view: updateWorkingView(
+        draft.data.trackingNumber,
+        changes,
+        deps.waybill.env,
+        viewMetadata({ draftId: draft.id }),
+      ),
     });
     deps.logger.info(
       { trackingNumber: draft.data.trackingNumber, user: body.user.id, changed: changes.length },
       'update confirmed',
     );
     deps.inFlight.run('update', () =>
-      runUpdate(deps, client, {
-        viewId: view.id,
-        draft,
-        record: stored.record,
-        booking: result.value,
-        changes,
-      }),
+      runUpdate(deps, client, { viewId: view.id, draft, record: stored.record, ...proposal.value }),
     );
   });
 }
