@@ -309,13 +309,11 @@ export function bookingDraftOfView(deps: BotDeps, privateMetadata: string | unde
   return draftOfView<BookingDraft>(deps.store.drafts, privateMetadata, 'booking');
 }
 
-/** The draft with what the step on screen holds typed in, saved so nothing typed is lost. */
-export function keepTyped(
-  deps: BotDeps,
-  draft: Draft<BookingDraft>,
-  values: StateValues | undefined,
-): Draft<BookingDraft> {
-  if (draft.data.step === 'review') return draft;
-  const input = mergeInput(draft.data.input, readFormState(values));
-  return deps.store.drafts.save<BookingDraft>(draft.id, { ...draft.data, input });
+/**
+ * The draft's data with what the step on screen holds typed in. Not saved yet: the caller saves it
+ * once (showStep does), so nothing typed is lost and nothing is written twice.
+ */
+export function withTyped(data: BookingDraft, values: StateValues | undefined): BookingDraft {
+  if (data.step === 'review') return data;
+  return { ...data, input: mergeInput(data.input, readFormState(values)) };
 }

@@ -1,6 +1,6 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { Draft } from '../../store/store.js';
-import { bookingDraftOfView, keepTyped, showStep } from '../booking.js';
+import { bookingDraftOfView, showStep, withTyped } from '../booking.js';
 import type { BookingDraft, BookingStep } from '../booking-form.js';
 import type { BotDeps } from '../deps.js';
 import type { StateValues } from '../forms.js';
@@ -25,10 +25,20 @@ export function onBookingModalAction(
     const found = bookingDraftOfView(deps, body.view.private_metadata);
     const action = body.actions[0];
     if (!found || !action) return;
-    const draft = keepTyped(deps, found, body.view.state?.values as StateValues | undefined);
+    const draft = {
+      ...found,
+      data: withTyped(found.data, body.view.state?.values as StateValues | undefined),
+    };
     const changed = change(draft, action);
-    if (!changed) return;
-    const saved = deps.store.drafts.save<BookingDraft>(draft.id, changed.data);
-    await showInModal(client, body.view.id, showStep(deps, saved, changed.step), body.view.hash);
+    if (!changed) {
+      deps.store.drafts.save<BookingDraft>(draft.id, draft.data);
+      return;
+    }
+    await showInModal(
+      client,
+      body.view.id,
+      showStep(deps, { ...draft, data: changed.data }, changed.step),
+      body.view.hash,
+    );
   });
 }

@@ -2,10 +2,10 @@ import type { App } from '@slack/bolt';
 import {
   bookingDraftOfView,
   errorsOfStep,
-  keepTyped,
   showStep,
   validateDraft,
   withTrackingNumber,
+  withTyped,
 } from '../booking.js';
 import { bookingSteps } from '../booking-form.js';
 import type { BotDeps } from '../deps.js';
@@ -22,10 +22,9 @@ export function register(app: App, deps: BotDeps): void {
       await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
       return;
     }
-    const typed = keepTyped(deps, found, view.state.values as StateValues);
-    const step = typed.data.step;
-    const data = step === 'shipment' ? withTrackingNumber(deps, typed.data) : typed.data;
-    const draft = deps.store.drafts.save(typed.id, data);
+    const typed = withTyped(found.data, view.state.values as StateValues);
+    const step = typed.step;
+    const data = step === 'shipment' ? withTrackingNumber(deps, typed) : typed;
     const result = validateDraft(deps, data);
     const errors = result.ok ? [] : errorsOfStep(deps, data, step, result.errors);
     const known =
@@ -39,10 +38,11 @@ export function register(app: App, deps: BotDeps): void {
       });
     }
     if (errors.length > 0) {
+      deps.store.drafts.save(found.id, data);
       await ack({ response_action: 'errors', errors: slackErrors(errors, blockIds) });
       return;
     }
     const next = bookingSteps[bookingSteps.indexOf(step) + 1] ?? 'review';
-    await ack({ response_action: 'update', view: showStep(deps, draft, next) });
+    await ack({ response_action: 'update', view: showStep(deps, { ...found, data }, next) });
   });
 }
