@@ -1,7 +1,7 @@
 /**
  * The value lists the interface leaves open ("not shown"): service types, payment methods,
  * package types and units of measure. Defaults follow the kinds seen in its samples; every
- * customer may differ, so they come from configuration (see config.ts and the README).
+ * customer may differ, so they come from configuration (see config.ts and docs/configuration.md).
  */
 export interface Choice {
   /** Sent on the wire as is. */

@@ -1,5 +1,5 @@
 /**
- * HTTP client for the courier's waybill API (waybill-service-interface.md): Quotation, Booking, Update.
+ * HTTP client for the courier's waybill API (docs/courier-interface.md): Quotation, Booking, Update.
  *
  * Safety rules:
  * - Quotation changes nothing at the courier, so it is retried on connection failures and HTTP 5xx.

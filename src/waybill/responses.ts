@@ -1,7 +1,7 @@
 /**
  * Tolerant reading of the courier's response bodies (pure, no I/O).
  *
- * The interface (waybill-service-interface.md, 2.3-2.5) spells the fields `ResponseCode` (string "200"),
+ * The interface (docs/courier-interface.md, §2.3-2.5) spells the fields `ResponseCode` (string "200"),
  * `TrackingRefNo`, `ResponseDetail`, `remarks`, `ResponseMessage`, `DeliveryCharge`, `VAT`, `TotalCharge`.
  * An older public client of the same vendor shows `ResponseCode` as the number 200 and lower-camel
  * spellings, so each field is looked up under both spellings, numbers and numeric strings are both

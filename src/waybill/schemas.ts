@@ -22,8 +22,8 @@ import {
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
- * valid. Which fields are required is our decision (the interface does not say); the README
- * lists it. Messages name the field in the dispatcher's words.
+ * valid. Which fields are required is our decision (the interface does not say);
+ * docs/courier-interface.md lists it. Messages name the field in the dispatcher's words.
  */
 
 const MAX_CHILD_WAYBILLS = 50;

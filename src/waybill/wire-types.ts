@@ -1,5 +1,5 @@
 /**
- * The exact JSON of the courier's waybill interface (waybill-service-interface.md), key for key.
+ * The exact JSON of the courier's waybill interface (docs/courier-interface.md), key for key.
  * Its spelling quirks are deliberate: `Packagevolume`, `PackageWeight` (Booking, Update) vs
  * `packageWeight` (Quotation), `handlingInstructions` (Booking) vs `handlingInstruction` (Update).
  */

@@ -1,5 +1,5 @@
 /**
- * Valid wire bodies of the courier's interface (waybill-service-interface.md), typed against wire-types.ts.
+ * Valid wire bodies of the courier's interface (docs/courier-interface.md), typed against wire-types.ts.
  * Each function returns a fresh object; pass a trackingNumber to avoid the sandbox's duplicate check.
  */
 import type {

@@ -5,7 +5,7 @@ import { createWaybillSchemas, validate } from '../../src/waybill/schemas.js';
 import { decimalText, toBookingWire, toQuotationWire, toUpdateWire } from '../../src/waybill/wire.js';
 
 /**
- * Golden wire JSON: each expected body is written out by hand from waybill-service-interface.md,
+ * Golden wire JSON: each expected body is written out by hand from the courier's interface (docs/courier-interface.md),
  * key for key, so a renamed, missing or extra key (or a number where a string belongs) fails here.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Embedded sandbox of the courier's waybill service (waybill-service-interface.md): node:http, no framework.
+ * Embedded sandbox of the courier's waybill service (docs/courier-interface.md): node:http, no framework.
  * The bot's default upstream (in-process, loopback), the tests' upstream, and `npm run sandbox` on its own.
  *
  * Routes: POST {pathPrefix}API/Waybill/WaybillQuote | WaybillRequest | WaybillUpdate. Other paths: 404,

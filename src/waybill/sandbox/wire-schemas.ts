@@ -1,5 +1,5 @@
 /**
- * zod schemas of the three wire request bodies (waybill-service-interface.md 2.1, 2.2, 4.2, 4.3), used by
+ * zod schemas of the three wire request bodies (docs/courier-interface.md §2.1, §2.2, §4.2, §4.3), used by
  * the sandbox to reject what the real courier might reject. Strict key sets: every key of the interface
  * must be present (empty strings allowed unless stated) and no other key may appear.
  *
