@@ -1,0 +1,182 @@
+/** Keeps the docs true to the code: the scripts, settings, files and log line they name exist. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as config from '../src/config.js';
+import { defaultCatalog } from '../src/waybill/catalog.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+/** Files under a folder, as repository paths with `/`. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .map((path) => `${folder}/${path.split('\\').join('/')}`)
+    .filter((path) => statSync(join(root, path)).isFile())
+    .sort();
+}
+
+const docs = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'bench/README.md',
+  ...filesUnder('docs').filter((p) => p.endsWith('.md')),
+];
+const sources = [...filesUnder('src'), ...filesUnder('bench')].filter((p) => /\.(ts|mjs)$/.test(p));
+
+const settingName = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * The settings of src/config.ts: every key its loaders look up in the environment (recorded by
+ * handing them an empty environment that notes each lookup), and every upper-case key declared in
+ * its schemas, so a loader that stops early hides none.
+ */
+function configSettings(): string[] {
+  const names = new Set<string>();
+  const env = new Proxy({} as Record<string, string | undefined>, {
+    get(_target, key) {
+      if (typeof key === 'string' && settingName.test(key)) names.add(key);
+      return undefined;
+    },
+  });
+  const loaders = Object.entries(config).filter(([name]) => /^load\w+Config$/.test(name));
+  expect(loaders.length).toBeGreaterThanOrEqual(3);
+  for (const [, load] of loaders) {
+    try {
+      (load as (env: Record<string, string | undefined>) => unknown)(env);
+    } catch (error) {
+      if (!(error instanceof config.ConfigError)) throw error;
+    }
+  }
+  for (const [, name = ''] of read('src/config.ts').matchAll(/^\s+([A-Z][A-Z0-9_]*): /gm)) names.add(name);
+  return [...names].sort();
+}
+
+/** Environment variables read anywhere in src/ and bench/ (process.env.X, process.env['X'], env('X')). */
+function variablesReadByCode(): Set<string> {
+  const names = new Set(configSettings());
+  const patterns = [/process\.env\.([A-Z][A-Z0-9_]*)/g, /\w*[eE]nv\w*\[?\(?\s*'([A-Z][A-Z0-9_]*)'/g];
+  for (const path of sources) {
+    for (const pattern of patterns) {
+      for (const [, name = ''] of read(path).matchAll(pattern)) names.add(name);
+    }
+  }
+  // The shell's own, passed through to child processes, are not settings.
+  names.delete('PATH');
+  names.delete('HOME');
+  return names;
+}
+
+/** Setting-like words in a text: upper case with an underscore, minus the courier's value codes. */
+function settingWords(text: string): string[] {
+  const catalog = Object.values(defaultCatalog).flatMap((list) =>
+    Array.isArray(list) ? list.map((choice) => choice.value) : [list],
+  );
+  const words = text.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? [];
+  return [...new Set(words)].filter((word) => !catalog.includes(word));
+}
+
+describe('the docs', () => {
+  it('name only npm scripts that exist', () => {
+    const scripts = Object.keys(JSON.parse(read('package.json')).scripts as Record<string, string>);
+    for (const path of docs) {
+      const text = read(path);
+      const named = [
+        ...[...text.matchAll(/\bnpm run ([\w:-]+)/g)].map((m) => m[1]),
+        ...[...text.matchAll(/\bnpm (start|test)\b/g)].map((m) => m[1]),
+      ];
+      for (const script of named) expect(scripts, `${path} names "npm run ${script}"`).toContain(script);
+    }
+  });
+
+  it('document every setting of src/config.ts, in docs/configuration.md and .env.example, and no other', () => {
+    const settings = configSettings();
+    expect(settings.length).toBeGreaterThanOrEqual(20);
+    expect(settings).toContain('SLACK_BOT_TOKEN');
+
+    const reference = [...read('docs/configuration.md').matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map(
+      (m) => m[1],
+    );
+    expect([...new Set(reference)].sort(), 'the tables of docs/configuration.md').toEqual(settings);
+
+    const example = [...read('.env.example').matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+    expect([...new Set(example)].sort(), 'the settings of .env.example').toEqual(settings);
+    expect(example.length, 'each setting once in .env.example').toBe(settings.length);
+  });
+
+  it('leave every commented-out line of .env.example at its default, so uncommenting it changes nothing', () => {
+    const lines = read('.env.example')
+      .split('\n')
+      .map((line) => /^# ?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))
+      .filter((m) => m !== null);
+    expect(lines.length).toBeGreaterThan(0);
+    const env = Object.fromEntries(lines.map(([, name = '', value = '']) => [name, value]));
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' };
+    expect(config.loadWaybillConfig(env)).toEqual(config.loadWaybillConfig({}));
+    expect(config.loadSlackConfig({ ...env, ...slack })).toEqual(config.loadSlackConfig(slack));
+    expect(config.loadBotConfig(env)).toEqual(config.loadBotConfig({}));
+  });
+
+  it('name only environment variables the code reads, and the code reads none they leave out', () => {
+    const readByCode = variablesReadByCode();
+    const documented = new Set<string>();
+    for (const path of [...docs, '.env.example']) {
+      for (const word of settingWords(read(path))) {
+        expect([...readByCode], `${path} names ${word}`).toContain(word);
+        documented.add(word);
+      }
+    }
+    documented.add('PORT'); // no underscore: found by the configuration check above
+    for (const name of readByCode)
+      expect([...documented], `${name} is read but not documented`).toContain(name);
+  });
+
+  it('list every file under src/ in the layout of CONTRIBUTING.md, and only files that exist', () => {
+    const section =
+      read('CONTRIBUTING.md')
+        .split(/^## Layout$/m)[1]
+        ?.split(/^## /m)[0] ?? '';
+    const tree = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const listed: string[] = [];
+    const folders: string[] = [];
+    for (const line of tree.split('\n')) {
+      const match = /^( *)(\S+)/.exec(line);
+      if (!match) continue;
+      const [, indent = '', name = ''] = match;
+      expect(indent.length % 2, `indentation of "${line}"`).toBe(0);
+      folders.length = indent.length / 2;
+      listed.push(folders.join('') + name);
+      if (name.endsWith('/')) folders.push(name);
+    }
+    for (const path of listed) expect(existsSync(join(root, path)), `${path} is listed`).toBe(true);
+    expect(listed.filter((path) => path.startsWith('src/') && !path.endsWith('/')).sort()).toEqual(
+      filesUnder('src'),
+    );
+  });
+
+  it('list every test file in the tests table of CONTRIBUTING.md', () => {
+    const contributing = read('CONTRIBUTING.md');
+    for (const path of filesUnder('test').filter((p) => p.endsWith('.test.ts'))) {
+      expect(contributing, `${path} in the tests table`).toContain(`| \`${path}\` |`);
+    }
+  });
+
+  it('link only to files that exist', () => {
+    for (const path of docs) {
+      for (const [, target = ''] of read(path).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target)) continue;
+        const file = join(root, dirname(path), target.split('#')[0] ?? '');
+        expect(existsSync(file), `${path} links to ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it('show the ready line the bot logs, on a README short enough to be its first screen', () => {
+    const readme = read('README.md');
+    expect(Buffer.byteLength(readme), 'README.md bytes').toBeLessThanOrEqual(6000);
+    const ready = /"msg":"([^"]+)"/.exec(readme)?.[1];
+    expect(ready, 'a ready line in README.md').toBeDefined();
+    expect(read('src/app.ts'), 'the README ready line is the one src/app.ts logs').toContain(`'${ready}'`);
+  });
+});
