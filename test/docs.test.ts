@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as config from '../src/config.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
+import { sampleBooking, sampleQuotation, sampleUpdate } from './support/wire-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -159,6 +160,18 @@ describe('the docs', () => {
     const contributing = read('CONTRIBUTING.md');
     for (const path of filesUnder('test').filter((p) => p.endsWith('.test.ts'))) {
       expect(contributing, `${path} in the tests table`).toContain(`| \`${path}\` |`);
+    }
+  });
+
+  it('describe every key the bot sends to the courier in docs/courier-interface.md', () => {
+    const reference = read('docs/courier-interface.md');
+    const booking = sampleBooking();
+    const bodies = [booking, sampleUpdate(), sampleQuotation(), ...booking.childWaybills];
+    expect(booking.childWaybills.length).toBeGreaterThan(0);
+    for (const key of new Set(bodies.flatMap((body) => Object.keys(body)))) {
+      // The receiver and return party repeat the sender's fields; numbered fields are given as ranges.
+      const described = key.replace(/^(consignee|return)(?=[A-Z])/, 'shipper').replace(/[2-5]$/, '1');
+      expect(reference, `${key} (as ${described})`).toContain(`\`${described}\``);
     }
   });
 
