@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
-import type { InFlight } from './slack/in-flight.js';
+import type { InFlight } from './slack/shared/in-flight.js';
 import type { Store } from './store/store.js';
 
 /** A bad setting ends the program with one line, never a stack trace. */

@@ -1,12 +1,13 @@
 import { App, HTTPReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
-import { accessGuard } from './access.js';
-import * as actions from './actions/index.js';
-import { boltLogger } from './bolt-logger.js';
-import * as commands from './commands/index.js';
+import * as book from './book/index.js';
 import type { BotDeps } from './deps.js';
-import { retryGuard } from './retries.js';
-import * as views from './views/index.js';
+import * as quote from './quote/index.js';
+import { accessGuard } from './shared/access.js';
+import { boltLogger } from './shared/bolt-logger.js';
+import * as modalClosed from './shared/modal-closed.js';
+import { retryGuard } from './shared/retries.js';
+import * as update from './update/index.js';
 
 export interface BotOptions {
   slack: SlackConfig;
@@ -74,9 +75,7 @@ export function createBot({
   // Before every listener: Slack's re-deliveries, then who may do what (a refusal never reaches the courier).
   app.use(retryGuard(deps.logger));
   app.use(accessGuard(deps));
-  commands.register(app, deps);
-  views.register(app, deps);
-  actions.register(app, deps);
+  for (const feature of [quote, book, update, modalClosed]) feature.register(app, deps);
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });

@@ -4,11 +4,11 @@ import type { Store } from '../store/store.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
-import { AccessControl } from './access.js';
-import { type FormSection, quoteFormSections, sectionFields } from './blocks/quote.js';
-import { allBookingFields, type FieldGroup, toBookingInput, updateGroups } from './booking-form.js';
-import { requiredPaths } from './forms.js';
-import { InFlight } from './in-flight.js';
+import { allBookingFields, type FieldGroup, toBookingInput, updateGroups } from './book/form.js';
+import { type FormSection, quoteFormSections, sectionFields } from './quote/blocks.js';
+import { AccessControl } from './shared/access.js';
+import { requiredPaths } from './shared/forms.js';
+import { InFlight } from './shared/in-flight.js';
 
 /** What every listener needs, built once at start-up. */
 export interface BotDeps {

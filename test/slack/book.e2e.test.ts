@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import { openStore } from '../../src/store/store.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
 import {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 import type { AppResponse } from '../support/slack-requests.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shutdown } from '../../src/lifecycle.js';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import { openStore } from '../../src/store/store.js';
 import type { SandboxFault } from '../../src/waybill/sandbox/server.js';
 import { fillToReview } from '../support/booking-flow.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ids, viewMetadata } from '../../src/slack/ids.js';
+import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 import {
   type AppResponse,

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookingDraft } from '../../src/slack/booking-form.js';
-import { pathOfBlock } from '../../src/slack/forms.js';
-import { ids, viewMetadata } from '../../src/slack/ids.js';
+import type { BookingDraft } from '../../src/slack/book/form.js';
+import { pathOfBlock } from '../../src/slack/shared/forms.js';
+import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
 import {
   expectNoErrorLogs,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 import { quoteCommandText, quoteTyped } from '../support/quote-flow.js';
 import { nowSeconds, postToApp, slashCommandBody } from '../support/slack-requests.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import type { TestBot, View } from './bot-harness.js';
 
 /** A booking typed through every step of the /book modal, the way a dispatcher would. */

@@ -7,7 +7,7 @@ import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/con
 import { createLogger } from '../../src/logger.js';
 import { createBot } from '../../src/slack/bot.js';
 import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
-import { pathOfBlock } from '../../src/slack/forms.js';
+import { pathOfBlock } from '../../src/slack/shared/forms.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';

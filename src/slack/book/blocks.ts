@@ -1,0 +1,375 @@
+import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { Catalog } from '../../waybill/catalog.js';
+import type { SenderProfile } from '../../waybill/profiles.js';
+import type { BookingResult } from '../../waybill/responses.js';
+import type { Booking } from '../../waybill/schemas.js';
+import type { BookingRequestWire } from '../../waybill/wire-types.js';
+import {
+  context,
+  environmentNotice,
+  environmentTag,
+  facts,
+  formatMoney,
+  header,
+  outcomeModal,
+  placeLine,
+  plain,
+  section,
+} from '../shared/blocks.js';
+import { inputBlock, option } from '../shared/forms.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { type BookingDraft, type BookingStep, bookingSteps, stepFields, stepTitles } from './form.js';
+
+const stepNumber = (step: BookingStep) => bookingSteps.indexOf(step) + 1;
+
+function title(step: BookingStep): string {
+  return `Book ${stepNumber(step)}/${bookingSteps.length} · ${step === 'sender' ? 'Sender' : stepTitles[step]}`;
+}
+
+export interface StepViewInput {
+  step: Exclude<BookingStep, 'review'>;
+  draft: BookingDraft;
+  catalog: Catalog;
+  required: ReadonlySet<string>;
+  profiles: readonly SenderProfile[];
+  maxParcels: number;
+  env: WaybillEnv;
+  metadata: string;
+  notices?: readonly string[];
+}
+
+function backButton(): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [{ type: 'button', action_id: ids.bookingBack, text: plain('← Back') }],
+  };
+}
+
+function profileSelect(profiles: readonly SenderProfile[], suffix: string): KnownBlock[] {
+  if (profiles.length === 0) return [];
+  return [
+    {
+      type: 'input',
+      block_id: `profile#${suffix}`,
+      optional: true,
+      dispatch_action: true,
+      label: plain('Sender profile'),
+      hint: plain('Fills in the sender and return party; everything stays editable'),
+      element: {
+        type: 'static_select',
+        action_id: ids.bookingProfile,
+        placeholder: plain('Choose a regular sender'),
+        options: profiles.map((profile) => option({ value: profile.id, label: profile.label })),
+      },
+    },
+  ];
+}
+
+function parcelActions(draft: BookingDraft, maxParcels: number): ActionsBlock {
+  const elements: ActionsBlock['elements'] = [];
+  if (draft.parcels < maxParcels) {
+    elements.push({ type: 'button', action_id: ids.bookingAddParcel, text: plain('+ Add parcel') });
+  }
+  if (draft.parcels > 0) {
+    elements.push({
+      type: 'static_select',
+      action_id: ids.bookingRemoveParcel,
+      placeholder: plain('Remove a parcel…'),
+      options: Array.from({ length: draft.parcels }, (_, i) =>
+        option({ value: String(i), label: `Parcel ${i + 1}` }),
+      ),
+    });
+  }
+  elements.push({ type: 'button', action_id: ids.bookingBack, text: plain('← Back') });
+  return { type: 'actions', block_id: `parcel_actions#${draft.rev}`, elements };
+}
+
+export function bookingStepView(input: StepViewInput): ModalView {
+  const { step, draft, catalog, required, env } = input;
+  const suffix = String(draft.rev);
+  const values = input.draft.input;
+  const fields = stepFields(step, catalog, draft.parcels);
+  const blocks: KnownBlock[] = [
+    ...environmentNotice(env),
+    ...(input.notices ?? []).map((notice) => context(`:warning: ${escapeMrkdwn(notice)}`)),
+  ];
+  const inputs = (from: number, to?: number) =>
+    fields.slice(from, to).map((field) => inputBlock(field, { values, required, suffix }));
+  switch (step) {
+    case 'shipment':
+      blocks.push(...inputs(0));
+      break;
+    case 'receiver':
+      blocks.push(header('Receiver (consignee)'), ...inputs(0), backButton());
+      break;
+    case 'sender': {
+      const returnStart = fields.findIndex((field) => field.path.startsWith('returnTo.'));
+      blocks.push(
+        ...profileSelect(input.profiles, suffix),
+        header('Sender (shipper)'),
+        ...inputs(0, returnStart),
+        header('Return to'),
+        context('Leave the return party empty to return undelivered goods to the sender.'),
+        ...inputs(returnStart),
+        backButton(),
+      );
+      break;
+    }
+    case 'parcels':
+      blocks.push(
+        context(
+          `Parcels are child waybills, numbered from the booking's tracking number. Up to ${input.maxParcels}.`,
+        ),
+        ...inputs(0),
+        parcelActions(draft, input.maxParcels),
+      );
+      break;
+  }
+  return {
+    type: 'modal',
+    callback_id: ids.bookingStep,
+    title: plain(title(step)),
+    submit: plain('Next'),
+    close: plain('Cancel'),
+    private_metadata: input.metadata,
+    notify_on_close: true,
+    blocks,
+  };
+}
+
+type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;
+
+const party = (prefix: 'shipper' | 'consignee' | 'return'): WireKey[] =>
+  (
+    [
+      'Name',
+      'Contact',
+      'Email',
+      'Address',
+      'Address1',
+      'Address2',
+      'Address3',
+      'Address4',
+      'Postal',
+      'Country',
+      'Latitude',
+      'Longitude',
+    ] as const
+  ).map((suffix) => `${prefix}${suffix}` as WireKey);
+
+/** The review groups the exact wire keys the way the steps did. */
+const reviewGroups: [string, WireKey[]][] = [
+  [
+    'Shipment',
+    [
+      'trackingNumber',
+      'ServiceType',
+      'paymentMethod',
+      'codAmount',
+      'declaredValue',
+      'quantity',
+      'pickupDate',
+      'expectedDeliveryDate',
+      'itemDescription',
+      'handlingInstructions',
+      'OperatorContactNumber',
+      'referenceNumber1',
+      'referenceNumber2',
+      'referenceNumber3',
+      'referenceNumber4',
+      'referenceNumber5',
+    ],
+  ],
+  [
+    'Package',
+    ['packageType', 'packageLength', 'packageWidth', 'packageHeight', 'Packagevolume', 'PackageWeight'],
+  ],
+  ['Receiver', party('consignee')],
+  ['Sender', ['shipperCode', ...party('shipper'), 'merchantName', 'warehouseName']],
+  ['Return to', party('return')],
+];
+
+function parcelLines(wire: BookingRequestWire): string {
+  return wire.childWaybills
+    .map(
+      (child) =>
+        `• \`${escapeMrkdwn(child.trackingNumber)}\` ${escapeMrkdwn(child.packageType)}, ${child.length} × ${child.width} × ${child.height} ${escapeMrkdwn(child.uom)}, weight ${child.weight}, qty ${child.quantity}` +
+        (child.itemDescription ? `, ${escapeMrkdwn(child.itemDescription)}` : '') +
+        (child.remarks ? ` (${escapeMrkdwn(child.remarks)})` : ''),
+    )
+    .join('\n');
+}
+
+export interface ReviewInput {
+  wire: BookingRequestWire;
+  env: WaybillEnv;
+  metadata: string;
+  timeZone: string;
+}
+
+/** Exactly what will be sent: the wire body's own keys and values (empty ones are sent as ""). */
+export function bookingReviewView({ wire, env, metadata, timeZone }: ReviewInput): ModalView {
+  const blocks: KnownBlock[] = [
+    ...environmentNotice(env),
+    context(
+      `This is exactly what will be sent to the courier. Dates are in ${escapeMrkdwn(timeZone)}. Fields not listed are sent empty.`,
+    ),
+  ];
+  for (const [group, keys] of reviewGroups) {
+    const shown = keys.filter((key) => wire[key] !== '');
+    if (shown.length === 0) continue;
+    blocks.push(header(group), ...facts(shown.map((key) => [key, wire[key]])));
+  }
+  if (wire.childWaybills.length > 0) {
+    blocks.push(header(`Parcels (${wire.childWaybills.length})`), section(parcelLines(wire)));
+  }
+  blocks.push(backButton());
+  return {
+    type: 'modal',
+    callback_id: ids.bookingReview,
+    title: plain(title('review')),
+    submit: plain('Confirm booking'),
+    close: plain('Cancel'),
+    private_metadata: metadata,
+    notify_on_close: true,
+    blocks,
+  };
+}
+
+function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: KnownBlock[]): ModalView {
+  return outcomeModal({ callbackId: ids.bookingOutcome, title, metadata, env, blocks });
+}
+
+export function bookingWorkingView(trackingNumber: string, env: WaybillEnv, metadata: string): ModalView {
+  return outcomeView(metadata, env, 'Booking…', [
+    section(`:hourglass_flowing_sand: *Booking \`${escapeMrkdwn(trackingNumber)}\`…*`),
+    context('You can close this window: the booking card will be posted to the channel.'),
+  ]);
+}
+
+export function bookingDoneView(
+  trackingNumber: string,
+  result: Pick<BookingResult, 'trackingRefNo'>,
+  postedNote: string,
+  env: WaybillEnv,
+  metadata: string,
+): ModalView {
+  return outcomeView(metadata, env, 'Booked', [
+    section(
+      `:white_check_mark: *Booked \`${escapeMrkdwn(trackingNumber)}\`*\nCourier reference: \`${escapeMrkdwn(result.trackingRefNo)}\``,
+    ),
+    context(postedNote),
+  ]);
+}
+
+export function bookingFailedView(reason: string, env: WaybillEnv, metadata: string): ModalView {
+  return outcomeView(metadata, env, 'Booking failed', [
+    section(`:warning: *Not booked.*\n${escapeMrkdwn(reason)}`),
+    context('Your booking is kept: try again as it is, or change it first.'),
+    {
+      type: 'actions',
+      elements: [
+        { type: 'button', action_id: ids.bookingRetry, text: plain('Try again'), style: 'primary' },
+        { type: 'button', action_id: ids.bookingEdit, text: plain('Change details') },
+      ],
+    },
+  ]);
+}
+
+export function bookingUnknownView(reason: string, env: WaybillEnv, metadata: string): ModalView {
+  return outcomeView(metadata, env, 'Outcome unknown', [
+    section(`:question: *${escapeMrkdwn(reason)}*`),
+    context(
+      'The bot will not send this booking again by itself. Check with the courier (or the courier reference on your next list) before booking it again.',
+    ),
+  ]);
+}
+
+export function bookingExpiredView(env: WaybillEnv): ModalView {
+  return outcomeView('', env, 'Booking expired', [
+    section('This booking form has expired and nothing was sent. Type `/book` to start again.'),
+  ]);
+}
+
+export function bookingInFlightView(trackingNumber: string, env: WaybillEnv, metadata: string): ModalView {
+  return outcomeView(metadata, env, 'Booking…', [
+    section(
+      `:hourglass_flowing_sand: \`${escapeMrkdwn(trackingNumber)}\` is already being booked; it is sent once.`,
+    ),
+  ]);
+}
+
+export interface CardInput {
+  booking: Booking;
+  trackingRefNo: string;
+  bookedBy: string;
+  bookedAt: Date;
+  catalog: Catalog;
+  currency: string;
+  env: WaybillEnv;
+  /** Who changed it last, for the card after an update. */
+  updatedBy?: string;
+}
+
+/** A date Slack shows in each reader's own time zone; the fallback is UTC. */
+export function slackDate(instant: Date): string {
+  const seconds = Math.floor(instant.getTime() / 1000);
+  return `<!date^${seconds}^{date_short_pretty} {time}|${instant.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+}
+
+/** The booking card: the channel's audit trail of one waybill. */
+export function bookingCard(input: CardInput): { text: string; blocks: KnownBlock[] } {
+  const { booking, catalog, currency, env } = input;
+  const pkg = booking.package;
+  const isCod = booking.paymentMethod === catalog.codPaymentMethod;
+  const tn = escapeMrkdwn(booking.trackingNumber);
+  const receiver = booking.consignee;
+  return {
+    text: `Booked ${tn}${environmentTag(env)} for ${escapeMrkdwn(receiver.name)}`,
+    blocks: [
+      section(
+        `:package: *Booked \`${tn}\`*${environmentTag(env)} by <@${input.bookedBy}> on ${slackDate(input.bookedAt)}` +
+          (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : ''),
+      ),
+      ...environmentNotice(env),
+      ...facts([
+        ['Tracking number', booking.trackingNumber],
+        ['Courier reference', input.trackingRefNo],
+        ['Receiver', `${receiver.name}, ${placeLine(receiver)}, ${receiver.phone}`],
+        ['COD amount', isCod ? formatMoney(booking.codAmount, currency) : 'None'],
+        [
+          'Package',
+          `${catalog.packageTypes.find((t) => t.value === pkg.type)?.label ?? pkg.type}, ${pkg.weight} kg, ${booking.quantity} parcel${booking.quantity === 1 ? '' : 's'}`,
+        ],
+      ]),
+      section(
+        `*Pickup*  ${slackDate(booking.pickupAt)}\n*Expected delivery*  ${slackDate(booking.expectedDeliveryAt)}`,
+      ),
+      ...(booking.childWaybills.length > 0
+        ? [
+            context(
+              booking.childWaybills
+                .map(
+                  (c) =>
+                    `\`${escapeMrkdwn(c.trackingNumber)}\` ${c.weight} ${escapeMrkdwn(c.uom)} × ${c.quantity}`,
+                )
+                .join('  ·  '),
+            ),
+          ]
+        : []),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: ids.waybillUpdate,
+            text: plain('Update'),
+            value: booking.trackingNumber,
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,54 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import { shipmentPrefillKeys } from '../quote/command.js';
+import { openModalSoon } from '../shared/modal.js';
+import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../shared/prefill.js';
+import { createBookingDraft, showStep } from './flow.js';
+import { bookingSteps, stepTitles } from './form.js';
+
+export function bookPrefillKeys(deps: BotDeps): PrefillKeys {
+  return {
+    tracking: { path: 'trackingNumber', about: 'tracking number (empty: the next free one)' },
+    description: { path: 'itemDescription', about: 'item description' },
+    ...shipmentPrefillKeys(deps),
+    pickup: { path: 'pickupAt.date', about: 'pickup date, YYYY-MM-DD' },
+    delivery: { path: 'expectedDeliveryAt.date', about: 'expected delivery date, YYYY-MM-DD' },
+    to_name: { path: 'consignee.name', about: 'receiver name' },
+    to_phone: { path: 'consignee.phone', about: 'receiver phone' },
+    to_email: { path: 'consignee.email', about: 'receiver e-mail' },
+    ...placePrefillKeys({
+      from: ['shipper', 'sender'],
+      to: ['consignee', 'receiver'],
+      return: ['returnTo', 'return'],
+    }),
+  };
+}
+
+export function register(app: App, deps: BotDeps): void {
+  const keys = bookPrefillKeys(deps);
+  const steps = bookingSteps.map((step, i) => `${i + 1}. ${stepTitles[step]}`).join(' → ');
+  app.command('/book', async ({ command, ack, client, respond }) => {
+    if (/^\s*help\s*$/i.test(command.text)) {
+      await ack({
+        response_type: 'ephemeral',
+        text: `*/book* books a waybill in steps: ${steps}.\n\n${prefillHelp('/book', keys)}`,
+      });
+      return;
+    }
+    await ack();
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: 'type `/book`',
+      view: () => {
+        const prefill = parsePrefill(command.text, keys);
+        const where = {
+          userId: command.user_id,
+          channelId: command.channel_id,
+          responseUrl: command.response_url,
+        };
+        return showStep(deps, createBookingDraft(deps, where, prefill.values), 'shipment', prefill.notices);
+      },
+    });
+  });
+}

@@ -1,0 +1,325 @@
+import { addDays } from 'date-fns';
+import type { Draft } from '../../store/store.js';
+import { zonedDateAndTime } from '../../waybill/dates.js';
+import { isWaybillApiError } from '../../waybill/errors.js';
+import type { SenderProfile } from '../../waybill/profiles.js';
+import type { BookingResult } from '../../waybill/responses.js';
+import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
+import { toBookingWire } from '../../waybill/wire.js';
+import type { BotDeps } from '../deps.js';
+import { section } from '../shared/blocks.js';
+import {
+  type Delivered,
+  deliveredNote,
+  postToChannel,
+  postToUser,
+  type SlackClient,
+} from '../shared/delivery.js';
+import { readFormState, type StateValues } from '../shared/forms.js';
+import { draftOfView, viewMetadata } from '../shared/ids.js';
+import { showInModal } from '../shared/modal.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import {
+  bookingCard,
+  bookingDoneView,
+  bookingFailedView,
+  bookingInFlightView,
+  bookingReviewView,
+  bookingStepView,
+  bookingUnknownView,
+} from './blocks.js';
+import {
+  type BookingDraft,
+  type BookingStep,
+  bookingSteps,
+  mergeInput,
+  stepOfPath,
+  toBookingInput,
+} from './form.js';
+
+/** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
+export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };
+
+export function bookingMetadata(draft: Draft<BookingDraft>): string {
+  return viewMetadata({ draftId: draft.id });
+}
+
+/** A dispatcher in a hurry: pickup today at the next full hour, delivery tomorrow at 17:00. */
+export function bookingDefaults(deps: BotDeps): Record<string, unknown> {
+  const { timeZone, catalog } = deps.waybill;
+  const now = deps.now();
+  const today = zonedDateAndTime(now, timeZone);
+  const nextHour = Math.min(Number(today.time.slice(0, 2)) + 1, 23);
+  return {
+    pickupAt: { date: today.date, time: `${String(nextHour).padStart(2, '0')}:00` },
+    expectedDeliveryAt: { date: zonedDateAndTime(addDays(now, 1), timeZone).date, time: '17:00' },
+    ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
+  };
+}
+
+export function createBookingDraft(
+  deps: BotDeps,
+  where: { userId: string; channelId: string; responseUrl?: string },
+  input: Record<string, unknown>,
+): Draft<BookingDraft> {
+  const parcels = Array.isArray(input.childWaybills)
+    ? Math.min(input.childWaybills.length, deps.bot.maxParcels)
+    : 0;
+  return deps.store.drafts.create<BookingDraft>({
+    kind: 'booking',
+    userId: where.userId,
+    channelId: where.channelId,
+    data: {
+      input: { ...bookingDefaults(deps), ...input },
+      step: 'shipment',
+      parcels,
+      rev: 0,
+      responseUrl: where.responseUrl,
+    },
+  });
+}
+
+/** The booking the draft describes, validated by the one Booking schema. */
+export function validateDraft(deps: BotDeps, data: BookingDraft): Validation<Booking> {
+  const input = toBookingInput(data.input, {
+    trackingNumber: data.generatedTrackingNumber ?? '',
+    timeZone: deps.waybill.timeZone,
+    parcels: data.parcels,
+  });
+  return validate(deps.schemas.booking, input);
+}
+
+/** The errors a step can show inline: those about its own fields. */
+export function errorsOfStep(
+  deps: BotDeps,
+  data: BookingDraft,
+  step: BookingStep,
+  errors: FieldError[],
+): FieldError[] {
+  return errors.filter((error) => stepOfPath(error.path, deps.waybill.catalog, data.parcels) === step);
+}
+
+/** Saves the draft at a step (a new rev, so Slack shows the draft's values) and renders that step. */
+export function showStep(
+  deps: BotDeps,
+  draft: Draft<BookingDraft>,
+  step: BookingStep,
+  notices: string[] = [],
+) {
+  const saved = deps.store.drafts.save<BookingDraft>(draft.id, {
+    ...draft.data,
+    step,
+    rev: draft.data.rev + 1,
+  });
+  if (step === 'review') {
+    const result = validateDraft(deps, saved.data);
+    if (result.ok) {
+      return bookingReviewView({
+        wire: toBookingWire(result.value, deps.waybill.timeZone),
+        env: deps.waybill.env,
+        metadata: bookingMetadata(saved),
+        timeZone: deps.waybill.timeZone,
+      });
+    }
+    // Only reachable if a step was skipped: show the first step with a problem, and the problems.
+    const first =
+      bookingSteps.find((s) => errorsOfStep(deps, saved.data, s, result.errors).length > 0) ?? 'shipment';
+    const problems = errorsOfStep(deps, saved.data, first, result.errors).map((e) => e.message);
+    // A modal holds 100 blocks: name a few problems; the rest show inline when Next is pressed.
+    const named =
+      problems.length > 3 ? [...problems.slice(0, 3), `…and ${problems.length - 3} more`] : problems;
+    return showStep(deps, saved, first, named);
+  }
+  return bookingStepView({
+    step,
+    draft: saved.data,
+    catalog: deps.waybill.catalog,
+    required: deps.forms.booking.required,
+    profiles: deps.profiles,
+    maxParcels: deps.bot.maxParcels,
+    env: deps.waybill.env,
+    metadata: bookingMetadata(saved),
+    notices,
+  });
+}
+
+/** The next free generated number, unless the dispatcher typed one or one was already handed out. */
+export function withTrackingNumber(deps: BotDeps, data: BookingDraft): BookingDraft {
+  const typed = typeof data.input.trackingNumber === 'string' && data.input.trackingNumber.trim() !== '';
+  if (typed || data.generatedTrackingNumber) return data;
+  return { ...data, generatedTrackingNumber: deps.store.trackingNumbers.next(deps.bot.trackingPrefix) };
+}
+
+/**
+ * A sender profile fills the sender, its codes and the return party; everything stays editable.
+ * Merchant and operator number are only filled where nothing was typed yet.
+ */
+export function applyProfile(
+  input: Record<string, unknown>,
+  profile: SenderProfile,
+): Record<string, unknown> {
+  const typedOr = (current: unknown, value: string) =>
+    typeof current === 'string' && current.trim() ? current : value;
+  return {
+    ...input,
+    shipper: { ...profile.shipper },
+    returnTo: profile.returnTo ? { ...profile.returnTo } : {},
+    shipperCode: profile.shipperCode,
+    merchantName: typedOr(input.merchantName, profile.merchantName),
+    warehouseName: profile.warehouseName,
+    operatorContactNumber: typedOr(input.operatorContactNumber, profile.operatorContactNumber),
+  };
+}
+
+export function attemptKey(draftId: string, trackingNumber: string): string {
+  return `book:${draftId}:${trackingNumber}`;
+}
+
+/** What the modal shows for an attempt already made with this key (a double click, a replay). */
+export function viewOfAttempt(
+  deps: BotDeps,
+  draft: Draft<BookingDraft>,
+  trackingNumber: string,
+  attempt: { state: string; result?: BookingAttemptResult },
+) {
+  const { env } = deps.waybill;
+  const metadata = bookingMetadata(draft);
+  const result = attempt.result;
+  if (attempt.state === 'succeeded' && result && 'trackingRefNo' in result) {
+    return bookingDoneView(trackingNumber, result, result.postedNote, env, metadata);
+  }
+  const message = result && 'message' in result ? result.message : '';
+  if (attempt.state === 'failed') return bookingFailedView(message, env, metadata);
+  if (attempt.state === 'unknown') {
+    return bookingUnknownView(
+      message || `Booking outcome unknown: ${trackingNumber} may or may not have been created.`,
+      env,
+      metadata,
+    );
+  }
+  return bookingInFlightView(trackingNumber, env, metadata);
+}
+
+async function postCard(
+  deps: BotDeps,
+  client: SlackClient,
+  draft: Draft<BookingDraft>,
+  card: ReturnType<typeof bookingCard>,
+): Promise<Delivered | undefined> {
+  const trackingNumber = draft.data.bookedTrackingNumber ?? '';
+  const destination = {
+    channelId: draft.channelId,
+    userId: draft.userId,
+    responseUrl: draft.data.responseUrl,
+  };
+  const delivered = await postToChannel(client, destination, card, deps.logger).catch((err: unknown) => {
+    deps.logger.error({ err, trackingNumber }, 'booking card could not be posted');
+    return undefined;
+  });
+  if (delivered && 'ts' in delivered) {
+    deps.store.bookings.setCard(trackingNumber, { cardChannelId: delivered.channelId, cardTs: delivered.ts });
+  }
+  const audit = deps.bot.auditChannelId;
+  if (audit && audit !== delivered?.channelId) {
+    const posted = await client.chat.postMessage({ channel: audit, ...card }).catch((err: unknown) => {
+      deps.logger.error(
+        { err, trackingNumber, channel: audit },
+        'booking card could not be posted to the audit channel',
+      );
+      return undefined;
+    });
+    if (posted?.ts) deps.store.bookings.setCard(trackingNumber, { auditCardTs: posted.ts });
+  }
+  return delivered;
+}
+
+/**
+ * After "Booking…" is on screen: send the booking once, record the attempt and the audit entry,
+ * store the booking, post its card, and show the outcome (as a message if the modal was closed).
+ */
+export async function runBooking(
+  deps: BotDeps,
+  client: SlackClient,
+  { viewId, draft, booking }: { viewId: string; draft: Draft<BookingDraft>; booking: Booking },
+): Promise<void> {
+  const { env, timeZone, catalog, currency } = deps.waybill;
+  const key = attemptKey(draft.id, booking.trackingNumber);
+  const request = toBookingWire(booking, timeZone);
+  const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'book' };
+  const metadata = bookingMetadata(draft);
+  deps.store.trackingNumbers.reserve(booking.trackingNumber);
+  let result: BookingResult;
+  try {
+    result = await deps.courier.book(request);
+  } catch (err) {
+    const message = isWaybillApiError(err) ? err.userMessage() : `Booking outcome unknown: ${String(err)}`;
+    const state = isWaybillApiError(err) && err.outcome === 'not-done' ? 'failed' : 'unknown';
+    deps.store.attempts.finish<BookingAttemptResult>(key, state, { message });
+    deps.store.audit.record({ ...who, outcome: state, request, detail: message });
+    const view =
+      state === 'failed'
+        ? bookingFailedView(message, env, metadata)
+        : bookingUnknownView(message, env, metadata);
+    if (!(await showInModal(client, viewId, view))) {
+      await postToUser(client, draft, {
+        text: message,
+        blocks: [section(`:warning: ${escapeMrkdwn(message)}`)],
+      });
+    }
+    return;
+  }
+  const bookedAt = deps.now();
+  const saved = deps.store.drafts.save<BookingDraft>(draft.id, {
+    ...draft.data,
+    bookedTrackingNumber: booking.trackingNumber,
+  });
+  deps.store.audit.record({ ...who, outcome: 'ok', request, response: result });
+  try {
+    deps.store.bookings.insert({
+      trackingNumber: booking.trackingNumber,
+      trackingRefNo: result.trackingRefNo,
+      record: booking,
+      channelId: draft.channelId,
+      bookedBy: draft.userId,
+      bookedAt,
+    });
+  } catch (err) {
+    deps.logger.error({ err, trackingNumber: booking.trackingNumber }, 'booked, but could not be stored');
+  }
+  const card = bookingCard({
+    booking,
+    trackingRefNo: result.trackingRefNo,
+    bookedBy: draft.userId,
+    bookedAt,
+    catalog,
+    currency,
+    env,
+  });
+  const delivered = await postCard(deps, client, saved, card);
+  const postedNote = delivered
+    ? deliveredNote(delivered)
+    : 'Slack did not accept the booking card; the booking is stored.';
+  deps.store.attempts.finish<BookingAttemptResult>(key, 'succeeded', {
+    trackingRefNo: result.trackingRefNo,
+    postedNote,
+  });
+  await showInModal(
+    client,
+    viewId,
+    bookingDoneView(booking.trackingNumber, result, postedNote, env, metadata),
+  );
+}
+
+/** The booking draft a modal belongs to (its private_metadata holds only the draft id). */
+export function bookingDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
+  return draftOfView<BookingDraft>(deps.store.drafts, privateMetadata, 'booking');
+}
+
+/**
+ * The draft's data with what the step on screen holds typed in. Not saved yet: the caller saves it
+ * once (showStep does), so nothing typed is lost and nothing is written twice.
+ */
+export function withTyped(data: BookingDraft, values: StateValues | undefined): BookingDraft {
+  if (data.step === 'review') return data;
+  return { ...data, input: mergeInput(data.input, readFormState(values)) };
+}

@@ -1,0 +1,29 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import * as addParcel from './add-parcel.js';
+import * as back from './back.js';
+import * as changeDetails from './change-details.js';
+import * as command from './command.js';
+import * as confirm from './confirm.js';
+import * as fromQuote from './from-quote.js';
+import * as nextStep from './next-step.js';
+import * as removeParcel from './remove-parcel.js';
+import * as retry from './retry.js';
+import * as senderProfile from './sender-profile.js';
+
+export function register(app: App, deps: BotDeps): void {
+  for (const listener of [
+    command,
+    fromQuote,
+    nextStep,
+    confirm,
+    back,
+    addParcel,
+    removeParcel,
+    senderProfile,
+    retry,
+    changeDetails,
+  ]) {
+    listener.register(app, deps);
+  }
+}

@@ -1,0 +1,44 @@
+import type { App, BlockAction } from '@slack/bolt';
+import type { Draft } from '../../store/store.js';
+import type { BotDeps } from '../deps.js';
+import type { StateValues } from '../shared/forms.js';
+import { showInModal } from '../shared/modal.js';
+import { bookingDraftOfView, showStep, withTyped } from './flow.js';
+import type { BookingDraft, BookingStep } from './form.js';
+
+/**
+ * The shared shape of a button or select inside the booking modal: keep what is typed on screen,
+ * change the draft, show a step. The view's hash makes a stale second click a no-op.
+ */
+export function onBookingModalAction(
+  app: App,
+  deps: BotDeps,
+  actionId: string,
+  change: (
+    draft: Draft<BookingDraft>,
+    action: BlockAction['actions'][number],
+  ) => { data: BookingDraft; step: BookingStep } | undefined,
+): void {
+  app.action(actionId, async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const found = bookingDraftOfView(deps, body.view.private_metadata);
+    const action = body.actions[0];
+    if (!found || !action) return;
+    const draft = {
+      ...found,
+      data: withTyped(found.data, body.view.state?.values as StateValues | undefined),
+    };
+    const changed = change(draft, action);
+    if (!changed) {
+      deps.store.drafts.save<BookingDraft>(draft.id, draft.data);
+      return;
+    }
+    await showInModal(
+      client,
+      body.view.id,
+      showStep(deps, { ...draft, data: changed.data }, changed.step),
+      body.view.hash,
+    );
+  });
+}

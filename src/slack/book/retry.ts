@@ -1,0 +1,28 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import { ids } from '../shared/ids.js';
+import { retryAttempt } from '../shared/modal.js';
+import { bookingWorkingView } from './blocks.js';
+import { attemptKey, bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from './flow.js';
+
+/**
+ * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
+ * failed attempt can be retried; one whose outcome is unknown never is (it may exist already).
+ */
+export function register(app: App, deps: BotDeps): void {
+  app.action(ids.bookingRetry, async ({ ack, body, client }) => {
+    await ack();
+    if (body.type !== 'block_actions' || !body.view) return;
+    const view = body.view;
+    const draft = bookingDraftOfView(deps, view.private_metadata);
+    const result = draft ? validateDraft(deps, draft.data) : undefined;
+    if (!draft || !result?.ok) return;
+    const booking = result.value;
+    await retryAttempt(deps, client, view, {
+      key: attemptKey(draft.id, booking.trackingNumber),
+      operation: 'book',
+      working: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
+      work: () => runBooking(deps, client, { viewId: view.id, draft, booking }),
+    });
+  });
+}

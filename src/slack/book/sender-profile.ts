@@ -1,0 +1,15 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import { ids } from '../shared/ids.js';
+import { applyProfile } from './flow.js';
+import { onBookingModalAction } from './modal-action.js';
+
+/** Choosing a sender profile fills the sender and return party on screen. */
+export function register(app: App, deps: BotDeps): void {
+  onBookingModalAction(app, deps, ids.bookingProfile, (draft, action) => {
+    const chosen = action.type === 'static_select' ? action.selected_option?.value : undefined;
+    const profile = deps.profiles.find((p) => p.id === chosen);
+    if (!profile) return undefined;
+    return { data: { ...draft.data, input: applyProfile(draft.data.input, profile) }, step: 'sender' };
+  });
+}

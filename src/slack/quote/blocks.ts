@@ -1,0 +1,285 @@
+import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { Catalog } from '../../waybill/catalog.js';
+import { labelOf } from '../../waybill/catalog.js';
+import type { QuoteResult } from '../../waybill/responses.js';
+import type { QuoteRequest } from '../../waybill/schemas.js';
+import { packageVolume } from '../../waybill/wire.js';
+import {
+  context,
+  environmentNotice,
+  environmentTag,
+  facts,
+  formatMoney,
+  header,
+  placeFields,
+  placeLine,
+  plain,
+  section,
+} from '../shared/blocks.js';
+import { type FormField, inputBlocks } from '../shared/forms.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+
+export interface FormSection {
+  title: string;
+  note?: string;
+  fields: FormField[];
+}
+
+export function packageFields(catalog: Catalog): FormField[] {
+  return [
+    { path: 'package.type', label: 'Package type', kind: 'select', options: catalog.packageTypes },
+    { path: 'package.weight', label: 'Weight (kg)', kind: 'decimal' },
+    { path: 'package.length', label: 'Length (cm)', kind: 'decimal' },
+    { path: 'package.width', label: 'Width (cm)', kind: 'decimal' },
+    { path: 'package.height', label: 'Height (cm)', kind: 'decimal' },
+    {
+      path: 'package.volume',
+      label: 'Volume (cm³)',
+      kind: 'decimal',
+      hint: 'Leave empty to use length × width × height',
+    },
+  ];
+}
+
+export function paymentFields(catalog: Catalog): FormField[] {
+  const cod = labelOf(catalog.paymentMethods, catalog.codPaymentMethod);
+  return [
+    { path: 'serviceType', label: 'Service type', kind: 'select', options: catalog.serviceTypes },
+    { path: 'paymentMethod', label: 'Payment method', kind: 'select', options: catalog.paymentMethods },
+    { path: 'codAmount', label: 'COD amount', kind: 'decimal', hint: `Only for ${cod}` },
+    { path: 'declaredValue', label: 'Declared value', kind: 'decimal' },
+    { path: 'quantity', label: 'Number of parcels', kind: 'integer' },
+  ];
+}
+
+export function quoteFormSections(catalog: Catalog): FormSection[] {
+  return [
+    { title: 'Service and payment', fields: paymentFields(catalog) },
+    {
+      title: 'Dates',
+      fields: [
+        { path: 'pickupDate', label: 'Pickup date', kind: 'date' },
+        { path: 'expectedDeliveryDate', label: 'Expected delivery date', kind: 'date' },
+      ],
+    },
+    { title: 'From (sender)', fields: placeFields('shipper') },
+    { title: 'To (receiver)', fields: placeFields('consignee') },
+    {
+      title: 'Package',
+      fields: [
+        ...packageFields(catalog),
+        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
+      ],
+    },
+    {
+      title: 'Return to',
+      note: 'Leave empty to return undelivered goods to the sender.',
+      fields: placeFields('returnTo', { postal: false }),
+    },
+  ];
+}
+
+export function sectionFields(sections: readonly FormSection[]): FormField[] {
+  return sections.flatMap((s) => s.fields);
+}
+
+export interface QuoteFormInput {
+  sections: readonly FormSection[];
+  required: ReadonlySet<string>;
+  values: unknown;
+  metadata: string;
+  notices?: readonly string[];
+  env: WaybillEnv;
+}
+
+export function quoteFormView({
+  sections,
+  required,
+  values,
+  metadata,
+  notices = [],
+  env,
+}: QuoteFormInput): ModalView {
+  const blocks: KnownBlock[] = [
+    ...environmentNotice(env),
+    ...notices.map((notice) => context(`:warning: ${escapeMrkdwn(notice)}`)),
+  ];
+  for (const part of sections) {
+    blocks.push(header(part.title));
+    if (part.note) blocks.push(context(part.note));
+    blocks.push(...inputBlocks(part.fields, { values, required }));
+  }
+  return {
+    type: 'modal',
+    callback_id: ids.quoteForm,
+    title: plain('Get a quote'),
+    submit: plain('Get quote'),
+    close: plain('Cancel'),
+    private_metadata: metadata,
+    notify_on_close: true,
+    blocks,
+  };
+}
+
+function packageLine(quote: QuoteRequest, catalog: Catalog): string {
+  const pkg = quote.package;
+  const size =
+    pkg.length !== undefined && pkg.width !== undefined && pkg.height !== undefined
+      ? `, ${pkg.length} × ${pkg.width} × ${pkg.height} cm`
+      : '';
+  const volume = packageVolume(pkg);
+  const volumeText = pkg.volume !== undefined && volume !== undefined ? `, ${volume} cm³` : '';
+  return `${labelOf(catalog.packageTypes, pkg.type)}, ${pkg.weight} kg${size}${volumeText}, ${quote.quantity} parcel${quote.quantity === 1 ? '' : 's'}`;
+}
+
+export function routeLine(quote: Pick<QuoteRequest, 'shipper' | 'consignee'>): string {
+  return `${placeLine(quote.shipper)} → ${placeLine(quote.consignee)}`;
+}
+
+export interface QuoteSummaryInput {
+  quote: QuoteRequest;
+  catalog: Catalog;
+  currency: string;
+}
+
+export function quoteSummaryFacts({ quote, catalog, currency }: QuoteSummaryInput) {
+  const isCod = quote.paymentMethod === catalog.codPaymentMethod;
+  return facts([
+    ['Route', routeLine(quote)],
+    ['Package', packageLine(quote, catalog)],
+    ['Service', labelOf(catalog.serviceTypes, quote.serviceType)],
+    ['Payment', labelOf(catalog.paymentMethods, quote.paymentMethod)],
+    ['Pickup', quote.pickupDate],
+    ['Expected delivery', quote.expectedDeliveryDate],
+    ['COD amount', isCod ? formatMoney(quote.codAmount, currency) : undefined],
+    [
+      'Declared value',
+      quote.declaredValue === '0.00' ? undefined : formatMoney(quote.declaredValue, currency),
+    ],
+  ]);
+}
+
+export function quoteWorkingView(
+  input: QuoteSummaryInput & { env: WaybillEnv; metadata: string },
+): ModalView {
+  return {
+    type: 'modal',
+    callback_id: ids.quoteWorking,
+    title: plain('Get a quote'),
+    close: plain('Close'),
+    private_metadata: input.metadata,
+    notify_on_close: true,
+    blocks: [
+      ...environmentNotice(input.env),
+      section(':hourglass_flowing_sand: *Getting a quote…*'),
+      ...quoteSummaryFacts(input),
+      context('You can close this window: the price will also be posted to the channel.'),
+    ],
+  };
+}
+
+function priceFacts(price: QuoteResult, currency: string) {
+  return facts([
+    ['Delivery charge', formatMoney(price.deliveryCharge, currency)],
+    ['VAT', formatMoney(price.vat, currency)],
+    ['Total charge', formatMoney(price.totalCharge, currency)],
+  ]);
+}
+
+export interface QuoteOutcomeInput extends QuoteSummaryInput {
+  price: QuoteResult;
+  env: WaybillEnv;
+  metadata: string;
+  /** Where the quote was posted, e.g. "Posted in <#C123>." (mrkdwn, already safe). */
+  postedNote: string;
+}
+
+export function quoteResultView(input: QuoteOutcomeInput): ModalView {
+  return {
+    type: 'modal',
+    callback_id: ids.quoteResult,
+    title: plain('Quote'),
+    close: plain('Done'),
+    private_metadata: input.metadata,
+    blocks: [
+      ...environmentNotice(input.env),
+      section(`*Total: ${formatMoney(input.price.totalCharge, input.currency)}*`),
+      ...priceFacts(input.price, input.currency),
+      { type: 'divider' },
+      ...quoteSummaryFacts(input),
+      context(input.postedNote),
+      {
+        type: 'actions',
+        elements: [{ type: 'button', action_id: ids.quoteBack, text: plain('Change and quote again') }],
+      },
+    ],
+  };
+}
+
+export interface QuoteErrorInput {
+  /** The reason in plain words (not yet escaped). */
+  reason: string;
+  env: WaybillEnv;
+  metadata: string;
+}
+
+export function retryActions(backId: string, retryId: string): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      { type: 'button', action_id: retryId, text: plain('Try again'), style: 'primary' },
+      { type: 'button', action_id: backId, text: plain('Back to the form') },
+    ],
+  };
+}
+
+export function quoteErrorView({ reason, env, metadata }: QuoteErrorInput): ModalView {
+  return {
+    type: 'modal',
+    callback_id: ids.quoteResult,
+    title: plain('Quote failed'),
+    close: plain('Close'),
+    private_metadata: metadata,
+    blocks: [
+      ...environmentNotice(env),
+      section(`:warning: *No quote this time.*\n${escapeMrkdwn(reason)}`),
+      context('Everything you typed is kept: go back to the form to change it, or try again as it is.'),
+      retryActions(ids.quoteBack, ids.quoteRetry),
+    ],
+  };
+}
+
+export interface QuoteMessageInput extends QuoteSummaryInput {
+  price: QuoteResult;
+  env: WaybillEnv;
+  userId: string;
+  /** The stored quote a "Book this" click books from. */
+  quoteId: string;
+}
+
+export function quoteMessage(input: QuoteMessageInput): { text: string; blocks: KnownBlock[] } {
+  const total = formatMoney(input.price.totalCharge, input.currency);
+  return {
+    text: `Quote${environmentTag(input.env)}: ${escapeMrkdwn(routeLine(input.quote))}, total ${total}`,
+    blocks: [
+      section(`:receipt: *Quote${environmentTag(input.env)}* for <@${input.userId}>: *${total}*`),
+      ...environmentNotice(input.env),
+      ...priceFacts(input.price, input.currency),
+      ...quoteSummaryFacts(input),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: ids.bookFromQuote,
+            text: plain('Book this'),
+            value: input.quoteId,
+            style: 'primary',
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,79 @@
+import type { App } from '@slack/bolt';
+import { addDays } from 'date-fns';
+import { zonedDateAndTime } from '../../waybill/dates.js';
+import type { BotDeps } from '../deps.js';
+import { openModalSoon } from '../shared/modal.js';
+import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../shared/prefill.js';
+import { type QuoteDraft, quoteForm } from './flow.js';
+
+/** Keys both /quote and /book understand: what is being sent and how it is paid. */
+export function shipmentPrefillKeys(deps: BotDeps): PrefillKeys {
+  const { catalog } = deps.waybill;
+  return {
+    service: { path: 'serviceType', about: 'service type', choices: catalog.serviceTypes },
+    payment: { path: 'paymentMethod', about: 'payment method', choices: catalog.paymentMethods },
+    cod: { path: 'codAmount', about: 'COD amount' },
+    declared: { path: 'declaredValue', about: 'declared value' },
+    parcels: { path: 'quantity', about: 'number of parcels' },
+    type: { path: 'package.type', about: 'package type', choices: catalog.packageTypes },
+    weight: { path: 'package.weight', about: 'weight in kg' },
+    length: { path: 'package.length', about: 'length in cm' },
+    width: { path: 'package.width', about: 'width in cm' },
+    height: { path: 'package.height', about: 'height in cm' },
+    volume: { path: 'package.volume', about: 'volume in cm³' },
+    merchant: { path: 'merchantName', about: 'merchant name' },
+  };
+}
+
+export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
+  return {
+    ...shipmentPrefillKeys(deps),
+    pickup: { path: 'pickupDate', about: 'pickup date, YYYY-MM-DD' },
+    delivery: { path: 'expectedDeliveryDate', about: 'expected delivery date, YYYY-MM-DD' },
+    // The Quotation has no return postal code.
+    ...placePrefillKeys({
+      from: ['shipper', 'sender'],
+      to: ['consignee', 'receiver'],
+      return: ['returnTo', 'return', ['postal']],
+    }),
+  };
+}
+
+/** A dispatcher in a hurry: pickup today, delivery tomorrow, one parcel, the only service if there is one. */
+function quoteDefaults(deps: BotDeps): Record<string, unknown> {
+  const { timeZone, catalog } = deps.waybill;
+  const now = deps.now();
+  return {
+    pickupDate: zonedDateAndTime(now, timeZone).date,
+    expectedDeliveryDate: zonedDateAndTime(addDays(now, 1), timeZone).date,
+    quantity: '1',
+    ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
+  };
+}
+
+export function register(app: App, deps: BotDeps): void {
+  const keys = quotePrefillKeys(deps);
+  app.command('/quote', async ({ command, ack, client, respond }) => {
+    if (/^\s*help\s*$/i.test(command.text)) {
+      await ack({ response_type: 'ephemeral', text: prefillHelp('/quote', keys) });
+      return;
+    }
+    // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
+    await ack();
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: 'type `/quote`',
+      view: () => {
+        const prefill = parsePrefill(command.text, keys);
+        const draft = deps.store.drafts.create<QuoteDraft>({
+          kind: 'quote',
+          userId: command.user_id,
+          channelId: command.channel_id,
+          data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
+        });
+        return quoteForm(deps, draft, prefill.notices);
+      },
+    });
+  });
+}

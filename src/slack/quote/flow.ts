@@ -1,0 +1,119 @@
+import type { Draft } from '../../store/store.js';
+import { isWaybillApiError } from '../../waybill/errors.js';
+import type { QuoteRequest } from '../../waybill/schemas.js';
+import { toQuotationWire } from '../../waybill/wire.js';
+import type { BotDeps } from '../deps.js';
+import { section } from '../shared/blocks.js';
+import { deliveredNote, postToChannel, postToUser, type SlackClient } from '../shared/delivery.js';
+import { draftOfView, ids, viewMetadata } from '../shared/ids.js';
+import { showInModal } from '../shared/modal.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { quoteErrorView, quoteFormView, quoteMessage, quoteResultView, quoteWorkingView } from './blocks.js';
+
+/** A quote in progress: what was typed (kept across failures) and where the command came from. */
+export interface QuoteDraft {
+  input: Record<string, unknown>;
+  responseUrl?: string;
+}
+
+export function quoteDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
+  return draftOfView<QuoteDraft>(deps.store.drafts, privateMetadata, 'quote');
+}
+
+export function quoteForm(deps: BotDeps, draft: Draft<QuoteDraft>, notices: readonly string[] = []) {
+  return quoteFormView({
+    ...deps.forms.quote,
+    values: draft.data.input,
+    metadata: viewMetadata({ draftId: draft.id }),
+    notices,
+    env: deps.waybill.env,
+  });
+}
+
+export function quoteWorking(deps: BotDeps, draft: Draft<QuoteDraft>, quote: QuoteRequest) {
+  const { env, catalog, currency } = deps.waybill;
+  return quoteWorkingView({ quote, env, catalog, currency, metadata: viewMetadata({ draftId: draft.id }) });
+}
+
+/**
+ * After the dispatcher sees "Getting a quote…": ask the courier, post the price to the channel,
+ * and show it in the modal, or the reason it failed with a way back to the filled form.
+ */
+export async function runQuote(
+  deps: BotDeps,
+  client: SlackClient,
+  { viewId, draft, quote }: { viewId: string; draft: Draft<QuoteDraft>; quote: QuoteRequest },
+): Promise<void> {
+  const { env, catalog, currency } = deps.waybill;
+  const metadata = viewMetadata({ draftId: draft.id });
+  const request = toQuotationWire(quote);
+  const destination = {
+    channelId: draft.channelId,
+    userId: draft.userId,
+    responseUrl: draft.data.responseUrl,
+  };
+  let price: Awaited<ReturnType<BotDeps['courier']['quote']>>;
+  try {
+    price = await deps.courier.quote(request);
+  } catch (err) {
+    if (!isWaybillApiError(err)) throw err;
+    const reason = err.userMessage();
+    deps.store.audit.record({
+      userId: draft.userId,
+      operation: 'quote',
+      outcome: 'failed',
+      request,
+      detail: reason,
+    });
+    const shown = await showInModal(client, viewId, quoteErrorView({ reason, env, metadata }));
+    if (!shown) {
+      await postToUser(client, destination, {
+        text: `Your quote failed: ${escapeMrkdwn(reason)}`,
+        blocks: [
+          section(`:warning: *Your quote failed.*\n${escapeMrkdwn(reason)}`),
+          { type: 'actions', elements: [reopenButton(draft.id)] },
+        ],
+      });
+    }
+    return;
+  }
+  deps.store.audit.record({
+    userId: draft.userId,
+    operation: 'quote',
+    outcome: 'ok',
+    request,
+    response: price,
+  });
+  const message = quoteMessage({
+    quote,
+    price,
+    currency,
+    catalog,
+    env,
+    userId: draft.userId,
+    quoteId: draft.id,
+  });
+  // The price is shown in the modal even if Slack will not take the channel post.
+  const postedNote = await postToChannel(client, destination, message, deps.logger).then(
+    deliveredNote,
+    (err) => {
+      deps.logger.error({ err }, 'quote could not be posted');
+      return 'Slack did not accept the channel post: this window is the only copy of the price.';
+    },
+  );
+  await showInModal(
+    client,
+    viewId,
+    quoteResultView({ quote, price, currency, catalog, env, metadata, postedNote }),
+  );
+}
+
+function reopenButton(draftId: string) {
+  return {
+    type: 'button' as const,
+    action_id: ids.quoteReopen,
+    value: draftId,
+    text: { type: 'plain_text' as const, text: 'Open the form again' },
+    style: 'primary' as const,
+  };
+}

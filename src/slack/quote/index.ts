@@ -1,0 +1,11 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import * as back from './back.js';
+import * as command from './command.js';
+import * as reopen from './reopen.js';
+import * as retry from './retry.js';
+import * as submit from './submit.js';
+
+export function register(app: App, deps: BotDeps): void {
+  for (const listener of [command, submit, back, retry, reopen]) listener.register(app, deps);
+}

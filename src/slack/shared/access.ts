@@ -1,0 +1,156 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { AccessPolicy } from '../../config.js';
+import type { BotDeps } from '../deps.js';
+import { context, plain, section } from './blocks.js';
+import type { SlackClient } from './delivery.js';
+import { ids, readViewMetadata } from './ids.js';
+
+/**
+ * Who may quote, book and update. Checked on every entry point (command, submission, button,
+ * step), not only the slash command, in one global middleware; with no list configured, everyone
+ * in the workspace may. User-group membership is read through the Web API and cached briefly.
+ */
+
+export type GuardedOperation = 'quote' | 'book' | 'update' | 'show';
+
+export type Verdict = { ok: true } | { ok: false; reason: 'user' | 'channel' };
+
+const GROUP_CACHE_MS = 5 * 60_000;
+
+export class AccessControl {
+  private readonly groups = new Map<string, { members: Set<string>; until: number }>();
+
+  constructor(
+    private readonly policy: AccessPolicy,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get open(): boolean {
+    const { userIds, userGroupIds, channelIds } = this.policy;
+    return userIds.length === 0 && userGroupIds.length === 0 && channelIds.length === 0;
+  }
+
+  async allows(client: SlackClient, userId: string, channelId: string | undefined): Promise<Verdict> {
+    const { userIds, userGroupIds, channelIds } = this.policy;
+    if (channelIds.length > 0 && !(channelId && channelIds.includes(channelId)))
+      return { ok: false, reason: 'channel' };
+    if (userIds.length === 0 && userGroupIds.length === 0) return { ok: true };
+    if (userIds.includes(userId)) return { ok: true };
+    for (const group of userGroupIds) {
+      if ((await this.members(client, group)).has(userId)) return { ok: true };
+    }
+    return { ok: false, reason: 'user' };
+  }
+
+  /** A group's members, cached; if Slack cannot say, nobody is let in through that group. */
+  private async members(client: SlackClient, group: string): Promise<Set<string>> {
+    const cached = this.groups.get(group);
+    if (cached && cached.until > this.now()) return cached.members;
+    try {
+      const answer = await client.usergroups.users.list({ usergroup: group });
+      const members = new Set(answer.users ?? []);
+      this.groups.set(group, { members, until: this.now() + GROUP_CACHE_MS });
+      return members;
+    } catch (err) {
+      this.logger.warn(
+        { err, usergroup: group },
+        'user-group members could not be read; refusing through it',
+      );
+      return new Set();
+    }
+  }
+}
+
+type Body = Record<string, unknown> & {
+  type?: string;
+  command?: string;
+  text?: string;
+  user_id?: string;
+  channel_id?: string;
+  user?: { id?: string };
+  channel?: { id?: string };
+  view?: { id?: string; callback_id?: string; private_metadata?: string };
+  actions?: { action_id?: string }[];
+};
+
+/** What a request is for, from its command, callback id or action id; undefined: not guarded. */
+export function operationOf(body: Body): GuardedOperation | undefined {
+  if (body.command) {
+    const words = (body.text ?? '').trim().split(/\s+/);
+    if (words[0]?.toLowerCase() === 'help') return undefined;
+    if (body.command === '/quote') return 'quote';
+    if (body.command === '/book') return 'book';
+    if (body.command === '/waybill' && (words[0] === 'show' || words[0] === 'update')) return words[0];
+    return undefined;
+  }
+  const id =
+    body.type === 'view_submission'
+      ? body.view?.callback_id
+      : body.type === 'block_actions'
+        ? body.actions?.[0]?.action_id
+        : undefined;
+  if (!id) return undefined;
+  if (id.startsWith('quote_')) return 'quote';
+  if (id.startsWith('book')) return 'book';
+  if (id.startsWith('update_') || id === ids.waybillUpdate) return 'update';
+  return undefined;
+}
+
+/** The conversation a request belongs to: the command's, the message's, or the modal's draft's. */
+function channelOf(deps: BotDeps, body: Body): string | undefined {
+  if (body.channel_id) return body.channel_id;
+  if (body.channel?.id) return body.channel.id;
+  const draftId = readViewMetadata(body.view?.private_metadata)?.draftId;
+  return draftId ? deps.store.drafts.get(draftId)?.channelId : undefined;
+}
+
+const refusals = {
+  user: (operation: GuardedOperation) =>
+    `Sorry, you are not on the list of people who may ${operation === 'show' ? 'look up waybills' : `${operation} waybills`} with this bot. Ask whoever runs it to add you.`,
+  channel: (operation: GuardedOperation) =>
+    `Sorry, ${operation === 'quote' ? 'quoting' : operation === 'book' ? 'booking' : 'waybill changes'} are not enabled in this conversation. Use one of the dispatch channels.`,
+};
+
+function refusedView(text: string) {
+  return {
+    type: 'modal' as const,
+    title: plain('Not allowed'),
+    close: plain('Close'),
+    blocks: [section(`:no_entry: ${text}`), context('Nothing was sent to the courier.')],
+  };
+}
+
+export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const body = args.body as Body;
+    const operation = operationOf(body);
+    if (!operation || deps.access.open) return args.next();
+    const userId = body.user_id ?? body.user?.id ?? '';
+    const channelId = channelOf(deps, body);
+    const verdict = await deps.access.allows(args.client, userId, channelId);
+    if (verdict.ok) return args.next();
+    const text = refusals[verdict.reason](operation);
+    deps.store.audit.record({
+      userId,
+      operation,
+      outcome: 'refused',
+      detail: `not allowed (${verdict.reason}) in ${channelId ?? 'an unknown conversation'}`,
+    });
+    deps.logger.warn(
+      { user: userId, channel: channelId, operation, reason: verdict.reason },
+      'request refused by access control',
+    );
+    const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
+    if (body.command) {
+      await ack?.({ response_type: 'ephemeral', text });
+    } else if (body.type === 'view_submission') {
+      await ack?.({ response_action: 'update', view: refusedView(text) });
+    } else {
+      await ack?.();
+      if (body.view?.id) await args.client.views.update({ view_id: body.view.id, view: refusedView(text) });
+      else if (channelId) await args.client.chat.postEphemeral({ channel: channelId, user: userId, text });
+    }
+  };
+}

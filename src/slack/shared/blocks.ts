@@ -1,0 +1,122 @@
+import type { ContextBlock, HeaderBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { FormField } from './forms.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+
+export const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
+
+export function header(text: string): HeaderBlock {
+  return { type: 'header', text: plain(text.slice(0, 150)) };
+}
+
+/** `text` is mrkdwn and must already be escaped where it holds user input. */
+export function section(text: string): SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } };
+}
+
+export function context(text: string): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 3000) }] };
+}
+
+/** Said on every message and modal outside live, so nobody mistakes a sandbox price or booking for a real one. */
+export function environmentNotice(env: WaybillEnv): KnownBlock[] {
+  if (env === 'sandbox') {
+    return [context(':test_tube: *Sandbox*: simulated courier, nothing here is a real price or booking.')];
+  }
+  if (env === 'test') return [context(':construction: *Courier test environment*: not a real booking.')];
+  return [];
+}
+
+export function environmentTag(env: WaybillEnv): string {
+  return env === 'live' ? '' : ` [${env}]`;
+}
+
+/** "PHP 1,234.50" from "1234.50". */
+export function formatMoney(amount: string, currency: string): string {
+  const [whole = '0', fraction = '00'] = amount.split('.');
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+}
+
+/** Two-column fields of a section: `*Label*\nvalue`, values escaped here. */
+export function facts(pairs: readonly [string, string | undefined][]): SectionBlock[] {
+  const shown = pairs.filter(([, value]) => value !== undefined && value !== '');
+  const blocks: SectionBlock[] = [];
+  // A section holds at most 10 fields.
+  for (let i = 0; i < shown.length; i += 10) {
+    blocks.push({
+      type: 'section',
+      fields: shown.slice(i, i + 10).map(([label, value]) => ({
+        type: 'mrkdwn' as const,
+        text: `*${label}*\n${escapeMrkdwn(value ?? '').slice(0, 1900)}`,
+      })),
+    });
+  }
+  return blocks;
+}
+
+/** The form fields of a place; `who` is the schema prefix (`shipper`, `consignee`, `returnTo`). */
+export function placeFields(who: string, { postal = true } = {}): FormField[] {
+  return [
+    {
+      path: `${who}.street`,
+      label: 'Address',
+      kind: 'text',
+      maxLength: 200,
+      placeholder: 'Street and number',
+    },
+    { path: `${who}.region`, label: 'Province / region', kind: 'text', maxLength: 100 },
+    { path: `${who}.city`, label: 'City', kind: 'text', maxLength: 100 },
+    { path: `${who}.district`, label: 'District', kind: 'text', maxLength: 100 },
+    { path: `${who}.neighbourhood`, label: 'Neighbourhood', kind: 'text', maxLength: 100 },
+    ...(postal
+      ? [{ path: `${who}.postal`, label: 'Postal code', kind: 'text' as const, maxLength: 20 }]
+      : []),
+    {
+      path: `${who}.country`,
+      label: 'Country',
+      kind: 'text',
+      maxLength: 2,
+      placeholder: 'PH',
+      hint: 'Two letters',
+    },
+    { path: `${who}.latitude`, label: 'Latitude', kind: 'decimal', placeholder: '14.5547' },
+    { path: `${who}.longitude`, label: 'Longitude', kind: 'decimal', placeholder: '121.0244' },
+  ];
+}
+
+export function contactFields(who: string): FormField[] {
+  return [
+    { path: `${who}.name`, label: 'Name', kind: 'text', maxLength: 100 },
+    { path: `${who}.phone`, label: 'Phone', kind: 'text', maxLength: 30, placeholder: '+63 917 123 4567' },
+    { path: `${who}.email`, label: 'E-mail', kind: 'email' },
+  ];
+}
+
+/** "Makati, PH" from a place. */
+export function placeLine(place: {
+  city?: string;
+  region?: string;
+  country?: string;
+  postal?: string;
+}): string {
+  return [place.city || place.region, place.postal, place.country].filter(Boolean).join(', ');
+}
+
+/** A modal that reports how something went: no submit, only Close. */
+export function outcomeModal(input: {
+  callbackId: string;
+  title: string;
+  metadata: string;
+  env: WaybillEnv;
+  blocks: KnownBlock[];
+}): ModalView {
+  return {
+    type: 'modal',
+    callback_id: input.callbackId,
+    title: plain(input.title),
+    close: plain('Close'),
+    private_metadata: input.metadata,
+    notify_on_close: true,
+    blocks: [...environmentNotice(input.env), ...input.blocks],
+  };
+}

@@ -1,0 +1,89 @@
+import type { Choice } from '../../waybill/catalog.js';
+import { setPath } from './forms.js';
+
+/**
+ * Text after a slash command pre-fills its form: `/quote weight=2.5 to_city="Cebu City"`.
+ * Each key maps to a schema path; values are only pre-filled, the form still validates them.
+ */
+
+export interface PrefillKey {
+  path: string;
+  /** What the key is for, in the help text. */
+  about: string;
+  /** For selects: the value may be typed as the option's value or its label. */
+  choices?: readonly Choice[];
+}
+
+export type PrefillKeys = Record<string, PrefillKey>;
+
+const placeKeys: Record<string, [string, string]> = {
+  address: ['street', 'street address'],
+  region: ['region', 'province / region'],
+  city: ['city', 'city'],
+  district: ['district', 'district'],
+  area: ['neighbourhood', 'neighbourhood'],
+  postal: ['postal', 'postal code'],
+  country: ['country', 'two-letter country code'],
+  lat: ['latitude', 'latitude'],
+  lon: ['longitude', 'longitude'],
+};
+
+/** `from_city`, `to_postal`, `return_country`, … for the given parties (`without` leaves fields out). */
+export function placePrefillKeys(
+  parties: Record<string, [path: string, who: string, without?: string[]]>,
+): PrefillKeys {
+  const keys: PrefillKeys = {};
+  for (const [prefix, [party, who, without = []]] of Object.entries(parties)) {
+    for (const [suffix, [field, about]] of Object.entries(placeKeys)) {
+      if (without.includes(field)) continue;
+      keys[`${prefix}_${suffix}`] = { path: `${party}.${field}`, about: `${who} ${about}` };
+    }
+  }
+  return keys;
+}
+
+export interface Prefill {
+  values: Record<string, unknown>;
+  /** Parts of the text that were not used, said back to the dispatcher. */
+  notices: string[];
+}
+
+const TOKEN = /([A-Za-z_]+)=(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(\S+))|(\S+)/g;
+
+export function parsePrefill(text: string, keys: PrefillKeys): Prefill {
+  const values: Record<string, unknown> = {};
+  const notices: string[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const [, rawKey, doubleQuoted, smartQuoted, singleQuoted, bare, stray] = match;
+    if (stray !== undefined) {
+      notices.push(`Ignored "${stray}": write key=value, e.g. weight=2.5`);
+      continue;
+    }
+    const key = keys[(rawKey ?? '').toLowerCase()];
+    if (!key) {
+      notices.push(`Ignored "${rawKey}": not a known key (type the command with "help" to see them)`);
+      continue;
+    }
+    const value = (doubleQuoted ?? smartQuoted ?? singleQuoted ?? bare ?? '').trim();
+    setPath(values, key.path, key.choices ? matchChoice(key.choices, value) : value);
+  }
+  return { values, notices };
+}
+
+/** An option typed by value or label, in any case; an unknown one stays as typed (the form says so). */
+function matchChoice(choices: readonly Choice[], typed: string): string {
+  const wanted = typed.toLowerCase();
+  return (
+    choices.find((c) => c.value.toLowerCase() === wanted || c.label.toLowerCase() === wanted)?.value ?? typed
+  );
+}
+
+export function prefillHelp(command: string, keys: PrefillKeys): string {
+  const lines = Object.entries(keys).map(([key, { about }]) => `• \`${key}\`: ${about}`);
+  return [
+    `*${command}* opens a form. Text after the command pre-fills it, as \`key=value\` pairs (quote values with spaces):`,
+    `\`${command} weight=2.5 from_city=Makati to_city="Cebu City" to_postal=6000\``,
+    '',
+    ...lines,
+  ].join('\n');
+}

@@ -1,0 +1,135 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { FieldGroup } from '../book/form.js';
+import { retryActions } from '../quote/blocks.js';
+import { context, environmentNotice, header, outcomeModal, plain, section } from '../shared/blocks.js';
+import { inputBlocks } from '../shared/forms.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+
+/** One changed field of the Update body: its wire key, and the values before and after. */
+export interface FieldChange {
+  key: string;
+  from: string;
+  to: string;
+}
+
+export interface UpdateFormInput {
+  trackingNumber: string;
+  groups: readonly FieldGroup[];
+  required: ReadonlySet<string>;
+  values: unknown;
+  metadata: string;
+  env: WaybillEnv;
+  /** mrkdwn the bot wrote (user ids only, nothing typed). */
+  notices?: readonly string[];
+  /** Bumped on every render, so Slack shows these values rather than state it kept. */
+  rev: number;
+}
+
+export function updateFormView(input: UpdateFormInput): ModalView {
+  const blocks: KnownBlock[] = [
+    ...environmentNotice(input.env),
+    section(
+      `Updating \`${escapeMrkdwn(input.trackingNumber)}\`. The courier receives the complete record with your changes.`,
+    ),
+    ...(input.notices ?? []).map((notice) => section(`:warning: ${notice}`)),
+  ];
+  for (const group of input.groups) {
+    blocks.push(
+      header(group.title),
+      ...inputBlocks(group.fields, {
+        values: input.values,
+        required: input.required,
+        suffix: String(input.rev),
+      }),
+    );
+  }
+  return {
+    type: 'modal',
+    callback_id: ids.updateForm,
+    title: plain('Update waybill'),
+    submit: plain('Send update'),
+    close: plain('Cancel'),
+    private_metadata: input.metadata,
+    notify_on_close: true,
+    blocks,
+  };
+}
+
+const shown = (value: string) => (value === '' ? '_(empty)_' : `\`${escapeMrkdwn(value)}\``);
+
+/** "• *consigneeContact*: `0917…` → `0918…`", one line per changed field. */
+export function changeLines(changes: readonly FieldChange[]): string {
+  return changes.map((c) => `• *${escapeMrkdwn(c.key)}*: ${shown(c.from)} → ${shown(c.to)}`).join('\n');
+}
+
+export function changesMessage(trackingNumber: string, userId: string, changes: readonly FieldChange[]) {
+  const text = `<@${userId}> updated \`${escapeMrkdwn(trackingNumber)}\`:\n${changeLines(changes)}`;
+  return { text, blocks: [section(`:pencil2: ${text}`)] };
+}
+
+function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: KnownBlock[]): ModalView {
+  return outcomeModal({ callbackId: ids.updateOutcome, title, metadata, env, blocks });
+}
+
+export function updateWorkingView(
+  trackingNumber: string,
+  changes: readonly FieldChange[],
+  env: WaybillEnv,
+  metadata: string,
+) {
+  return outcomeView(metadata, env, 'Updating…', [
+    section(
+      `:hourglass_flowing_sand: *Updating \`${escapeMrkdwn(trackingNumber)}\`…*\n${changeLines(changes)}`,
+    ),
+    context("You can close this window: the change will be posted in the booking card's thread."),
+  ]);
+}
+
+export function updateDoneView(
+  trackingNumber: string,
+  changes: readonly FieldChange[],
+  note: string,
+  env: WaybillEnv,
+  metadata: string,
+) {
+  return outcomeView(metadata, env, 'Updated', [
+    section(`:white_check_mark: *Updated \`${escapeMrkdwn(trackingNumber)}\`*\n${changeLines(changes)}`),
+    context(note),
+  ]);
+}
+
+export function updateFailedView(reason: string, env: WaybillEnv, metadata: string) {
+  return outcomeView(metadata, env, 'Update failed', [
+    section(`:warning: *Not updated.*\n${escapeMrkdwn(reason)}`),
+    context('Your changes are kept: try again as they are, or go back to the form.'),
+    retryActions(ids.updateBack, ids.updateRetry),
+  ]);
+}
+
+export function updateUnknownView(reason: string, env: WaybillEnv, metadata: string) {
+  return outcomeView(metadata, env, 'Outcome unknown', [
+    section(`:question: *${escapeMrkdwn(reason)}*`),
+    context('The bot will not send this update again by itself, and keeps the last record it knows.'),
+  ]);
+}
+
+export function updateBusyView(trackingNumber: string, env: WaybillEnv, metadata: string) {
+  return outcomeView(metadata, env, 'Updating…', [
+    section(
+      `:hourglass_flowing_sand: An update of \`${escapeMrkdwn(trackingNumber)}\` is already being sent; it is sent once.`,
+    ),
+  ]);
+}
+
+export function waybillHelp(): string {
+  return [
+    '*What this bot does*',
+    '• `/quote`: price a delivery (`/quote help` for shortcuts)',
+    '• `/book`: book a waybill in steps, with parcels (`/book help`)',
+    '• `/waybill show <tracking number>`: the last-known record of a booking, just for you',
+    "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
+    'Every booking card in the channel also has an *Update* button.',
+  ].join('\n');
+}

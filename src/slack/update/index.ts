@@ -1,0 +1,11 @@
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import * as back from './back.js';
+import * as fromCard from './from-card.js';
+import * as retry from './retry.js';
+import * as submit from './submit.js';
+import * as waybillCommand from './waybill-command.js';
+
+export function register(app: App, deps: BotDeps): void {
+  for (const listener of [waybillCommand, fromCard, submit, retry, back]) listener.register(app, deps);
+}

@@ -1,0 +1,52 @@
+import type { App } from '@slack/bolt';
+import { bookingCard } from '../book/blocks.js';
+import type { BotDeps } from '../deps.js';
+import { openModalSoon } from '../shared/modal.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { waybillHelp } from './blocks.js';
+import { createUpdateDraft, storedBooking, unknownWaybillText, updateForm } from './flow.js';
+
+/** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`. */
+export function register(app: App, deps: BotDeps): void {
+  app.command('/waybill', async ({ command, ack, client, respond }) => {
+    const [verb = '', trackingNumber = ''] = command.text.trim().split(/\s+/);
+    const known = trackingNumber ? storedBooking(deps, trackingNumber) : undefined;
+    const safeNumber = escapeMrkdwn(trackingNumber);
+    if (verb === 'show' && trackingNumber) {
+      if (!known) {
+        await ack({ response_type: 'ephemeral', text: `I have no record of waybill \`${safeNumber}\`.` });
+        return;
+      }
+      const { catalog, currency, env } = deps.waybill;
+      const card = bookingCard({
+        booking: known.booking,
+        trackingRefNo: known.record.trackingRefNo,
+        bookedBy: known.record.bookedBy,
+        bookedAt: known.record.bookedAt,
+        updatedBy: known.record.updatedBy,
+        catalog,
+        currency,
+        env,
+      });
+      await ack({ response_type: 'ephemeral', ...card });
+      return;
+    }
+    if (verb === 'update' && trackingNumber) {
+      const where = { userId: command.user_id, channelId: command.channel_id };
+      const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
+      if (!draft) {
+        await ack({ response_type: 'ephemeral', text: unknownWaybillText(safeNumber) });
+        return;
+      }
+      await ack();
+      openModalSoon(deps, client, {
+        triggerId: command.trigger_id,
+        respond,
+        again: `type \`/waybill update ${safeNumber}\``,
+        view: () => updateForm(deps, draft),
+      });
+      return;
+    }
+    await ack({ response_type: 'ephemeral', text: waybillHelp() });
+  });
+}
