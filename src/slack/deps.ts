@@ -4,11 +4,11 @@ import type { Store } from '../store/store.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
-import { allBookingFields, type FieldGroup, toBookingInput, updateGroups } from './book/form.js';
-import { type FormSection, quoteFormSections, sectionFields } from './quote/blocks.js';
+import { bookingFormSpec } from './book/index.js';
+import { quoteFormSpec } from './quote/index.js';
 import { AccessControl } from './shared/access.js';
-import { requiredPaths } from './shared/forms.js';
 import { InFlight } from './shared/in-flight.js';
+import { updateFormSpec } from './update/index.js';
 
 /** What every listener needs, built once at start-up. */
 export interface BotDeps {
@@ -21,10 +21,11 @@ export interface BotDeps {
   bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId' | 'access'>;
   access: AccessControl;
   profiles: SenderProfile[];
+  /** Each form's fields and required set, worked out once from its schema. */
   forms: {
-    quote: { sections: FormSection[]; required: Set<string> };
-    booking: { required: Set<string> };
-    update: { groups: FieldGroup[]; required: Set<string> };
+    quote: ReturnType<typeof quoteFormSpec>;
+    booking: ReturnType<typeof bookingFormSpec>;
+    update: ReturnType<typeof updateFormSpec>;
   };
   now: () => Date;
 }
@@ -40,17 +41,6 @@ export function createBotDeps(input: {
 }): BotDeps {
   const schemas = createWaybillSchemas(input.waybill.catalog);
   const { catalog, timeZone } = input.waybill;
-  const quoteSections = quoteFormSections(catalog);
-  const parcels = input.bot.maxParcels;
-  const bookingRequired = requiredPaths(schemas.booking, allBookingFields(catalog, parcels), (raw) =>
-    toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
-  );
-  const updates = updateGroups(catalog, timeZone);
-  const updateRequired = requiredPaths(
-    schemas.update,
-    updates.flatMap((g) => g.fields),
-    (raw) => toBookingInput(raw, { trackingNumber: 'KNOWN', timeZone, parcels: 0, pickerZone: 'configured' }),
-  );
   return {
     ...input,
     profiles: input.profiles ?? [],
@@ -58,12 +48,9 @@ export function createBotDeps(input: {
     schemas,
     inFlight: new InFlight(input.logger),
     forms: {
-      quote: {
-        sections: quoteSections,
-        required: requiredPaths(schemas.quote, sectionFields(quoteSections)),
-      },
-      booking: { required: bookingRequired },
-      update: { groups: updates, required: updateRequired },
+      quote: quoteFormSpec(catalog, schemas.quote),
+      booking: bookingFormSpec(catalog, schemas.booking, timeZone, input.bot.maxParcels),
+      update: updateFormSpec(catalog, timeZone, schemas.update),
     },
     now: input.now ?? (() => new Date()),
   };

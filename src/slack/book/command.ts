@@ -1,8 +1,13 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { shipmentPrefillKeys } from '../quote/command.js';
 import { openModalSoon } from '../shared/modal.js';
-import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../shared/prefill.js';
+import {
+  type PrefillKeys,
+  parsePrefill,
+  placePrefillKeys,
+  prefillHelp,
+  shipmentPrefillKeys,
+} from '../shared/prefill.js';
 import { createBookingDraft, showStep } from './flow.js';
 import { bookingSteps, stepTitles } from './form.js';
 
@@ -10,7 +15,7 @@ export function bookPrefillKeys(deps: BotDeps): PrefillKeys {
   return {
     tracking: { path: 'trackingNumber', about: 'tracking number (empty: the next free one)' },
     description: { path: 'itemDescription', about: 'item description' },
-    ...shipmentPrefillKeys(deps),
+    ...shipmentPrefillKeys(deps.waybill.catalog),
     pickup: { path: 'pickupAt.date', about: 'pickup date, YYYY-MM-DD' },
     delivery: { path: 'expectedDeliveryAt.date', about: 'expected delivery date, YYYY-MM-DD' },
     to_name: { path: 'consignee.name', about: 'receiver name' },

@@ -8,6 +8,8 @@ import { type Booking, type FieldError, type Validation, validate } from '../../
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BotDeps } from '../deps.js';
 import { section } from '../shared/blocks.js';
+import { bookingCard } from '../shared/booking-card.js';
+import { toBookingInput } from '../shared/booking-input.js';
 import {
   type Delivered,
   deliveredNote,
@@ -15,12 +17,11 @@ import {
   postToUser,
   type SlackClient,
 } from '../shared/delivery.js';
-import { readFormState, type StateValues } from '../shared/forms.js';
+import { mergeInput, readFormState, type StateValues } from '../shared/forms.js';
 import { draftOfView, viewMetadata } from '../shared/ids.js';
 import { showInModal } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import {
-  bookingCard,
   bookingDoneView,
   bookingFailedView,
   bookingInFlightView,
@@ -28,14 +29,7 @@ import {
   bookingStepView,
   bookingUnknownView,
 } from './blocks.js';
-import {
-  type BookingDraft,
-  type BookingStep,
-  bookingSteps,
-  mergeInput,
-  stepOfPath,
-  toBookingInput,
-} from './form.js';
+import { type BookingDraft, type BookingStep, bookingSteps, stepOfPath } from './form.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
 export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };

@@ -1,9 +1,8 @@
 import type { Catalog } from '../../waybill/catalog.js';
-import { instantFromZonedDateTime } from '../../waybill/dates.js';
-import { isCalendarDate } from '../../waybill/fields.js';
-import { packageFields, paymentFields } from '../quote/blocks.js';
-import { contactFields, placeFields } from '../shared/blocks.js';
-import { type FormField, getPath } from '../shared/forms.js';
+import type { WaybillSchemas } from '../../waybill/schemas.js';
+import { toBookingInput } from '../shared/booking-input.js';
+import { contactFields, packageFields, paymentFields, placeFields } from '../shared/fields.js';
+import { type FormField, requiredPaths } from '../shared/forms.js';
 
 /**
  * The booking modal's steps. A booking has some sixty fields plus parcels, more than one modal
@@ -110,7 +109,7 @@ export function stepFields(step: BookingStep, catalog: Catalog, parcels: number)
 }
 
 /** Every field of every step, e.g. to find which the schema requires. */
-export function allBookingFields(catalog: Catalog, parcels: number): FormField[] {
+function allBookingFields(catalog: Catalog, parcels: number): FormField[] {
   return bookingSteps.flatMap((step) => stepFields(step, catalog, parcels));
 }
 
@@ -124,113 +123,15 @@ export function stepOfPath(path: string, catalog: Catalog, parcels: number): Boo
   );
 }
 
-export function childTrackingNumber(parent: string, index: number): string {
-  return `${parent}-${String(index + 1).padStart(2, '0')}`;
-}
-
-/**
- * A date picker's day and a time picker's time as one instant: in the zone Slack reports for the
- * picker (the dispatcher's own) when `zone` is 'reported', else in `timeZone`.
- */
-function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | string | undefined {
-  const date = getPath(picked, 'date');
-  const time = getPath(picked, 'time');
-  const clock = typeof time === 'string' ? time : getPath(time, 'time');
-  const reported = getPath(time, 'timeZone');
-  if (typeof date !== 'string' || typeof clock !== 'string' || !date || !clock) return undefined;
-  // Not from Slack's pickers: passed on as text the schema refuses ("must be a date and time").
-  if (!isCalendarDate(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return `${date} ${clock}`;
-  const useReported = zone === 'reported' && typeof reported === 'string' && reported !== '';
-  return instantFromZonedDateTime(date, clock, useReported ? reported : timeZone);
-}
-
-export type PickerZone = 'reported' | 'configured';
-
-/**
- * Form values to the booking schema's input: date + time pickers become instants (in the
- * dispatcher's own zone, which Slack's time picker reports), an empty tracking number becomes the
- * generated one, and parcels are numbered from the parent (`WB000123-01`).
- */
-export function toBookingInput(
-  given: Record<string, unknown> | null | undefined,
-  {
-    trackingNumber,
-    timeZone,
-    parcels,
-    pickerZone = 'reported',
-  }: { trackingNumber: string; timeZone: string; parcels: number; pickerZone?: PickerZone },
-): Record<string, unknown> {
-  const input = typeof given === 'object' && given !== null ? given : {};
-  const typed = typeof input.trackingNumber === 'string' ? input.trackingNumber.trim() : '';
-  const parent = typed || trackingNumber;
-  const rows = Array.isArray(input.childWaybills) ? input.childWaybills.slice(0, parcels) : [];
-  return {
-    ...input,
-    trackingNumber: parent,
-    pickupAt: pickedInstant(input.pickupAt, timeZone, pickerZone),
-    expectedDeliveryAt: pickedInstant(input.expectedDeliveryAt, timeZone, pickerZone),
-    childWaybills: rows.map((row, index) => ({
-      ...(typeof row === 'object' && row !== null ? row : {}),
-      trackingNumber: childTrackingNumber(parent, index),
-    })),
-  };
-}
-
-/** What typed values the next render should show: this step's state over the draft's values. */
-export function mergeInput(
-  draft: Record<string, unknown>,
-  typed: Record<string, unknown>,
-): Record<string, unknown> {
-  const merged: Record<string, unknown> = { ...draft };
-  for (const [key, value] of Object.entries(typed)) {
-    const before = merged[key];
-    const bothObjects =
-      typeof value === 'object' &&
-      value !== null &&
-      !Array.isArray(value) &&
-      typeof before === 'object' &&
-      before !== null;
-    if (Array.isArray(value) && Array.isArray(before)) {
-      merged[key] = Array.from({ length: Math.max(value.length, before.length) }, (_, i) =>
-        value[i] === undefined
-          ? before[i]
-          : mergeInput((before[i] ?? {}) as Record<string, unknown>, value[i]),
-      );
-    } else {
-      merged[key] = bothObjects
-        ? mergeInput(before as Record<string, unknown>, value as Record<string, unknown>)
-        : value;
-    }
-  }
-  return merged;
-}
-
-/** Booking fields the Update body does not carry: they cannot be changed through an update. */
-const bookingOnlyPaths = new Set(['trackingNumber', 'operatorContactNumber', 'shipperCode', 'warehouseName']);
-
-export interface FieldGroup {
-  title: string;
-  fields: FormField[];
-}
-
-/**
- * The update form: every field the Update body carries, in one modal. Its times are read in
- * WAYBILL_TIMEZONE (and say so), because they are pre-filled from the record and must mean the
- * same instant whoever opens the form.
- */
-export function updateGroups(catalog: Catalog, timeZone: string): FieldGroup[] {
-  const editable = (fields: FormField[]) =>
-    fields
-      .filter((field) => !bookingOnlyPaths.has(field.path))
-      .map((field) => (field.kind === 'time' ? { ...field, label: `${field.label} (${timeZone})` } : field));
-  const sender = stepFields('sender', catalog, 0);
-  return [
-    {
-      title: 'Shipment',
-      fields: editable([...stepFields('shipment', catalog, 0), ...stepFields('parcels', catalog, 0)]),
-    },
-    { title: 'Receiver', fields: editable(stepFields('receiver', catalog, 0)) },
-    { title: 'Sender', fields: editable(sender.filter((f) => !f.path.startsWith('returnTo.'))) },
-    { title: 'Return to', fields: editable(sender.filter((f) => f.path.startsWith('returnTo.'))) },
-  ];
+/** Which booking fields the Booking schema requires, with as many parcel rows as a booking may have. */
+export function bookingFormSpec(
+  catalog: Catalog,
+  schema: WaybillSchemas['booking'],
+  timeZone: string,
+  parcels: number,
+) {
+  const required = requiredPaths(schema, allBookingFields(catalog, parcels), (raw) =>
+    toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
+  );
+  return { required };
 }

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import type { QuoteDraft } from '../quote/flow.js';
+import { quotedInput } from '../quote/index.js';
 import { ids } from '../shared/ids.js';
 import { openModalSoon } from '../shared/modal.js';
 import { createBookingDraft, showStep } from './flow.js';
@@ -22,7 +22,7 @@ export function register(app: App, deps: BotDeps): void {
     if (body.type !== 'block_actions') return;
     const action = body.actions[0];
     const quoteId = action?.type === 'button' ? action.value : undefined;
-    const quote = quoteId ? deps.store.drafts.get<QuoteDraft>(quoteId) : undefined;
+    const quote = quoteId ? quotedInput(deps, quoteId) : undefined;
     if (!quote) {
       await respond({
         response_type: 'ephemeral',
@@ -41,7 +41,7 @@ export function register(app: App, deps: BotDeps): void {
       respond,
       again: 'click *Book this*',
       view: () =>
-        showStep(deps, createBookingDraft(deps, where, bookingInputFromQuote(quote.data.input)), 'shipment'),
+        showStep(deps, createBookingDraft(deps, where, bookingInputFromQuote(quote.input)), 'shipment'),
     });
   });
 }

@@ -11,6 +11,8 @@ import * as removeParcel from './remove-parcel.js';
 import * as retry from './retry.js';
 import * as senderProfile from './sender-profile.js';
 
+export { bookingFormSpec, stepFields } from './form.js';
+
 export function register(app: App, deps: BotDeps): void {
   for (const listener of [
     command,

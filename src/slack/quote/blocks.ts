@@ -1,4 +1,4 @@
-import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
+import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import { labelOf } from '../../waybill/catalog.js';
@@ -12,78 +12,15 @@ import {
   facts,
   formatMoney,
   header,
-  placeFields,
   placeLine,
   plain,
+  retryActions,
   section,
 } from '../shared/blocks.js';
-import { type FormField, inputBlocks } from '../shared/forms.js';
+import { inputBlocks } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
-
-export interface FormSection {
-  title: string;
-  note?: string;
-  fields: FormField[];
-}
-
-export function packageFields(catalog: Catalog): FormField[] {
-  return [
-    { path: 'package.type', label: 'Package type', kind: 'select', options: catalog.packageTypes },
-    { path: 'package.weight', label: 'Weight (kg)', kind: 'decimal' },
-    { path: 'package.length', label: 'Length (cm)', kind: 'decimal' },
-    { path: 'package.width', label: 'Width (cm)', kind: 'decimal' },
-    { path: 'package.height', label: 'Height (cm)', kind: 'decimal' },
-    {
-      path: 'package.volume',
-      label: 'Volume (cm³)',
-      kind: 'decimal',
-      hint: 'Leave empty to use length × width × height',
-    },
-  ];
-}
-
-export function paymentFields(catalog: Catalog): FormField[] {
-  const cod = labelOf(catalog.paymentMethods, catalog.codPaymentMethod);
-  return [
-    { path: 'serviceType', label: 'Service type', kind: 'select', options: catalog.serviceTypes },
-    { path: 'paymentMethod', label: 'Payment method', kind: 'select', options: catalog.paymentMethods },
-    { path: 'codAmount', label: 'COD amount', kind: 'decimal', hint: `Only for ${cod}` },
-    { path: 'declaredValue', label: 'Declared value', kind: 'decimal' },
-    { path: 'quantity', label: 'Number of parcels', kind: 'integer' },
-  ];
-}
-
-export function quoteFormSections(catalog: Catalog): FormSection[] {
-  return [
-    { title: 'Service and payment', fields: paymentFields(catalog) },
-    {
-      title: 'Dates',
-      fields: [
-        { path: 'pickupDate', label: 'Pickup date', kind: 'date' },
-        { path: 'expectedDeliveryDate', label: 'Expected delivery date', kind: 'date' },
-      ],
-    },
-    { title: 'From (sender)', fields: placeFields('shipper') },
-    { title: 'To (receiver)', fields: placeFields('consignee') },
-    {
-      title: 'Package',
-      fields: [
-        ...packageFields(catalog),
-        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
-      ],
-    },
-    {
-      title: 'Return to',
-      note: 'Leave empty to return undelivered goods to the sender.',
-      fields: placeFields('returnTo', { postal: false }),
-    },
-  ];
-}
-
-export function sectionFields(sections: readonly FormSection[]): FormField[] {
-  return sections.flatMap((s) => s.fields);
-}
+import type { FormSection } from './form.js';
 
 export interface QuoteFormInput {
   sections: readonly FormSection[];
@@ -223,16 +160,6 @@ export interface QuoteErrorInput {
   reason: string;
   env: WaybillEnv;
   metadata: string;
-}
-
-export function retryActions(backId: string, retryId: string): ActionsBlock {
-  return {
-    type: 'actions',
-    elements: [
-      { type: 'button', action_id: retryId, text: plain('Try again'), style: 'primary' },
-      { type: 'button', action_id: backId, text: plain('Back to the form') },
-    ],
-  };
 }
 
 export function quoteErrorView({ reason, env, metadata }: QuoteErrorInput): ModalView {

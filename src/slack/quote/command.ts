@@ -3,31 +3,18 @@ import { addDays } from 'date-fns';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { BotDeps } from '../deps.js';
 import { openModalSoon } from '../shared/modal.js';
-import { type PrefillKeys, parsePrefill, placePrefillKeys, prefillHelp } from '../shared/prefill.js';
+import {
+  type PrefillKeys,
+  parsePrefill,
+  placePrefillKeys,
+  prefillHelp,
+  shipmentPrefillKeys,
+} from '../shared/prefill.js';
 import { type QuoteDraft, quoteForm } from './flow.js';
-
-/** Keys both /quote and /book understand: what is being sent and how it is paid. */
-export function shipmentPrefillKeys(deps: BotDeps): PrefillKeys {
-  const { catalog } = deps.waybill;
-  return {
-    service: { path: 'serviceType', about: 'service type', choices: catalog.serviceTypes },
-    payment: { path: 'paymentMethod', about: 'payment method', choices: catalog.paymentMethods },
-    cod: { path: 'codAmount', about: 'COD amount' },
-    declared: { path: 'declaredValue', about: 'declared value' },
-    parcels: { path: 'quantity', about: 'number of parcels' },
-    type: { path: 'package.type', about: 'package type', choices: catalog.packageTypes },
-    weight: { path: 'package.weight', about: 'weight in kg' },
-    length: { path: 'package.length', about: 'length in cm' },
-    width: { path: 'package.width', about: 'width in cm' },
-    height: { path: 'package.height', about: 'height in cm' },
-    volume: { path: 'package.volume', about: 'volume in cm³' },
-    merchant: { path: 'merchantName', about: 'merchant name' },
-  };
-}
 
 export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
   return {
-    ...shipmentPrefillKeys(deps),
+    ...shipmentPrefillKeys(deps.waybill.catalog),
     pickup: { path: 'pickupDate', about: 'pickup date, YYYY-MM-DD' },
     delivery: { path: 'expectedDeliveryDate', about: 'expected delivery date, YYYY-MM-DD' },
     // The Quotation has no return postal code.

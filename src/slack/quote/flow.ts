@@ -20,6 +20,12 @@ export function quoteDraftOfView(deps: BotDeps, privateMetadata: string | undefi
   return draftOfView<QuoteDraft>(deps.store.drafts, privateMetadata, 'quote');
 }
 
+/** What a posted quote was typed with, for "Book this"; undefined once the quote is gone. */
+export function quotedInput(deps: BotDeps, quoteId: string) {
+  const quote = deps.store.drafts.get<QuoteDraft>(quoteId);
+  return quote && { input: quote.data.input, channelId: quote.channelId };
+}
+
 export function quoteForm(deps: BotDeps, draft: Draft<QuoteDraft>, notices: readonly string[] = []) {
   return quoteFormView({
     ...deps.forms.quote,

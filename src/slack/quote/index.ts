@@ -6,6 +6,9 @@ import * as reopen from './reopen.js';
 import * as retry from './retry.js';
 import * as submit from './submit.js';
 
+export { quotedInput } from './flow.js';
+export { quoteFormSpec } from './form.js';
+
 export function register(app: App, deps: BotDeps): void {
   for (const listener of [command, submit, back, retry, reopen]) listener.register(app, deps);
 }

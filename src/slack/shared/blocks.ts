@@ -1,6 +1,12 @@
-import type { ContextBlock, HeaderBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
+import type {
+  ActionsBlock,
+  ContextBlock,
+  HeaderBlock,
+  KnownBlock,
+  ModalView,
+  SectionBlock,
+} from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { FormField } from './forms.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 export const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
@@ -54,44 +60,6 @@ export function facts(pairs: readonly [string, string | undefined][]): SectionBl
   return blocks;
 }
 
-/** The form fields of a place; `who` is the schema prefix (`shipper`, `consignee`, `returnTo`). */
-export function placeFields(who: string, { postal = true } = {}): FormField[] {
-  return [
-    {
-      path: `${who}.street`,
-      label: 'Address',
-      kind: 'text',
-      maxLength: 200,
-      placeholder: 'Street and number',
-    },
-    { path: `${who}.region`, label: 'Province / region', kind: 'text', maxLength: 100 },
-    { path: `${who}.city`, label: 'City', kind: 'text', maxLength: 100 },
-    { path: `${who}.district`, label: 'District', kind: 'text', maxLength: 100 },
-    { path: `${who}.neighbourhood`, label: 'Neighbourhood', kind: 'text', maxLength: 100 },
-    ...(postal
-      ? [{ path: `${who}.postal`, label: 'Postal code', kind: 'text' as const, maxLength: 20 }]
-      : []),
-    {
-      path: `${who}.country`,
-      label: 'Country',
-      kind: 'text',
-      maxLength: 2,
-      placeholder: 'PH',
-      hint: 'Two letters',
-    },
-    { path: `${who}.latitude`, label: 'Latitude', kind: 'decimal', placeholder: '14.5547' },
-    { path: `${who}.longitude`, label: 'Longitude', kind: 'decimal', placeholder: '121.0244' },
-  ];
-}
-
-export function contactFields(who: string): FormField[] {
-  return [
-    { path: `${who}.name`, label: 'Name', kind: 'text', maxLength: 100 },
-    { path: `${who}.phone`, label: 'Phone', kind: 'text', maxLength: 30, placeholder: '+63 917 123 4567' },
-    { path: `${who}.email`, label: 'E-mail', kind: 'email' },
-  ];
-}
-
 /** "Makati, PH" from a place. */
 export function placeLine(place: {
   city?: string;
@@ -118,5 +86,14 @@ export function outcomeModal(input: {
     private_metadata: input.metadata,
     notify_on_close: true,
     blocks: [...environmentNotice(input.env), ...input.blocks],
+  };
+}
+export function retryActions(backId: string, retryId: string): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      { type: 'button', action_id: retryId, text: plain('Try again'), style: 'primary' },
+      { type: 'button', action_id: backId, text: plain('Back to the form') },
+    ],
   };
 }

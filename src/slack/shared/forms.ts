@@ -238,3 +238,31 @@ export function inputBlock(field: FormField, { values, required, suffix }: Input
 export function inputBlocks(fields: readonly FormField[], options: InputOptions): KnownBlock[] {
   return fields.map((field) => inputBlock(field, options));
 }
+/** What typed values the next render should show: this step's state over the draft's values. */
+export function mergeInput(
+  draft: Record<string, unknown>,
+  typed: Record<string, unknown>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...draft };
+  for (const [key, value] of Object.entries(typed)) {
+    const before = merged[key];
+    const bothObjects =
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof before === 'object' &&
+      before !== null;
+    if (Array.isArray(value) && Array.isArray(before)) {
+      merged[key] = Array.from({ length: Math.max(value.length, before.length) }, (_, i) =>
+        value[i] === undefined
+          ? before[i]
+          : mergeInput((before[i] ?? {}) as Record<string, unknown>, value[i]),
+      );
+    } else {
+      merged[key] = bothObjects
+        ? mergeInput(before as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+    }
+  }
+  return merged;
+}

@@ -1,4 +1,4 @@
-import type { Choice } from '../../waybill/catalog.js';
+import type { Catalog, Choice } from '../../waybill/catalog.js';
 import { setPath } from './forms.js';
 
 /**
@@ -86,4 +86,22 @@ export function prefillHelp(command: string, keys: PrefillKeys): string {
     '',
     ...lines,
   ].join('\n');
+}
+
+/** Keys both /quote and /book understand: what is being sent and how it is paid. */
+export function shipmentPrefillKeys(catalog: Catalog): PrefillKeys {
+  return {
+    service: { path: 'serviceType', about: 'service type', choices: catalog.serviceTypes },
+    payment: { path: 'paymentMethod', about: 'payment method', choices: catalog.paymentMethods },
+    cod: { path: 'codAmount', about: 'COD amount' },
+    declared: { path: 'declaredValue', about: 'declared value' },
+    parcels: { path: 'quantity', about: 'number of parcels' },
+    type: { path: 'package.type', about: 'package type', choices: catalog.packageTypes },
+    weight: { path: 'package.weight', about: 'weight in kg' },
+    length: { path: 'package.length', about: 'length in cm' },
+    width: { path: 'package.width', about: 'width in cm' },
+    height: { path: 'package.height', about: 'height in cm' },
+    volume: { path: 'package.volume', about: 'volume in cm³' },
+    merchant: { path: 'merchantName', about: 'merchant name' },
+  };
 }

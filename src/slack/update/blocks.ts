@@ -1,11 +1,18 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { FieldGroup } from '../book/form.js';
-import { retryActions } from '../quote/blocks.js';
-import { context, environmentNotice, header, outcomeModal, plain, section } from '../shared/blocks.js';
+import {
+  context,
+  environmentNotice,
+  header,
+  outcomeModal,
+  plain,
+  retryActions,
+  section,
+} from '../shared/blocks.js';
 import { inputBlocks } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import type { FieldGroup } from './form.js';
 
 /** One changed field of the Update body: its wire key, and the values before and after. */
 export interface FieldChange {

@@ -6,6 +6,8 @@ import * as retry from './retry.js';
 import * as submit from './submit.js';
 import * as waybillCommand from './waybill-command.js';
 
+export { updateFormSpec } from './form.js';
+
 export function register(app: App, deps: BotDeps): void {
   for (const listener of [waybillCommand, fromCard, submit, retry, back]) listener.register(app, deps);
 }

@@ -1,7 +1,6 @@
 import type { App } from '@slack/bolt';
-import { mergeInput } from '../book/form.js';
 import type { BotDeps } from '../deps.js';
-import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
+import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
 import { ids, viewMetadata } from '../shared/ids.js';
 import { updateWorkingView } from './blocks.js';
 import {

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import { bookingCard } from '../book/blocks.js';
 import type { BotDeps } from '../deps.js';
+import { bookingCard } from '../shared/booking-card.js';
 import { openModalSoon } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import { waybillHelp } from './blocks.js';

@@ -1,0 +1,47 @@
+import type { Catalog } from '../../waybill/catalog.js';
+import type { WaybillSchemas } from '../../waybill/schemas.js';
+import { packageFields, paymentFields, placeFields } from '../shared/fields.js';
+import { type FormField, requiredPaths } from '../shared/forms.js';
+
+export interface FormSection {
+  title: string;
+  note?: string;
+  fields: FormField[];
+}
+
+export function quoteFormSections(catalog: Catalog): FormSection[] {
+  return [
+    { title: 'Service and payment', fields: paymentFields(catalog) },
+    {
+      title: 'Dates',
+      fields: [
+        { path: 'pickupDate', label: 'Pickup date', kind: 'date' },
+        { path: 'expectedDeliveryDate', label: 'Expected delivery date', kind: 'date' },
+      ],
+    },
+    { title: 'From (sender)', fields: placeFields('shipper') },
+    { title: 'To (receiver)', fields: placeFields('consignee') },
+    {
+      title: 'Package',
+      fields: [
+        ...packageFields(catalog),
+        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
+      ],
+    },
+    {
+      title: 'Return to',
+      note: 'Leave empty to return undelivered goods to the sender.',
+      fields: placeFields('returnTo', { postal: false }),
+    },
+  ];
+}
+
+export function sectionFields(sections: readonly FormSection[]): FormField[] {
+  return sections.flatMap((s) => s.fields);
+}
+
+/** The quote form as every /quote renders it: its sections, and which fields the Quotation schema requires. */
+export function quoteFormSpec(catalog: Catalog, schema: WaybillSchemas['quote']) {
+  const sections = quoteFormSections(catalog);
+  return { sections, required: requiredPaths(schema, sectionFields(sections)) };
+}

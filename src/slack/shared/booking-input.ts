@@ -1,0 +1,55 @@
+import { instantFromZonedDateTime } from '../../waybill/dates.js';
+import { isCalendarDate } from '../../waybill/fields.js';
+import { getPath } from './forms.js';
+
+function childTrackingNumber(parent: string, index: number): string {
+  return `${parent}-${String(index + 1).padStart(2, '0')}`;
+}
+
+/**
+ * A date picker's day and a time picker's time as one instant: in the zone Slack reports for the
+ * picker (the dispatcher's own) when `zone` is 'reported', else in `timeZone`.
+ */
+function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | string | undefined {
+  const date = getPath(picked, 'date');
+  const time = getPath(picked, 'time');
+  const clock = typeof time === 'string' ? time : getPath(time, 'time');
+  const reported = getPath(time, 'timeZone');
+  if (typeof date !== 'string' || typeof clock !== 'string' || !date || !clock) return undefined;
+  // Not from Slack's pickers: passed on as text the schema refuses ("must be a date and time").
+  if (!isCalendarDate(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return `${date} ${clock}`;
+  const useReported = zone === 'reported' && typeof reported === 'string' && reported !== '';
+  return instantFromZonedDateTime(date, clock, useReported ? reported : timeZone);
+}
+
+export type PickerZone = 'reported' | 'configured';
+
+/**
+ * Form values to the booking schema's input: date + time pickers become instants (in the
+ * dispatcher's own zone, which Slack's time picker reports), an empty tracking number becomes the
+ * generated one, and parcels are numbered from the parent (`WB000123-01`).
+ */
+export function toBookingInput(
+  given: Record<string, unknown> | null | undefined,
+  {
+    trackingNumber,
+    timeZone,
+    parcels,
+    pickerZone = 'reported',
+  }: { trackingNumber: string; timeZone: string; parcels: number; pickerZone?: PickerZone },
+): Record<string, unknown> {
+  const input = typeof given === 'object' && given !== null ? given : {};
+  const typed = typeof input.trackingNumber === 'string' ? input.trackingNumber.trim() : '';
+  const parent = typed || trackingNumber;
+  const rows = Array.isArray(input.childWaybills) ? input.childWaybills.slice(0, parcels) : [];
+  return {
+    ...input,
+    trackingNumber: parent,
+    pickupAt: pickedInstant(input.pickupAt, timeZone, pickerZone),
+    expectedDeliveryAt: pickedInstant(input.expectedDeliveryAt, timeZone, pickerZone),
+    childWaybills: rows.map((row, index) => ({
+      ...(typeof row === 'object' && row !== null ? row : {}),
+      trackingNumber: childTrackingNumber(parent, index),
+    })),
+  };
+}
