@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
+import { trackingNumberOfAttempt } from './slack/shared/attempt-keys.js';
 import type { InFlight } from './slack/shared/in-flight.js';
 import type { Store } from './store/store.js';
 
@@ -58,11 +59,6 @@ export interface Running {
 /** In-flight courier calls of a process that stopped are recorded as outcome unknown. */
 export function recordAbandoned(store: Store, logger: Logger): void {
   for (const attempt of store.attempts.markAbandoned()) {
-    const trackingNumber =
-      attempt.key
-        .split(':')
-        .at(-1)
-        ?.replace(/^v\d+$/, '') || undefined;
     logger.warn(
       { attempt: attempt.key },
       'a courier call was in flight when the bot stopped: outcome unknown',
@@ -70,7 +66,7 @@ export function recordAbandoned(store: Store, logger: Logger): void {
     store.audit.record({
       userId: '',
       operation: attempt.operation,
-      trackingNumber,
+      trackingNumber: trackingNumberOfAttempt(attempt.key),
       outcome: 'unknown',
       detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
     });

@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
+import { bookingAttemptKey } from '../shared/attempt-keys.js';
 import { ids } from '../shared/ids.js';
 import { bookingExpiredView, bookingWorkingView } from './blocks.js';
 import {
-  attemptKey,
   type BookingAttemptResult,
   bookingDraftOfView,
   bookingMetadata,
@@ -30,7 +30,7 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     const booking = result.value;
-    const key = attemptKey(draft.id, booking.trackingNumber);
+    const key = bookingAttemptKey(draft.id, booking.trackingNumber);
     const attempt = deps.store.attempts.begin<BookingAttemptResult>(key, 'book');
     if (!attempt.started) {
       await ack({

@@ -7,6 +7,7 @@ import type { BookingResult } from '../../waybill/responses.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BotDeps } from '../deps.js';
+import { bookingAttemptKey } from '../shared/attempt-keys.js';
 import { section } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
@@ -165,10 +166,6 @@ export function applyProfile(
   };
 }
 
-export function attemptKey(draftId: string, trackingNumber: string): string {
-  return `book:${draftId}:${trackingNumber}`;
-}
-
 /** What the modal shows for an attempt already made with this key (a double click, a replay). */
 export function viewOfAttempt(
   deps: BotDeps,
@@ -237,7 +234,7 @@ export async function runBooking(
   { viewId, draft, booking }: { viewId: string; draft: Draft<BookingDraft>; booking: Booking },
 ): Promise<void> {
   const { env, timeZone, catalog, currency } = deps.waybill;
-  const key = attemptKey(draft.id, booking.trackingNumber);
+  const key = bookingAttemptKey(draft.id, booking.trackingNumber);
   const request = toBookingWire(booking, timeZone);
   const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'book' };
   const metadata = bookingMetadata(draft);

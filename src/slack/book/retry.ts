@@ -1,9 +1,10 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
+import { bookingAttemptKey } from '../shared/attempt-keys.js';
 import { ids } from '../shared/ids.js';
 import { retryAttempt } from '../shared/modal.js';
 import { bookingWorkingView } from './blocks.js';
-import { attemptKey, bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from './flow.js';
+import { bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from './flow.js';
 
 /**
  * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
@@ -19,7 +20,7 @@ export function register(app: App, deps: BotDeps): void {
     if (!draft || !result?.ok) return;
     const booking = result.value;
     await retryAttempt(deps, client, view, {
-      key: attemptKey(draft.id, booking.trackingNumber),
+      key: bookingAttemptKey(draft.id, booking.trackingNumber),
       operation: 'book',
       working: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
       work: () => runBooking(deps, client, { viewId: view.id, draft, booking }),

@@ -5,6 +5,7 @@ import { type Booking, type Validation, validate } from '../../waybill/schemas.j
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
+import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
 import { postToChannel, type SlackClient } from '../shared/delivery.js';
@@ -129,10 +130,6 @@ export function proposedUpdate(
       changes: changesBetween(toUpdateWire(current, timeZone), toUpdateWire(booking, timeZone)),
     },
   };
-}
-
-export function updateAttemptKey(trackingNumber: string, baseVersion: number): string {
-  return `update:${trackingNumber}:v${baseVersion}`;
 }
 
 export function viewOfUpdateAttempt(

@@ -1,16 +1,10 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
+import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { ids, viewMetadata } from '../shared/ids.js';
 import { retryAttempt, showInModal } from '../shared/modal.js';
 import { updateWorkingView } from './blocks.js';
-import {
-  proposedUpdate,
-  runUpdate,
-  storedBooking,
-  updateAttemptKey,
-  updateDraftOfView,
-  updateForm,
-} from './flow.js';
+import { proposedUpdate, runUpdate, storedBooking, updateDraftOfView, updateForm } from './flow.js';
 
 /**
  * "Try again" after an update the courier did not take: the same changes, sent again, if the

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
+import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
 import { ids, viewMetadata } from '../shared/ids.js';
 import { updateWorkingView } from './blocks.js';
@@ -10,7 +11,6 @@ import {
   storedBooking,
   type UpdateAttemptResult,
   type UpdateDraft,
-  updateAttemptKey,
   updateDraftOfView,
   updateForm,
   viewOfUpdateAttempt,
