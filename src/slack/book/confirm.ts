@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingAttemptKey } from '../shared/attempt-keys.js';
 import { ids } from '../shared/ids.js';
@@ -18,7 +18,7 @@ import {
  * replayed submission finds the first attempt (by draft and tracking number) and shows its outcome.
  */
 export function register(app: App, deps: BotDeps): void {
-  app.view(ids.bookingReview, async ({ ack, view, client }) => {
+  app.view<ViewSubmitAction>(ids.bookingReview, async ({ ack, view, client }) => {
     const draft = bookingDraftOfView(deps, view.private_metadata);
     if (!draft) {
       await ack({ response_action: 'update', view: bookingExpiredView(deps.waybill.env) });

@@ -1,4 +1,4 @@
-import type { App, BlockAction } from '@slack/bolt';
+import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { Draft } from '../../store/store.js';
 import type { BotDeps } from '../deps.js';
 import type { StateValues } from '../shared/forms.js';
@@ -10,21 +10,20 @@ import type { BookingDraft, BookingStep } from './form.js';
  * The shared shape of a button or select inside the booking modal: keep what is typed on screen,
  * change the draft, show a step. The view's hash makes a stale second click a no-op.
  */
-export function onBookingModalAction(
+export function onBookingModalAction<Action extends BlockElementAction>(
   app: App,
   deps: BotDeps,
   actionId: string,
   change: (
     draft: Draft<BookingDraft>,
-    action: BlockAction['actions'][number],
+    action: Action,
   ) => { data: BookingDraft; step: BookingStep } | undefined,
 ): void {
-  app.action(actionId, async ({ ack, body, client }) => {
+  app.action<BlockAction<Action>>(actionId, async ({ ack, body, action, client }) => {
     await ack();
-    if (body.type !== 'block_actions' || !body.view) return;
+    if (!body.view) return;
     const found = bookingDraftOfView(deps, body.view.private_metadata);
-    const action = body.actions[0];
-    if (!found || !action) return;
+    if (!found) return;
     const draft = {
       ...found,
       data: withTyped(found.data, body.view.state?.values as StateValues | undefined),

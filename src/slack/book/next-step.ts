@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, type StateValues, slackErrors } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
@@ -14,7 +14,7 @@ import { bookingSteps } from './form.js';
 
 /** "Next" on a booking step: this step's inputs validated inline, then the next step. */
 export function register(app: App, deps: BotDeps): void {
-  app.view(ids.bookingStep, async ({ ack, view }) => {
+  app.view<ViewSubmitAction>(ids.bookingStep, async ({ ack, view }) => {
     const blockIds = inputBlockIds(view.blocks);
     const found = bookingDraftOfView(deps, view.private_metadata);
     if (!found) {

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingAttemptKey } from '../shared/attempt-keys.js';
+import { onModalButton } from '../shared/buttons.js';
 import { ids } from '../shared/ids.js';
 import { retryAttempt } from '../shared/modal.js';
 import { bookingWorkingView } from './blocks.js';
@@ -11,10 +12,7 @@ import { bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from '
  * failed attempt can be retried; one whose outcome is unknown never is (it may exist already).
  */
 export function register(app: App, deps: BotDeps): void {
-  app.action(ids.bookingRetry, async ({ ack, body, client }) => {
-    await ack();
-    if (body.type !== 'block_actions' || !body.view) return;
-    const view = body.view;
+  onModalButton(app, ids.bookingRetry, async (view, client) => {
     const draft = bookingDraftOfView(deps, view.private_metadata);
     const result = draft ? validateDraft(deps, draft.data) : undefined;
     if (!draft || !result?.ok) return;

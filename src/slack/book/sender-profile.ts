@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, StaticSelectAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';
 import { applyProfile } from './flow.js';
@@ -6,8 +6,8 @@ import { onBookingModalAction } from './modal-action.js';
 
 /** Choosing a sender profile fills the sender and return party on screen. */
 export function register(app: App, deps: BotDeps): void {
-  onBookingModalAction(app, deps, ids.bookingProfile, (draft, action) => {
-    const chosen = action.type === 'static_select' ? action.selected_option?.value : undefined;
+  onBookingModalAction<StaticSelectAction>(app, deps, ids.bookingProfile, (draft, action) => {
+    const chosen = action.selected_option?.value;
     const profile = deps.profiles.find((p) => p.id === chosen);
     if (!profile) return undefined;
     return { data: { ...draft.data, input: applyProfile(draft.data.input, profile) }, step: 'sender' };

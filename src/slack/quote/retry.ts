@@ -1,16 +1,14 @@
 import type { App } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';
+import { onModalButton } from '../shared/buttons.js';
 import { ids } from '../shared/ids.js';
 import { showInModal } from '../shared/modal.js';
 import { quoteDraftOfView, quoteForm, quoteWorking, runQuote } from './flow.js';
 
 /** "Try again" after a failed quote: the same input, sent again (a quotation changes nothing). */
 export function register(app: App, deps: BotDeps): void {
-  app.action(ids.quoteRetry, async ({ ack, body, client }) => {
-    await ack();
-    if (body.type !== 'block_actions' || !body.view) return;
-    const view = body.view;
+  onModalButton(app, ids.quoteRetry, async (view, client) => {
     const draft = quoteDraftOfView(deps, view.private_metadata);
     if (!draft) return;
     const result = validate(deps.schemas.quote, draft.data.input);

@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
@@ -6,7 +6,7 @@ import { ids } from '../shared/ids.js';
 import { type QuoteDraft, quoteDraftOfView, quoteWorking, runQuote } from './flow.js';
 
 export function register(app: App, deps: BotDeps): void {
-  app.view(ids.quoteForm, async ({ ack, view, client }) => {
+  app.view<ViewSubmitAction>(ids.quoteForm, async ({ ack, view, client }) => {
     const blockIds = inputBlockIds(view.blocks);
     const draft = quoteDraftOfView(deps, view.private_metadata);
     if (!draft) {

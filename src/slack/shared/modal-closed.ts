@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, ViewClosedAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 
 /**
@@ -6,7 +6,7 @@ import type { BotDeps } from '../deps.js';
  * delivered as a message when the modal is gone), so this only acknowledges.
  */
 export function register(app: App, deps: BotDeps): void {
-  app.view({ type: 'view_closed', callback_id: /.*/ }, async ({ ack, view, body }) => {
+  app.view<ViewClosedAction>({ type: 'view_closed', callback_id: /.*/ }, async ({ ack, view, body }) => {
     await ack();
     deps.logger.debug({ callbackId: view.callback_id, user: body.user.id }, 'modal closed');
   });

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { updateAttemptKey } from '../shared/attempt-keys.js';
+import { onModalButton } from '../shared/buttons.js';
 import { ids, viewMetadata } from '../shared/ids.js';
 import { retryAttempt, showInModal } from '../shared/modal.js';
 import { updateWorkingView } from './blocks.js';
@@ -11,10 +12,7 @@ import { proposedUpdate, runUpdate, storedBooking, updateDraftOfView, updateForm
  * record is still the one they were made on; otherwise back to the form with the current values.
  */
 export function register(app: App, deps: BotDeps): void {
-  app.action(ids.updateRetry, async ({ ack, body, client }) => {
-    await ack();
-    if (body.type !== 'block_actions' || !body.view) return;
-    const view = body.view;
+  onModalButton(app, ids.updateRetry, async (view, client) => {
     const draft = updateDraftOfView(deps, view.private_metadata);
     const stored = draft ? storedBooking(deps, draft.data.trackingNumber) : undefined;
     if (!draft || !stored) return;

@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
@@ -21,7 +21,7 @@ import {
  * the waybill since the form was opened; otherwise acknowledged at once and sent once.
  */
 export function register(app: App, deps: BotDeps): void {
-  app.view(ids.updateForm, async ({ ack, view, body, client }) => {
+  app.view<ViewSubmitAction>(ids.updateForm, async ({ ack, view, body, client }) => {
     const blockIds = inputBlockIds(view.blocks);
     const found = updateDraftOfView(deps, view.private_metadata);
     const stored = found ? storedBooking(deps, found.data.trackingNumber) : undefined;
