@@ -252,3 +252,8 @@ export function instant(label: string) {
       return date;
     });
 }
+
+/** A JSON object (not null, not an array): what a group of fields or a response body must be. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

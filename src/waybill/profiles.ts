@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import { defaultCatalog } from './catalog.js';
 import { phone, text } from './fields.js';
-import { createWaybillSchemas } from './schemas.js';
+import { createWaybillSchemas, isBlankParty } from './schemas.js';
 
 /**
  * Sender profiles: the few regular senders dispatchers book for, listed in a JSON file
@@ -113,11 +113,6 @@ const fileSchema = z.object(
 
 type ParsedParty = z.output<typeof shipperSchema>;
 
-/** Every party value as typed: a blank return party means "return to the sender". */
-function isBlank(party: object): boolean {
-  return Object.values(party).every((value) => value === '' || value === undefined);
-}
-
 /** The coordinate as typed (a JSON number as its decimal text); the domain has already accepted it. */
 function coordinateText(raw: unknown): string {
   if (typeof raw === 'number') return String(raw);
@@ -187,7 +182,7 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
     const parsed = result.data;
     const rawProfile = raw as Record<string, unknown>;
     const rawShipper = rawProfile.shipper as Record<string, unknown>;
-    const rawReturn = parsed.returnTo && !isBlank(parsed.returnTo) ? rawProfile.returnTo : undefined;
+    const rawReturn = parsed.returnTo && !isBlankParty(parsed.returnTo) ? rawProfile.returnTo : undefined;
     const problem = crossFieldProblem(rawShipper, rawReturn);
     if (problem !== undefined) refuse(problem);
     if (seen.has(parsed.id)) refuse(`id "${parsed.id}" is used by an earlier profile; ids must be unique`);

@@ -8,6 +8,8 @@
  * accepted, and unknown extra fields are ignored.
  */
 
+import { isObject } from './fields.js';
+
 export interface QuoteResult {
   deliveryCharge: string; // two-place decimal text, e.g. "120.00"
   vat: string;
@@ -41,10 +43,6 @@ export type ReadOutcome<T> =
 const SUCCESS_CODE = '200';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** First value present (not undefined/null) under any of the given spellings. */
 function pick(body: JsonObject, ...keys: string[]): unknown {

@@ -8,6 +8,7 @@ import {
   email,
   instant,
   isCalendarDate,
+  isObject,
   latitude,
   longitude,
   measure,
@@ -71,9 +72,6 @@ interface Coordinates {
   longitude?: number | undefined;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-
 /** A group of inputs (a party, the package) left out or sent as null is a group of empty inputs. */
 function group<T extends z.ZodRawShape>(shape: T) {
   return z.preprocess((value) => value ?? {}, z.object(shape));
@@ -93,11 +91,11 @@ function checkCoordinates(who: string, place: Coordinates | undefined, ctx: Ctx,
 }
 
 /** A return party left entirely empty means "return to the sender"; a partial one must be usable. */
-function isBlankParty(party: object): boolean {
+export function isBlankParty(party: object): boolean {
   return Object.values(party).every((value) => value === '' || value === undefined);
 }
 
-function checkReturnParty(party: Record<string, unknown>, required: string[], ctx: Ctx) {
+function checkReturnParty(party: Record<string, unknown>, required: readonly string[], ctx: Ctx) {
   if (isBlankParty(party)) return;
   const labels: Record<string, string> = {
     street: 'Return address',
@@ -231,25 +229,47 @@ function waybillShape(catalog: Catalog, { paymentRequired }: { paymentRequired: 
   };
 }
 
-type WaybillCommon = {
+type OrderCommon = {
   paymentMethod: unknown;
   codAmount: unknown;
-  pickupAt: unknown;
-  expectedDeliveryAt: unknown;
   shipper: Coordinates;
   consignee: Coordinates;
   returnTo?: (Coordinates & Record<string, unknown>) | undefined;
   package: { length?: number; width?: number; height?: number };
 };
 
-function checkWaybill(catalog: Catalog, order: WaybillCommon, ctx: Ctx) {
+/** How the cross-field rules read one kind of order. */
+interface OrderRules {
+  /** Its pickup and expected-delivery keys. */
+  dates: readonly [string, string];
+  /** What a return party must have once any of it is given. */
+  returnRequired: readonly string[];
+}
+
+const quoteRules: OrderRules = {
+  dates: ['pickupDate', 'expectedDeliveryDate'],
+  returnRequired: ['street', 'city', 'country'],
+};
+
+const waybillRules: OrderRules = {
+  dates: ['pickupAt', 'expectedDeliveryAt'],
+  returnRequired: ['name', 'phone', 'street', 'city', 'country'],
+};
+
+/** The cross-field rules of every order: COD, dates in order, whole coordinates, a usable return party, whole dimensions. */
+function checkOrder(
+  catalog: Catalog,
+  order: OrderCommon & Record<string, unknown>,
+  ctx: Ctx,
+  { dates: [pickup, delivery], returnRequired }: OrderRules,
+) {
   checkCod(catalog, order, ctx);
-  checkDeliveryAfterPickup(order.pickupAt, order.expectedDeliveryAt, 'expectedDeliveryAt', ctx);
+  checkDeliveryAfterPickup(order[pickup], order[delivery], delivery, ctx);
   checkCoordinates('Sender', order.shipper, ctx, ['shipper']);
   checkCoordinates('Receiver', order.consignee, ctx, ['consignee']);
   if (order.returnTo) {
     checkCoordinates('Return', order.returnTo, ctx, ['returnTo']);
-    checkReturnParty(order.returnTo, ['name', 'phone', 'street', 'city', 'country'], ctx);
+    checkReturnParty(order.returnTo, returnRequired, ctx);
   }
   if (order.package) checkDimensions(order.package, ctx);
 }
@@ -279,19 +299,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       merchantName: text('Merchant name', { max: 100 }),
       package: group(packageShape(catalog)),
     })
-    .check(
-      crossCheck((order, ctx) => {
-        checkCod(catalog, order, ctx);
-        checkDeliveryAfterPickup(order.pickupDate, order.expectedDeliveryDate, 'expectedDeliveryDate', ctx);
-        checkCoordinates('Sender', order.shipper, ctx, ['shipper']);
-        checkCoordinates('Receiver', order.consignee, ctx, ['consignee']);
-        if (order.returnTo) {
-          checkCoordinates('Return', order.returnTo, ctx, ['returnTo']);
-          checkReturnParty(order.returnTo, ['street', 'city', 'country'], ctx);
-        }
-        if (order.package) checkDimensions(order.package, ctx);
-      }),
-    )
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules)))
     .transform(({ returnTo, ...order }) => {
       const { postal: _postal, ...shipperPlace } = order.shipper;
       return { ...order, returnTo: returnTo && !isBlankParty(returnTo) ? returnTo : shipperPlace };
@@ -311,7 +319,7 @@ export function createWaybillSchemas(catalog: Catalog) {
     })
     .check(
       crossCheck((order, ctx) => {
-        checkWaybill(catalog, order, ctx);
+        checkOrder(catalog, order, ctx, waybillRules);
         if (!Array.isArray(order.childWaybills)) return;
         const seen = new Set([order.trackingNumber]);
         order.childWaybills.forEach((child, index) => {
@@ -337,7 +345,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       ...waybillShape(catalog, { paymentRequired: false }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
     })
-    .check(crossCheck((order, ctx) => checkWaybill(catalog, order, ctx)))
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules)))
     .transform((order) => ({ ...withReturnDefault(order), quantity: order.quantity ?? 1 }));
 
   return { quote, booking, update };

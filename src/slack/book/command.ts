@@ -1,13 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { openModalSoon } from '../shared/modal.js';
-import {
-  type PrefillKeys,
-  parsePrefill,
-  placePrefillKeys,
-  prefillHelp,
-  shipmentPrefillKeys,
-} from '../shared/prefill.js';
+import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
+import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { createBookingDraft, showStep } from './flow.js';
 import { bookingSteps, stepTitles } from './form.js';
 
@@ -30,30 +24,17 @@ export function bookPrefillKeys(deps: BotDeps): PrefillKeys {
 }
 
 export function register(app: App, deps: BotDeps): void {
-  const keys = bookPrefillKeys(deps);
   const steps = bookingSteps.map((step, i) => `${i + 1}. ${stepTitles[step]}`).join(' → ');
-  app.command('/book', async ({ command, ack, client, respond }) => {
-    if (/^\s*help\s*$/i.test(command.text)) {
-      await ack({
-        response_type: 'ephemeral',
-        text: `*/book* books a waybill in steps: ${steps}.\n\n${prefillHelp('/book', keys)}`,
-      });
-      return;
-    }
-    await ack();
-    openModalSoon(deps, client, {
-      triggerId: command.trigger_id,
-      respond,
-      again: 'type `/book`',
-      view: () => {
-        const prefill = parsePrefill(command.text, keys);
-        const where = {
-          userId: command.user_id,
-          channelId: command.channel_id,
-          responseUrl: command.response_url,
-        };
-        return showStep(deps, createBookingDraft(deps, where, prefill.values), 'shipment', prefill.notices);
-      },
-    });
+  onPrefilledCommand(app, deps, '/book', {
+    keys: bookPrefillKeys(deps),
+    intro: `*/book* books a waybill in steps: ${steps}.`,
+    form: (command, prefill) => {
+      const where = {
+        userId: command.user_id,
+        channelId: command.channel_id,
+        responseUrl: command.response_url,
+      };
+      return showStep(deps, createBookingDraft(deps, where, prefill.values), 'shipment', prefill.notices);
+    },
   });
 }

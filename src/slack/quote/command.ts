@@ -2,14 +2,8 @@ import type { App } from '@slack/bolt';
 import { addDays } from 'date-fns';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { BotDeps } from '../deps.js';
-import { openModalSoon } from '../shared/modal.js';
-import {
-  type PrefillKeys,
-  parsePrefill,
-  placePrefillKeys,
-  prefillHelp,
-  shipmentPrefillKeys,
-} from '../shared/prefill.js';
+import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
+import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { type QuoteDraft, quoteForm } from './flow.js';
 
 export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
@@ -39,28 +33,16 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
 }
 
 export function register(app: App, deps: BotDeps): void {
-  const keys = quotePrefillKeys(deps);
-  app.command('/quote', async ({ command, ack, client, respond }) => {
-    if (/^\s*help\s*$/i.test(command.text)) {
-      await ack({ response_type: 'ephemeral', text: prefillHelp('/quote', keys) });
-      return;
-    }
-    // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
-    await ack();
-    openModalSoon(deps, client, {
-      triggerId: command.trigger_id,
-      respond,
-      again: 'type `/quote`',
-      view: () => {
-        const prefill = parsePrefill(command.text, keys);
-        const draft = deps.store.drafts.create<QuoteDraft>({
-          kind: 'quote',
-          userId: command.user_id,
-          channelId: command.channel_id,
-          data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
-        });
-        return quoteForm(deps, draft, prefill.notices);
-      },
-    });
+  onPrefilledCommand(app, deps, '/quote', {
+    keys: quotePrefillKeys(deps),
+    form: (command, prefill) => {
+      const draft = deps.store.drafts.create<QuoteDraft>({
+        kind: 'quote',
+        userId: command.user_id,
+        channelId: command.channel_id,
+        data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
+      });
+      return quoteForm(deps, draft, prefill.notices);
+    },
   });
 }

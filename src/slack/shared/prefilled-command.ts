@@ -1,0 +1,39 @@
+/** A slash command that opens a form pre-filled from `key=value` words, with `help` listing the keys. */
+import type { App, SlashCommand } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { BotDeps } from '../deps.js';
+import { openModalSoon } from './modal.js';
+import { type Prefill, type PrefillKeys, parsePrefill, prefillHelp } from './prefill.js';
+
+export function onPrefilledCommand(
+  app: App,
+  deps: Pick<BotDeps, 'inFlight'>,
+  name: string,
+  {
+    keys,
+    intro,
+    form,
+  }: {
+    keys: PrefillKeys;
+    /** Said before the keys in `help`. */
+    intro?: string;
+    /** The form to open, from the command and what its words pre-fill. */
+    form: (command: SlashCommand, prefill: Prefill) => ModalView;
+  },
+): void {
+  const help = intro ? `${intro}\n\n${prefillHelp(name, keys)}` : prefillHelp(name, keys);
+  app.command(name, async ({ command, ack, client, respond }) => {
+    if (/^\s*help\s*$/i.test(command.text)) {
+      await ack({ response_type: 'ephemeral', text: help });
+      return;
+    }
+    // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
+    await ack();
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: `type \`${name}\``,
+      view: () => form(command, parsePrefill(command.text, keys)),
+    });
+  });
+}
