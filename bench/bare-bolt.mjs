@@ -4,6 +4,8 @@
  * runs on plain node like the built bot. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
  */
 import bolt from '@slack/bolt';
+// The bot's own route, from the build `npm run bench` makes first.
+import { healthzRoute } from '../dist/slack/shared/healthz.js';
 
 const { App, LogLevel } = bolt;
 
@@ -20,16 +22,7 @@ const app = new App({
   botUserId: 'UBOT',
   logLevel: LogLevel.WARN,
   clientOptions: { slackApiUrl: env('SLACK_API_URL') },
-  customRoutes: [
-    {
-      path: '/healthz',
-      method: ['GET'],
-      handler: (_req, res) => {
-        res.writeHead(200, { 'Content-Type': 'text/plain' });
-        res.end('ok');
-      },
-    },
-  ],
+  customRoutes: [healthzRoute],
 });
 
 app.command(/.*/, async ({ ack }) => {

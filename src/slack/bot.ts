@@ -5,6 +5,7 @@ import type { BotDeps } from './deps.js';
 import * as quote from './quote/index.js';
 import { accessGuard } from './shared/access.js';
 import { boltLogger } from './shared/bolt-logger.js';
+import { healthzRoute } from './shared/healthz.js';
 import * as modalClosed from './shared/modal-closed.js';
 import { retryGuard } from './shared/retries.js';
 import * as update from './update/index.js';
@@ -52,16 +53,7 @@ export function createBot({
           signingSecret: slack.signingSecret,
           logger: common.logger,
           processBeforeResponse,
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(200, { 'Content-Type': 'text/plain' });
-                res.end('ok');
-              },
-            },
-          ],
+          customRoutes: [healthzRoute],
           // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
           processEventErrorHandler: async ({ error, response }) => {
             deps.logger.warn({ err: error }, 'a Slack request could not be processed');

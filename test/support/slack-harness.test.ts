@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, type Logger, LogLevel } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { healthzRoute } from '../../src/slack/shared/healthz.js';
 import { type FakeSlack, startFakeSlack } from './slack-fake.js';
 import {
   blockActionsPayload,
@@ -60,16 +61,7 @@ async function startApp(
     processBeforeResponse: true,
     logger,
     clientOptions: { slackApiUrl: fake.apiUrl, retryConfig },
-    customRoutes: [
-      {
-        path: '/healthz',
-        method: ['GET'],
-        handler: (_req, res) => {
-          res.writeHead(200, { 'Content-Type': 'text/plain' });
-          res.end('ok');
-        },
-      },
-    ],
+    customRoutes: [healthzRoute],
   });
   configure(app);
   // The default receiver is HTTPReceiver; App#start forwards to HTTPReceiver#start, which resolves with
