@@ -6,7 +6,7 @@
  * Bounded: each request gives up after `requestTimeoutMs`, the whole job after `deadlineMs`.
  */
 import { Agent, request } from 'node:http';
-import { signRequest } from '../test/support/slack-requests.js';
+import { signRequest } from '../fakes/slack-requests.js';
 import { epochMs, type LoadJob, type LoadReport, type LoadResult } from './lib.js';
 
 async function readStdin(): Promise<string> {

@@ -17,6 +17,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
+import { quoteCommandText as quoteText, quoteTyped } from '../fakes/quote-values.js';
+import { type FakeCall, type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
+import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
+import { stateFor } from '../fakes/view-state.js';
 import { loadBotConfig, loadWaybillConfig } from '../src/config.js';
 import { validateDraft } from '../src/slack/book/flow.js';
 import type { BookingDraft } from '../src/slack/book/form.js';
@@ -24,10 +28,6 @@ import { createBotDeps } from '../src/slack/deps.js';
 import { ids } from '../src/slack/shared/ids.js';
 import { openStore } from '../src/store/store.js';
 import type { WaybillClient } from '../src/waybill/client.js';
-import { stateFor } from '../test/support/bot-harness.js';
-import { quoteCommandText as quoteText, quoteTyped } from '../test/support/quote-flow.js';
-import { type FakeCall, type FakeSlack, startFakeSlack } from '../test/support/slack-fake.js';
-import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../test/support/slack-requests.js';
 import {
   epochMs,
   freePort,

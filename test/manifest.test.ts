@@ -26,7 +26,10 @@ type Manifest = {
 
 const manifestText = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
 const schema = JSON.parse(
-  readFileSync(new URL('./fixtures/slack/schemas_manifest.schema.1.0.0.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../fakes/slack-fixtures/schemas_manifest.schema.1.0.0.json', import.meta.url),
+    'utf8',
+  ),
 ) as Record<string, unknown>;
 
 function loadManifest(): Manifest {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from './support/slack-fake.js';
-import { postToApp, slashCommandBody } from './support/slack-requests.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
+import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
 

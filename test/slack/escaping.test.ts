@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AppResponse } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
-import type { AppResponse } from '../support/slack-requests.js';
 
 /**
  * Everything typed (or sent back by the courier) that is echoed into mrkdwn is escaped: no typed

@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
 import { shutdown } from '../../src/lifecycle.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { openStore } from '../../src/store/store.js';
 import type { SandboxFault } from '../../src/waybill/sandbox/server.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
-import { postToApp, slashCommandBody } from '../support/slack-requests.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);

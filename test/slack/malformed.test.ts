@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
-import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 import {
   type AppResponse,
   blockActionsPayload,
@@ -9,7 +7,9 @@ import {
   slashCommandBody,
   slashCommandFields,
   viewSubmissionPayload,
-} from '../support/slack-requests.js';
+} from '../../fakes/slack-requests.js';
+import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
+import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 /**
  * Requests Slack would never send (or sends rarely, like org-wide installs with `team: null`): each gets

@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quoteTyped } from '../../fakes/quote-values.js';
+import type { AppResponse } from '../../fakes/slack-requests.js';
+import { stateFor } from '../../fakes/view-state.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
 import { pathOfBlock } from '../../src/slack/shared/forms.js';
 import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
@@ -15,9 +18,7 @@ import {
   wrongShapedState,
 } from '../support/arbitraries.js';
 import { bookThroughModal, next, parcel, receiver, shipment } from '../support/booking-flow.js';
-import { startTestBot, stateFor, type TestBot, type View } from '../support/bot-harness.js';
-import { quoteTyped } from '../support/quote-flow.js';
-import type { AppResponse } from '../support/slack-requests.js';
+import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 /**
  * Random input thrown at every view submission handler: whatever is typed (or however broken the

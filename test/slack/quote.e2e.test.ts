@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
+import { nowSeconds, postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
-import { quoteCommandText, quoteTyped } from '../support/quote-flow.js';
-import { nowSeconds, postToApp, slashCommandBody } from '../support/slack-requests.js';
 
 const typed = quoteTyped;
 

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
-import { secrets, type TestBot, type View } from './bot-harness.js';
 import {
   type AppResponse,
   interactiveBody,
   postToApp,
   type StateValues,
   viewSubmissionPayload,
-} from './slack-requests.js';
+} from '../../fakes/slack-requests.js';
+import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
+import { secrets, type TestBot, type View } from './bot-harness.js';
 
 /**
  * fast-check arbitraries for what a dispatcher (or a broken client) might type, and the checks every

@@ -3,33 +3,25 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { App } from '@slack/bolt';
 import { expect } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
+import {
+  type AppResponse,
+  blockActionsPayload,
+  interactiveBody,
+  postToApp,
+  slashCommandBody,
+  viewClosedPayload,
+  viewSubmissionPayload,
+} from '../../fakes/slack-requests.js';
+import { stateFor } from '../../fakes/view-state.js';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createBot } from '../../src/slack/bot.js';
 import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
-import { pathOfBlock } from '../../src/slack/shared/forms.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
-import { type FakeSlack, startFakeSlack } from './slack-fake.js';
-import {
-  type AppResponse,
-  blockActionsPayload,
-  datepicker,
-  email,
-  interactiveBody,
-  numberInput,
-  plainText,
-  postToApp,
-  type StateValue,
-  type StateValues,
-  slashCommandBody,
-  staticSelect,
-  timepicker,
-  viewClosedPayload,
-  viewSubmissionPayload,
-} from './slack-requests.js';
 
 /**
  * The whole bot in-process, driven the way Slack drives it: signed HTTP requests into Bolt's
@@ -109,51 +101,6 @@ export interface TestBot {
 }
 
 export const fixedNow = new Date('2026-11-23T01:00:00Z');
-
-/** A Slack state value for an input element, as the client would send it. */
-function stateValue(
-  element: { type: string; options?: { value: string; text: { text: string } }[] },
-  value: string | null,
-): StateValue {
-  switch (element.type) {
-    case 'static_select': {
-      const chosen = element.options?.find((o) => o.value === value);
-      return staticSelect(chosen ? chosen.value : value, chosen?.text.text);
-    }
-    case 'datepicker':
-      return datepicker(value);
-    case 'timepicker':
-      return timepicker(value, 'Asia/Manila');
-    case 'number_input':
-      return numberInput(value);
-    case 'email_text_input':
-      return email(value);
-    default:
-      return plainText(value);
-  }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: Block Kit element JSON
-function initialValue(element: any): string | null {
-  return (
-    element.initial_value ??
-    element.initial_option?.value ??
-    element.initial_date ??
-    element.initial_time ??
-    null
-  );
-}
-
-export function stateFor(blocks: View['blocks'], typed: Record<string, string | null>): StateValues {
-  const values: StateValues = {};
-  for (const block of blocks) {
-    if (block.type !== 'input') continue;
-    const path = pathOfBlock(block.block_id);
-    const value = path in typed ? (typed[path] ?? null) : initialValue(block.element);
-    values[block.block_id] = { [block.element.action_id]: stateValue(block.element, value) };
-  }
-  return values;
-}
 
 function viewAction(
   view: View,

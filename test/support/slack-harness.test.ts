@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, type Logger, LogLevel } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { healthzRoute } from '../../src/slack/shared/healthz.js';
-import { type FakeSlack, startFakeSlack } from './slack-fake.js';
+import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import {
   blockActionsPayload,
   datepicker,
@@ -16,7 +15,8 @@ import {
   timepicker,
   viewClosedPayload,
   viewSubmissionPayload,
-} from './slack-requests.js';
+} from '../../fakes/slack-requests.js';
+import { healthzRoute } from '../../src/slack/shared/healthz.js';
 
 const SIGNING_SECRET = 'test-signing-secret';
 

@@ -1,5 +1,5 @@
 /**
- * Signed requests the way Slack sends them, built from the payload fixtures in test/fixtures/slack/.
+ * Signed requests the way Slack sends them, built from the payload fixtures in fakes/slack-fixtures/.
  *
  * What works with Bolt 5.1 (@slack/bolt 5.1.0, @slack/web-api 8.2.0), as used in slack-harness.test.ts:
  *
@@ -59,11 +59,11 @@ type Json = Record<string, unknown>;
 
 const fixtureCache = new Map<string, Json>();
 
-/** A fresh deep copy of a JSON fixture from test/fixtures/slack/. */
+/** A fresh deep copy of a JSON fixture from fakes/slack-fixtures/. */
 export function loadSlackFixture<T = Json>(name: string): T {
   let cached = fixtureCache.get(name);
   if (!cached) {
-    const text = readFileSync(new URL(`../fixtures/slack/${name}`, import.meta.url), 'utf8');
+    const text = readFileSync(new URL(`./slack-fixtures/${name}`, import.meta.url), 'utf8');
     cached = JSON.parse(text) as Json;
     fixtureCache.set(name, cached);
   }
