@@ -1,0 +1,242 @@
+/** The phases of a bench run: commands, quote submissions and booking confirmations, bot and bare Bolt. */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
+import { ids } from '../src/slack/shared/ids.js';
+import {
+  bookingSubmission,
+  createBookingDrafts,
+  type OpenedForm,
+  quoteCommand,
+  quoteSubmission,
+  secrets,
+} from './fixtures.js';
+import { freePort, type Summary, summarize } from './lib.js';
+import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
+import { CallIndex, titleOf } from './slack-calls.js';
+import { ACK_LIMIT_MS, type AckStats, ackStats, type ResultStats, resultStats } from './statistics.js';
+
+const WARM_UP = 3;
+/** How long results may take beyond the upstream's own delay. */
+const RESULT_WAIT_MS = 30_000;
+
+export interface PhaseReport {
+  name: string;
+  ack: AckStats;
+  /** Commands: the form opening (views.open) after the command was sent. */
+  formOpenMs?: Summary;
+  formsOpened?: number;
+  formsOpenedOver3s?: number;
+  results?: ResultStats;
+}
+
+export interface InstanceReport {
+  name: string;
+  kind: 'bot' | 'bare-bolt';
+  upstreamLatencyMs?: number;
+  startupMs: number;
+  idleRssMB: number;
+  /** VmHWM just before stopping: the highest resident set of the process's life. */
+  peakRssMB: number;
+  exit: number | string;
+  warnOrErrorLogLines: number;
+  phases: PhaseReport[];
+}
+
+export interface Context {
+  fake: FakeSlack;
+  arrivals: Map<FakeCall, number>;
+  tmp: string;
+  /** Requests per phase. */
+  n: number;
+}
+
+export async function benchBot(ctx: Context, latencyMs: number, onForms: (forms: OpenedForm[]) => void) {
+  const { fake, arrivals, n } = ctx;
+  const tag = `l${latencyMs / 1000}s`.replace('.', '_');
+  const name = `bot, upstream ${latencyMs / 1000} s`;
+  fake.reset();
+  arrivals.clear();
+  const index = new CallIndex(fake);
+  const port = await freePort();
+  const dbPath = join(ctx.tmp, `${tag}.sqlite`);
+  const env = botEnv(port, dbPath, latencyMs, fake.apiUrl);
+  const bookings = createBookingDrafts(fake, dbPath, tag, env, n);
+  log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
+  const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, `${tag}.log`));
+  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
+
+  // Warm-up, not measured: a few forms opened and submitted, one at a time.
+  const warm = Array.from({ length: WARM_UP }, (_, i) => quoteCommand(fake, `${tag}w`, i));
+  for (const request of warm) await runLoad(target, [request]);
+  await waitUntil(() => warm.every((w) => index.update().opensByTrigger.has(`trigger.${w.key}`)), 10_000);
+  const warmForms = warm
+    .flatMap((w) => index.opensByTrigger.get(`trigger.${w.key}`) ?? [])
+    .map(quoteSubmission);
+  await runLoad(
+    target,
+    warmForms.map((f) => ({ key: `warm.${f.viewId}`, body: f.body })),
+  );
+
+  // 1. n concurrent /quote commands.
+  log(`${name}: ${n} concurrent /quote commands`);
+  const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
+  const commandLoad = await runLoad(target, commands);
+  const openedAll = await waitUntil(
+    () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
+    RESULT_WAIT_MS,
+  );
+  const sentAtOf = new Map(commandLoad.results.map((r) => [r.key, r.sentAt]));
+  const openDelays = commands.flatMap((c) => {
+    const open = index.opensByTrigger.get(`trigger.${c.key}`)?.[0];
+    const sentAt = sentAtOf.get(c.key);
+    return open && sentAt !== undefined ? [(arrivals.get(open) ?? Number.NaN) - sentAt] : [];
+  });
+  const commandPhase: PhaseReport = {
+    name: '/quote command',
+    ack: ackStats(commandLoad, undefined),
+    formOpenMs: summarize(openDelays),
+    formsOpened: openDelays.length,
+    formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
+  };
+  if (!openedAll) log(`${name}: only ${openDelays.length} of ${n} forms opened`);
+
+  // 2. n concurrent quote submissions, one per form just opened.
+  const forms = commands.flatMap((c) => index.opensByTrigger.get(`trigger.${c.key}`)?.slice(0, 1) ?? []);
+  const submissions = forms.map(quoteSubmission);
+  onForms(submissions);
+  log(`${name}: ${submissions.length} concurrent quote submissions`);
+  const quoteLoad = await runLoad(
+    target,
+    submissions.map((s) => ({ key: s.viewId, body: s.body })),
+  );
+  const quoteWait = latencyMs + RESULT_WAIT_MS;
+  await waitUntil(() => {
+    index.update();
+    return submissions.every(
+      (s) => index.updates(s.viewId, ids.quoteResult).length > 0 && index.quotePostsByDraft.has(s.draftId),
+    );
+  }, quoteWait);
+
+  // 3. n concurrent booking confirmations of the pre-created drafts.
+  log(`${name}: ${bookings.length} concurrent booking confirmations`);
+  const bookingLoad = await runLoad(target, bookings.map(bookingSubmission));
+  await waitUntil(() => {
+    index.update();
+    return bookings.every(
+      (b) =>
+        index.updates(b.viewId, ids.bookingOutcome).length > 0 && index.cardsByTracking.has(b.trackingNumber),
+    );
+  }, quoteWait);
+
+  // Stop (the bot finishes what is in flight), then count everything that reached Slack.
+  const stopped = await stopProcess(started, latencyMs + 25_000);
+  const final = new CallIndex(fake).update();
+  const quoteSent = new Map(quoteLoad.results.map((r) => [r.key, r.sentAt]));
+  const quoteAcks = ackStats(quoteLoad, 'update');
+  const quoteResults = resultStats(
+    submissions.map((s) => ({
+      key: s.viewId,
+      sentAt: quoteSent.get(s.viewId),
+      views: final.updates(s.viewId, ids.quoteResult),
+      posts: final.quotePostsByDraft.get(s.draftId) ?? [],
+      failedView: (view) => titleOf(view) !== 'Quote',
+    })),
+    arrivals,
+    quoteAcks.failed,
+    final.ephemeral.length,
+  );
+  const bookingSent = new Map(bookingLoad.results.map((r) => [r.key, r.sentAt]));
+  const bookingAcks = ackStats(bookingLoad, 'update');
+  const bookingResults = resultStats(
+    bookings.map((b) => ({
+      key: b.trackingNumber,
+      sentAt: bookingSent.get(b.trackingNumber),
+      views: final.updates(b.viewId, ids.bookingOutcome),
+      posts: final.cardsByTracking.get(b.trackingNumber) ?? [],
+      failedView: (view) => titleOf(view) !== 'Booked',
+    })),
+    arrivals,
+    bookingAcks.failed,
+    0,
+  );
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const count = db.prepare('SELECT count(*) AS n FROM bookings WHERE tracking_number = ?');
+    bookingResults.dbRows = bookings.reduce(
+      (sum, b) => sum + Number((count.get(b.trackingNumber) as { n: number }).n),
+      0,
+    );
+  } finally {
+    db.close();
+  }
+  if (bookingResults.dbRows !== bookings.length) {
+    bookingResults.notes.push(`${bookingResults.dbRows} booking rows for ${bookings.length} confirmations`);
+  }
+
+  const report: InstanceReport = {
+    name,
+    kind: 'bot',
+    upstreamLatencyMs: latencyMs,
+    startupMs: started.startupMs,
+    idleRssMB: started.idleRssMB,
+    peakRssMB: stopped.peakRssMB,
+    exit: stopped.exit,
+    warnOrErrorLogLines: stopped.warnOrErrorLogLines,
+    phases: [
+      commandPhase,
+      { name: 'quote submission', ack: quoteAcks, results: quoteResults },
+      { name: 'booking confirmation', ack: bookingAcks, results: bookingResults },
+    ],
+  };
+  return report;
+}
+
+/** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
+export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<InstanceReport> {
+  const { fake, n } = ctx;
+  const name = 'bare Bolt';
+  fake.reset();
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    SLACK_BOT_TOKEN: secrets.botToken,
+    SLACK_SIGNING_SECRET: secrets.signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: String(port),
+  };
+  log(`${name}: starting`);
+  const started = await startProcess('bench/bare-bolt.mjs', env, port, join(ctx.tmp, 'bare-bolt.log'));
+  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
+  for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, 'barew', i)]);
+  await runLoad(
+    target,
+    forms.slice(0, WARM_UP).map((f) => ({ key: `warm.${f.viewId}`, body: f.body })),
+  );
+  log(`${name}: ${n} concurrent /quote commands`);
+  const commands = await runLoad(
+    target,
+    Array.from({ length: n }, (_, i) => quoteCommand(fake, 'bare', i)),
+  );
+  log(`${name}: ${forms.length} concurrent quote submissions`);
+  const submissions = await runLoad(
+    target,
+    forms.map((f) => ({ key: f.viewId, body: f.body })),
+  );
+  const stopped = await stopProcess(started, 5000);
+  return {
+    name,
+    kind: 'bare-bolt',
+    startupMs: started.startupMs,
+    idleRssMB: started.idleRssMB,
+    peakRssMB: stopped.peakRssMB,
+    exit: stopped.exit,
+    warnOrErrorLogLines: stopped.warnOrErrorLogLines,
+    phases: [
+      { name: '/quote command', ack: ackStats(commands, undefined) },
+      { name: 'quote submission', ack: ackStats(submissions, undefined) },
+    ],
+  };
+}

@@ -1,0 +1,141 @@
+/** The processes of a bench run: the bot or bare Bolt under test, and the load process that drives them. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { secrets } from './fixtures.js';
+import {
+  epochMs,
+  type LoadJob,
+  type LoadReport,
+  type Memory,
+  readMemory,
+  repoRoot,
+  sleep,
+  spawnTs,
+  stopChild,
+  waitHealthy,
+} from './lib.js';
+
+/** Caps: a request, a load job, a process's start. */
+const REQUEST_TIMEOUT_MS = 15_000;
+const LOAD_DEADLINE_MS = 30_000;
+const START_TIMEOUT_MS = 20_000;
+
+export interface Target {
+  name: string;
+  url: string;
+}
+
+export async function runLoad(target: Target, requests: LoadJob['requests']): Promise<LoadReport> {
+  const job: LoadJob = {
+    url: target.url,
+    signingSecret: secrets.signingSecret,
+    requests,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    deadlineMs: LOAD_DEADLINE_MS,
+  };
+  const child = spawnTs(join(repoRoot, 'bench/load.ts'), { env: process.env });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdin?.end(JSON.stringify(job));
+  // The load process stops itself at its deadline; this is the backstop.
+  const killer = setTimeout(() => child.kill('SIGKILL'), LOAD_DEADLINE_MS + 15_000);
+  const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+  clearTimeout(killer);
+  if (code !== 0) {
+    throw new Error(
+      `load process exited with ${code}: ${Buffer.concat(stderr).toString('utf8').slice(-2000)}`,
+    );
+  }
+  return JSON.parse(Buffer.concat(stdout).toString('utf8')) as LoadReport;
+}
+
+const mb = (mem: Memory | undefined, field: keyof Memory) =>
+  mem ? Math.round(((mem[field] * 1024 * 1024) / 1e6) * 10) / 10 : Number.NaN;
+
+export interface Started {
+  pid: number;
+  child: ReturnType<typeof spawnTs>;
+  startupMs: number;
+  idleRssMB: number;
+  logFile: string;
+}
+
+export async function startProcess(script: string, env: NodeJS.ProcessEnv, port: number, logFile: string) {
+  const spawnedAt = epochMs();
+  // e.g. BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs });
+  live.add(child);
+  const startupMs = await waitHealthy(`http://127.0.0.1:${port}/healthz`, spawnedAt, START_TIMEOUT_MS);
+  if (startupMs === undefined || child.pid === undefined) {
+    await stopChild(child, 2000);
+    throw new Error(`${script} did not answer /healthz within ${START_TIMEOUT_MS} ms:\n${tail(logFile)}`);
+  }
+  await sleep(500);
+  const started: Started = {
+    pid: child.pid,
+    child,
+    startupMs: Math.round(startupMs),
+    idleRssMB: mb(readMemory(child.pid), 'rssMiB'),
+    logFile,
+  };
+  return started;
+}
+
+export async function stopProcess(started: Started, graceMs: number) {
+  const peakRssMB = mb(readMemory(started.pid), 'hwmMiB');
+  const exit = await stopChild(started.child, graceMs);
+  live.delete(started.child);
+  const lines = readFileSync(started.logFile, 'utf8').split('\n');
+  const warnOrErrorLogLines = lines.filter((l) => /"level":(40|50|60)|\b(WARN|ERROR)\b/.test(l)).length;
+  return { peakRssMB, exit, warnOrErrorLogLines };
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+export const live = new Set<ReturnType<typeof spawnTs>>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+export function botEnv(port: number, dbPath: string, latencyMs: number, apiUrl: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    SLACK_BOT_TOKEN: secrets.botToken,
+    SLACK_SIGNING_SECRET: secrets.signingSecret,
+    SLACK_APP_TOKEN: '',
+    SLACK_API_URL: apiUrl,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    DATABASE_PATH: dbPath,
+    WAYBILL_ENV: 'sandbox',
+    WAYBILL_TIMEZONE: 'UTC',
+    WAYBILL_SANDBOX_LATENCY_MS: String(latencyMs),
+    WAYBILL_TIMEOUT_MS: String(Math.max(15_000, latencyMs * 2)),
+    AUDIT_CHANNEL_ID: '',
+    SENDER_PROFILES_FILE: '',
+  };
+}
+
+export async function waitUntil(done: () => boolean, capMs: number): Promise<boolean> {
+  const until = epochMs() + capMs;
+  while (epochMs() < until) {
+    if (done()) return true;
+    await sleep(50);
+  }
+  return done();
+}
+
+export function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}

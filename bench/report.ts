@@ -1,0 +1,228 @@
+/** The bench's report: the machine, the figures as tables, and the targets met or missed. */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import type { InstanceReport, PhaseReport } from './phases.js';
+
+export function machine() {
+  const run = (cmd: string, args: string[]) => {
+    try {
+      return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  };
+  const memTotal = /^Mem:\s+(\S+)/m.exec(run('free', ['-h']))?.[1] ?? 'unknown';
+  return {
+    cpus: os.cpus().length,
+    nproc: run('nproc', []),
+    memTotal,
+    node: process.version,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  };
+}
+
+export interface TargetCheck {
+  target: string;
+  figure: string;
+  met: boolean | null;
+}
+
+function phase(instance: InstanceReport | undefined, name: string): PhaseReport | undefined {
+  return instance?.phases.find((p) => p.name === name);
+}
+
+export function targets(instances: InstanceReport[], n: number): TargetCheck[] {
+  const bots = instances.filter((i) => i.kind === 'bot');
+  const bot0 = bots.find((i) => i.upstreamLatencyMs === 0);
+  const slow = bots.find((i) => i.upstreamLatencyMs === 10_000);
+  const bare = instances.find((i) => i.kind === 'bare-bolt');
+  const checks: TargetCheck[] = [];
+  for (const name of ['/quote command', 'quote submission']) {
+    const ours = phase(bot0, name)?.ack.ackMs.p99 ?? null;
+    const theirs = phase(bare, name)?.ack.ackMs.p99 ?? null;
+    const ratio = ours !== null && theirs ? ours / theirs : null;
+    checks.push({
+      target: `${name}: p99 ack ≤ 1.5× bare Bolt's`,
+      figure: ratio === null ? 'n/a' : `${ours} ms vs ${theirs} ms = ${ratio.toFixed(2)}×`,
+      met: ratio === null ? null : ratio <= 1.5,
+    });
+    checks.push({
+      target: `${name}: p99 ack < 250 ms (N=${n}${n === 200 ? '' : '; target is for N=200'})`,
+      figure: `${ours ?? 'n/a'} ms`,
+      met: ours === null ? null : ours < 250,
+    });
+  }
+  const slowAcks = slow?.phases.filter((p) => p.name !== '/quote command') ?? [];
+  const slowOver = slowAcks.reduce((sum, p) => sum + p.ack.over3s, 0);
+  const slowMax = Math.max(...slowAcks.map((p) => p.ack.ackMs.max ?? 0));
+  checks.push({
+    target: 'every ack < 3 s with the upstream at 10 s',
+    figure: slow ? `${slowOver} over 3 s; max ${slowMax} ms` : 'not run (--smoke/--skip-slow)',
+    met: slow ? slowOver === 0 : null,
+  });
+  const results = bots.flatMap((b) => b.phases.flatMap((p) => (p.results ? [p.results] : [])));
+  const lost = results.reduce((sum, r) => sum + r.lost, 0);
+  const duplicated = results.reduce((sum, r) => sum + r.duplicated, 0);
+  const dbMismatch = bots.some((b) => {
+    const r = phase(b, 'booking confirmation')?.results;
+    return r ? r.dbRows !== r.expected : false;
+  });
+  checks.push({
+    target: 'no lost or duplicated result (and one booking row each)',
+    figure: `${lost} lost, ${duplicated} duplicated${dbMismatch ? ', booking rows ≠ confirmations' : ''}`,
+    met: lost === 0 && duplicated === 0 && !dbMismatch,
+  });
+  const peak = Math.max(...bots.map((b) => b.peakRssMB));
+  checks.push({ target: 'peak RSS < 200 MB', figure: `${peak} MB`, met: peak < 200 });
+  const startup = Math.max(...bots.map((b) => b.startupMs));
+  checks.push({
+    target: 'start-up (spawn → first /healthz 200) < 1.5 s',
+    figure: `worst ${startup} ms (${bots.map((b) => b.startupMs).join(', ')} ms)`,
+    met: startup < 1500,
+  });
+  return checks;
+}
+
+function table(rows: (string | number | null)[][]): string {
+  const text = rows.map((row) => row.map((cell) => (cell === null ? '-' : String(cell))));
+  const widths = text[0]?.map((_, col) => Math.max(...text.map((row) => row[col]?.length ?? 0))) ?? [];
+  return text
+    .map((row) =>
+      row
+        .map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function render(report: {
+  machine: ReturnType<typeof machine>;
+  n: number;
+  mode: string;
+  totalSeconds: number;
+  instances: InstanceReport[];
+  targets: TargetCheck[];
+}): string {
+  const m = report.machine;
+  const out: string[] = [];
+  out.push(
+    `Benchmark (${report.mode}, N=${report.n}) on ${m.nproc} cores (nproc), ${m.memTotal} RAM, node ${m.node}; ${report.totalSeconds} s in all`,
+  );
+  out.push('');
+  out.push(
+    table([
+      ['process', 'start-up ms', 'idle RSS MB', 'peak RSS MB', 'warn/error log lines', 'exit'],
+      ...report.instances.map((i) => [
+        i.name,
+        i.startupMs,
+        i.idleRssMB,
+        i.peakRssMB,
+        i.warnOrErrorLogLines,
+        i.exit,
+      ]),
+    ]),
+  );
+  out.push('');
+  out.push('Acknowledgements (ms, sent → answer read by the load process)');
+  out.push(
+    table([
+      ['process / phase', 'n', 'ok', 'p50', 'p95', 'p99', 'max', '>3 s', 'req/s'],
+      ...report.instances.flatMap((i) =>
+        i.phases.map((p) => [
+          `${i.name}: ${p.name}`,
+          p.ack.requests,
+          p.ack.ok,
+          p.ack.ackMs.p50,
+          p.ack.ackMs.p95,
+          p.ack.ackMs.p99,
+          p.ack.ackMs.max,
+          p.ack.over3s,
+          p.ack.perSecond,
+        ]),
+      ),
+    ]),
+  );
+  out.push('');
+  out.push('Results reaching the user (ms from submission; result = first of channel post / modal update)');
+  const resultRows = report.instances.flatMap((i) =>
+    i.phases.flatMap((p) =>
+      p.results
+        ? [
+            [
+              `${i.name}: ${p.name}`,
+              p.results.expected,
+              p.results.delivered,
+              p.results.lost,
+              p.results.duplicated,
+              p.results.errors,
+              p.results.toResultMs.p50,
+              p.results.toResultMs.p95,
+              p.results.toResultMs.p99,
+              p.results.toResultMs.max,
+              p.results.toViewMs.p99,
+              p.results.dbRows ?? null,
+            ],
+          ]
+        : [],
+    ),
+  );
+  out.push(
+    table([
+      [
+        'process / phase',
+        'n',
+        'delivered',
+        'lost',
+        'dup',
+        'errors',
+        'p50',
+        'p95',
+        'p99',
+        'max',
+        'modal p99',
+        'DB rows',
+      ],
+      ...resultRows,
+    ]),
+  );
+  out.push('');
+  out.push('Forms opened after /quote (views.open; Slack expires the trigger_id 3 s after the command)');
+  out.push(
+    table([
+      ['process', 'opened', 'p50', 'p95', 'p99', 'max', '>3 s'],
+      ...report.instances.flatMap((i) => {
+        const p = phase(i, '/quote command');
+        return p?.formOpenMs
+          ? [
+              [
+                i.name,
+                `${p.formsOpened}/${p.ack.requests}`,
+                p.formOpenMs.p50,
+                p.formOpenMs.p95,
+                p.formOpenMs.p99,
+                p.formOpenMs.max,
+                p.formsOpenedOver3s ?? null,
+              ],
+            ]
+          : [];
+      }),
+    ]),
+  );
+  out.push('');
+  out.push('Targets (reported, not enforced)');
+  out.push(
+    table([
+      ['', 'target', 'figure'],
+      ...report.targets.map((t) => [t.met === null ? 'n/a' : t.met ? 'met' : 'MISSED', t.target, t.figure]),
+    ]),
+  );
+  const notes = report.instances.flatMap((i) =>
+    i.phases.flatMap((p) => [
+      ...p.ack.firstErrors.map((e) => `${i.name}: ${p.name}: ack ${e}`),
+      ...(p.results?.notes ?? []).map((n) => `${i.name}: ${p.name}: ${n}`),
+    ]),
+  );
+  if (notes.length) out.push('', 'Notes', ...notes.map((n) => `  ${n}`));
+  return out.join('\n');
+}
