@@ -1,3 +1,4 @@
+/** The bot's entry point: reads the settings, connects to Slack, the courier and the store, and serves. */
 import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
 import {

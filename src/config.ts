@@ -1,3 +1,4 @@
+/** The bot's settings from the environment (and .env), checked once at start-up, one line per error. */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { Catalog, Choice } from './waybill/catalog.js';

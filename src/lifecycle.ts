@@ -1,3 +1,4 @@
+/** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop. */
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
 import { trackingNumberOfAttempt } from './slack/shared/attempt-keys.js';

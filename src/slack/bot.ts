@@ -1,3 +1,4 @@
+/** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
 import { App, HTTPReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
 import * as book from './book/index.js';

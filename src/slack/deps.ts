@@ -1,3 +1,4 @@
+/** What every listener needs (settings, courier, store, forms, access), built once at start-up. */
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
 import type { Store } from '../store/store.js';

@@ -1,3 +1,4 @@
+/** Dates and times in the waybill's time zone: a day and a clock time to an instant, and back. */
 import { TZDate, tzOffset } from '@date-fns/tz';
 import { format } from 'date-fns';
 

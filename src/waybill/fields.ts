@@ -1,3 +1,4 @@
+/** Field schemas with the dispatcher's label in every message: text, money, measures, dates, phones. */
 import { z } from 'zod';
 import type { Choice } from './catalog.js';
 

@@ -1,3 +1,4 @@
+/** Sender profiles: the regular senders a booking can be pre-filled from, read and checked at start-up. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+/** One zod schema per operation (quote, booking, update): the single source of truth for what is valid. */
 import { z } from 'zod';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';

@@ -1,3 +1,4 @@
+/** The courier the bot talks to: the embedded sandbox or the real API, per WAYBILL_ENV. */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { WaybillConfig } from '../config.js';

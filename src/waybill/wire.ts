@@ -1,3 +1,4 @@
+/** Domain orders to the courier's wire bodies (Quotation, Booking, Update), spelled as the interface does. */
 import { toWireDateTime } from './dates.js';
 import type {
   Booking,

@@ -1,3 +1,4 @@
+/** fast-check generators for the property tests: hostile text, wrong-shaped state, odd bodies. */
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+/** A booking typed through every step of the modal, for the end-to-end tests. */
 import { expect } from 'vitest';
 import { ids } from '../../src/slack/shared/ids.js';
 import type { TestBot, View } from './bot-harness.js';

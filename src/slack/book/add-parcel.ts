@@ -1,3 +1,4 @@
+/** "+ Add parcel" on the parcels step. */
 import type { App, ButtonAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';

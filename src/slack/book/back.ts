@@ -1,3 +1,4 @@
+/** "← Back" on a booking step. */
 import type { App, ButtonAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';

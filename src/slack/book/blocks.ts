@@ -1,3 +1,4 @@
+/** Block Kit for booking: each step, the review of the exact wire body, and the outcome modals. */
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';

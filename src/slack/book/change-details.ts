@@ -1,3 +1,4 @@
+/** "Change details" after a failed booking. */
 import type { App, ButtonAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';

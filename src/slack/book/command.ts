@@ -1,3 +1,4 @@
+/** /book: opens the booking's first step, pre-filled from `key=value` words. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';

@@ -1,3 +1,4 @@
+/** "Confirm booking" on the review: the booking sent once. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingAttemptKey } from '../shared/attempt-keys.js';

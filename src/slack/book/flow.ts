@@ -1,3 +1,4 @@
+/** A booking from steps to card: the draft, each step's view, sending once, storing, and posting the card. */
 import { addDays } from 'date-fns';
 import type { Draft } from '../../store/store.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';

@@ -1,3 +1,4 @@
+/** The booking form: its steps, each step's fields, and which the Booking schema requires. */
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { toBookingInput } from '../shared/booking-input.js';

@@ -1,3 +1,4 @@
+/** "Book this" on a posted quote. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { quotedInput } from '../quote/index.js';

@@ -1,3 +1,5 @@
+/** /book: the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never book's other files.
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import * as addParcel from './add-parcel.js';

@@ -1,3 +1,4 @@
+/** The shape every button or select inside the booking modal shares. */
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
 import type { Draft } from '../../store/store.js';
 import type { BotDeps } from '../deps.js';

@@ -1,3 +1,4 @@
+/** "Next" on a booking step. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, type StateValues, slackErrors } from '../shared/forms.js';

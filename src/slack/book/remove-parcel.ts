@@ -1,3 +1,4 @@
+/** "Remove a parcel…" on the parcels step. */
 import type { App, StaticSelectAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';

@@ -1,3 +1,4 @@
+/** "Try again" after a failed booking. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingAttemptKey } from '../shared/attempt-keys.js';

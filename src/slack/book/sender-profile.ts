@@ -1,3 +1,4 @@
+/** The sender-profile select on the sender step. */
 import type { App, StaticSelectAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';

@@ -1,3 +1,4 @@
+/** Block Kit for quotes: the form, "Getting a quote…", the price or the failure, and the channel message. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';

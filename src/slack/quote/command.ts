@@ -1,3 +1,4 @@
+/** /quote: opens the quote form, pre-filled from `key=value` words and a dispatcher's usual defaults. */
 import type { App } from '@slack/bolt';
 import { addDays } from 'date-fns';
 import { zonedDateAndTime } from '../../waybill/dates.js';

@@ -1,3 +1,4 @@
+/** A quote from form to price: the draft, the courier's price, the channel post, the way back on failure. */
 import type { Draft } from '../../store/store.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';

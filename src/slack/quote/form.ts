@@ -1,3 +1,4 @@
+/** The quote form's fields, in sections, and which of them the Quotation schema requires. */
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { packageFields, paymentFields, placeFields } from '../shared/fields.js';

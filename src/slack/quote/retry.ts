@@ -1,3 +1,4 @@
+/** "Try again" after a failed quote. */
 import type { App } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';

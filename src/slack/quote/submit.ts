@@ -1,3 +1,4 @@
+/** "Get quote": the form validated inline, then the courier asked once. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { validate } from '../../waybill/schemas.js';
 import type { BotDeps } from '../deps.js';

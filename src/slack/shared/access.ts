@@ -1,3 +1,4 @@
+/** Who may quote, book and update: one middleware in front of every listener. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { AccessPolicy } from '../../config.js';

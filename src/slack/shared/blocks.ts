@@ -1,3 +1,4 @@
+/** Block Kit pieces every feature uses: text, facts, money, environment notice, outcome modals, retry. */
 import type {
   ActionsBlock,
   ContextBlock,

@@ -1,3 +1,4 @@
+/** Bolt's logger interface over the bot's pino logger. */
 import { format } from 'node:util';
 import type { Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Logger } from 'pino';

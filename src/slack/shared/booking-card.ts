@@ -1,3 +1,4 @@
+/** The booking card: posted when a waybill is booked, edited when it is updated, shown by /waybill show. */
 import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';

@@ -1,3 +1,4 @@
+/** Booking and update form values as the Booking schema's input: picked dates and times, numbered parcels. */
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
 import { isCalendarDate } from '../../waybill/fields.js';
 import { getPath } from './forms.js';

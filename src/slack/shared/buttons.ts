@@ -1,4 +1,4 @@
-/** Listeners for the bot's buttons, typed through Bolt so no handler re-checks what kind of request it got. */
+/** Listeners for the bot's buttons, typed through Bolt so no handler re-checks the kind of request. */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { BotDeps } from '../deps.js';

@@ -1,3 +1,4 @@
+/** Posting a result where the dispatcher will see it, with fallbacks where the bot cannot post. */
 import type { App } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { Logger } from 'pino';

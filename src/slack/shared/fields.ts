@@ -1,3 +1,4 @@
+/** Form fields several forms share: places, contacts, the package and payment. */
 import type { Catalog } from '../../waybill/catalog.js';
 import { labelOf } from '../../waybill/catalog.js';
 import type { FormField } from './forms.js';

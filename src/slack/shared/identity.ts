@@ -1,3 +1,4 @@
+/** Who the bot is, asked of Slack before start-up so a wrong token stops it with one clear line. */
 import { webApi } from '@slack/bolt';
 import type { SlackConfig } from '../../config.js';
 import { ConfigError } from '../../config.js';

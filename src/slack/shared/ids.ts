@@ -1,3 +1,4 @@
+/** Callback and action ids, and what a modal carries in private_metadata. */
 import type { Draft } from '../../store/store.js';
 
 /** Callback and action ids: the names Slack sends back to route a submission or a click. */

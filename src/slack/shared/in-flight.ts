@@ -1,3 +1,4 @@
+/** Work started after Slack was acknowledged, tracked so a stop and the tests can wait for it. */
 import type { Logger } from 'pino';
 
 /**

@@ -1,3 +1,4 @@
+/** A closed modal: acknowledged, nothing undone. */
 import type { App, ViewClosedAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 

@@ -1,3 +1,4 @@
+/** Modal plumbing: replace what a modal shows, open one after the ack, retry an attempt from one. */
 import type { ModalView } from '@slack/types';
 import type { BotDeps } from '../deps.js';
 import type { SlackClient } from './delivery.js';

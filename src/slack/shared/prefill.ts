@@ -1,3 +1,4 @@
+/** `key=value` words after a slash command, read into form values, and the help that lists them. */
 import type { Catalog, Choice } from '../../waybill/catalog.js';
 import { setPath } from './forms.js';
 

@@ -1,3 +1,4 @@
+/** Slack's re-deliveries of a request already received: acknowledged and dropped. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from 'pino';
 

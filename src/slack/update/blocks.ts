@@ -1,3 +1,4 @@
+/** Block Kit for updates: the form, the changes, the outcome modals, and /waybill help. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import {

@@ -1,3 +1,4 @@
+/** A waybill update from form to thread: the draft, what changed, sending once, and telling the channel. */
 import type { BookingRecord, Draft } from '../../store/store.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';

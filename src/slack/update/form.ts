@@ -1,3 +1,4 @@
+/** The update form: the booking fields the Update body carries, and which the Update schema requires. */
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { stepFields } from '../book/index.js';

@@ -1,3 +1,5 @@
+/** /waybill and waybill updates: the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never update's other files.
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import * as back from './back.js';

@@ -1,3 +1,4 @@
+/** "Try again" after a failed update. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { updateAttemptKey } from '../shared/attempt-keys.js';

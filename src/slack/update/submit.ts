@@ -1,3 +1,4 @@
+/** "Send update" on the update form. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { updateAttemptKey } from '../shared/attempt-keys.js';

@@ -1,3 +1,4 @@
+/** /waybill: help, `show <tracking number>` and `update <tracking number>`. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingCard } from '../shared/booking-card.js';
