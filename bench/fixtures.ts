@@ -19,7 +19,7 @@ export const secrets = {
 };
 export const CHANNEL = 'CDISPATCH';
 
-/** A booking as the review step holds it (what test/support/booking-flow.ts types), dated ahead. */
+/** A booking as the review step holds it (what the end-to-end tests type through the steps), dated ahead. */
 function bookingInput(): Record<string, unknown> {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const contact = (name: string, phone: string) => ({ name, phone, email: null });
