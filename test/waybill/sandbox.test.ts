@@ -670,6 +670,22 @@ describe('sandbox HTTP server', () => {
       expect(infos[0]?.latencyMs).toBeGreaterThanOrEqual(15);
     });
 
+    it('holdUntil: the request is answered only once the promise settles', async () => {
+      const sandbox = await start();
+      let release = () => {};
+      sandbox.injectNext({ holdUntil: new Promise<void>((resolve) => (release = resolve)) });
+      let answered = false;
+      const held = post(sandbox, 'book', BOOKING).finally(() => {
+        answered = true;
+      });
+      await until(() => sandbox.received.length === 1);
+      expect((await post(sandbox, 'quote', QUOTE)).status).toBe(200);
+      expect(answered).toBe(false);
+      release();
+      expect((await held).status).toBe(200);
+      expect(sandbox.bookings.has('TN-1001')).toBe(true);
+    });
+
     it('a slow request is overtaken by a later fast one', async () => {
       const sandbox = await start();
       sandbox.injectNext({ latencyMs: 60_000 });

@@ -26,6 +26,8 @@ import { parseWireRequest } from './wire-schemas.js';
 export interface SandboxFault {
   /** Wait this long before answering (after reading the body). */
   latencyMs?: number;
+  /** Answer only once this settles (after any latency): holds a call in flight for as long as a test needs. */
+  holdUntil?: Promise<unknown>;
   /** Answer with this HTTP status (e.g. 500, 502); the request is not processed. */
   status?: number;
   /** Answer with this raw body instead of the normal JSON (e.g. HTML or 'not json'); not processed. */
@@ -163,21 +165,28 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const usedTrackingNumbers = new Set<string>();
   let counter = 0;
   let closed = false;
-  const pendingWaits = new Set<{ timer: NodeJS.Timeout; done: (completed: boolean) => void }>();
+  type PendingWait = { timer: NodeJS.Timeout | undefined; done: (completed: boolean) => void };
+  const pendingWaits = new Set<PendingWait>();
 
-  /** Resolves true after `ms`, or false at once if the sandbox closes first. */
-  const wait = (ms: number): Promise<boolean> =>
+  /** Resolves true once `start`'s callback runs, or false at once if the sandbox closes first. */
+  const pending = (start: (done: () => void) => NodeJS.Timeout | undefined): Promise<boolean> =>
     new Promise((resolve) => {
       if (closed) return resolve(false);
-      const entry = {
-        timer: setTimeout(() => entry.done(true), ms),
+      const entry: PendingWait = {
+        timer: undefined,
         done: (completed: boolean) => {
           clearTimeout(entry.timer);
-          pendingWaits.delete(entry);
-          resolve(completed);
+          if (pendingWaits.delete(entry)) resolve(completed);
         },
       };
       pendingWaits.add(entry);
+      entry.timer = start(() => entry.done(true));
+    });
+  const wait = (ms: number) => pending((done) => setTimeout(done, ms));
+  const hold = (until: Promise<unknown>) =>
+    pending((done) => {
+      until.then(done, done);
+      return undefined;
     });
 
   const report = (info: SandboxRequestInfo): void => {
@@ -316,13 +325,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const finish = (status: number | null): void =>
       report({ operation, status, latencyMs: Math.round(performance.now() - started) });
 
-    if (fault.latencyMs !== undefined && fault.latencyMs > 0) {
-      const completed = await wait(fault.latencyMs);
-      if (!completed) {
-        res.destroy();
-        finish(null);
-        return;
-      }
+    const waited =
+      (!(fault.latencyMs && fault.latencyMs > 0) || (await wait(fault.latencyMs))) &&
+      (!fault.holdUntil || (await hold(fault.holdUntil)));
+    if (!waited) {
+      res.destroy();
+      finish(null);
+      return;
     }
     if (fault.drop) {
       req.socket.destroy();
