@@ -6,6 +6,9 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
+import { beginAttempt, updateAttempt } from '../src/slack/shared/attempts.js';
+import { openStore } from '../src/store/store.js';
+import { sampleUpdate } from './support/wire-samples.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
 
@@ -67,6 +70,29 @@ describe('npm start', () => {
     expect(bot.lines.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
     const leaked = bot.lines.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
     expect(leaked).toEqual([]);
+  });
+
+  it('at start-up records a call left in flight as outcome unknown, with its waybill, and tells its dispatcher', async () => {
+    fake = await startFakeSlack();
+    const path = join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite');
+    const before = openStore({ path });
+    beginAttempt(before, updateAttempt('draft-1', 3, sampleUpdate('WB000001')), {
+      userId: 'UDISPATCH',
+      channelId: 'CDISPATCH',
+    });
+    before.close();
+    const bot = startBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0', DATABASE_PATH: path });
+    const told = await fake.waitFor('chat.postEphemeral');
+    expect(told.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+    expect(String(told.body.text)).toContain('update of `WB000001`');
+    expect(String(told.body.text)).toContain('outcome unknown');
+    bot.proc.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    const after = openStore({ path });
+    expect(after.audit.list({ operation: 'update' })).toMatchObject([
+      { outcome: 'unknown', trackingNumber: 'WB000001', userId: 'UDISPATCH' },
+    ]);
+    after.close();
   });
 
   it('stops with one clear line when a setting is bad', async () => {

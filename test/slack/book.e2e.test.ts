@@ -278,6 +278,51 @@ describe('/book', () => {
     expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(2);
   });
 
+  it('sends an edited booking after a rejection, from Change details', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview();
+    bot.sandbox.injectNext({
+      status: 400,
+      body: '{"ResponseCode":"400","ResponseDetail":"Invalid request","remarks":"COD too high"}',
+    });
+    await bot.submit(review);
+    await bot.idle();
+    const failed = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('COD too high'));
+    await bot.clickInView(failed, ids.bookingEdit);
+    const first = await bot.updatedView(review.id, (v) => textOf(v.title).includes('1/5'));
+    let view = await next(first, { codAmount: '900' });
+    for (let step = 0; step < 3; step += 1) view = await next(view);
+    expect(textOf(view.blocks)).toContain('900.00');
+    const ack = await bot.submit(view);
+    expect(textOf(ack.body.view)).toContain('Booking');
+    expect(textOf(ack.body.view)).not.toContain('COD too high');
+    await bot.idle();
+    const books = bot.sandbox.received.filter((r) => r.operation === 'book');
+    expect(books.map((r) => (r.body as { codAmount: string }).codAmount)).toEqual(['1500.00', '900.00']);
+    await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Booked `WB000001`'));
+    // The edited booking, confirmed twice (a double click), is still sent once.
+    const replay = await bot.submit(view);
+    expect(textOf(replay.body.view)).toContain('Booked `WB000001`');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(2);
+  });
+
+  it('never sends a booking of unknown outcome again, even edited through a replayed Change details', async () => {
+    bot = await startTestBot({ timeoutMs: 500 });
+    const review = await fillToReview();
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(review);
+    await bot.idle();
+    const unknown = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('outcome unknown'));
+    await bot.clickInView(unknown, ids.bookingEdit);
+    const first = await bot.updatedView(review.id, (v) => textOf(v.title).includes('1/5'));
+    let view = await next(first, { codAmount: '900' });
+    for (let step = 0; step < 3; step += 1) view = await next(view);
+    const ack = await bot.submit(view);
+    expect(textOf(ack.body.view)).toContain('outcome unknown');
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+  });
+
   it('records a booking whose outcome is unknown, says so, and never sends it again by itself', async () => {
     bot = await startTestBot({ timeoutMs: 500 });
     const review = await fillToReview();

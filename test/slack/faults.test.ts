@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
 import { shutdown } from '../../src/lifecycle.js';
+import { tellAbandoned } from '../../src/slack/shared/attempts.js';
 import { ids } from '../../src/slack/shared/ids.js';
-import { openStore } from '../../src/store/store.js';
+import { type Attempt, openStore } from '../../src/store/store.js';
 import type { SandboxFault } from '../../src/waybill/sandbox/server.js';
-import { fillToReview } from '../support/booking-flow.js';
+import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -195,40 +196,73 @@ describe('the process', () => {
     bot = await startTestBot();
   });
 
-  /** Books with the courier answering after `latencyMs`, and shuts down `graceMs` into the call. */
-  async function shutDownMidBooking(latencyMs: number, graceMs: number) {
-    bot = await startTestBot();
-    const review = await fillToReview(bot);
+  /**
+   * Sends with the courier answering after `latencyMs`, and shuts down `graceMs` into the call;
+   * dispatchers of calls still running are told through the bot's Slack client.
+   */
+  async function shutDownMidCall(send: () => Promise<unknown>, latencyMs: number, graceMs: number) {
     bot.sandbox.setFaults({ latencyMs });
-    await bot.submit(review);
-    const store = bot.deps.store;
+    await send();
+    const told: Attempt[] = [];
     await shutdown({
       stopReceiving: async () => {},
       inFlight: bot.deps.inFlight,
-      store: { ...store, close: () => {} },
+      store: { ...bot.deps.store, close: () => {} },
       closeUpstream: async () => {},
       logger: bot.deps.logger,
       graceMs,
+      tellAbandoned: async (attempts) => {
+        told.push(...attempts);
+        await tellAbandoned(bot.app.client, attempts, bot.deps.logger);
+      },
     });
-    const attempt = store.attempts.get(
-      `book:${JSON.parse(review.private_metadata ?? '{}').draftId}:WB000001`,
-    );
-    return { store, attempt };
+    return told;
   }
 
   it('on shutdown lets a call already sent finish', async () => {
-    const { store, attempt } = await shutDownMidBooking(300, 5000);
-    expect(store.bookings.get('WB000001')).toBeDefined();
-    expect(attempt?.state).toBe('succeeded');
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    const told = await shutDownMidCall(() => bot.submit(review), 300, 5000);
+    expect(told).toEqual([]);
+    expect(bot.deps.store.bookings.get('WB000001')).toBeDefined();
+    bot.sandbox.setFaults(undefined);
+    expect(textOf((await bot.submit(review)).body.view)).toContain('Booked `WB000001`');
   });
 
-  it('on shutdown records a call still running after the grace period as outcome unknown', async () => {
-    const { store, attempt } = await shutDownMidBooking(1000, 50);
-    expect(attempt?.state).toBe('unknown');
-    expect(store.audit.list({ operation: 'book' })[0]).toMatchObject({
+  it('on shutdown records a booking still running after the grace period as outcome unknown', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    const told = await shutDownMidCall(() => bot.submit(review), 1000, 50);
+    expect(told).toMatchObject([{ state: 'unknown', operation: 'book', trackingNumber: 'WB000001' }]);
+    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({
       outcome: 'unknown',
       trackingNumber: 'WB000001',
+      userId: 'UDISPATCH',
     });
+    const message = await bot.fake.waitFor('chat.postEphemeral');
+    expect(message.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+    expect(String(message.body.text)).toContain('WB000001');
+    await bot.idle();
+  });
+
+  it('on shutdown records an update still running as outcome unknown, with its waybill, and tells its dispatcher', async () => {
+    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    await bookThroughModal(bot);
+    await bot.command('/waybill', 'update WB000001');
+    const form = await bot.openedView();
+    const told = await shutDownMidCall(() => bot.submit(form, { codAmount: '1800' }), 1000, 50);
+    expect(told).toMatchObject([
+      { state: 'unknown', operation: 'update', trackingNumber: 'WB000001', userId: 'UDISPATCH' },
+    ]);
+    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({
+      outcome: 'unknown',
+      trackingNumber: 'WB000001',
+      userId: 'UDISPATCH',
+    });
+    const message = await bot.fake.waitFor('chat.postEphemeral');
+    expect(message.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+    expect(String(message.body.text)).toContain('update of `WB000001`');
+    expect(String(message.body.text)).toContain('outcome unknown');
     await bot.idle();
   });
 });

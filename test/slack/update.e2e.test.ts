@@ -42,6 +42,10 @@ async function openByButton(user = 'UDISPATCH'): Promise<View> {
   return { ...(call.body.view as View), id: answer.view.id, hash: answer.view.hash };
 }
 
+/** The courier's answer refusing an update, with its reason. */
+const rejectionWith = (remarks: string) =>
+  JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks });
+
 const twoChanges = { 'consignee.phone': '0918 765 4321', codAmount: '1800' };
 
 describe('updating a waybill', () => {
@@ -152,10 +156,7 @@ describe('updating a waybill', () => {
 
   async function failedUpdate(): Promise<View> {
     const form = await openByButton();
-    bot.sandbox.injectNext({
-      status: 400,
-      body: '{"ResponseCode":"400","ResponseDetail":"Invalid request","remarks":"locked for dispatch"}',
-    });
+    bot.sandbox.injectNext({ status: 400, body: rejectionWith('locked for dispatch') });
     await bot.submit(form, twoChanges);
     await bot.idle();
     return bot.updatedView(form.id, (v) => textOf(v.blocks).includes('Not updated'));
@@ -183,6 +184,132 @@ describe('updating a waybill', () => {
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(2);
     await bot.updatedView(failed.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
     expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1800.00' });
+  });
+
+  it('sends a changed update after a rejection, from Back to the form', async () => {
+    const failed = await failedUpdate();
+    await bot.clickInView(failed, ids.updateBack);
+    const back = await bot.updatedView(failed.id, (v) => v.callback_id === ids.updateForm);
+    const ack = await bot.submit(back, { ...twoChanges, codAmount: '1700' });
+    expect(textOf(ack.body.view)).toContain('Updating');
+    expect(textOf(ack.body.view)).not.toContain('locked for dispatch');
+    await bot.idle();
+    const updates = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.body).toStrictEqual(
+      expectedUpdateBody({ consigneeContact: '0918 765 4321', codAmount: '1700.00' }),
+    );
+    await bot.updatedView(failed.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
+    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1700.00' });
+  });
+
+  it('sends the same update submitted twice (a double click) once', async () => {
+    const form = await openByButton();
+    await Promise.all([bot.submit(form, twoChanges), bot.submit(form, twoChanges)]);
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect(bot.deps.store.bookings.get('WB000001')?.version).toBe(2);
+  });
+
+  /** An update the courier applied but whose answer never arrived: outcome unknown. */
+  async function unknownUpdate(): Promise<{ form: View; unknown: View }> {
+    const form = await openByButton();
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(form, twoChanges);
+    await bot.idle();
+    return { form, unknown: await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('outcome unknown')) };
+  }
+
+  it('after an unknown outcome, sends a different update by someone else', async () => {
+    await unknownUpdate();
+    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({ outcome: 'unknown' });
+    const other = await openByButton('USECOND');
+    const ack = await bot.submit(other, { codAmount: '999' }, 'USECOND');
+    expect(textOf(ack.body.view)).toContain('Updating');
+    await bot.idle();
+    const updates = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.body).toStrictEqual(expectedUpdateBody({ codAmount: '999.00' }));
+    const done = await bot.updatedView(other.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
+    // Whatever the first update did at the courier, the complete record just sent replaces it.
+    expect(textOf(done.blocks)).toContain('<@UDISPATCH>');
+    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({ version: 2, updatedBy: 'USECOND' });
+  });
+
+  it('after an unknown outcome, sends the same update again only once the dispatcher confirms', async () => {
+    const { form, unknown } = await unknownUpdate();
+    const button = unknown.blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ids.updateSendChecked);
+    expect(button?.text.text).toContain('Send again');
+    // Slack asks "are you sure?" before it sends the click.
+    expect(button?.confirm?.text.text).toContain('Check with the courier');
+    const replay = await bot.submit(form, twoChanges);
+    expect(textOf(replay.body.view)).toContain('outcome unknown');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+
+    await Promise.all([
+      bot.clickInView(unknown, ids.updateSendChecked),
+      bot.clickInView(unknown, ids.updateSendChecked),
+    ]);
+    await bot.idle();
+    const updates = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.body).toStrictEqual(updates[0]?.body);
+    await bot.updatedView(unknown.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
+    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({ version: 2, updatedBy: 'UDISPATCH' });
+  });
+
+  it('tells the second of two dispatchers sending at once who is sending, then shows the new values', async () => {
+    const first = await openByButton('UFIRST');
+    const second = await openByButton('USECOND');
+    let release = () => {};
+    bot.sandbox.injectNext({ holdUntil: new Promise<void>((resolve) => (release = resolve)) });
+    await bot.submit(first, { 'consignee.phone': '0918 111 1111' }, 'UFIRST');
+    const ack = await bot.submit(second, { codAmount: '999' }, 'USECOND');
+    const busy = textOf(ack.body.view);
+    expect(busy).toContain('<@UFIRST> is sending an update of `WB000001`');
+    expect(busy).toContain('Yours was not sent');
+    release();
+    await bot.idle();
+    const refreshed = await bot.updatedView(second.id, (v) => v.callback_id === ids.updateForm);
+    expect(textOf(refreshed.blocks)).toContain('<@UFIRST> changed this waybill');
+    const phone = refreshed.blocks.find((b) => b.block_id?.startsWith('consignee.phone#'));
+    expect(phone.element.initial_value).toBe('0918 111 1111');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1500.00' });
+
+    // From the refreshed form, the second dispatcher's change goes out on top of the first.
+    await bot.submit(refreshed, { codAmount: '999' }, 'USECOND');
+    await bot.idle();
+    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({
+      version: 3,
+      record: { codAmount: '999.00', consignee: { phone: '0918 111 1111' } },
+    });
+  });
+
+  it.each([
+    ['rejected', { status: 400, body: rejectionWith('<!channel> locked & <https://evil.example|held>') }],
+    ['of unknown outcome', { dropAfterProcessing: true }],
+  ])('tells the dispatcher of an update %s in a message when its modal was closed', async (_name, fault) => {
+    const form = await openByButton();
+    bot.fake.respond('views.update', { ok: false, error: 'not_found' });
+    bot.sandbox.injectNext(fault);
+    await bot.submit(form, twoChanges);
+    await bot.close(form);
+    await bot.idle();
+    const told = await bot.fake.waitFor('chat.postEphemeral');
+    expect(told.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+    const said = `${told.body.text} ${textOf(told.body.blocks)}`;
+    expect(said).toContain('WB000001');
+    expect(said).toContain('/waybill update WB000001');
+    if ('status' in fault) {
+      expect(said).toContain('&lt;!channel&gt; locked &amp; &lt;https://evil.example|held&gt;');
+      expect(said).not.toContain('<!channel>');
+      expect(said).not.toContain('<https://evil');
+    } else {
+      expect(said).toContain('outcome unknown');
+    }
   });
 
   it('shows the last-known record, just to the one who asked', async () => {

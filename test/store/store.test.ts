@@ -128,6 +128,27 @@ describe('database', () => {
     }
   });
 
+  it('gives attempts written before version 3 their tracking numbers', () => {
+    const path = join(dir, 'v2.sqlite');
+    const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, 2) });
+    const insert = old.prepare(
+      `INSERT INTO attempts (key, operation, state, result, created_at, updated_at)
+       VALUES (?, ?, 'in-flight', NULL, ?, 0)`,
+    );
+    insert.run('book:AAAAAAAAAAAAAAAAAAAAAA:WB-7:X', 'book', 1);
+    insert.run('update:WB000001:v3', 'update', 2);
+    insert.run('something else', 'update', 3);
+    old.close();
+
+    const store = open(path);
+    expect(store.attempts.markAbandoned()).toMatchObject([
+      { operation: 'book', trackingNumber: 'WB-7:X' },
+      { operation: 'update', trackingNumber: 'WB000001' },
+      { key: 'something else' },
+    ]);
+    expect(store.attempts.get('something else')).not.toHaveProperty('trackingNumber');
+  });
+
   it('applies all migrations in one transaction: a failing one leaves the database untouched', () => {
     const path = join(dir, 'broken.sqlite');
     const broken = [
@@ -362,22 +383,69 @@ describe('attempts', () => {
     expect(() => store.attempts.finish('nope', 'failed', null)).toThrow(AttemptNotFoundError);
   });
 
-  it('clearFailed removes only failed attempts', () => {
+  it('starts an attempt again only from the state asked for (a Try again, a confirmed resend)', () => {
     const store = open(':memory:');
     for (const key of ['inflight', 'ok', 'bad', 'unsure']) store.attempts.begin(key, 'book');
     store.attempts.finish('ok', 'succeeded', { ok: true });
     store.attempts.finish('bad', 'failed', { message: 'rejected' });
     store.attempts.finish('unsure', 'unknown', { message: 'timeout' });
 
-    expect(store.attempts.clearFailed('inflight')).toBe(false);
-    expect(store.attempts.clearFailed('ok')).toBe(false);
-    expect(store.attempts.clearFailed('unsure')).toBe(false);
-    expect(store.attempts.clearFailed('missing')).toBe(false);
-    expect(store.attempts.clearFailed('bad')).toBe(true);
-    expect(store.attempts.get('bad')).toBeUndefined();
-    expect(store.attempts.begin('bad', 'book')).toEqual({ started: true });
+    for (const key of ['inflight', 'ok', 'unsure']) {
+      expect(store.attempts.begin(key, 'book', { again: 'failed' }).started).toBe(false);
+    }
+    expect(store.attempts.begin('bad', 'book', { again: 'unknown' }).started).toBe(false);
+    expect(store.attempts.begin('bad', 'book', { again: 'failed' })).toEqual({ started: true });
+    expect(store.attempts.get('bad')).toMatchObject({ state: 'in-flight' });
+    expect(store.attempts.get('bad')).not.toHaveProperty('result');
+    expect(store.attempts.begin('unsure', 'book', { again: 'unknown' })).toEqual({ started: true });
     expect(store.attempts.get('ok')?.state).toBe('succeeded');
-    expect(store.attempts.get('unsure')?.state).toBe('unknown');
+    // A second click finds the attempt under way.
+    expect(store.attempts.begin('bad', 'book', { again: 'failed' }).started).toBe(false);
+  });
+
+  it('keeps the waybill, the person and the conversation on the attempt', () => {
+    const store = open(':memory:');
+    const about = { trackingNumber: 'WB000001', userId: 'U1', channelId: 'C1', claim: 'update:WB000001:v3' };
+    store.attempts.begin('k', 'update', about);
+    expect(store.attempts.get('k')).toMatchObject(about);
+    expect(store.attempts.markAbandoned()).toMatchObject([{ key: 'k', state: 'unknown', ...about }]);
+  });
+
+  it('lets one attempt at a time hold a claim: a failed one lets go, an unknown one holds until superseded', () => {
+    const store = open(':memory:');
+    const claim = { claim: 'update:WB1:v1' };
+    const begin = (key: string, options = {}) => store.attempts.begin(key, 'update', { ...claim, ...options });
+    const holder = (result: ReturnType<typeof begin>) => (result.started ? undefined : result.attempt.key);
+
+    expect(begin('a').started).toBe(true);
+    expect(holder(begin('b'))).toBe('a');
+    expect(holder(begin('b', { supersedeUnknown: true }))).toBe('a');
+    store.attempts.finish('a', 'failed', { message: 'rejected' });
+    expect(begin('b')).toEqual({ started: true });
+    // Starting the failed one again needs the claim back.
+    expect(holder(begin('a', { again: 'failed' }))).toBe('b');
+
+    store.attempts.finish('b', 'unknown', { message: 'timeout' });
+    expect(holder(begin('c'))).toBe('b');
+    const superseding = begin('c', { supersedeUnknown: true });
+    expect(superseding).toMatchObject({ started: true, superseded: { key: 'b', state: 'unknown' } });
+    expect(store.attempts.get('b')).toMatchObject({ state: 'unknown', supersededBy: 'c' });
+
+    store.attempts.finish('c', 'succeeded', { ok: true });
+    expect(holder(begin('d', { supersedeUnknown: true }))).toBe('c');
+    expect(holder(begin('b', { again: 'unknown', supersedeUnknown: true }))).toBe('c');
+    // Another claim is another matter.
+    expect(store.attempts.begin('e', 'update', { claim: 'update:WB1:v2' }).started).toBe(true);
+  });
+
+  it('holds a claim across two connections to the same file', () => {
+    const path = join(dir, 'bot.sqlite');
+    const [a, b] = [open(path), open(path)];
+    expect(a.attempts.begin('k1', 'update', { claim: 'c' }).started).toBe(true);
+    expect(b.attempts.begin('k2', 'update', { claim: 'c' })).toMatchObject({
+      started: false,
+      attempt: { key: 'k1' },
+    });
   });
 
   it('markAbandoned after a restart returns the in-flight attempts as unknown', () => {
@@ -403,7 +471,7 @@ describe('attempts', () => {
     expect(after.attempts.get('done')?.state).toBe('succeeded');
     // A replay still sees the first attempt, and it cannot be cleared for retry.
     expect(after.attempts.begin('book:d1:WB1', 'book').started).toBe(false);
-    expect(after.attempts.clearFailed('book:d1:WB1')).toBe(false);
+    expect(after.attempts.begin('book:d1:WB1', 'book', { again: 'failed' }).started).toBe(false);
     expect(after.attempts.markAbandoned()).toEqual([]);
   });
 });
