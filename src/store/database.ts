@@ -105,6 +105,29 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT tracking_number, booked_at FROM bookings;
     `,
   },
+  {
+    version: 3,
+    name: 'attempts: waybill, person, conversation and claim',
+    up: (db) => {
+      db.exec(`
+        ALTER TABLE attempts ADD COLUMN tracking_number TEXT;
+        ALTER TABLE attempts ADD COLUMN user_id TEXT;
+        ALTER TABLE attempts ADD COLUMN channel_id TEXT;
+        ALTER TABLE attempts ADD COLUMN claim TEXT;
+        ALTER TABLE attempts ADD COLUMN superseded_by TEXT;
+        CREATE INDEX attempts_claim ON attempts (claim) WHERE claim IS NOT NULL;
+      `);
+      // Rows written before this version had the tracking number only inside their key, in one of
+      // these two shapes; later keys are never read apart.
+      const legacy = [/^book:[^:]+:(.+)$/, /^update:(.+):v\d+$/];
+      const rows = db.prepare<[], { key: string }>('SELECT key FROM attempts').all();
+      const set = db.prepare<[string, string]>('UPDATE attempts SET tracking_number = ? WHERE key = ?');
+      for (const { key } of rows) {
+        const trackingNumber = legacy.map((shape) => shape.exec(key)?.[1]).find(Boolean);
+        if (trackingNumber) set.run(trackingNumber, key);
+      }
+    },
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

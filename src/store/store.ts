@@ -66,15 +66,44 @@ export interface BookingRecord<T = unknown> {
 
 export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
 
-export interface Attempt<R = unknown> {
+/** What an attempt is about and who made it: kept with it, so an abandoned call can be reported. */
+export interface AttemptAbout {
+  trackingNumber?: string;
+  userId?: string;
+  /** Where the dispatcher was working. */
+  channelId?: string;
+  /**
+   * Held by at most one attempt at a time: one in flight, succeeded or of unknown outcome (a
+   * failed one lets go of it; an unknown one holds it until another attempt supersedes it).
+   */
+  claim?: string;
+}
+
+export interface Attempt<R = unknown> extends AttemptAbout {
   key: string;
   operation: string;
   state: AttemptState;
   /** As JSON round-trips it; absent while in flight (or when finished with `undefined`). */
   result?: R;
+  /** The attempt that took over this one's claim after its outcome was unknown. */
+  supersededBy?: string;
   createdAt: Date;
   updatedAt: Date;
 }
+
+export interface BeginOptions extends AttemptAbout {
+  /**
+   * An attempt with this key in this state starts again (a dispatcher's "Try again", or their
+   * confirmation after checking with the courier); it needs the claim back like a new one.
+   */
+  again?: 'failed' | 'unknown';
+  /** An attempt of unknown outcome holding the claim does not block this one: this one supersedes it. */
+  supersedeUnknown?: boolean;
+}
+
+export type BeginResult<R> =
+  | { started: true; superseded?: Attempt }
+  | { started: false; attempt: Attempt<R> };
 
 export interface AuditEntry {
   id: number;
@@ -141,28 +170,26 @@ export interface Store {
     setCard(trackingNumber: string, card: CardLocation): void;
   };
   /**
-   * Every attempt to call the courier, keyed by an idempotency key (e.g.
-   * `book:<draftId>:<trackingNumber>`), so one confirmation sends at most one request: a double
-   * click or a replayed submission sees the first attempt.
+   * Every attempt to call the courier, keyed by an idempotency key (the caller's; opaque here),
+   * so one confirmation sends at most one request: a double click or a replayed submission sees
+   * the first attempt. A claim (also opaque) lets only one of several different attempts proceed.
    */
   attempts: {
     /**
-     * Atomically (also across connections): if no attempt with this key exists, insert it as
-     * in-flight and return { started: true }; otherwise return { started: false, attempt }
-     * (the existing one, whatever its state).
+     * Atomically (also across connections): if an attempt with this key exists, return
+     * { started: false, attempt } (whatever its state), unless it is in the state `again` names:
+     * then it starts again. If another attempt holds the claim, return { started: false, attempt }
+     * with that one (compare keys to tell), unless it is of unknown outcome and `supersedeUnknown`
+     * is set: then it is marked superseded and returned as `superseded`. Otherwise the attempt is
+     * recorded in flight, with what it is about, and { started: true } is returned.
      */
-    begin<R>(key: string, operation: string): { started: true } | { started: false; attempt: Attempt<R> };
+    begin<R>(key: string, operation: string, options?: BeginOptions): BeginResult<R>;
     /**
      * Records the outcome. Overwrites whatever state the attempt is in (a late real outcome is
      * better than 'unknown'). Throws AttemptNotFoundError if begin() was never called for the key.
      */
     finish<R>(key: string, state: Exclude<AttemptState, 'in-flight'>, result: R): void;
     get<R>(key: string): Attempt<R> | undefined;
-    /**
-     * A failed attempt may be retried by the user: remove it so begin() starts afresh. Never
-     * removes in-flight, succeeded or unknown ones (returns false then, or when missing).
-     */
-    clearFailed(key: string): boolean;
     /**
      * In-flight attempts left by a process that stopped mid-call: call once on start-up, before
      * handling requests. Marks them 'unknown' and returns them (with state 'unknown'), oldest first.
@@ -260,6 +287,11 @@ interface AttemptRow {
   result: string | null;
   created_at: number;
   updated_at: number;
+  tracking_number: string | null;
+  user_id: string | null;
+  channel_id: string | null;
+  claim: string | null;
+  superseded_by: string | null;
 }
 
 interface AuditRow {
@@ -326,6 +358,11 @@ function toAttempt<R>(row: AttemptRow): Attempt<R> {
   };
   const result = fromJson<R>(row.result);
   if (result !== undefined) attempt.result = result;
+  if (row.tracking_number !== null) attempt.trackingNumber = row.tracking_number;
+  if (row.user_id !== null) attempt.userId = row.user_id;
+  if (row.channel_id !== null) attempt.channelId = row.channel_id;
+  if (row.claim !== null) attempt.claim = row.claim;
+  if (row.superseded_by !== null) attempt.supersededBy = row.superseded_by;
   return attempt;
 }
 
@@ -411,16 +448,32 @@ export function createStore(db: SqliteDatabase, options: Omit<StoreOptions, 'pat
        WHERE tracking_number = @trackingNumber`,
     ),
 
-    attemptBegin: db.prepare<[string, string, number, number]>(
-      `INSERT INTO attempts (key, operation, state, result, created_at, updated_at)
-       VALUES (?, ?, 'in-flight', NULL, ?, ?)
-       ON CONFLICT (key) DO NOTHING`,
+    attemptInsert: db.prepare(
+      `INSERT INTO attempts (key, operation, state, result, created_at, updated_at,
+         tracking_number, user_id, channel_id, claim)
+       VALUES (@key, @operation, 'in-flight', NULL, @now, @now,
+         @trackingNumber, @userId, @channelId, @claim)`,
+    ),
+    attemptRestart: db.prepare(
+      `UPDATE attempts SET state = 'in-flight', result = NULL, updated_at = @now, superseded_by = NULL,
+         tracking_number = COALESCE(@trackingNumber, tracking_number),
+         user_id = COALESCE(@userId, user_id),
+         channel_id = COALESCE(@channelId, channel_id),
+         claim = COALESCE(@claim, claim)
+       WHERE key = @key`,
     ),
     attemptGet: db.prepare<[string], AttemptRow>('SELECT * FROM attempts WHERE key = ?'),
+    attemptClaimHolder: db.prepare<[string, string], AttemptRow>(
+      `SELECT * FROM attempts
+       WHERE claim = ? AND key <> ? AND state <> 'failed' AND superseded_by IS NULL
+       ORDER BY created_at DESC LIMIT 1`,
+    ),
+    attemptSupersede: db.prepare<[string, number, string]>(
+      'UPDATE attempts SET superseded_by = ?, updated_at = ? WHERE key = ?',
+    ),
     attemptFinish: db.prepare<[string, string | null, number, string]>(
       'UPDATE attempts SET state = ?, result = ?, updated_at = ? WHERE key = ?',
     ),
-    attemptClearFailed: db.prepare<[string]>("DELETE FROM attempts WHERE key = ? AND state = 'failed'"),
     attemptAbandon: db.prepare<[number], AttemptRow>(
       `UPDATE attempts SET state = 'unknown', updated_at = ? WHERE state = 'in-flight' RETURNING *`,
     ),
@@ -567,14 +620,34 @@ export function createStore(db: SqliteDatabase, options: Omit<StoreOptions, 'pat
   };
 
   const attempts: Store['attempts'] = {
-    begin<R>(key: string, operation: string): { started: true } | { started: false; attempt: Attempt<R> } {
-      return exclusively(() => {
+    begin<R>(key: string, operation: string, options: BeginOptions = {}): BeginResult<R> {
+      // BEGIN IMMEDIATE: the reads below and the write decide together, across connections too.
+      return exclusively((): BeginResult<R> => {
         const at = nowMs();
-        if (sql.attemptBegin.run(key, operation, at, at).changes === 1) return { started: true as const };
         const existing = sql.attemptGet.get(key);
-        // Unreachable: the insert conflicted, so the row exists, and we hold the write lock.
-        if (!existing) throw new AttemptNotFoundError(key);
-        return { started: false as const, attempt: toAttempt<R>(existing) };
+        if (existing && existing.state !== options.again) {
+          return { started: false, attempt: toAttempt<R>(existing) };
+        }
+        const claim = options.claim ?? existing?.claim ?? null;
+        const holder = claim === null ? undefined : sql.attemptClaimHolder.get(claim, key);
+        if (holder && !(holder.state === 'unknown' && options.supersedeUnknown)) {
+          return { started: false, attempt: toAttempt<R>(holder) };
+        }
+        if (holder) sql.attemptSupersede.run(key, at, holder.key);
+        const row = {
+          key,
+          operation,
+          now: at,
+          trackingNumber: options.trackingNumber ?? null,
+          userId: options.userId ?? null,
+          channelId: options.channelId ?? null,
+          claim,
+        };
+        if (existing) sql.attemptRestart.run(row);
+        else sql.attemptInsert.run(row);
+        return holder
+          ? { started: true, superseded: { ...toAttempt(holder), supersededBy: key } }
+          : { started: true };
       });
     },
     finish<R>(key: string, state: Exclude<AttemptState, 'in-flight'>, result: R): void {
@@ -584,9 +657,6 @@ export function createStore(db: SqliteDatabase, options: Omit<StoreOptions, 'pat
     get<R>(key: string): Attempt<R> | undefined {
       const row = sql.attemptGet.get(key);
       return row ? toAttempt<R>(row) : undefined;
-    },
-    clearFailed(key: string): boolean {
-      return sql.attemptClearFailed.run(key).changes > 0;
     },
     markAbandoned(): Attempt[] {
       return atomically(() => sql.attemptAbandon.all(nowMs()))
