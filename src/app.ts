@@ -11,8 +11,9 @@ import {
 import { createLogger } from './logger.js';
 import { createBot } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
+import { tellAbandoned } from './slack/shared/attempts.js';
 import { identifyBot } from './slack/shared/identity.js';
-import { openStore } from './store/store.js';
+import { type Attempt, openStore } from './store/store.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const identity = await identifyBot(slack);
   const upstream = await connectUpstream(waybill, logger);
   const store = openStore({ path: bot.databasePath });
-  recordAbandoned(store, logger);
+  const abandoned = recordAbandoned(store, logger);
   // Drafts untouched for a week are deleted (they already stopped being offered).
   store.drafts.purgeExpired();
   const purge = setInterval(() => store.drafts.purgeExpired(), 60 * 60_000);
@@ -41,12 +42,15 @@ async function main(): Promise<void> {
   const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
   const app = createBot({ slack, deps, identity });
 
+  const tell = (attempts: Attempt[]) => tellAbandoned(app.client, attempts, logger);
+
   const server = await (slack.appToken ? app.start() : app.start(slack.port));
   const port = (server as { address?: () => AddressInfo | string | null })?.address?.();
   logger.info(
     { mode: slack.appToken ? 'socket' : 'http', port: typeof port === 'object' ? port?.port : undefined },
     'Waybill bot ready',
   );
+  deps.inFlight.run('tell abandoned', () => tell(abandoned));
 
   stopOnSignals(logger, () =>
     shutdown({
@@ -59,6 +63,7 @@ async function main(): Promise<void> {
       closeUpstream: () => upstream.close(),
       logger,
       graceMs: waybill.timeoutMs + 5000,
+      tellAbandoned: tell,
     }),
   );
 }

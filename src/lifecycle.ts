@@ -1,9 +1,8 @@
 /** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop. */
 import type { Logger } from 'pino';
 import { ConfigError } from './config.js';
-import { trackingNumberOfAttempt } from './slack/shared/attempt-keys.js';
 import type { InFlight } from './slack/shared/in-flight.js';
-import type { Store } from './store/store.js';
+import type { Attempt, Store } from './store/store.js';
 
 /** A bad setting ends the program with one line, never a stack trace. */
 export function exitOnConfigError(err: unknown): never {
@@ -55,23 +54,33 @@ export interface Running {
   logger: Logger;
   /** How long calls already sent may take to finish. */
   graceMs: number;
+  /** Tells the dispatchers of calls still running when the grace period ends that their outcome is unknown. */
+  tellAbandoned?: (attempts: Attempt[]) => Promise<void>;
 }
 
-/** In-flight courier calls of a process that stopped are recorded as outcome unknown. */
-export function recordAbandoned(store: Store, logger: Logger): void {
-  for (const attempt of store.attempts.markAbandoned()) {
+/** How long a stopping bot spends telling dispatchers about abandoned calls. */
+const TELL_ABANDONED_MS = 5000;
+
+/**
+ * In-flight courier calls of a process that stopped are recorded as outcome unknown (in the
+ * audit log, with their waybill and dispatcher); returns them, so the dispatchers can be told.
+ */
+export function recordAbandoned(store: Store, logger: Logger): Attempt[] {
+  const abandoned = store.attempts.markAbandoned();
+  for (const attempt of abandoned) {
     logger.warn(
-      { attempt: attempt.key },
+      { attempt: attempt.key, trackingNumber: attempt.trackingNumber, user: attempt.userId },
       'a courier call was in flight when the bot stopped: outcome unknown',
     );
     store.audit.record({
-      userId: '',
+      userId: attempt.userId ?? '',
       operation: attempt.operation,
-      trackingNumber: trackingNumberOfAttempt(attempt.key),
+      trackingNumber: attempt.trackingNumber,
       outcome: 'unknown',
       detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
     });
   }
+  return abandoned;
 }
 
 /**
@@ -88,7 +97,18 @@ export async function shutdown(running: Running): Promise<void> {
     }),
   ]);
   clearTimeout(timer);
-  if (!finished) recordAbandoned(running.store, running.logger);
+  if (!finished) {
+    const abandoned = recordAbandoned(running.store, running.logger);
+    if (abandoned.length > 0 && running.tellAbandoned) {
+      await Promise.race([
+        running.tellAbandoned(abandoned),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, TELL_ABANDONED_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+  }
   await running.closeUpstream();
   running.store.close();
 }

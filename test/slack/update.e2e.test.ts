@@ -217,7 +217,10 @@ describe('updating a waybill', () => {
     bot.sandbox.injectNext({ dropAfterProcessing: true });
     await bot.submit(form, twoChanges);
     await bot.idle();
-    return { form, unknown: await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('outcome unknown')) };
+    return {
+      form,
+      unknown: await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('outcome unknown')),
+    };
   }
 
   it('after an unknown outcome, sends a different update by someone else', async () => {

@@ -414,7 +414,8 @@ describe('attempts', () => {
   it('lets one attempt at a time hold a claim: a failed one lets go, an unknown one holds until superseded', () => {
     const store = open(':memory:');
     const claim = { claim: 'update:WB1:v1' };
-    const begin = (key: string, options = {}) => store.attempts.begin(key, 'update', { ...claim, ...options });
+    const begin = (key: string, options = {}) =>
+      store.attempts.begin(key, 'update', { ...claim, ...options });
     const holder = (result: ReturnType<typeof begin>) => (result.started ? undefined : result.attempt.key);
 
     expect(begin('a').started).toBe(true);

@@ -7,8 +7,9 @@ import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
+import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
-import { bookingAttemptKey } from '../shared/attempt-keys.js';
+import { beginAttempt, bookingAttempt } from '../shared/attempts.js';
 import { section } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
@@ -21,7 +22,7 @@ import {
 } from '../shared/delivery.js';
 import { mergeInput, readFormState, type StateValues } from '../shared/forms.js';
 import { draftOfView, viewMetadata } from '../shared/ids.js';
-import { showInModal } from '../shared/modal.js';
+import { type SendStep, showInModal } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import {
   bookingDoneView,
@@ -30,6 +31,7 @@ import {
   bookingReviewView,
   bookingStepView,
   bookingUnknownView,
+  bookingWorkingView,
 } from './blocks.js';
 import { type BookingDraft, type BookingStep, bookingSteps, stepOfPath } from './form.js';
 
@@ -226,17 +228,53 @@ async function postCard(
 }
 
 /**
+ * Records the booking as an attempt and, if it may go, answers "Booking…" with the courier call to
+ * run; otherwise the outcome of the attempt already made. An edited booking is a new attempt, but
+ * never while an earlier one of the same draft and tracking number is under way, done or of
+ * unknown outcome (the courier may have it already).
+ */
+export function startBooking(
+  deps: BotDeps,
+  client: SlackClient,
+  input: { viewId: string; draft: Draft<BookingDraft>; booking: Booking; again?: 'failed' },
+): SendStep {
+  const { viewId, draft, booking } = input;
+  const request = toBookingWire(booking, deps.waybill.timeZone);
+  const attempt = bookingAttempt(draft.id, request);
+  const who = { userId: draft.userId, channelId: draft.channelId };
+  const begun = beginAttempt<BookingAttemptResult>(deps.store, attempt, who, { again: input.again });
+  if (!begun.started) {
+    return { started: false, view: viewOfAttempt(deps, draft, booking.trackingNumber, begun.attempt) };
+  }
+  return {
+    started: true,
+    view: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
+    work: () => runBooking(deps, client, { viewId, draft, booking, key: attempt.key, request }),
+  };
+}
+
+/**
  * After "Booking…" is on screen: send the booking once, record the attempt and the audit entry,
  * store the booking, post its card, and show the outcome (as a message if the modal was closed).
  */
-export async function runBooking(
+async function runBooking(
   deps: BotDeps,
   client: SlackClient,
-  { viewId, draft, booking }: { viewId: string; draft: Draft<BookingDraft>; booking: Booking },
+  {
+    viewId,
+    draft,
+    booking,
+    key,
+    request,
+  }: {
+    viewId: string;
+    draft: Draft<BookingDraft>;
+    booking: Booking;
+    key: string;
+    request: BookingRequestWire;
+  },
 ): Promise<void> {
-  const { env, timeZone, catalog, currency } = deps.waybill;
-  const key = bookingAttemptKey(draft.id, booking.trackingNumber);
-  const request = toBookingWire(booking, timeZone);
+  const { env, catalog, currency } = deps.waybill;
   const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'book' };
   const metadata = bookingMetadata(draft);
   deps.store.trackingNumbers.reserve(booking.trackingNumber);

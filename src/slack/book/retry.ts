@@ -1,12 +1,11 @@
 /** "Try again" after a failed booking. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { bookingAttemptKey } from '../shared/attempt-keys.js';
 import { onModalButton } from '../shared/buttons.js';
 import { ids } from '../shared/ids.js';
-import { retryAttempt } from '../shared/modal.js';
+import { sendFromButton } from '../shared/modal.js';
 import { bookingWorkingView } from './blocks.js';
-import { bookingDraftOfView, bookingMetadata, runBooking, validateDraft } from './flow.js';
+import { bookingDraftOfView, bookingMetadata, startBooking, validateDraft } from './flow.js';
 
 /**
  * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
@@ -18,11 +17,9 @@ export function register(app: App, deps: BotDeps): void {
     const result = draft ? validateDraft(deps, draft.data) : undefined;
     if (!draft || !result?.ok) return;
     const booking = result.value;
-    await retryAttempt(deps, client, view, {
-      key: bookingAttemptKey(draft.id, booking.trackingNumber),
-      operation: 'book',
-      working: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
-      work: () => runBooking(deps, client, { viewId: view.id, draft, booking }),
-    });
+    const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
+    await sendFromButton(deps, client, view, 'book', working, () =>
+      startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed' }),
+    );
   });
 }

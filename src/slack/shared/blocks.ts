@@ -21,6 +21,11 @@ export function section(text: string): SectionBlock {
   return { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } };
 }
 
+/** A message for one dispatcher: `text` is mrkdwn, already escaped where it holds anything typed. */
+export function notice(emoji: string, text: string): { text: string; blocks: KnownBlock[] } {
+  return { text, blocks: [section(`${emoji} ${text}`)] };
+}
+
 export function context(text: string): ContextBlock {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 3000) }] };
 }

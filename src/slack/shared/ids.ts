@@ -24,6 +24,7 @@ export const ids = {
   updateOutcome: 'update_outcome',
   updateRetry: 'update_retry',
   updateBack: 'update_back',
+  updateSendChecked: 'update_send_checked',
 } as const;
 
 /** What a modal carries in private_metadata: the server-side draft holds everything else. */

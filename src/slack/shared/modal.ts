@@ -1,4 +1,4 @@
-/** Modal plumbing: replace what a modal shows, open one after the ack, retry an attempt from one. */
+/** Modal plumbing: replace what a modal shows, open one after the ack, send from a button in one. */
 import type { ModalView } from '@slack/types';
 import type { BotDeps } from '../deps.js';
 import type { SlackClient } from './delivery.js';
@@ -60,22 +60,29 @@ export function openModalSoon(
   });
 }
 
+/** What a modal shows once a send was asked for, and the background work that follows, if any. */
+export interface SendStep {
+  /** True when the courier call was recorded and `work` makes it. */
+  started: boolean;
+  view: ModalView;
+  work?: () => Promise<void>;
+}
+
 /**
- * "Try again" on a failed booking or update: the attempt (one whose outcome is unknown never
- * qualifies) starts afresh once, shown as working in the modal, then `work` runs in the background.
- * A second click on the same button finds the attempt under way, or the modal's hash stale.
+ * A button that sends again ("Try again", a confirmed "Send again"): `working` replaces the modal
+ * only if the one clicked is still on screen (its hash), so a second click starts nothing; then
+ * `start` records the attempt, and what it answers replaces `working` unless the call started.
  */
-export async function retryAttempt(
-  deps: Pick<BotDeps, 'inFlight' | 'store'>,
+export async function sendFromButton(
+  deps: Pick<BotDeps, 'inFlight'>,
   client: SlackClient,
   view: { id: string; hash: string },
-  attempt: { key: string; operation: string; working: ModalView; work: () => Promise<void> },
+  operation: string,
+  working: ModalView,
+  start: () => SendStep,
 ): Promise<void> {
-  deps.store.attempts.clearFailed(attempt.key);
-  if (!deps.store.attempts.begin(attempt.key, attempt.operation).started) return;
-  if (!(await showInModal(client, view.id, attempt.working, view.hash))) {
-    deps.store.attempts.finish(attempt.key, 'failed', { message: 'The retry was not started.' });
-    return;
-  }
-  deps.inFlight.run(attempt.operation, attempt.work);
+  if (!(await showInModal(client, view.id, working, view.hash))) return;
+  const step = start();
+  if (!step.started) await showInModal(client, view.id, step.view);
+  if (step.work) deps.inFlight.run(operation, step.work);
 }

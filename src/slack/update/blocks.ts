@@ -1,5 +1,5 @@
 /** Block Kit for updates: the form, the changes, the outcome modals, and /waybill help. */
-import type { KnownBlock, ModalView } from '@slack/types';
+import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import {
   context,
@@ -81,16 +81,19 @@ function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: K
   return outcomeModal({ callbackId: ids.updateOutcome, title, metadata, env, blocks });
 }
 
+/** `note`: mrkdwn the bot wrote (user ids only), e.g. that this replaces an update of unknown outcome. */
 export function updateWorkingView(
   trackingNumber: string,
   changes: readonly FieldChange[],
   env: WaybillEnv,
   metadata: string,
+  note?: string,
 ) {
   return outcomeView(metadata, env, 'Updating…', [
     section(
       `:hourglass_flowing_sand: *Updating \`${escapeMrkdwn(trackingNumber)}\`…*\n${changeLines(changes)}`,
     ),
+    ...(note ? [context(note)] : []),
     context("You can close this window: the change will be posted in the booking card's thread."),
   ]);
 }
@@ -116,10 +119,36 @@ export function updateFailedView(reason: string, env: WaybillEnv, metadata: stri
   ]);
 }
 
+/** The way forward from an unknown outcome: send again, only once the dispatcher says they checked. */
+function sendAgainActions(): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      {
+        type: 'button',
+        action_id: ids.updateSendChecked,
+        text: plain('Send again'),
+        confirm: {
+          title: plain('Checked with the courier?'),
+          text: plain(
+            'Check with the courier first. Sending again replaces the whole record at the courier with this one, whether or not the first try arrived.',
+          ),
+          confirm: plain('Send again'),
+          deny: plain('Not yet'),
+        },
+      },
+      { type: 'button', action_id: ids.updateBack, text: plain('Back to the form') },
+    ],
+  };
+}
+
 export function updateUnknownView(reason: string, env: WaybillEnv, metadata: string) {
   return outcomeView(metadata, env, 'Outcome unknown', [
     section(`:question: *${escapeMrkdwn(reason)}*`),
-    context('The bot will not send this update again by itself, and keeps the last record it knows.'),
+    context(
+      'The bot will not send this update again by itself, and keeps the last record it knows. Check with the courier, then send it again, or go back to the form to change it: a changed update is sent as a new one.',
+    ),
+    sendAgainActions(),
   ]);
 }
 
@@ -128,6 +157,22 @@ export function updateBusyView(trackingNumber: string, env: WaybillEnv, metadata
     section(
       `:hourglass_flowing_sand: An update of \`${escapeMrkdwn(trackingNumber)}\` is already being sent; it is sent once.`,
     ),
+  ]);
+}
+
+/** Someone else's update of the same version is on its way: this one waits for its result. */
+export function updateHeldView(
+  trackingNumber: string,
+  senderId: string | undefined,
+  env: WaybillEnv,
+  metadata: string,
+) {
+  const who = senderId ? `<@${senderId}>` : 'Someone';
+  return outcomeView(metadata, env, 'Not sent', [
+    section(
+      `:hourglass_flowing_sand: ${who} is sending an update of \`${escapeMrkdwn(trackingNumber)}\` right now. Yours was not sent.`,
+    ),
+    context('When theirs is done, this window shows the form again with the current values.'),
   ]);
 }
 

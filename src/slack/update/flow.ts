@@ -1,17 +1,21 @@
 /** A waybill update from form to thread: the draft, what changed, sending once, and telling the channel. */
-import type { BookingRecord, Draft } from '../../store/store.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ModalView } from '@slack/types';
+import type { Attempt, BookingRecord, Draft } from '../../store/store.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
-import { type Booking, type Validation, validate } from '../../waybill/schemas.js';
+import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
-import { updateAttemptKey } from '../shared/attempt-keys.js';
+import { beginAttempt, type CourierAttempt, updateAttempt } from '../shared/attempts.js';
+import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
-import { postToChannel, type SlackClient } from '../shared/delivery.js';
+import { postToChannel, postToUser, type SlackClient } from '../shared/delivery.js';
 import { draftOfView, viewMetadata } from '../shared/ids.js';
-import { showInModal } from '../shared/modal.js';
+import { type SendStep, showInModal } from '../shared/modal.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import {
   changesMessage,
   type FieldChange,
@@ -19,7 +23,9 @@ import {
   updateDoneView,
   updateFailedView,
   updateFormView,
+  updateHeldView,
   updateUnknownView,
+  updateWorkingView,
 } from './blocks.js';
 
 /** An update in progress: which booking, the version it was opened at, and what is typed. */
@@ -133,23 +139,6 @@ export function proposedUpdate(
   };
 }
 
-export function viewOfUpdateAttempt(
-  deps: BotDeps,
-  draft: Draft<UpdateDraft>,
-  attempt: { state: string; result?: UpdateAttemptResult },
-) {
-  const { env } = deps.waybill;
-  const metadata = viewMetadata({ draftId: draft.id });
-  const result = attempt.result;
-  if (attempt.state === 'succeeded' && result && 'changes' in result) {
-    return updateDoneView(draft.data.trackingNumber, result.changes, result.note, env, metadata);
-  }
-  const message = result && 'message' in result ? result.message : '';
-  if (attempt.state === 'failed') return updateFailedView(message, env, metadata);
-  if (attempt.state === 'unknown') return updateUnknownView(message, env, metadata);
-  return updateBusyView(draft.data.trackingNumber, env, metadata);
-}
-
 /** The card shows the current record; the change goes in its thread (and the audit card's). */
 async function announce(
   deps: BotDeps,
@@ -199,19 +188,225 @@ async function announce(
   return delivered ? `Posted in <#${delivered.channelId}>.` : 'Slack did not accept the change message.';
 }
 
+/** What the modal shows for an attempt already made from it (a double click, a replay). */
+function viewOfUpdateAttempt(
+  deps: BotDeps,
+  draft: Draft<UpdateDraft>,
+  attempt: { state: string; result?: UpdateAttemptResult },
+) {
+  const { env } = deps.waybill;
+  const metadata = viewMetadata({ draftId: draft.id });
+  const result = attempt.result;
+  if (attempt.state === 'succeeded' && result && 'changes' in result) {
+    return updateDoneView(draft.data.trackingNumber, result.changes, result.note, env, metadata);
+  }
+  const message = result && 'message' in result ? result.message : '';
+  if (attempt.state === 'failed') return updateFailedView(message, env, metadata);
+  if (attempt.state === 'unknown') return updateUnknownView(message, env, metadata);
+  return updateBusyView(draft.data.trackingNumber, env, metadata);
+}
+
+/** The form again, saved as a new rev so Slack shows the draft's values, with a notice on top. */
+function formAgain(deps: BotDeps, draft: Draft<UpdateDraft>, data: Partial<UpdateDraft>, notice: string) {
+  const saved = deps.store.drafts.save<UpdateDraft>(draft.id, {
+    ...draft.data,
+    ...data,
+    rev: draft.data.rev + 1,
+  });
+  return updateForm(deps, saved, [notice]);
+}
+
+/** Someone changed the waybill since the form was opened, so nothing was sent: the current values. */
+function currentForm(deps: BotDeps, draft: Draft<UpdateDraft>, stored: { record: BookingRecord<Booking> }) {
+  const current = storedBooking(deps, draft.data.trackingNumber);
+  const record = current?.record ?? stored.record;
+  const who = record.updatedBy ? `<@${record.updatedBy}>` : 'Someone';
+  return formAgain(
+    deps,
+    draft,
+    current
+      ? {
+          baseVersion: current.record.version,
+          input: formValuesOf(current.booking, deps.waybill.timeZone),
+        }
+      : {},
+    `${who} changed this waybill since you opened it, so nothing was sent. The form now shows the current values: make your change again.`,
+  );
+}
+
+export type UpdateCheck =
+  | { ok: true; value: ProposedUpdate }
+  | { ok: false; view: ModalView }
+  | { ok: false; errors: FieldError[] };
+
 /**
- * After "Updating…" is on screen: send the complete record once, store it only if nobody changed
- * it meanwhile, then edit the card, thread the change, and show the outcome.
+ * Whether the draft's update may be sent: the record is still the one the form was opened on
+ * (otherwise the form with the current values), and the change is valid and changes something.
  */
-export async function runUpdate(
+export function checkUpdate(
+  deps: BotDeps,
+  draft: Draft<UpdateDraft>,
+  stored: { record: BookingRecord<Booking>; booking: Booking },
+): UpdateCheck {
+  if (stored.record.version !== draft.data.baseVersion) {
+    return { ok: false, view: currentForm(deps, draft, stored) };
+  }
+  const proposal = proposedUpdate(deps, stored.booking, draft.data);
+  if (!proposal.ok) return proposal;
+  if (proposal.value.changes.length === 0) {
+    return {
+      ok: false,
+      errors: [{ path: '', message: 'Nothing changed: edit a field, or close this window.' }],
+    };
+  }
+  return proposal;
+}
+
+/** How often, while another update of the same version is in flight, its outcome is looked up. */
+const HOLDER_POLL_MS = 200;
+
+/** The attempt once it is no longer in flight, or as it is after `withinMs`. */
+async function settled(deps: BotDeps, key: string, withinMs: number): Promise<Attempt | undefined> {
+  const deadline = Date.now() + withinMs;
+  let attempt = deps.store.attempts.get(key);
+  while (attempt?.state === 'in-flight' && Date.now() < deadline) {
+    await delay(HOLDER_POLL_MS);
+    attempt = deps.store.attempts.get(key);
+  }
+  return attempt;
+}
+
+/**
+ * Another update of the same version was in flight, so this one was not sent: once that one is
+ * done, the form again, with its values if it went through, or with what this dispatcher typed.
+ */
+async function showWhenSettled(
   deps: BotDeps,
   client: SlackClient,
-  input: { viewId: string; draft: Draft<UpdateDraft>; record: BookingRecord<Booking> } & ProposedUpdate,
+  viewId: string,
+  draft: Draft<UpdateDraft>,
+  holder: Attempt,
 ): Promise<void> {
-  const { viewId, draft, record, booking, changes } = input;
+  // Its courier call ends within the courier timeout; the margin covers storing and posting.
+  const after = await settled(deps, holder.key, deps.waybill.timeoutMs + 5000);
+  const stored = storedBooking(deps, draft.data.trackingNumber);
+  if (!stored) return;
+  const who = holder.userId ? `<@${holder.userId}>` : 'Someone else';
+  const what =
+    after?.state === 'in-flight'
+      ? 'is still being sent'
+      : after?.state === 'unknown'
+        ? 'has an unknown outcome'
+        : 'was not taken by the courier';
+  const view =
+    stored.record.version !== draft.data.baseVersion
+      ? currentForm(deps, draft, stored)
+      : formAgain(
+          deps,
+          draft,
+          {},
+          `${who}'s update of this waybill ${what}, and yours was not sent. Your changes are kept: send them when you are ready.`,
+        );
+  await showInModal(client, viewId, view);
+}
+
+/**
+ * Records the update as an attempt and, if it may go, answers "Updating…" with the courier call
+ * to run. Otherwise: the outcome of the same update made before (a double click, a replay), or,
+ * when another update of this version is in flight, "not sent" and the form once that one is done.
+ * An update of unknown outcome never blocks a different one: the complete record replaces it.
+ */
+export function startUpdate(
+  deps: BotDeps,
+  client: SlackClient,
+  input: {
+    viewId: string;
+    draft: Draft<UpdateDraft>;
+    record: BookingRecord<Booking>;
+    proposal: ProposedUpdate;
+    again?: 'failed' | 'unknown';
+  },
+): SendStep {
+  const { viewId, draft, record, proposal, again } = input;
   const { env, timeZone } = deps.waybill;
-  const key = updateAttemptKey(booking.trackingNumber, draft.data.baseVersion);
-  const request = toUpdateWire(booking, timeZone);
+  const { trackingNumber } = draft.data;
+  const metadata = viewMetadata({ draftId: draft.id });
+  const request = toUpdateWire(proposal.booking, timeZone);
+  const attempt = updateAttempt(draft.id, draft.data.baseVersion, request);
+  const begun = beginAttempt<UpdateAttemptResult>(
+    deps.store,
+    attempt,
+    { userId: draft.userId, channelId: draft.channelId },
+    { again, supersedeUnknown: true },
+  );
+  if (begun.started) {
+    const replaced = begun.superseded;
+    const note = replaced
+      ? `This replaces an update by ${replaced.userId ? `<@${replaced.userId}>` : 'someone'} whose outcome was unknown: the courier gets the complete record as you send it.`
+      : undefined;
+    return {
+      started: true,
+      view: updateWorkingView(trackingNumber, proposal.changes, env, metadata, note),
+      work: () => runUpdate(deps, client, { viewId, draft, record, attempt, request, note, ...proposal }),
+    };
+  }
+  const existing = begun.attempt;
+  if (existing.key === attempt.key) {
+    return { started: false, view: viewOfUpdateAttempt(deps, draft, existing) };
+  }
+  if (existing.state === 'in-flight') {
+    return {
+      started: false,
+      view: updateHeldView(trackingNumber, existing.userId, env, metadata),
+      work: () => showWhenSettled(deps, client, viewId, draft, existing),
+    };
+  }
+  // Another update of this version went through since the version was checked.
+  return { started: false, view: currentForm(deps, draft, { record }) };
+}
+
+/** The outcome as a message to the dispatcher, when the modal it belonged to was closed. */
+async function tellOutside(
+  deps: BotDeps,
+  client: SlackClient,
+  draft: Draft<UpdateDraft>,
+  state: 'failed' | 'unknown',
+  message: string,
+): Promise<void> {
+  const tn = escapeMrkdwn(draft.data.trackingNumber);
+  const text =
+    state === 'failed'
+      ? `*\`${tn}\` was not updated.* ${escapeMrkdwn(message)} The update window was closed: type \`/waybill update ${tn}\` to change it again.`
+      : `${escapeMrkdwn(message)} The update window was closed: type \`/waybill update ${tn}\` to see the last record the bot knows and send an update.`;
+  await postToUser(client, draft, notice(state === 'failed' ? ':warning:' : ':question:', text)).catch(
+    (err: unknown) => {
+      deps.logger.error(
+        { err, trackingNumber: draft.data.trackingNumber },
+        'the outcome of an update could not be delivered',
+      );
+    },
+  );
+}
+
+/**
+ * After "Updating…" is on screen: send the complete record once, store it only if nobody changed
+ * it meanwhile, then edit the card, thread the change, and show the outcome (as a message to the
+ * dispatcher when a failure finds the modal closed).
+ */
+async function runUpdate(
+  deps: BotDeps,
+  client: SlackClient,
+  input: {
+    viewId: string;
+    draft: Draft<UpdateDraft>;
+    record: BookingRecord<Booking>;
+    attempt: CourierAttempt;
+    request: UpdateRequestWire;
+    note?: string;
+  } & ProposedUpdate,
+): Promise<void> {
+  const { viewId, draft, record, booking, changes, attempt, request } = input;
+  const { env } = deps.waybill;
   const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'update' };
   const metadata = viewMetadata({ draftId: draft.id });
   try {
@@ -226,15 +421,13 @@ export async function runUpdate(
   } catch (err) {
     const message = isWaybillApiError(err) ? err.userMessage() : `Update outcome unknown: ${String(err)}`;
     const state = isWaybillApiError(err) && err.outcome === 'not-done' ? 'failed' : 'unknown';
-    deps.store.attempts.finish<UpdateAttemptResult>(key, state, { message });
+    deps.store.attempts.finish<UpdateAttemptResult>(attempt.key, state, { message });
     deps.store.audit.record({ ...who, outcome: state, request, detail: message });
-    await showInModal(
-      client,
-      viewId,
+    const view =
       state === 'failed'
         ? updateFailedView(message, env, metadata)
-        : updateUnknownView(message, env, metadata),
-    );
+        : updateUnknownView(message, env, metadata);
+    if (!(await showInModal(client, viewId, view))) await tellOutside(deps, client, draft, state, message);
     return;
   }
   const stored = deps.store.bookings.updateRecord(
@@ -248,7 +441,7 @@ export async function runUpdate(
       { trackingNumber: booking.trackingNumber },
       'updated at the courier, but the record changed here meanwhile',
     );
-  const note = await announce(
+  const posted = await announce(
     deps,
     client,
     stored.ok ? stored.booking : record,
@@ -256,6 +449,7 @@ export async function runUpdate(
     draft.userId,
     changes,
   );
-  deps.store.attempts.finish<UpdateAttemptResult>(key, 'succeeded', { changes, note });
+  const note = input.note ? `${input.note} ${posted}` : posted;
+  deps.store.attempts.finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note });
   await showInModal(client, viewId, updateDoneView(booking.trackingNumber, changes, note, env, metadata));
 }

@@ -1,39 +1,46 @@
-/** "Try again" after a failed update. */
+/** "Try again" after a failed update, and "Send again" after one of unknown outcome. */
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { onModalButton } from '../shared/buttons.js';
 import { ids, viewMetadata } from '../shared/ids.js';
-import { retryAttempt, showInModal } from '../shared/modal.js';
+import { sendFromButton, showInModal } from '../shared/modal.js';
 import { updateWorkingView } from './blocks.js';
-import { proposedUpdate, runUpdate, storedBooking, updateDraftOfView, updateForm } from './flow.js';
+import { checkUpdate, startUpdate, storedBooking, updateDraftOfView, updateForm } from './flow.js';
 
 /**
- * "Try again" after an update the courier did not take: the same changes, sent again, if the
- * record is still the one they were made on; otherwise back to the form with the current values.
+ * Sending the same update again: "Try again" after the courier did not take it, or "Send again"
+ * after an unknown outcome (Slack asks the dispatcher to confirm they checked with the courier
+ * first). If the record changed meanwhile, the form with the current values instead.
  */
 export function register(app: App, deps: BotDeps): void {
-  onModalButton(app, ids.updateRetry, async (view, client) => {
-    const draft = updateDraftOfView(deps, view.private_metadata);
-    const stored = draft ? storedBooking(deps, draft.data.trackingNumber) : undefined;
-    if (!draft || !stored) return;
-    const proposal = proposedUpdate(deps, stored.booking, draft.data);
-    if (!proposal.ok || stored.record.version !== draft.data.baseVersion) {
-      await showInModal(client, view.id, updateForm(deps, draft), view.hash);
-      return;
-    }
-    const { trackingNumber, baseVersion } = draft.data;
-    await retryAttempt(deps, client, view, {
-      key: updateAttemptKey(trackingNumber, baseVersion),
-      operation: 'update',
-      working: updateWorkingView(
-        trackingNumber,
-        proposal.value.changes,
+  for (const [actionId, again] of [
+    [ids.updateRetry, 'failed'],
+    [ids.updateSendChecked, 'unknown'],
+  ] as const) {
+    onModalButton(app, actionId, async (view, client) => {
+      const draft = updateDraftOfView(deps, view.private_metadata);
+      const stored = draft ? storedBooking(deps, draft.data.trackingNumber) : undefined;
+      if (!draft || !stored) return;
+      const check = checkUpdate(deps, draft, stored);
+      if (!check.ok) {
+        await showInModal(client, view.id, 'view' in check ? check.view : updateForm(deps, draft), view.hash);
+        return;
+      }
+      const working = updateWorkingView(
+        draft.data.trackingNumber,
+        check.value.changes,
         deps.waybill.env,
         viewMetadata({ draftId: draft.id }),
-      ),
-      work: () =>
-        runUpdate(deps, client, { viewId: view.id, draft, record: stored.record, ...proposal.value }),
+      );
+      await sendFromButton(deps, client, view, 'update', working, () =>
+        startUpdate(deps, client, {
+          viewId: view.id,
+          draft,
+          record: stored.record,
+          proposal: check.value,
+          again,
+        }),
+      );
     });
-  });
+  }
 }

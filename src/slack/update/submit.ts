@@ -1,21 +1,9 @@
 /** "Send update" on the update form. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
-import { updateAttemptKey } from '../shared/attempt-keys.js';
 import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
-import { ids, viewMetadata } from '../shared/ids.js';
-import { updateWorkingView } from './blocks.js';
-import {
-  formValuesOf,
-  proposedUpdate,
-  runUpdate,
-  storedBooking,
-  type UpdateAttemptResult,
-  type UpdateDraft,
-  updateDraftOfView,
-  updateForm,
-  viewOfUpdateAttempt,
-} from './flow.js';
+import { ids } from '../shared/ids.js';
+import { checkUpdate, startUpdate, storedBooking, type UpdateDraft, updateDraftOfView } from './flow.js';
 
 /**
  * "Send update": validated like a booking, refused if nothing changed or if someone else changed
@@ -35,52 +23,32 @@ export function register(app: App, deps: BotDeps): void {
     }
     const input = mergeInput(found.data.input, readFormState(view.state.values as StateValues));
     const draft = deps.store.drafts.save<UpdateDraft>(found.id, { ...found.data, input });
-    if (stored.record.version !== draft.data.baseVersion) {
-      const who = stored.record.updatedBy ? `<@${stored.record.updatedBy}>` : 'Someone';
-      const refreshed = deps.store.drafts.save<UpdateDraft>(draft.id, {
-        ...draft.data,
-        baseVersion: stored.record.version,
-        input: formValuesOf(stored.booking, deps.waybill.timeZone),
-        rev: draft.data.rev + 1,
-      });
-      const notice = `${who} changed this waybill since you opened it, so nothing was sent. The form now shows the current values: make your change again.`;
-      await ack({ response_action: 'update', view: updateForm(deps, refreshed, [notice]) });
+    const check = checkUpdate(deps, draft, stored);
+    if (!check.ok) {
+      await ack(
+        'view' in check
+          ? { response_action: 'update', view: check.view }
+          : { response_action: 'errors', errors: slackErrors(check.errors, blockIds) },
+      );
       return;
     }
-    const proposal = proposedUpdate(deps, stored.booking, draft.data);
-    if (!proposal.ok) {
-      await ack({ response_action: 'errors', errors: slackErrors(proposal.errors, blockIds) });
-      return;
-    }
-    const { changes } = proposal.value;
-    if (changes.length === 0) {
-      await ack({
-        response_action: 'errors',
-        errors: { [blockIds[0] ?? '']: 'Nothing changed: edit a field, or close this window.' },
-      });
-      return;
-    }
-    const key = updateAttemptKey(draft.data.trackingNumber, draft.data.baseVersion);
-    const attempt = deps.store.attempts.begin<UpdateAttemptResult>(key, 'update');
-    if (!attempt.started) {
-      await ack({ response_action: 'update', view: viewOfUpdateAttempt(deps, draft, attempt.attempt) });
-      return;
-    }
-    await ack({
-      response_action: 'update',
-      view: updateWorkingView(
-        draft.data.trackingNumber,
-        changes,
-        deps.waybill.env,
-        viewMetadata({ draftId: draft.id }),
-      ),
+    const step = startUpdate(deps, client, {
+      viewId: view.id,
+      draft,
+      record: stored.record,
+      proposal: check.value,
     });
-    deps.logger.info(
-      { trackingNumber: draft.data.trackingNumber, user: body.user.id, changed: changes.length },
-      'update confirmed',
-    );
-    deps.inFlight.run('update', () =>
-      runUpdate(deps, client, { viewId: view.id, draft, record: stored.record, ...proposal.value }),
-    );
+    await ack({ response_action: 'update', view: step.view });
+    if (step.started) {
+      deps.logger.info(
+        {
+          trackingNumber: draft.data.trackingNumber,
+          user: body.user.id,
+          changed: check.value.changes.length,
+        },
+        'update confirmed',
+      );
+    }
+    if (step.work) deps.inFlight.run('update', step.work);
   });
 }
