@@ -229,40 +229,40 @@ describe('the process', () => {
     expect(textOf((await bot.submit(review)).body.view)).toContain('Booked `WB000001`');
   });
 
-  it('on shutdown records a booking still running after the grace period as outcome unknown', async () => {
-    bot = await startTestBot();
-    const review = await fillToReview(bot);
-    const told = await shutDownMidCall(() => bot.submit(review), 1000, 50);
-    expect(told).toMatchObject([{ state: 'unknown', operation: 'book', trackingNumber: 'WB000001' }]);
-    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({
-      outcome: 'unknown',
-      trackingNumber: 'WB000001',
-      userId: 'UDISPATCH',
-    });
-    const message = await bot.fake.waitFor('chat.postEphemeral');
-    expect(message.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
-    expect(String(message.body.text)).toContain('WB000001');
-    await bot.idle();
-  });
-
-  it('on shutdown records an update still running as outcome unknown, with its waybill, and tells its dispatcher', async () => {
-    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
-    await bookThroughModal(bot);
-    await bot.command('/waybill', 'update WB000001');
-    const form = await bot.openedView();
-    const told = await shutDownMidCall(() => bot.submit(form, { codAmount: '1800' }), 1000, 50);
-    expect(told).toMatchObject([
-      { state: 'unknown', operation: 'update', trackingNumber: 'WB000001', userId: 'UDISPATCH' },
-    ]);
-    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({
-      outcome: 'unknown',
-      trackingNumber: 'WB000001',
-      userId: 'UDISPATCH',
-    });
-    const message = await bot.fake.waitFor('chat.postEphemeral');
-    expect(message.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
-    expect(String(message.body.text)).toContain('update of `WB000001`');
-    expect(String(message.body.text)).toContain('outcome unknown');
-    await bot.idle();
-  });
+  it.each([
+    [
+      'a booking',
+      'book',
+      async () => {
+        const review = await fillToReview(bot);
+        return () => bot.submit(review);
+      },
+      '`WB000001` was being booked',
+    ],
+    [
+      'an update',
+      'update',
+      async () => {
+        await bookThroughModal(bot);
+        await bot.command('/waybill', 'update WB000001');
+        const form = await bot.openedView();
+        return () => bot.submit(form, { codAmount: '1800' });
+      },
+      'update of `WB000001`',
+    ],
+  ])(
+    'on shutdown records %s still running after the grace period as outcome unknown, with its waybill, and tells its dispatcher',
+    async (_name, operation, prepare, words) => {
+      bot = await startTestBot();
+      const told = await shutDownMidCall(await prepare(), 1000, 50);
+      const about = { operation, trackingNumber: 'WB000001', userId: 'UDISPATCH' };
+      expect(told).toMatchObject([{ state: 'unknown', ...about }]);
+      expect(bot.deps.store.audit.list({ operation })[0]).toMatchObject({ outcome: 'unknown', ...about });
+      const message = await bot.fake.waitFor('chat.postEphemeral');
+      expect(message.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+      expect(String(message.body.text)).toContain(words);
+      expect(String(message.body.text)).toContain('outcome unknown');
+      await bot.idle();
+    },
+  );
 });

@@ -262,6 +262,13 @@ export function checkUpdate(
   return proposal;
 }
 
+/** The modal an update is sent from, its draft, and the stored record the update was made on. */
+interface OnScreen {
+  viewId: string;
+  draft: Draft<UpdateDraft>;
+  record: BookingRecord<Booking>;
+}
+
 /** How often, while another update of the same version is in flight, its outcome is looked up. */
 const HOLDER_POLL_MS = 200;
 
@@ -319,13 +326,7 @@ async function showWhenSettled(
 export function startUpdate(
   deps: BotDeps,
   client: SlackClient,
-  input: {
-    viewId: string;
-    draft: Draft<UpdateDraft>;
-    record: BookingRecord<Booking>;
-    proposal: ProposedUpdate;
-    again?: 'failed' | 'unknown';
-  },
+  input: OnScreen & { proposal: ProposedUpdate; again?: 'failed' | 'unknown' },
 ): SendStep {
   const { viewId, draft, record, proposal, again } = input;
   const { env, timeZone } = deps.waybill;
@@ -396,14 +397,7 @@ async function tellOutside(
 async function runUpdate(
   deps: BotDeps,
   client: SlackClient,
-  input: {
-    viewId: string;
-    draft: Draft<UpdateDraft>;
-    record: BookingRecord<Booking>;
-    attempt: CourierAttempt;
-    request: UpdateRequestWire;
-    note?: string;
-  } & ProposedUpdate,
+  input: OnScreen & ProposedUpdate & { attempt: CourierAttempt; request: UpdateRequestWire; note?: string },
 ): Promise<void> {
   const { viewId, draft, record, booking, changes, attempt, request } = input;
   const { env } = deps.waybill;
