@@ -6,7 +6,8 @@
  * `fake.calls` with its body decoded (the WebClient sends `application/x-www-form-urlencoded` with object
  * fields such as `view` and `blocks` JSON-encoded as strings; those are parsed back into objects here, and
  * JSON bodies are accepted too). Answers are plausible `{ ok: true, ... }` defaults unless scripted with
- * `fake.respond(...)`.
+ * `fake.respond(...)`. Like Slack, views.open/push/update refuse a view with a number_input whose
+ * initial_value does not fit it (`invalid_arguments`).
  *
  * `fake.responseUrl(path)` gives a `response_url` on the same server: POSTs to it are recorded in
  * `fake.responseUrlPosts` (Bolt's `respond()` POSTs JSON there with global fetch).
@@ -124,6 +125,33 @@ interface ViewRecord {
   view: Record<string, unknown>;
   rootViewId: string;
   previousViewId: string | null;
+}
+
+/**
+ * What Slack says about a number_input whose initial_value does not fit it (not a number, a decimal
+ * with is_decimal_allowed off, outside min_value..max_value): it refuses the whole view.
+ */
+function numberInputProblems(view: unknown): string[] {
+  const blocks = (view as { blocks?: unknown })?.blocks;
+  if (!Array.isArray(blocks)) return [];
+  return blocks.flatMap((block: Record<string, unknown>, index) => {
+    const elements = [block.element, ...(Array.isArray(block.elements) ? block.elements : [])];
+    return elements.flatMap((element) => {
+      const input = element as Record<string, unknown> | undefined;
+      if (input?.type !== 'number_input' || input.initial_value === undefined) return [];
+      const text = String(input.initial_value);
+      const value = Number(text);
+      const where = `[json-pointer:/view/blocks/${index}/element/initial_value]`;
+      const decimal = input.is_decimal_allowed === true;
+      if (text.trim() === '' || !Number.isFinite(value)) return [`[ERROR] must be a number ${where}`];
+      if (!decimal && !Number.isInteger(value)) return [`[ERROR] must be an integer ${where}`];
+      if (input.min_value !== undefined && value < Number(input.min_value))
+        return [`[ERROR] must be at least min_value ${where}`];
+      if (input.max_value !== undefined && value > Number(input.max_value))
+        return [`[ERROR] must be at most max_value ${where}`];
+      return [];
+    });
+  });
 }
 
 function isHttpAnswer(answer: FakeAnswer): answer is HttpAnswer {
@@ -256,6 +284,10 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   }
 
   function defaultAnswer(method: string, body: Record<string, unknown>): FakeAnswer {
+    const problems = /^views\.(open|push|update)$/.test(method) ? numberInputProblems(body.view) : [];
+    if (problems.length > 0) {
+      return { ok: false, error: 'invalid_arguments', response_metadata: { messages: problems } };
+    }
     switch (method) {
       case RESPONSE_URL_METHOD:
         return { ok: true };

@@ -5,6 +5,7 @@ import * as book from './book/index.js';
 import type { BotDeps } from './deps.js';
 import * as quote from './quote/index.js';
 import { accessGuard } from './shared/access.js';
+import { refuseNonObjectBodies } from './shared/body-guard.js';
 import { boltLogger } from './shared/bolt-logger.js';
 import { healthzRoute } from './shared/healthz.js';
 import * as modalClosed from './shared/modal-closed.js';
@@ -48,23 +49,7 @@ export function createBot({
   };
   const app = slack.appToken
     ? new App({ ...common, appToken: slack.appToken, socketMode: true })
-    : new App({
-        ...common,
-        receiver: new HTTPReceiver({
-          signingSecret: slack.signingSecret,
-          logger: common.logger,
-          processBeforeResponse,
-          customRoutes: [healthzRoute],
-          // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
-          processEventErrorHandler: async ({ error, response }) => {
-            deps.logger.warn({ err: error }, 'a Slack request could not be processed');
-            if (response.headersSent) return false;
-            response.writeHead(error instanceof TypeError ? 400 : 500);
-            response.end();
-            return true;
-          },
-        }),
-      });
+    : new App({ ...common, receiver: httpReceiver(slack, deps, processBeforeResponse) });
   // Before every listener: Slack's re-deliveries, then who may do what (a refusal never reaches the courier).
   app.use(retryGuard(deps.logger));
   app.use(accessGuard(deps));
@@ -73,4 +58,28 @@ export function createBot({
     deps.logger.error({ err: error }, 'listener failed');
   });
   return app;
+}
+
+/** HTTP mode: /slack/events and GET /healthz; a request Bolt cannot use is answered 400, never left hanging. */
+function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: boolean): HTTPReceiver {
+  const receiver = new HTTPReceiver({
+    signingSecret: slack.signingSecret,
+    logger: boltLogger(deps.logger),
+    processBeforeResponse,
+    customRoutes: [healthzRoute],
+    // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
+    processEventErrorHandler: async ({ error, response }) => {
+      deps.logger.warn({ err: error }, 'a Slack request could not be processed');
+      if (response.headersSent) return false;
+      response.writeHead(error instanceof TypeError ? 400 : 500);
+      response.end();
+      return true;
+    },
+  });
+  refuseNonObjectBodies(receiver, {
+    signingSecret: slack.signingSecret,
+    endpoint: '/slack/events',
+    logger: deps.logger,
+  });
+  return receiver;
 }

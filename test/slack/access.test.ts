@@ -85,4 +85,23 @@ describe('who may quote, book and update', () => {
     const response = await bot.command('/waybill', 'help');
     expect(response.body.text).toContain('What this bot does');
   });
+
+  it('reads help the same way in the guard and the command: `/book help x` is help, and opens nothing', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UBOSS' } });
+    const answers = {
+      '/book': await bot.command('/book', 'help x'),
+      '/quote': await bot.command('/quote', 'HELP weight=2'),
+      '/waybill': await bot.command('/waybill', 'help update WB000001'),
+    };
+    expect(answers['/book'].body.text).toContain('*/book* books a waybill in steps');
+    expect(answers['/quote'].body.text).toContain('*/quote* opens a form');
+    expect(answers['/waybill'].body.text).toContain('What this bot does');
+    for (const answer of Object.values(answers)) expect(answer.body.response_type).toBe('ephemeral');
+    await bot.idle();
+    expect(bot.fake.callsTo('views.open')).toHaveLength(0);
+    expect(refusals()).toEqual([]);
+    // Anything else an outsider types is an operation, and refused.
+    const booking = await bot.command('/book', 'helpx');
+    expect(booking.body.text).toContain('not on the list of people who may book');
+  });
 });

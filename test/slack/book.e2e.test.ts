@@ -379,6 +379,19 @@ describe('/book', () => {
     expect(initial('paymentMethod').initial_option.value).toBe('PREPAID');
     expect(initial('pickupAt.date').initial_date).toBe('2026-11-23');
   });
+
+  it('leaves out a pre-fill its input cannot hold, naming the field, so Slack still opens the form', async () => {
+    bot = await startTestBot();
+    await bot.command('/book', 'parcels=2.5 weight=4.5 delivery=24/11/2026');
+    const view = await bot.openedView();
+    // The number of parcels is asked at the parcels step, but its refusal is said at once.
+    const shown = textOf(view.blocks);
+    expect(shown).toContain('Ignored \\"parcels=2.5\\": Number of parcels must be a whole number');
+    expect(shown).toContain('Ignored \\"delivery=24/11/2026\\": Expected delivery date must be a date');
+    const element = (path: string) => view.blocks.find((b) => b.block_id?.startsWith(`${path}#`))?.element;
+    expect(element('package.weight').initial_value).toBe('4.5');
+    expect(element('expectedDeliveryAt.date').initial_date).toBe('2026-11-24');
+  });
 });
 
 function blockOf(view: View, path: string): string {

@@ -10,10 +10,10 @@ import { startTestBot, type TestBot, type View } from '../support/bot-harness.js
  */
 
 const ATTACK = '<!channel> <@U123> <http://evil|click> & co';
-const FORBIDDEN = ['<!channel>', '<!here>', '<@U123>', '<@U999>', '<http://evil'];
+const FORBIDDEN = ['<!channel>', '<!here>', '<@U123>', '<@U999>', '<http://evil', '<https://evil'];
 const courierError = JSON.stringify({
   ResponseCode: '400',
-  ResponseDetail: '<!channel>',
+  ResponseDetail: '<!channel> <https://evil.example|click>',
   remarks: '<@U999>',
 });
 
@@ -236,6 +236,48 @@ describe('the booking and update flows escape what was typed', () => {
     await ack(bot.submit(form, { 'consignee.name': '<!here> again' }));
     await bot.idle();
     await bot.updatedView(form.id, (v) => JSON.stringify(v.blocks).includes('Not updated'));
+    expectAllEscaped();
+  });
+});
+
+describe('messages that stand in for a closed modal escape their `text` as well as their blocks', () => {
+  it('a booking the courier refused, shown only to the dispatcher, or by DM where that is refused too', async () => {
+    bot = await startTestBot();
+    const review = await reviewOfAttack();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    bot.fake.respond('views.update', { ok: false, error: 'not_found' });
+    await ack(bot.submit(review));
+    await bot.idle();
+    const notice = await bot.fake.waitFor('chat.postEphemeral');
+    expect(String(notice.body.text)).toContain('&lt;https://evil.example|click&gt;');
+
+    const again = await reviewOfAttack();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    bot.fake.respond('chat.postEphemeral', { ok: false, error: 'channel_not_found' });
+    await ack(bot.submit(again));
+    await bot.idle();
+    const dm = await bot.fake.waitFor('chat.postMessage', (c) => String(c.body.channel).startsWith('D'));
+    expect(String(dm.body.text)).toContain('&lt;!channel&gt;');
+    expectAllEscaped();
+  });
+
+  it('a booking card and a quote posted through the response_url or by DM where the bot cannot post', async () => {
+    bot = await startTestBot();
+    bot.fake.respond('chat.postMessage', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    const review = await reviewOfAttack();
+    await ack(bot.submit(review));
+    await bot.idle();
+    const card = await bot.fake.waitForResponseUrlPost();
+    expect(String(card.body.text)).toContain('&lt;!channel&gt;');
+
+    bot.fake.respond('chat.postMessage', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    bot.fake.respond('response_url', { status: 404, body: 'expired_url' }, { times: 1 });
+    bot.fake.respond('chat.postEphemeral', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    const form = await openQuote();
+    await ack(bot.submit(form, { ...quoteTyped, 'consignee.city': '<!here>' }));
+    await bot.idle();
+    const dm = await bot.fake.waitFor('chat.postMessage', (c) => String(c.body.channel).startsWith('D'));
+    expect(String(dm.body.text)).toContain('&lt;!here&gt;');
     expectAllEscaped();
   });
 });

@@ -104,7 +104,34 @@ describe('interactive payloads Bolt cannot use', () => {
     const from = bot.logs.length;
     const response = await post(`payload=${'a'.repeat(4 * 1024 * 1024 + 16)}`);
     expect(response.status).toBe(413);
-    await expectLogged(from, /exceeded the maximum allowed size/);
+    await expectLogged(from, /body could not be read.*too large/);
+  });
+
+  // Bolt reads a field of the parsed body before checking it is an object: these were never answered.
+  it('answers a signed body that is JSON but not an object (payload=null, a JSON null, an array) with 400', async () => {
+    const from = bot.logs.length;
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const json = { contentType: 'application/json' };
+      const responses = await Promise.all([
+        post('payload=null'),
+        post('payload=5'),
+        post(interactiveBody([])),
+        postToApp(bot.url, secrets.signingSecret, 'null', json),
+        postToApp(bot.url, secrets.signingSecret, '"text"', json),
+      ]);
+      expect(responses.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+      await expectLogged(from, /body is not an object: answered 400/);
+      // Unsigned, the same body is refused as any unsigned request is.
+      expect(
+        (await postToApp(bot.url, secrets.signingSecret, 'payload=null', { unsigned: true })).status,
+      ).toBe(401);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections).toEqual([]);
   });
 
   // Bolt cannot route these and nobody acks them: Bolt answers 404 after its 3 s unhandled-request
@@ -115,7 +142,6 @@ describe('interactive payloads Bolt cannot use', () => {
     const { actions: _actions, ...noActions } = JSON.parse(decodeURIComponent(buttonClick().slice(8)));
     const bodies = {
       'no type': interactiveBody(untyped),
-      'JSON array': interactiveBody([]),
       'view: "x"': quoteSubmission({ view: 'x' }),
       'unknown view callback id': quoteSubmission({}, { callback_id: 'no_such_form' }),
       'unknown action id': buttonClick({}, 'no_such_button'),
@@ -182,20 +208,24 @@ describe('org-wide installs (team: null)', () => {
 });
 
 describe('slash commands with fields missing', () => {
-  it('logs a /quote without trigger_id that Slack refuses to open, and answers 200', async () => {
+  it('logs a /quote without trigger_id that Slack refuses to open, answers 200, and says so', async () => {
     bot.fake.respond('views.open', { ok: false, error: 'invalid_arguments' }, { times: 1 });
     const from = bot.logs.length;
     const response = await post(commandWithout('trigger_id'));
     expectNot5xx(response);
-    await expectLogged(from, /(listener|background task) failed.*invalid_arguments/);
+    await expectLogged(from, /a form could not be opened.*invalid_arguments/);
+    const reply = await bot.fake.waitForResponseUrlPost();
+    expect(String(reply.body.text)).toContain('Slack refused to show the form');
   });
 
   for (const field of ['channel_id', 'user_id']) {
-    it(`logs a /book without ${field}, and answers 200`, async () => {
+    it(`logs a /book without ${field}, answers 200, and says the form could not be prepared`, async () => {
       const from = bot.logs.length;
       const response = await post(commandWithout(field, '/book'));
       expectNot5xx(response);
-      await expectLogged(from, /(listener|background task) failed/);
+      await expectLogged(from, /a form could not be opened/);
+      const reply = await bot.fake.waitForResponseUrlPost();
+      expect(String(reply.body.text)).toContain('Something went wrong while preparing the form');
     });
   }
 

@@ -280,6 +280,41 @@ describe('/quote', () => {
     expect(post.body).toMatchObject({ response_type: 'ephemeral' });
     expect(String(post.body.text)).toContain('type `/quote` again');
   });
+
+  it('says in plain words why, when Slack will not open the form for any other reason', async () => {
+    bot.fake.respond('views.open', { ok: false, error: 'invalid_arguments' }, { times: 1 });
+    await bot.command('/quote', 'weight=2');
+    const post = await bot.fake.waitForResponseUrlPost();
+    expect(post.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(String(post.body.text)).toContain('Slack refused to show the form');
+    expect(String(post.body.text)).toContain('Nothing was sent to the courier. Please type `/quote` again');
+  });
+});
+
+describe('command text the form cannot take', () => {
+  it('answers keys named like Object.prototype members as unknown keys, and opens the form', async () => {
+    const view = await openQuoteForm('constructor=1 __proto__=2 toString=x hasOwnProperty=y weight=2');
+    for (const key of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(textOf(view.blocks)).toContain(`Ignored \\"${key}\\": not a known key`);
+    }
+    expect(view.blocks.find((b) => b.block_id === 'package.weight').element.initial_value).toBe('2');
+    await bot.idle();
+    expect(bot.logs.filter((line) => JSON.parse(line).level >= 50)).toEqual([]);
+  });
+
+  it('leaves out a value its input cannot hold, naming the field, so Slack still opens the form', async () => {
+    const view = await openQuoteForm('parcels=2.5 weight=heavy pickup=2026-02-30 service=rocket height=12');
+    const block = (id: string) => view.blocks.find((b) => b.block_id === id);
+    const shown = textOf(view.blocks);
+    expect(shown).toContain('Ignored \\"parcels=2.5\\": Number of parcels must be a whole number');
+    expect(shown).toContain('Ignored \\"weight=heavy\\": Weight (kg) must be a number');
+    expect(shown).toContain('Ignored \\"pickup=2026-02-30\\": Pickup date must be a date, YYYY-MM-DD');
+    expect(shown).toContain('Ignored \\"service=rocket\\": Service type is not one of the choices');
+    // The defaults stand where the typed value was refused; the value that fits is used.
+    expect(block('quantity').element.initial_value).toBe('1');
+    expect(block('pickupDate').element.initial_date).toBe('2026-11-23');
+    expect(block('package.height').element.initial_value).toBe('12');
+  });
 });
 
 describe('requests that are not from Slack', () => {

@@ -4,7 +4,7 @@ import type { BotDeps } from '../deps.js';
 import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
 import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { createBookingDraft, showStep } from './flow.js';
-import { bookingSteps, stepTitles } from './form.js';
+import { allBookingFields, bookingSteps, stepTitles } from './form.js';
 
 export function bookPrefillKeys(deps: BotDeps): PrefillKeys {
   return {
@@ -28,6 +28,7 @@ export function register(app: App, deps: BotDeps): void {
   const steps = bookingSteps.map((step, i) => `${i + 1}. ${stepTitles[step]}`).join(' → ');
   onPrefilledCommand(app, deps, '/book', {
     keys: bookPrefillKeys(deps),
+    fields: allBookingFields(deps.waybill.catalog, 0),
     intro: `*/book* books a waybill in steps: ${steps}.`,
     form: (command, prefill) => {
       const where = {

@@ -291,10 +291,8 @@ async function runBooking(
         ? bookingFailedView(message, env, metadata)
         : bookingUnknownView(message, env, metadata);
     if (!(await showInModal(client, viewId, view))) {
-      await postToUser(client, draft, {
-        text: message,
-        blocks: [section(`:warning: ${escapeMrkdwn(message)}`)],
-      });
+      const shown = escapeMrkdwn(message);
+      await postToUser(client, draft, { text: shown, blocks: [section(`:warning: ${shown}`)] });
     }
     return;
   }

@@ -110,7 +110,7 @@ export function stepFields(step: BookingStep, catalog: Catalog, parcels: number)
 }
 
 /** Every field of every step, e.g. to find which the schema requires. */
-function allBookingFields(catalog: Catalog, parcels: number): FormField[] {
+export function allBookingFields(catalog: Catalog, parcels: number): FormField[] {
   return bookingSteps.flatMap((step) => stepFields(step, catalog, parcels));
 }
 

@@ -6,6 +6,7 @@ import type { BotDeps } from '../deps.js';
 import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
 import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { type QuoteDraft, quoteForm } from './flow.js';
+import { sectionFields } from './form.js';
 
 export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
   return {
@@ -36,6 +37,7 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
 export function register(app: App, deps: BotDeps): void {
   onPrefilledCommand(app, deps, '/quote', {
     keys: quotePrefillKeys(deps),
+    fields: sectionFields(deps.forms.quote.sections),
     form: (command, prefill) => {
       const draft = deps.store.drafts.create<QuoteDraft>({
         kind: 'quote',

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { AccessPolicy } from '../../config.js';
 import type { BotDeps } from '../deps.js';
 import { context, plain, section } from './blocks.js';
+import { readCommand } from './command-request.js';
 import type { SlackClient } from './delivery.js';
 import { ids, readViewMetadata } from './ids.js';
 
@@ -79,12 +80,8 @@ type Body = Record<string, unknown> & {
 /** What a request is for, from its command, callback id or action id; undefined: not guarded. */
 export function operationOf(body: Body): GuardedOperation | undefined {
   if (body.command) {
-    const words = (body.text ?? '').trim().split(/\s+/);
-    if (words[0]?.toLowerCase() === 'help') return undefined;
-    if (body.command === '/quote') return 'quote';
-    if (body.command === '/book') return 'book';
-    if (body.command === '/waybill' && (words[0] === 'show' || words[0] === 'update')) return words[0];
-    return undefined;
+    const request = readCommand(body.command, body.text ?? '');
+    return request && request.kind !== 'help' ? request.kind : undefined;
   }
   const id =
     body.type === 'view_submission'

@@ -15,7 +15,7 @@ type ClickedModal = NonNullable<ButtonClick['view']>;
  */
 export function onOpeningButton(
   app: App,
-  deps: Pick<BotDeps, 'inFlight'>,
+  deps: Pick<BotDeps, 'inFlight' | 'logger'>,
   actionId: string,
   again: string,
   open: (value: string, body: ButtonClick) => (() => ModalView) | string,

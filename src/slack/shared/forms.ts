@@ -158,9 +158,37 @@ function asText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A pre-fill value Slack would refuse (views.open fails on a bad initial value) is left out. */
+/**
+ * Why `text` cannot be the initial value of a field's input, in words ("must be a whole number"), or
+ * undefined if it fits. Slack refuses a whole view over one such value (views.open answers
+ * invalid_arguments), so a form never carries one; a pre-fill that does not fit is said back instead.
+ */
+export function misfit(field: FormField, text: string): string | undefined {
+  switch (field.kind) {
+    case 'select':
+      return (field.options ?? []).some((o) => o.value === text) ? undefined : 'is not one of the choices';
+    case 'date':
+      return isCalendarDate(text) ? undefined : 'must be a date, YYYY-MM-DD';
+    case 'time':
+      return /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? undefined : 'must be a time, HH:MM';
+    case 'integer':
+      return /^-?\d+$/.test(text) ? undefined : 'must be a whole number';
+    case 'decimal':
+      return /^-?\d+(\.\d+)?$/.test(text) ? undefined : 'must be a number, e.g. 2.5';
+    default:
+      return undefined;
+  }
+}
+
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}
+
 function element(field: FormField, initial: unknown): InputBlock['element'] {
-  const text = asText(initial);
+  const given = asText(field.kind === 'time' ? (getPath(initial, 'time') ?? initial) : initial);
+  const text = given !== undefined && !misfit(field, given) ? given : undefined;
   const placeholder = field.placeholder ? { placeholder: plain(field.placeholder) } : {};
   switch (field.kind) {
     case 'select': {
@@ -178,25 +206,23 @@ function element(field: FormField, initial: unknown): InputBlock['element'] {
       return {
         type: 'datepicker',
         action_id: VALUE_ACTION,
-        ...(text && /^\d{4}-\d{2}-\d{2}$/.test(text) ? { initial_date: text } : {}),
+        ...(text ? { initial_date: text } : {}),
         ...placeholder,
       };
-    case 'time': {
-      const time = asText(getPath(initial, 'time')) ?? text;
+    case 'time':
       return {
         type: 'timepicker',
         action_id: VALUE_ACTION,
-        ...(time && /^\d{2}:\d{2}$/.test(time) ? { initial_time: time } : {}),
+        ...(text ? { initial_time: text } : {}),
         ...placeholder,
       };
-    }
     case 'decimal':
     case 'integer':
       return {
         type: 'number_input',
         action_id: VALUE_ACTION,
         is_decimal_allowed: field.kind === 'decimal',
-        ...(text && /^-?\d+(\.\d+)?$/.test(text) ? { initial_value: text } : {}),
+        ...(text ? { initial_value: text } : {}),
         ...placeholder,
       };
     case 'email':

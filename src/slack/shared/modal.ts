@@ -2,6 +2,7 @@
 import type { ModalView } from '@slack/types';
 import type { BotDeps } from '../deps.js';
 import type { SlackClient } from './delivery.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 import { slackErrorCode } from './slack-errors.js';
 
 /**
@@ -33,11 +34,11 @@ type Respond = (message: {
 
 /**
  * Opens a modal after the request was acknowledged, as background work, so a burst of commands
- * is acknowledged first. The trigger_id lives 3 seconds: if Slack says it expired, the
- * dispatcher is asked to do it again.
+ * is acknowledged first. If the form cannot be opened (the trigger_id lived past its 3 seconds,
+ * Slack refused the view), the dispatcher is told why in plain words and asked to do it again.
  */
 export function openModalSoon(
-  deps: Pick<BotDeps, 'inFlight'>,
+  deps: Pick<BotDeps, 'inFlight' | 'logger'>,
   client: SlackClient,
   {
     triggerId,
@@ -50,14 +51,23 @@ export function openModalSoon(
     try {
       await client.views.open({ trigger_id: triggerId, view: view() });
     } catch (err) {
-      if (slackErrorCode(err) !== 'expired_trigger_id') throw err;
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: `Slack took too long to open the form. Please ${again} again.`,
-      });
+      const code = slackErrorCode(err);
+      if (code !== 'expired_trigger_id') deps.logger.error({ err }, 'a form could not be opened');
+      await respond({ response_type: 'ephemeral', replace_original: false, text: notOpened(code, again) });
     }
   });
+}
+
+/** Why a form did not open, for the dispatcher: Slack's own code is kept, in brackets, for whoever runs the bot. */
+function notOpened(code: string | undefined, again: string): string {
+  if (code === 'expired_trigger_id') return `Slack took too long to open the form. Please ${again} again.`;
+  const why =
+    code === 'invalid_arguments'
+      ? 'Slack refused to show the form: it would not accept something in it (invalid_arguments)'
+      : code
+        ? `Slack could not open the form (${escapeMrkdwn(code)})`
+        : 'Something went wrong while preparing the form';
+  return `:warning: ${why}. Nothing was sent to the courier. Please ${again} again; if this keeps happening, tell whoever runs the bot.`;
 }
 
 /** What a modal shows once a send was asked for, and the background work that follows, if any. */

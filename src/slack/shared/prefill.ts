@@ -1,10 +1,11 @@
 /** `key=value` words after a slash command, read into form values, and the help that lists them. */
 import type { Catalog, Choice } from '../../waybill/catalog.js';
-import { setPath } from './forms.js';
+import { type FormField, misfit, setPath } from './forms.js';
 
 /**
  * Text after a slash command pre-fills its form: `/quote weight=2.5 to_city="Cebu City"`.
- * Each key maps to a schema path; values are only pre-filled, the form still validates them.
+ * Each key maps to a schema path; values are only pre-filled, the form still validates them. A value
+ * its input cannot hold (`parcels=2.5` for a whole number) is left out and said back, naming the field.
  */
 
 export interface PrefillKey {
@@ -51,22 +52,31 @@ export interface Prefill {
 
 const TOKEN = /([A-Za-z_]+)=(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(\S+))|(\S+)/g;
 
-export function parsePrefill(text: string, keys: PrefillKeys): Prefill {
+export function parsePrefill(text: string, keys: PrefillKeys, fields: readonly FormField[]): Prefill {
   const values: Record<string, unknown> = {};
   const notices: string[] = [];
   for (const match of text.matchAll(TOKEN)) {
-    const [, rawKey, doubleQuoted, smartQuoted, singleQuoted, bare, stray] = match;
+    const [, rawKey = '', doubleQuoted, smartQuoted, singleQuoted, bare, stray] = match;
     if (stray !== undefined) {
       notices.push(`Ignored "${stray}": write key=value, e.g. weight=2.5`);
       continue;
     }
-    const key = keys[(rawKey ?? '').toLowerCase()];
+    // Own keys only: `constructor` or `__proto__` are not keys, whatever Object.prototype holds.
+    const name = rawKey.toLowerCase();
+    const key = Object.hasOwn(keys, name) ? keys[name] : undefined;
     if (!key) {
       notices.push(`Ignored "${rawKey}": not a known key (type the command with "help" to see them)`);
       continue;
     }
-    const value = (doubleQuoted ?? smartQuoted ?? singleQuoted ?? bare ?? '').trim();
-    setPath(values, key.path, key.choices ? matchChoice(key.choices, value) : value);
+    const typed = (doubleQuoted ?? smartQuoted ?? singleQuoted ?? bare ?? '').trim();
+    const value = key.choices ? matchChoice(key.choices, typed) : typed;
+    const field = fields.find((f) => f.path === key.path);
+    const problem = field && value !== '' ? misfit(field, value) : undefined;
+    if (field && problem) {
+      notices.push(`Ignored "${rawKey}=${typed}": ${field.label} ${problem}`);
+      continue;
+    }
+    setPath(values, key.path, value);
   }
   return { values, notices };
 }

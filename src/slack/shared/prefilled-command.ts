@@ -2,19 +2,24 @@
 import type { App, SlashCommand } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { BotDeps } from '../deps.js';
+import { readCommand } from './command-request.js';
+import type { FormField } from './forms.js';
 import { openModalSoon } from './modal.js';
 import { type Prefill, type PrefillKeys, parsePrefill, prefillHelp } from './prefill.js';
 
 export function onPrefilledCommand(
   app: App,
-  deps: Pick<BotDeps, 'inFlight'>,
+  deps: Pick<BotDeps, 'inFlight' | 'logger'>,
   name: string,
   {
     keys,
+    fields,
     intro,
     form,
   }: {
     keys: PrefillKeys;
+    /** The form's fields: a pre-filled value must fit its input. */
+    fields: readonly FormField[];
     /** Said before the keys in `help`. */
     intro?: string;
     /** The form to open, from the command and what its words pre-fill. */
@@ -23,7 +28,7 @@ export function onPrefilledCommand(
 ): void {
   const help = intro ? `${intro}\n\n${prefillHelp(name, keys)}` : prefillHelp(name, keys);
   app.command(name, async ({ command, ack, client, respond }) => {
-    if (/^\s*help\s*$/i.test(command.text)) {
+    if (readCommand(name, command.text)?.kind === 'help') {
       await ack({ response_type: 'ephemeral', text: help });
       return;
     }
@@ -33,7 +38,7 @@ export function onPrefilledCommand(
       triggerId: command.trigger_id,
       respond,
       again: `type \`${name}\``,
-      view: () => form(command, parsePrefill(command.text, keys)),
+      view: () => form(command, parsePrefill(command.text, keys, fields)),
     });
   });
 }

@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { bookingCard } from '../shared/booking-card.js';
+import { readCommand } from '../shared/command-request.js';
 import { openModalSoon } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import { waybillHelp } from './blocks.js';
@@ -10,10 +11,15 @@ import { createUpdateDraft, storedBooking, unknownWaybillText, updateForm } from
 /** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`. */
 export function register(app: App, deps: BotDeps): void {
   app.command('/waybill', async ({ command, ack, client, respond }) => {
-    const [verb = '', trackingNumber = ''] = command.text.trim().split(/\s+/);
-    const known = trackingNumber ? storedBooking(deps, trackingNumber) : undefined;
+    const request = readCommand('/waybill', command.text);
+    if (request?.kind !== 'show' && request?.kind !== 'update') {
+      await ack({ response_type: 'ephemeral', text: waybillHelp() });
+      return;
+    }
+    const { trackingNumber } = request;
+    const known = storedBooking(deps, trackingNumber);
     const safeNumber = escapeMrkdwn(trackingNumber);
-    if (verb === 'show' && trackingNumber) {
+    if (request.kind === 'show') {
       if (!known) {
         await ack({ response_type: 'ephemeral', text: `I have no record of waybill \`${safeNumber}\`.` });
         return;
@@ -32,22 +38,18 @@ export function register(app: App, deps: BotDeps): void {
       await ack({ response_type: 'ephemeral', ...card });
       return;
     }
-    if (verb === 'update' && trackingNumber) {
-      const where = { userId: command.user_id, channelId: command.channel_id };
-      const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
-      if (!draft) {
-        await ack({ response_type: 'ephemeral', text: unknownWaybillText(safeNumber) });
-        return;
-      }
-      await ack();
-      openModalSoon(deps, client, {
-        triggerId: command.trigger_id,
-        respond,
-        again: `type \`/waybill update ${safeNumber}\``,
-        view: () => updateForm(deps, draft),
-      });
+    const where = { userId: command.user_id, channelId: command.channel_id };
+    const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
+    if (!draft) {
+      await ack({ response_type: 'ephemeral', text: unknownWaybillText(safeNumber) });
       return;
     }
-    await ack({ response_type: 'ephemeral', text: waybillHelp() });
+    await ack();
+    openModalSoon(deps, client, {
+      triggerId: command.trigger_id,
+      respond,
+      again: `type \`/waybill update ${safeNumber}\``,
+      view: () => updateForm(deps, draft),
+    });
   });
 }

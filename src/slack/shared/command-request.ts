@@ -1,0 +1,27 @@
+/** What a slash command's text asks for: read once, the same way by the access guard and by the command. */
+
+export type CommandRequest =
+  | { kind: 'help' }
+  | { kind: 'quote' | 'book' }
+  | { kind: 'show' | 'update'; trackingNumber: string };
+
+/**
+ * `help` as the first word (any case) asks for help, whatever follows; `/waybill` without a verb and
+ * a tracking number does too. Undefined: not one of our commands.
+ */
+export function readCommand(command: string, text: string): CommandRequest | undefined {
+  const [first = '', second = ''] = text.trim().split(/\s+/);
+  if (first.toLowerCase() === 'help') return { kind: 'help' };
+  switch (command) {
+    case '/quote':
+      return { kind: 'quote' };
+    case '/book':
+      return { kind: 'book' };
+    case '/waybill':
+      return (first === 'show' || first === 'update') && second
+        ? { kind: first, trackingNumber: second }
+        : { kind: 'help' };
+    default:
+      return undefined;
+  }
+}
