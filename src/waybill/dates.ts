@@ -1,6 +1,6 @@
 /** Dates and times in the waybill's time zone: a day and a clock time to an instant, and back. */
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { addDays, format } from 'date-fns';
 
 /**
  * The interface writes date-times as `YYYY-MM-DD HH:MM:SS.mmm` with no zone, so the bot writes
@@ -38,4 +38,13 @@ export function instantFromZonedDateTime(date: string, time: string, timeZone: s
 export function zonedDateAndTime(instant: Date, timeZone: string): { date: string; time: string } {
   const zoned = new TZDate(instant, timeZone);
   return { date: format(zoned, 'yyyy-MM-dd'), time: format(zoned, 'HH:mm') };
+}
+
+/**
+ * The calendar date `days` after the day an instant falls on in a zone, counted on that zone's
+ * calendar: adding days to a plain Date counts them in the host's zone, and across a DST change
+ * there "tomorrow" can be today in WAYBILL_TIMEZONE.
+ */
+export function zonedDateAfter(instant: Date, days: number, timeZone: string): string {
+  return format(addDays(new TZDate(instant, timeZone), days), 'yyyy-MM-dd');
 }

@@ -1,6 +1,12 @@
+import { tzOffset } from '@date-fns/tz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instantFromZonedDateTime, toWireDateTime, zonedDateAndTime } from '../../src/waybill/dates.js';
+import {
+  instantFromZonedDateTime,
+  toWireDateTime,
+  zonedDateAfter,
+  zonedDateAndTime,
+} from '../../src/waybill/dates.js';
 
 const NEW_YORK = 'America/New_York';
 const MANILA = 'Asia/Manila';
@@ -25,9 +31,8 @@ function setHostZone(zone: string | undefined) {
   else process.env.TZ = zone;
 }
 
-// instantFromZonedDateTime gives different answers depending on the host's time zone (see the last
-// describe block), so the tests that pin down what it does run with the host set to UTC, as servers
-// usually are. The host-dependence itself is tested at the end.
+// The tests that pin down what each function does run with the host set to UTC, as servers usually
+// are; that the answers do not depend on the host's zone is tested at the end.
 const hostZone = process.env.TZ;
 beforeAll(() => setHostZone('UTC'));
 afterAll(() => setHostZone(hostZone));
@@ -196,7 +201,7 @@ describe('instantFromZonedDateTime', () => {
   });
 
   describe('in the repeated fall-back hour (an ambiguous wall-clock time)', () => {
-    // The doc comment in dates.ts says nothing about this case. What it does today (on a UTC host):
+    // What it does on a UTC host (the doc comment in dates.ts promises the first occurrence):
     it('New York 2026-11-01 01:30 resolves to the first occurrence (EDT, 05:30Z), not the second (EST, 06:30Z)', () => {
       expect(instantFromZonedDateTime('2026-11-01', '01:30', NEW_YORK).toISOString()).toBe(
         '2026-11-01T05:30:00.000Z',
@@ -240,20 +245,55 @@ describe('independence from the host (process) time zone', () => {
     'Asia/Kolkata',
   ];
 
-  it('toWireDateTime and zonedDateAndTime give the same answers whatever the host zone', () => {
-    const instants = Array.from(
-      { length: 366 * 24 },
-      (_, hour) => new Date(Date.UTC(2026, 0, 1) + hour * 3_600_000 + 30 * 60_000 + 7),
-    );
+  // Where a host's zone could leak in: around every 2026 clock change of the hosts and target zones
+  // (UTC instants), every half hour from two hours before to two hours after, plus one ordinary
+  // instant a month. Odd milliseconds, so a rounding slip shows.
+  const CLOCK_CHANGES = {
+    'America/New_York': ['2026-03-08T07:00:00Z', '2026-11-01T06:00:00Z'],
+    'America/Los_Angeles': ['2026-03-08T10:00:00Z', '2026-11-01T09:00:00Z'],
+    'Australia/Sydney': ['2026-04-04T16:00:00Z', '2026-10-03T16:00:00Z'],
+    [LORD_HOWE]: ['2026-04-04T15:00:00Z', '2026-10-03T15:30:00Z'],
+  };
+  const instants = [
+    ...Object.values(CLOCK_CHANGES)
+      .flat()
+      .flatMap((iso) =>
+        Array.from({ length: 9 }, (_, i) => new Date(at(iso).getTime() + (i - 4) * 1_800_000 + 7)),
+      ),
+    ...Array.from({ length: 12 }, (_, month) => new Date(Date.UTC(2026, month, 15, 12, 30, 0, 7))),
+  ];
+
+  it('samples real clock changes', () => {
+    for (const [zone, changes] of Object.entries(CLOCK_CHANGES)) {
+      for (const iso of changes) {
+        const before = tzOffset(zone, new Date(at(iso).getTime() - 1));
+        expect(tzOffset(zone, at(iso)), `${zone} at ${iso}`).not.toBe(before);
+      }
+    }
+  });
+
+  it('toWireDateTime, zonedDateAndTime and zonedDateAfter give the same answers whatever the host zone', () => {
     const run = () =>
       instants.flatMap((instant) =>
         ['UTC', MANILA, NEW_YORK, LORD_HOWE].map((zone) => [
           toWireDateTime(instant, zone),
           zonedDateAndTime(instant, zone),
+          zonedDateAfter(instant, 1, zone),
         ]),
       );
     const expected = inHostZone('UTC', run);
     for (const host of HOSTS) expect(inHostZone(host, run), `host ${host}`).toEqual(expected);
+  });
+
+  it('zonedDateAfter counts days on the calendar of the zone, not across the clock change of the host', () => {
+    // 11:30 on 2026-03-07 in New York (clocks go forward that night) is 00:30 on 2026-03-08 in Manila.
+    const instant = at('2026-03-07T16:30:00Z');
+    for (const host of HOSTS) {
+      expect(
+        inHostZone(host, () => zonedDateAfter(instant, 1, MANILA)),
+        host,
+      ).toBe('2026-03-09');
+    }
   });
 
   it('instantFromZonedDateTime gives the same answer for ordinary times whatever the host zone', () => {
@@ -269,23 +309,22 @@ describe('independence from the host (process) time zone', () => {
     }
   });
 
-  // BUG (src/waybill/dates.ts, instantFromZonedDateTime): `new TZDate(y, m, d, h, min, zone)` is built from
-  // the host's local time, so when the HOST zone has a DST gap or overlap at that wall-clock time the
-  // result is wrong, even for a time that exists exactly once in the target zone.
+  // A wall-clock time in the HOST zone's DST gap or overlap: the conversion works from the target
+  // zone's offsets alone, so a time that exists exactly once in the target zone converts exactly.
   it.each([
-    // A valid Manila time, host in Lord Howe (whose clocks skip 02:00-02:29 that night): 18:30Z is returned.
+    // A valid Manila time, host in Lord Howe (whose clocks skip 02:00-02:29 that night).
     [LORD_HOWE, '2026-10-04', '02:00', MANILA, '2026-10-03T18:00:00.000Z'],
-    // A valid UTC time, host in Lord Howe: 02:45Z is returned.
+    // A valid UTC time, host in Lord Howe.
     [LORD_HOWE, '2026-10-04', '02:15', 'UTC', '2026-10-04T02:15:00.000Z'],
-    // A valid Lord Howe time (02:30 +11:00), host in Sydney (skips 02:00-02:59 that night): 16:30Z is returned.
+    // A valid Lord Howe time (02:30 +11:00), host in Sydney (which skips 02:00-02:59 that night).
     ['Australia/Sydney', '2026-10-04', '02:30', LORD_HOWE, '2026-10-03T15:30:00.000Z'],
   ])('host %s: %s %s in %s is %s', (host, date, time, zone, iso) => {
     expect(inHostZone(host, () => instantFromZonedDateTime(date, time, zone).toISOString())).toBe(iso);
   });
 
-  // Same cause: gap and fall-back resolution change with the host zone (values expected = those on a UTC host).
+  // Gaps and repeated hours of the target zone resolve as on a UTC host, whatever the host's own changes.
   it.each([
-    // Lord Howe gap moves forward by 1 h (Sydney's gap) instead of its own 30 min: 16:15Z is returned.
+    // Lord Howe's gap moves the time forward by its own 30 min, not by Sydney's hour.
     ['Australia/Sydney', '2026-10-04', '02:15', LORD_HOWE, '2026-10-03T15:45:00.000Z'],
     // New York's repeated 01:30 resolves to the second occurrence (06:30Z) instead of the first.
     ['America/Los_Angeles', '2026-11-01', '01:30', NEW_YORK, '2026-11-01T05:30:00.000Z'],

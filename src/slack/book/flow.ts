@@ -1,7 +1,6 @@
 /** A booking from steps to card: the draft, each step's view, sending once, storing, and posting the card. */
-import { addDays } from 'date-fns';
 import type { Draft } from '../../store/store.js';
-import { zonedDateAndTime } from '../../waybill/dates.js';
+import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
@@ -50,7 +49,7 @@ export function bookingDefaults(deps: BotDeps): Record<string, unknown> {
   const nextHour = Math.min(Number(today.time.slice(0, 2)) + 1, 23);
   return {
     pickupAt: { date: today.date, time: `${String(nextHour).padStart(2, '0')}:00` },
-    expectedDeliveryAt: { date: zonedDateAndTime(addDays(now, 1), timeZone).date, time: '17:00' },
+    expectedDeliveryAt: { date: zonedDateAfter(now, 1, timeZone), time: '17:00' },
     ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
   };
 }

@@ -1,7 +1,6 @@
 /** /quote: opens the quote form, pre-filled from `key=value` words and a dispatcher's usual defaults. */
 import type { App } from '@slack/bolt';
-import { addDays } from 'date-fns';
-import { zonedDateAndTime } from '../../waybill/dates.js';
+import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import type { BotDeps } from '../deps.js';
 import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
 import { onPrefilledCommand } from '../shared/prefilled-command.js';
@@ -28,7 +27,7 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
   const now = deps.now();
   return {
     pickupDate: zonedDateAndTime(now, timeZone).date,
-    expectedDeliveryDate: zonedDateAndTime(addDays(now, 1), timeZone).date,
+    expectedDeliveryDate: zonedDateAfter(now, 1, timeZone),
     quantity: '1',
     ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
   };
