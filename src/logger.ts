@@ -1,7 +1,8 @@
 /**
  * The project logger: pino, with authorization headers and token fields redacted by path, and every
- * occurrence of the app's secret values (Slack bot token, app token, signing secret, upstream token)
- * replaced by `[redacted]` anywhere in a log line: messages, error messages and stacks, nested objects.
+ * occurrence of the app's secret values (Slack bot token, app token, signing secret, upstream token),
+ * and anything shaped like a credential (`Bearer …`, a Slack `xox…`/`xapp-…` token), replaced by
+ * `[redacted]` anywhere in a log line: messages, error messages and stacks, nested objects.
  */
 import pino from 'pino';
 
@@ -35,8 +36,19 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * A function replacing each secret in a serialised log line. Each secret is matched both as itself and in
- * its JSON-escaped form (a secret holding `"` or `\` appears escaped inside pino's JSON).
+ * Credentials by their shape, whoever's they are: a bearer token after `Bearer`, Slack tokens
+ * (`xoxb-…`, `xoxp-…`, `xoxe.xoxp-…`, `xapp-…`). Their characters never include `"` or `\`, so a
+ * serialised log line stays valid JSON.
+ */
+const credentialShapes: [RegExp, string][] = [
+  [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  [/\b(?:xox[a-z]?[.-]|xapp-)[A-Za-z0-9.-]+/g, REDACTED],
+];
+
+/**
+ * A function replacing each secret in a text (a serialised log line, a courier answer quoted in an
+ * error), then anything shaped like a credential. Each secret is matched both as itself and in its
+ * JSON-escaped form (a secret holding `"` or `\` appears escaped inside pino's JSON).
  */
 export function secretScrubber(secrets: readonly string[]): (line: string) => string {
   const forms = new Set<string>();
@@ -45,16 +57,22 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
   }
-  if (forms.size === 0) return (line) => line;
   // Longest first, so a secret containing another is replaced whole.
-  const pattern = new RegExp(
-    [...forms]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join('|'),
-    'g',
-  );
-  return (line) => line.replace(pattern, REDACTED);
+  const values =
+    forms.size === 0
+      ? undefined
+      : new RegExp(
+          [...forms]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|'),
+          'g',
+        );
+  return (line) =>
+    credentialShapes.reduce(
+      (text, [shape, replacement]) => text.replace(shape, replacement),
+      values ? line.replace(values, REDACTED) : line,
+    );
 }
 
 export function createLogger(options: LoggerOptions = {}): pino.Logger {

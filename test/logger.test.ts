@@ -109,6 +109,25 @@ describe('createLogger', () => {
     );
   });
 
+  it('writes no credential of any known shape, configured or not, and stays valid JSON', () => {
+    const out = capture();
+    const log = createLogger({ destination: out.stream });
+    const shapes = [
+      'Authorization: Bearer eyJhbGciOi.J9-x_y~z+/=',
+      'bearer up-sim-token-77',
+      'xoxb-1111-2222-OTHERbot',
+      'xoxp-3-4-OTHERuser',
+      'xoxe.xoxp-1-OTHERrotating',
+      'xapp-1-A000-5-OTHERapp',
+    ];
+    log.info({ echoed: shapes.join('; ') }, `courier said "${shapes.join('" "')}"`);
+    const [line] = out.lines();
+    for (const part of ['eyJhbGciOi', 'up-sim', 'OTHER']) expect(out.text()).not.toContain(part);
+    expect(line?.echoed).toBe(
+      `Authorization: Bearer ${REDACTED}; bearer ${REDACTED}; ${REDACTED}; ${REDACTED}; ${REDACTED}; ${REDACTED}`,
+    );
+  });
+
   it('ignores empty secrets', () => {
     const out = capture();
     const log = createLogger({ destination: out.stream, secrets: ['', BOT_TOKEN] });

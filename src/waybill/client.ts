@@ -5,11 +5,13 @@
  * - Quotation changes nothing at the courier, so it is retried on connection failures and HTTP 5xx.
  * - Booking and Update are never retried. Any failure after the request was handed to an open connection
  *   becomes an error whose outcome is 'unknown' (the courier may have acted on it).
- * - Exactly one log line per operation call; the bearer token never appears in logs or error messages.
+ * - Exactly one log line per operation call; the bearer token never appears in logs or error messages,
+ *   not even in part: courier text is scrubbed before any excerpt of it is cut.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher, request } from 'undici';
+import { secretScrubber } from '../logger.js';
 import {
   MalformedResponseError,
   UpstreamHttpError,
@@ -205,8 +207,8 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
   let closed = false;
   let closing: Promise<void> | undefined;
 
-  /** Removes the token from any text that came from outside (the courier might echo headers). */
-  const scrub = (s: string): string => s.split(token).join('[redacted]');
+  /** Removes the token, and anything shaped like a credential, from text that came from outside (the courier might echo headers). */
+  const scrub = secretScrubber([token]);
 
   async function readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
     const chunks: Buffer[] = [];
@@ -266,7 +268,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
   ): T {
     const ctx = { operation, trackingNumber };
     const parsed = parseJson(raw.text);
-    const excerpt = () => scrub(bodyExcerpt(raw.text));
+    const excerpt = () => bodyExcerpt(raw.text, scrub);
     // A 5xx is a server/gateway fault even when it carries a ResponseCode: for book/update the courier
     // may have acted before failing, so it is never read as a clean rejection.
     if (raw.status >= 500)

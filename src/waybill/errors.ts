@@ -7,7 +7,8 @@
  * - 'unknown': the request may have reached the courier and been acted on (a booking may exist, an update
  *   may have been applied). Someone must check with the courier before sending it again.
  *
- * Messages never contain the bearer token (the client scrubs bodies it quotes) nor stack traces.
+ * Messages never contain the bearer token, whole or in part (the client scrubs courier text before it
+ * quotes or cuts it), nor stack traces.
  */
 
 export type WaybillOperation = 'quote' | 'book' | 'update';

@@ -221,21 +221,25 @@ export function normaliseAmount(v: unknown): string | undefined {
 
 /**
  * A short, single-line excerpt of a response body for errors and logs: script/style blocks and HTML tags
- * removed, common entities decoded, whitespace collapsed, cut to `max` characters.
+ * removed, common entities decoded, whitespace collapsed, cut to `max` characters. `scrub` removes
+ * secrets before anything is cut (a cut through a token would leave part of it that no longer matches),
+ * and again once entities are decoded.
  */
-export function bodyExcerpt(body: string, max = 200): string {
-  const flat = body
-    .slice(0, 20_000)
-    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/gi, ' ')
-    .replace(/&lt;/gi, '<')
-    .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/gi, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
+export function bodyExcerpt(body: string, scrub: (text: string) => string, max = 200): string {
+  const flat = scrub(
+    scrub(body)
+      .slice(0, 20_000)
+      .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+      .replace(/<!--[\s\S]*?-->/g, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/gi, ' ')
+      .replace(/&lt;/gi, '<')
+      .replace(/&gt;/gi, '>')
+      .replace(/&quot;/gi, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/gi, '&')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -111,6 +111,46 @@ describe('courier faults on a booking', () => {
   );
 });
 
+describe('credentials the courier echoes back', () => {
+  it('reach no log line and no Slack message, not even in part, whoever they belong to', async () => {
+    bot = await startTestBot();
+    // Our own token, placed so that the 200-character excerpt of the error body cuts through it.
+    const gateway = `<html><body>${'x'.repeat(182)} Bearer ${secrets.upstreamToken} echoed</body></html>`;
+    const review = await fillToReview(bot);
+    bot.sandbox.injectNext({ status: 502, body: gateway });
+    await bot.submit(review);
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => v.callback_id === ids.bookingOutcome);
+    // Someone else's credentials, in a reason the dispatcher is shown.
+    const strangers = JSON.stringify({
+      ResponseCode: '401',
+      ResponseDetail: 'token xoxb-9-8-STRANGERbot refused, send Bearer STRANGERbearer',
+      remarks: 'xapp-1-A9-7-STRANGERapp',
+    });
+    await bot.command('/quote');
+    const form = await bot.openedView();
+    bot.sandbox.injectNext({ status: 401, body: strangers, contentType: 'application/json' });
+    await bot.submit(form, quoteTyped);
+    await bot.idle();
+    const failed = await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('No quote this time'));
+    expect(textOf(failed.blocks)).toContain('send Bearer [redacted]');
+
+    const written = [
+      ...bot.logs,
+      ...bot.fake.calls.map((c) => c.rawBody),
+      ...bot.fake.responseUrlPosts.map((p) => p.rawBody),
+    ];
+    expect(bot.logs.some((line) => line.includes('HTTP 502') && line.includes('xxxx Bearer [redac'))).toBe(
+      true,
+    );
+    for (const text of written) {
+      expect(text).not.toContain(secrets.upstreamToken.slice(0, 9));
+      expect(text).not.toMatch(/Bearer (?!\[redac)/);
+      expect(text).not.toContain('STRANGER');
+    }
+  });
+});
+
 describe('Slack Web API faults', () => {
   it('waits out a rate limit (429 with Retry-After) and then posts', async () => {
     bot = await startTestBot({ slackRetries: 2 });

@@ -790,10 +790,18 @@ describe('responses (pure)', () => {
 
   it('bodyExcerpt: tags stripped, whitespace collapsed, about 200 characters', () => {
     const html = `<html><script>var secret = 1;</script><body><p>Service\n\n   Unavailable</p>${'x'.repeat(500)}</body></html>`;
-    const ex = bodyExcerpt(html);
+    const ex = bodyExcerpt(html, (text) => text);
     expect(ex.startsWith('Service Unavailable x')).toBe(true);
     expect(ex).not.toContain('<');
     expect(ex).not.toContain('secret');
     expect(ex.length).toBeLessThanOrEqual(200);
+  });
+
+  it('bodyExcerpt: scrubs before it cuts, so no part of a secret is left at the cut', () => {
+    const scrub = (text: string) => text.replaceAll('tok-SECRET-123', '[redacted]');
+    for (let at = 180; at < 205; at += 1) {
+      const ex = bodyExcerpt(`${'x'.repeat(at)} tok-SECRET-123 and more`, scrub);
+      expect(ex, `secret at ${at}`).not.toMatch(/ tok/);
+    }
   });
 });
