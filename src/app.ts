@@ -1,4 +1,5 @@
 /** The bot's entry point: reads the settings, connects to Slack, the courier and the store, and serves. */
+import { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
 import {
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
         clearInterval(purge);
         await app.stop();
       },
+      // HTTP mode: connections still open once the calls in flight are done are cut (Socket Mode has none).
+      dropConnections: () => (server instanceof Server ? server.closeAllConnections() : undefined),
       inFlight: deps.inFlight,
       store,
       closeUpstream: () => upstream.close(),

@@ -47,7 +47,10 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
 }
 
 export interface Running {
+  /** Stops taking new connections; resolves once the last open one has ended. */
   stopReceiving(): Promise<void>;
+  /** Ends the connections still open, e.g. a request still arriving, however slowly. */
+  dropConnections(): void;
   inFlight: InFlight;
   store: Store;
   closeUpstream(): Promise<void>;
@@ -84,11 +87,12 @@ export function recordAbandoned(store: Store, logger: Logger): Attempt[] {
 }
 
 /**
- * Stop taking requests, let calls already sent finish (up to `graceMs`), record any still running
- * as outcome unknown, then close the courier client and the store.
+ * Stop taking requests, let calls already sent finish (up to `graceMs`), then drop the connections
+ * still open (a client sending its request slowly must not keep the bot alive), record any call
+ * still running as outcome unknown and tell its dispatcher, and close the courier client and the store.
  */
 export async function shutdown(running: Running): Promise<void> {
-  await running.stopReceiving();
+  const stopped = running.stopReceiving();
   let timer: NodeJS.Timeout | undefined;
   const finished = await Promise.race([
     running.inFlight.idle().then(() => true),
@@ -97,6 +101,8 @@ export async function shutdown(running: Running): Promise<void> {
     }),
   ]);
   clearTimeout(timer);
+  running.dropConnections();
+  await stopped;
   if (!finished) {
     const abandoned = recordAbandoned(running.store, running.logger);
     if (abandoned.length > 0 && running.tellAbandoned) {

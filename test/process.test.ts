@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -93,6 +95,40 @@ describe('npm start', () => {
       { outcome: 'unknown', trackingNumber: 'WB000001', userId: 'UDISPATCH' },
     ]);
     after.close();
+  });
+
+  it('exits promptly on SIGTERM while a client is still sending a request, a byte a second', async () => {
+    fake = await startFakeSlack();
+    const bot = startBot({
+      ...secrets,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
+    });
+    const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+    const socket = connect(ready.port, '127.0.0.1');
+    const answered = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(String(chunk))));
+    const closed = once(socket, 'close');
+    // Unsigned, and its body never completes; `Expect: 100-continue` makes the server say it has the headers.
+    socket.write(
+      'POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
+        'Content-Length: 100000\r\nExpect: 100-continue\r\n\r\n',
+    );
+    expect(await answered).toContain('100 Continue');
+    const drip = setInterval(() => socket.write('a'), 1000);
+    try {
+      const signalled = performance.now();
+      bot.proc.kill('SIGTERM');
+      const bound = new Promise<'still running'>((resolve) =>
+        setTimeout(() => resolve('still running'), 8000),
+      );
+      expect(await Promise.race([bot.exited, bound])).toBe(0);
+      expect(performance.now() - signalled).toBeLessThan(5000);
+      await closed;
+    } finally {
+      clearInterval(drip);
+      socket.destroy();
+    }
   });
 
   it('stops with one clear line when a setting is bad', async () => {

@@ -246,6 +246,7 @@ describe('the process', () => {
     const told: Attempt[] = [];
     await shutdown({
       stopReceiving: async () => {},
+      dropConnections: () => {},
       inFlight: bot.deps.inFlight,
       store: { ...bot.deps.store, close: () => {} },
       closeUpstream: async () => {},
