@@ -116,16 +116,18 @@ describe('npm start', () => {
     );
     expect(await answered).toContain('100 Continue');
     const drip = setInterval(() => socket.write('a'), 1000);
+    let bound: NodeJS.Timeout | undefined;
     try {
       const signalled = performance.now();
       bot.proc.kill('SIGTERM');
-      const bound = new Promise<'still running'>((resolve) =>
-        setTimeout(() => resolve('still running'), 8000),
-      );
-      expect(await Promise.race([bot.exited, bound])).toBe(0);
+      const stillRunning = new Promise<string>((resolve) => {
+        bound = setTimeout(() => resolve('still running after 8 s'), 8000);
+      });
+      expect(await Promise.race([bot.exited, stillRunning])).toBe(0);
       expect(performance.now() - signalled).toBeLessThan(5000);
       await closed;
     } finally {
+      clearTimeout(bound);
       clearInterval(drip);
       socket.destroy();
     }
