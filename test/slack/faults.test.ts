@@ -244,9 +244,13 @@ describe('the process', () => {
     bot.sandbox.setFaults({ latencyMs });
     await send();
     const told: Attempt[] = [];
+    // How many calls were still running when the open connections were cut.
+    let runningAtDrop: number | undefined;
     await shutdown({
       stopReceiving: async () => {},
-      dropConnections: () => {},
+      dropConnections: () => {
+        runningAtDrop = bot.deps.inFlight.size;
+      },
       inFlight: bot.deps.inFlight,
       store: { ...bot.deps.store, close: () => {} },
       closeUpstream: async () => {},
@@ -257,14 +261,15 @@ describe('the process', () => {
         await tellAbandoned(bot.app.client, attempts, bot.deps.logger);
       },
     });
-    return told;
+    return { told, runningAtDrop };
   }
 
   it('on shutdown lets a call already sent finish', async () => {
     bot = await startTestBot();
     const review = await fillToReview(bot);
-    const told = await shutDownMidCall(() => bot.submit(review), 300, 5000);
+    const { told, runningAtDrop } = await shutDownMidCall(() => bot.submit(review), 300, 5000);
     expect(told).toEqual([]);
+    expect(runningAtDrop).toBe(0);
     expect(bot.deps.store.bookings.get('WB000001')).toBeDefined();
     bot.sandbox.setFaults(undefined);
     expect(textOf((await bot.submit(review)).body.view)).toContain('Booked `WB000001`');
@@ -295,7 +300,8 @@ describe('the process', () => {
     'on shutdown records %s still running after the grace period as outcome unknown, with its waybill, and tells its dispatcher',
     async (_name, operation, prepare, words) => {
       bot = await startTestBot();
-      const told = await shutDownMidCall(await prepare(), 1000, 50);
+      const { told, runningAtDrop } = await shutDownMidCall(await prepare(), 1000, 50);
+      expect(runningAtDrop).toBe(1);
       const about = { operation, trackingNumber: 'WB000001', userId: 'UDISPATCH' };
       expect(told).toMatchObject([{ state: 'unknown', ...about }]);
       expect(bot.deps.store.audit.list({ operation })[0]).toMatchObject({ outcome: 'unknown', ...about });
