@@ -112,16 +112,34 @@ describe('courier faults on a booking', () => {
 });
 
 describe('credentials the courier echoes back', () => {
-  it('reach no log line and no Slack message, not even in part, whoever they belong to', async () => {
+  /** Every log line and everything sent to Slack. */
+  const written = () => [
+    ...bot.logs,
+    ...bot.fake.calls.map((c) => c.rawBody),
+    ...bot.fake.responseUrlPosts.map((p) => p.rawBody),
+  ];
+
+  it('our token reaches no log line, not even the part before the cut of an error excerpt', async () => {
     bot = await startTestBot();
-    // Our own token, placed so that the 200-character excerpt of the error body cuts through it.
+    // Placed so that the 200-character excerpt of the error body cuts through the token.
     const gateway = `<html><body>${'x'.repeat(182)} Bearer ${secrets.upstreamToken} echoed</body></html>`;
     const review = await fillToReview(bot);
     bot.sandbox.injectNext({ status: 502, body: gateway });
     await bot.submit(review);
     await bot.idle();
     await bot.updatedView(review.id, (v) => v.callback_id === ids.bookingOutcome);
-    // Someone else's credentials, in a reason the dispatcher is shown.
+    for (const text of written()) {
+      expect(text).not.toContain(secrets.upstreamToken.slice(0, 9));
+      expect(text).not.toMatch(/Bearer (?!\[redac)/);
+    }
+    // The excerpt is still logged, scrubbed.
+    expect(bot.logs.some((line) => line.includes('HTTP 502') && line.includes('xxxx Bearer [redac'))).toBe(
+      true,
+    );
+  });
+
+  it('nor does a Bearer or Slack token of anyone else, in the logs or the reason the dispatcher is shown', async () => {
+    bot = await startTestBot();
     const strangers = JSON.stringify({
       ResponseCode: '401',
       ResponseDetail: 'token xoxb-9-8-STRANGERbot refused, send Bearer STRANGERbearer',
@@ -133,21 +151,8 @@ describe('credentials the courier echoes back', () => {
     await bot.submit(form, quoteTyped);
     await bot.idle();
     const failed = await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('No quote this time'));
-    expect(textOf(failed.blocks)).toContain('send Bearer [redacted]');
-
-    const written = [
-      ...bot.logs,
-      ...bot.fake.calls.map((c) => c.rawBody),
-      ...bot.fake.responseUrlPosts.map((p) => p.rawBody),
-    ];
-    expect(bot.logs.some((line) => line.includes('HTTP 502') && line.includes('xxxx Bearer [redac'))).toBe(
-      true,
-    );
-    for (const text of written) {
-      expect(text).not.toContain(secrets.upstreamToken.slice(0, 9));
-      expect(text).not.toMatch(/Bearer (?!\[redac)/);
-      expect(text).not.toContain('STRANGER');
-    }
+    expect(textOf(failed.blocks)).toContain('token [redacted] refused, send Bearer [redacted]');
+    for (const text of written()) expect(text).not.toContain('STRANGER');
   });
 });
 
