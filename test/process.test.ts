@@ -49,22 +49,28 @@ function startBot(env: Record<string, string>) {
   return { proc, lines, exited, lineMatching };
 }
 
+/** The bot in HTTP mode against a fake Slack, once it says it is ready (its port is in that line). */
+async function startServing() {
+  fake = await startFakeSlack();
+  const bot = startBot({
+    ...secrets,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: '0',
+    DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
+  });
+  const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+  return { bot, slack: fake, ready: ready as { port: number } };
+}
+
 describe('npm start', () => {
   it('runs against the sandbox, says so first, serves Slack, and stops cleanly on SIGTERM', async () => {
-    fake = await startFakeSlack();
-    const bot = startBot({
-      ...secrets,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: '0',
-      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
-    });
-    const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+    const { bot, slack, ready } = await startServing();
     expect(JSON.parse(bot.lines[0] ?? '{}').msg).toContain('SANDBOX');
     const url = `http://127.0.0.1:${ready.port}`;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    const body = slashCommandBody({ command: '/quote', fake });
+    const body = slashCommandBody({ command: '/quote', fake: slack });
     expect((await postToApp(`${url}/slack/events`, secrets.SLACK_SIGNING_SECRET, body)).status).toBe(200);
-    const opened = await fake.waitFor('views.open');
+    const opened = await slack.waitFor('views.open');
     expect(JSON.stringify(opened.body.view)).toContain('Sandbox');
 
     bot.proc.kill('SIGTERM');
@@ -98,14 +104,7 @@ describe('npm start', () => {
   });
 
   it('exits promptly on SIGTERM while a client is still sending a request, a byte a second', async () => {
-    fake = await startFakeSlack();
-    const bot = startBot({
-      ...secrets,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: '0',
-      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
-    });
-    const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+    const { bot, ready } = await startServing();
     const socket = connect(ready.port, '127.0.0.1');
     const answered = new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(String(chunk))));
     const closed = once(socket, 'close');
