@@ -261,6 +261,21 @@ describe('messages that stand in for a closed modal escape their `text` as well 
     expectAllEscaped();
   });
 
+  it('an update the courier refused, shown only to the dispatcher', async () => {
+    bot = await startTestBot();
+    await ack(bot.submit(await reviewOfAttack()));
+    await bot.idle();
+    await ack(bot.command('/waybill', 'update WB000001'));
+    const form = await bot.openedView();
+    bot.sandbox.injectNext({ status: 400, body: courierError, contentType: 'application/json' });
+    bot.fake.respond('views.update', { ok: false, error: 'not_found' });
+    await ack(bot.submit(form, { 'consignee.name': '<!here> again' }));
+    await bot.idle();
+    const notice = await bot.fake.waitFor('chat.postEphemeral');
+    expect(String(notice.body.text)).toContain('&lt;https://evil.example|click&gt;');
+    expectAllEscaped();
+  });
+
   it('a booking card and a quote posted through the response_url or by DM where the bot cannot post', async () => {
     bot = await startTestBot();
     bot.fake.respond('chat.postMessage', { ok: false, error: 'not_in_channel' }, { times: 1 });

@@ -9,7 +9,7 @@ import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
 import { beginAttempt, bookingAttempt } from '../shared/attempts.js';
-import { section } from '../shared/blocks.js';
+import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
 import {
@@ -290,8 +290,7 @@ async function runBooking(
         ? bookingFailedView(message, env, metadata)
         : bookingUnknownView(message, env, metadata);
     if (!(await showInModal(client, viewId, view))) {
-      const shown = escapeMrkdwn(message);
-      await postToUser(client, draft, { text: shown, blocks: [section(`:warning: ${shown}`)] });
+      await postToUser(client, draft, notice(':warning:', escapeMrkdwn(message)));
     }
     return;
   }
