@@ -1,0 +1,243 @@
+// Connecting to SQLite or PostgreSQL: the one place that knows which database runs.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Driver, Kysely, SqliteDialect, type SqliteDialectConfig, sql } from 'kysely';
+import pg from 'pg';
+import { StoreError, StoreUnavailableError } from './errors.js';
+import { PoolDialect } from './postgres-driver.js';
+import type { Db, Tables } from './schema.js';
+
+export type BackendKind = 'sqlite' | 'postgres';
+
+export interface Backend {
+  kind: BackendKind;
+  db: Db;
+  /** Runs `fn` on one connection inside BEGIN … COMMIT (ROLLBACK when it rejects). */
+  transaction<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** A driver error that means the database is out of reach becomes a StoreUnavailableError. */
+  translate(err: unknown): unknown;
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Connections per replica. */
+  poolSize: number;
+  /** How long to wait for a new connection before failing. */
+  connectTimeoutMs: number;
+  /** The server cancels any statement running longer. */
+  statementTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_PATH = './data/waybill-bot.sqlite';
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** The message of an error, or of the first error inside an AggregateError (a refused dual-stack connect). */
+function reasonOf(err: unknown): string {
+  if (err instanceof AggregateError && !err.message) return reasonOf(err.errors[0] ?? err.name);
+  if (err instanceof Error) return err.message || String((err as { code?: unknown }).code ?? err.name);
+  return String(err);
+}
+
+function codeOf(err: unknown): string {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : '';
+}
+
+/** One line, whatever the driver put in the message. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function translator(isUnavailable: (err: unknown) => boolean, scrub: (text: string) => string) {
+  return (err: unknown): unknown => {
+    if (err instanceof StoreError || !isUnavailable(err)) return err;
+    return new StoreUnavailableError(scrub(oneLine(reasonOf(err))), { cause: err });
+  };
+}
+
+function backend(kind: BackendKind, db: Db, begin: string, translate: (err: unknown) => unknown): Backend {
+  return {
+    kind,
+    db,
+    translate,
+    transaction: (fn) =>
+      db.connection().execute(async (connection) => {
+        await sql.raw(begin).execute(connection);
+        try {
+          const result = await fn(connection);
+          await sql.raw('commit').execute(connection);
+          return result;
+        } catch (err) {
+          // A lost connection cannot roll back; the server discards the transaction itself.
+          await sql
+            .raw('rollback')
+            .execute(connection)
+            .catch(() => undefined);
+          throw err;
+        }
+      }),
+    close: () => db.destroy(),
+  };
+}
+
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
+
+/** Per file in this process: the promise the next user of that file waits for. */
+const fileTurns = new Map<string, Promise<void>>();
+
+/**
+ * Waits for this process's turn at `file` (at most `timeoutMs`, as SQLite's own busy timeout)
+ * and returns the function that ends the turn.
+ */
+async function takeTurn(file: string, timeoutMs: number): Promise<() => void> {
+  const previous = fileTurns.get(file) ?? Promise.resolve();
+  let end = () => {};
+  const turn = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const tail = previous.then(() => turn);
+  fileTurns.set(file, tail);
+  const done = () => {
+    if (fileTurns.get(file) === tail) fileTurns.delete(file);
+    end();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ready = await Promise.race([previous.then(() => true), timedOut]);
+  clearTimeout(timer);
+  if (!ready) {
+    // Give the turn up at once, so those queued behind are not held up by it.
+    done();
+    throw Object.assign(new Error('database is locked (by this process)'), { code: 'SQLITE_BUSY' });
+  }
+  return done;
+}
+
+/**
+ * better-sqlite3 waits for another connection's lock by blocking the thread, so two stores on
+ * one file in one process would stall each other inside a transaction (the holder cannot run
+ * while the waiter blocks). They take turns instead: the file is used by one store at a time.
+ */
+class TurnTakingSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly file: string,
+    private readonly timeoutMs: number,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    // The driver hands out its one connection to one user at a time, so turns end in order.
+    const turns: (() => void)[] = [];
+    return {
+      init: () => driver.init(),
+      acquireConnection: async () => {
+        turns.push(await takeTurn(this.file, this.timeoutMs));
+        return driver.acquireConnection();
+      },
+      beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
+      commitTransaction: (connection) => driver.commitTransaction(connection),
+      rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+      releaseConnection: async (connection) => {
+        await driver.releaseConnection(connection);
+        turns.shift()?.();
+      },
+      destroy: () => driver.destroy(),
+    };
+  }
+}
+
+/**
+ * Opens (creating it and its directory if needed) the SQLite file at `path`, or an in-memory
+ * database for `':memory:'`, with WAL and a busy timeout so several processes can share a file.
+ */
+export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
+  const inMemory = path === ':memory:' || path === '';
+  const translate = translator(
+    (err) => SQLITE_UNAVAILABLE.test(codeOf(err)),
+    (text) => text,
+  );
+  let database: Database.Database;
+  try {
+    if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    database = new Database(path, { timeout: busyTimeoutMs });
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+  } catch (err) {
+    throw translate(err);
+  }
+  const db = new Kysely<Tables>({
+    dialect: inMemory
+      ? new SqliteDialect({ database })
+      : new TurnTakingSqliteDialect({ database }, resolve(path), busyTimeoutMs),
+  });
+  // IMMEDIATE takes the write lock up front, so a transaction that reads first cannot deadlock another process.
+  return backend('sqlite', db, 'begin immediate', translate);
+}
+
+const PG_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01', // admin_shutdown: the backend was terminated
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up or shutting down
+  '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout
+]);
+
+// pg reports a dropped or timed-out connection with a plain Error and no code.
+const PG_UNAVAILABLE_MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|not queryable/i;
+
+function isPostgresUnavailable(err: unknown): boolean {
+  const code = codeOf(err);
+  return (
+    PG_UNAVAILABLE_CODES.has(code) ||
+    code.startsWith('08') || // connection_exception class
+    (err instanceof Error && PG_UNAVAILABLE_MESSAGES.test(err.message)) ||
+    (err instanceof AggregateError && err.errors.some(isPostgresUnavailable))
+  );
+}
+
+/** A pool of connections to the PostgreSQL database at `url`; nothing is connected until the first query. */
+export function connectPostgres(url: string, options: PostgresOptions): Backend {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    throw new StoreError('not a valid URL (postgres://user:password@host:5432/database)');
+  }
+  const scrub = (text: string) => (password ? text.replaceAll(password, '***') : text);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    keepAlive: true,
+    application_name: 'waybill-bot',
+    // Times are BIGINT milliseconds: read them as numbers (exact below 2^53), not strings.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Tables>({ dialect: new PoolDialect(pool) });
+  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, scrub));
+}

@@ -1,0 +1,92 @@
+// Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
+import type { Selectable } from 'kysely';
+import { type Context, present, type Scope, toJson } from './context.js';
+import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
+import type { BookingsTable } from './schema.js';
+import { reserveNew } from './tracking-numbers.js';
+import type { BookingRecord, Bookings } from './types.js';
+
+function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
+  return {
+    trackingNumber: row.tracking_number,
+    trackingRefNo: row.tracking_ref_no,
+    record: JSON.parse(row.record) as T,
+    version: row.version,
+    channelId: row.channel_id,
+    bookedBy: row.booked_by,
+    bookedAt: new Date(row.booked_at),
+    ...present({
+      cardChannelId: row.card_channel_id,
+      cardTs: row.card_ts,
+      auditCardTs: row.audit_card_ts,
+      updatedBy: row.updated_by,
+      updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
+    }),
+  };
+}
+
+export function bookings({ db, atomically }: Scope, context: Context): Bookings {
+  const get = async <T>(trackingNumber: string) => {
+    const row = await db
+      .selectFrom('bookings')
+      .selectAll()
+      .where('tracking_number', '=', trackingNumber)
+      .executeTakeFirst();
+    return row && toBooking<T>(row);
+  };
+  return {
+    insert: (input) =>
+      atomically(async (tx) => {
+        const row = await tx
+          .insertInto('bookings')
+          .values({
+            tracking_number: input.trackingNumber,
+            tracking_ref_no: input.trackingRefNo,
+            record: toJson(input.record) ?? 'null',
+            version: 1,
+            channel_id: input.channelId,
+            card_channel_id: input.cardChannelId ?? null,
+            card_ts: input.cardTs ?? null,
+            audit_card_ts: input.auditCardTs ?? null,
+            booked_by: input.bookedBy,
+            booked_at: input.bookedAt.getTime(),
+          })
+          .onConflict((conflict) => conflict.column('tracking_number').doNothing())
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) throw new DuplicateTrackingNumberError(input.trackingNumber);
+        await reserveNew(tx, input.trackingNumber, context.now());
+        return toBooking(row);
+      }),
+    get,
+    async updateRecord(trackingNumber, expectedVersion, record, updatedBy) {
+      // One conditional UPDATE: of two replicas holding the same version, exactly one applies.
+      const row = await db
+        .updateTable('bookings')
+        .set((eb) => ({
+          record: toJson(record) ?? 'null',
+          version: eb('version', '+', 1),
+          updated_by: updatedBy,
+          updated_at: context.now(),
+        }))
+        .where('tracking_number', '=', trackingNumber)
+        .where('version', '=', expectedVersion)
+        .returningAll()
+        .executeTakeFirst();
+      if (row) return { ok: true, booking: toBooking(row) };
+      return { ok: false, current: await get(trackingNumber) };
+    },
+    async setCard(trackingNumber, card) {
+      const result = await db
+        .updateTable('bookings')
+        .set((eb) => ({
+          card_channel_id: card.cardChannelId ?? eb.ref('card_channel_id'),
+          card_ts: card.cardTs ?? eb.ref('card_ts'),
+          audit_card_ts: card.auditCardTs ?? eb.ref('audit_card_ts'),
+        }))
+        .where('tracking_number', '=', trackingNumber)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw new BookingNotFoundError(trackingNumber);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// What every table module gets: where to run queries, the clock, the settings, and JSON columns.
+import type { Db } from './schema.js';
+
+export interface Context {
+  /** Milliseconds since the epoch, from the store's (injectable) clock. */
+  now(): number;
+  draftTtlMs: number;
+  deliveryTtlMs: number;
+  leaseTtlMs: number;
+  /** This replica: recorded on the attempts it begins, and the key of its lease. */
+  replicaId: string;
+}
+
+export interface Scope {
+  /** The database, or the one connection of the transaction in progress. */
+  db: Db;
+  /** Runs `fn` in a transaction: a new one, or the one already in progress. */
+  atomically<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+}
+
+/** `undefined` (and anything JSON cannot represent at the top level) is stored as NULL. */
+export function toJson(value: unknown): string | null {
+  if (value === undefined) return null;
+  return JSON.stringify(value) ?? null;
+}
+
+export function fromJson<T>(text: string | null): T | undefined {
+  return text === null ? undefined : (JSON.parse(text) as T);
+}
+
+/** NULL columns become absent properties, so records compare equal however they were built. */
+export function present<T extends Record<string, unknown>>(
+  record: T,
+): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== null && value !== undefined),
+  ) as { [K in keyof T]?: Exclude<T[K], null> };
+}

@@ -1,0 +1,86 @@
+// Drafts of forms in progress: one row per open modal, expiring after a period of disuse.
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { type Context, type Scope, toJson } from './context.js';
+import { DraftNotFoundError } from './errors.js';
+import type { DraftsTable } from './schema.js';
+import type { Draft, Drafts } from './types.js';
+
+export const DEFAULT_DRAFT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Random, URL-safe (base64url), 22 characters: 128 bits. */
+function newDraftId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+function toDraft<T>(row: Selectable<DraftsTable>): Draft<T> {
+  return {
+    id: row.id,
+    kind: row.kind,
+    userId: row.user_id,
+    channelId: row.channel_id,
+    data: JSON.parse(row.data) as T,
+    version: row.version,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+export function drafts({ db }: Scope, context: Context): Drafts {
+  return {
+    async create(input) {
+      const at = context.now();
+      const row = {
+        id: newDraftId(),
+        kind: input.kind,
+        user_id: input.userId,
+        channel_id: input.channelId,
+        data: toJson(input.data) ?? 'null',
+        version: 1,
+        created_at: at,
+        updated_at: at,
+        expires_at: at + context.draftTtlMs,
+      };
+      await db.insertInto('drafts').values(row).execute();
+      return toDraft(row);
+    },
+    async get(id) {
+      const row = await db
+        .selectFrom('drafts')
+        .selectAll()
+        .where('id', '=', id)
+        .where('expires_at', '>', context.now())
+        .executeTakeFirst();
+      return row && toDraft(row);
+    },
+    async save(id, data) {
+      const at = context.now();
+      // An expired draft is never revived, even if the purge has not removed it yet.
+      const row = await db
+        .updateTable('drafts')
+        .set((eb) => ({
+          data: toJson(data) ?? 'null',
+          version: eb('version', '+', 1),
+          updated_at: at,
+          expires_at: at + context.draftTtlMs,
+        }))
+        .where('id', '=', id)
+        .where('expires_at', '>', at)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) throw new DraftNotFoundError(id);
+      return toDraft(row);
+    },
+    async delete(id) {
+      await db.deleteFrom('drafts').where('id', '=', id).execute();
+    },
+    async purgeExpired() {
+      const result = await db
+        .deleteFrom('drafts')
+        .where('expires_at', '<=', context.now())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

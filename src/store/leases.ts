@@ -1,0 +1,32 @@
+// Replica leases: each running replica keeps its row alive; an expired row means the replica is gone.
+import type { Context } from './context.js';
+import type { Db } from './schema.js';
+
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+export const DEFAULT_LEASE_RENEW_MS = 10_000;
+
+export function leases(db: Db, context: Context) {
+  return {
+    /** Takes or extends this replica's lease, and forgets leases already expired (same as absent). */
+    async renew(): Promise<void> {
+      const at = context.now();
+      await db
+        .insertInto('replica_leases')
+        .values({
+          replica_id: context.replicaId,
+          started_at: at,
+          renewed_at: at,
+          expires_at: at + context.leaseTtlMs,
+        })
+        .onConflict((conflict) =>
+          conflict.column('replica_id').doUpdateSet({ renewed_at: at, expires_at: at + context.leaseTtlMs }),
+        )
+        .execute();
+      await db.deleteFrom('replica_leases').where('expires_at', '<=', at).execute();
+    },
+    /** Gives the lease up: this replica's leftover attempts become recoverable at once. */
+    async release(): Promise<void> {
+      await db.deleteFrom('replica_leases').where('replica_id', '=', context.replicaId).execute();
+    },
+  };
+}

@@ -1,0 +1,237 @@
+// The schema's history, one list for both backends, and the runner that applies it once.
+import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import type { Backend, BackendKind } from './backend.js';
+import { NewerSchemaError } from './errors.js';
+import type { Db } from './schema.js';
+
+/*
+ * Append-only: never edit a migration that has shipped, add a new one. Each migration is
+ * recorded by version and name in `store_migrations`; all pending ones are applied in one
+ * transaction, so a failure leaves the database as it was.
+ */
+
+export interface Migration {
+  /** 1, 2, 3, … with no gaps. */
+  version: number;
+  name: string;
+  up(db: Kysely<unknown>, kind: BackendKind): Promise<void>;
+}
+
+/** Milliseconds since the epoch: INTEGER is 64-bit in SQLite, PostgreSQL needs BIGINT. */
+const epochMs = (kind: BackendKind) => (kind === 'sqlite' ? 'integer' : 'bigint');
+
+/** SQLite tables are STRICT (types enforced, as PostgreSQL does anyway). */
+const strict =
+  (kind: BackendKind) =>
+  <T extends string, C extends string>(table: CreateTableBuilder<T, C>) =>
+    kind === 'sqlite' ? table.modifyEnd(sql`strict`) : table;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    // Versions 1 and 2 are the tables the SQLite-only store made, with the same names.
+    version: 1,
+    name: 'drafts, bookings, attempts, audit',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      await db.schema
+        .createTable('drafts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', time, (c) => c.notNull())
+        .addColumn('updated_at', time, (c) => c.notNull())
+        .addColumn('expires_at', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('drafts_expires_at').on('drafts').column('expires_at').execute();
+
+      await db.schema
+        .createTable('bookings')
+        .addColumn('tracking_number', 'text', (c) => c.primaryKey())
+        .addColumn('tracking_ref_no', 'text', (c) => c.notNull())
+        .addColumn('record', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('card_channel_id', 'text')
+        .addColumn('card_ts', 'text')
+        .addColumn('audit_card_ts', 'text')
+        .addColumn('booked_by', 'text', (c) => c.notNull())
+        .addColumn('booked_at', time, (c) => c.notNull())
+        .addColumn('updated_by', 'text')
+        .addColumn('updated_at', time)
+        .$call(strict(kind))
+        .execute();
+
+      await db.schema
+        .createTable('attempts')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('result', 'text')
+        .addColumn('created_at', time, (c) => c.notNull())
+        .addColumn('updated_at', time, (c) => c.notNull())
+        .addCheckConstraint('attempts_state', sql`state in ('in-flight', 'succeeded', 'failed', 'unknown')`)
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('attempts_state').on('attempts').column('state').execute();
+
+      await db.schema
+        .createTable('audit')
+        .addColumn('id', time, (c) =>
+          kind === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity(),
+        )
+        .addColumn('at', time, (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('operation', 'text', (c) => c.notNull())
+        .addColumn('tracking_number', 'text')
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('request', 'text')
+        .addColumn('response', 'text')
+        .addColumn('detail', 'text')
+        .$call(strict(kind))
+        .execute();
+      await db.schema
+        .createIndex('audit_tracking_number')
+        .on('audit')
+        .columns(['tracking_number', 'id'])
+        .execute();
+      await db.schema.createIndex('audit_operation').on('audit').columns(['operation', 'id']).execute();
+    },
+  },
+  {
+    version: 2,
+    name: 'tracking number counters and reservations',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      await db.schema
+        .createTable('tracking_counters')
+        .addColumn('prefix', 'text', (c) => c.primaryKey())
+        .addColumn('last', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema
+        .createTable('tracking_reserved')
+        .addColumn('tracking_number', 'text', (c) => c.primaryKey())
+        .addColumn('reserved_at', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      // Numbers already booked are used: never hand them out. (`where true`: SQLite's upsert-after-SELECT rule.)
+      await sql`insert into tracking_reserved (tracking_number, reserved_at)
+        select tracking_number, booked_at from bookings where true
+        on conflict do nothing`.execute(db);
+    },
+  },
+  {
+    version: 3,
+    name: 'replicas: attempt owners and subjects, leases, deliveries, reservation holders',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      // SQLite adds one column per statement.
+      for (const column of ['tracking_number', 'user_id', 'channel_id', 'owner']) {
+        await db.schema.alterTable('attempts').addColumn(column, 'text').execute();
+      }
+      await db.schema.alterTable('tracking_reserved').addColumn('reserved_by', 'text').execute();
+      await db.schema
+        .createTable('replica_leases')
+        .addColumn('replica_id', 'text', (c) => c.primaryKey())
+        .addColumn('started_at', time, (c) => c.notNull())
+        .addColumn('renewed_at', time, (c) => c.notNull())
+        .addColumn('expires_at', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('claimed_at', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('deliveries_claimed_at').on('deliveries').column('claimed_at').execute();
+    },
+  },
+];
+
+/** The SQLite-only store kept its version (1 or 2) in PRAGMA user_version, and no migration table. */
+const LEGACY_VERSIONS = 2;
+
+/** Any constant both backends' replicas agree on: the key of the PostgreSQL advisory lock. */
+const MIGRATION_LOCK = 720_451_903;
+
+interface Applied {
+  version: number;
+  name: string;
+}
+
+function newerBuild(found: string, known: number): NewerSchemaError {
+  return new NewerSchemaError(
+    `The database was migrated by a newer build of the bot (${found}; this build knows ${known} migrations): run that build or a newer one, or restore a backup made with this one`,
+  );
+}
+
+/** A file from the SQLite-only store: record its versions as applied, so only the rest run. */
+async function adoptLegacy(db: Db, migrations: readonly Migration[], at: number): Promise<Applied[]> {
+  const { rows } = await sql<{ user_version: number }>`pragma user_version`.execute(db);
+  const version = rows[0]?.user_version ?? 0;
+  if (version > LEGACY_VERSIONS) throw newerBuild(`schema version ${version}`, migrations.length);
+  const adopted = migrations.slice(0, version).map(({ version, name }) => ({ version, name }));
+  if (adopted.length > 0) {
+    await db
+      .insertInto('store_migrations')
+      .values(adopted.map((migration) => ({ ...migration, applied_at: at })))
+      .execute();
+  }
+  return adopted;
+}
+
+/**
+ * Applies every migration the database lacks; returns the versions applied. Replicas starting
+ * together on one database apply each migration exactly once: PostgreSQL serialises them with
+ * an advisory lock, SQLite with BEGIN IMMEDIATE. Rejects with NewerSchemaError if the database
+ * has a migration this build does not know.
+ */
+export async function migrate(
+  backend: Backend,
+  at: number,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(`Migration list out of order: expected version ${index + 1}, got ${migration.version}`);
+    }
+  });
+  return backend.transaction(async (db) => {
+    if (backend.kind === 'postgres') await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(db);
+    await db.schema
+      .createTable('store_migrations')
+      .ifNotExists()
+      .addColumn('version', 'integer', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('applied_at', epochMs(backend.kind), (c) => c.notNull())
+      .execute();
+    let applied: Applied[] = await db
+      .selectFrom('store_migrations')
+      .select(['version', 'name'])
+      .orderBy('version')
+      .execute();
+    if (applied.length === 0 && backend.kind === 'sqlite') applied = await adoptLegacy(db, migrations, at);
+    const unknown = applied.find((row) => migrations[row.version - 1]?.name !== row.name);
+    if (unknown) throw newerBuild(`migration ${unknown.version} "${unknown.name}"`, migrations.length);
+
+    const done = new Set(applied.map((row) => row.version));
+    const pending = migrations.filter((migration) => !done.has(migration.version));
+    for (const migration of pending) {
+      await migration.up(db as Kysely<unknown>, backend.kind);
+      await db
+        .insertInto('store_migrations')
+        .values({ version: migration.version, name: migration.name, applied_at: at })
+        .execute();
+    }
+    // An older build reads only user_version: a number beyond its own makes it refuse the file.
+    if (backend.kind === 'sqlite' && pending.length > 0) {
+      await sql.raw(`pragma user_version = ${migrations.length}`).execute(db);
+    }
+    return pending.map((migration) => migration.version);
+  });
+}

@@ -1,0 +1,97 @@
+// The query builder's way into a pg Pool, replacing a pooled connection the server had already ended.
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  PostgresDialect,
+  type QueryResult,
+} from 'kysely';
+import type pg from 'pg';
+
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/**
+ * The server ended the session before running the statement (the backend was terminated or
+ * crashed while the connection sat idle in the pool): the statement can be sent again elsewhere.
+ */
+function endedBeforeRunning(err: unknown): boolean {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return code === '57P01' || code === '57P02' || (err instanceof Error && /not queryable/.test(err.message));
+}
+
+/** One connection as the query builder sees it; the pooled client behind it is taken on first use. */
+class PoolConnection implements DatabaseConnection {
+  #client: pg.PoolClient | undefined;
+  /** Once a statement has run, the session may hold state (a transaction): it is never swapped then. */
+  #used = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    for (let retried = false; ; retried = true) {
+      this.#client ??= await this.pool.connect();
+      try {
+        const result = await this.#client.query(query.sql, [...query.parameters]);
+        this.#used = true;
+        return {
+          rows: result.rows as R[],
+          numAffectedRows: WRITES.has(result.command) ? BigInt(result.rowCount ?? 0) : undefined,
+        };
+      } catch (err) {
+        if (this.#used || retried || !endedBeforeRunning(err)) throw err;
+        this.release(err as Error);
+        // Let the pool hear of any other connection that died the same way before taking one.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  streamQuery(): AsyncIterableIterator<never> {
+    throw new Error('The store does not stream queries');
+  }
+
+  /** Back to the pool; with an error, the pool closes the client instead of reusing it. */
+  release(err?: Error): void {
+    this.#client?.release(err);
+    this.#client = undefined;
+  }
+}
+
+class PoolDriver implements Driver {
+  constructor(private readonly pool: pg.Pool) {}
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new PoolConnection(this.pool);
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    (connection as PoolConnection).release();
+  }
+  async destroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** PostgreSQL through `pool`, which reconnects by itself when the server is back. */
+export class PoolDialect extends PostgresDialect {
+  constructor(private readonly pool: pg.Pool) {
+    super({ pool });
+    // A connection that dies fails its query, if any, and is dropped by the pool. Its 'error'
+    // event carries nothing more, and unheard it would end the process: idle ones report to the
+    // pool, the others to their own listener.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+  }
+
+  override createDriver(): Driver {
+    return new PoolDriver(this.pool);
+  }
+}

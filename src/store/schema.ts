@@ -1,0 +1,105 @@
+// The tables as the query builder sees them (rows as stored), for both backends.
+import type { Generated, Kysely } from 'kysely';
+import type { AttemptState } from './types.js';
+
+/*
+ * Times are whole milliseconds since the epoch (INTEGER in SQLite, BIGINT in PostgreSQL, read
+ * back as numbers), JSON payloads are TEXT: the same values on both backends, so every query
+ * exists once.
+ */
+
+export interface DraftsTable {
+  id: string;
+  kind: string;
+  user_id: string;
+  channel_id: string;
+  data: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface BookingsTable {
+  tracking_number: string;
+  tracking_ref_no: string;
+  record: string;
+  version: number;
+  channel_id: string;
+  card_channel_id: string | null;
+  card_ts: string | null;
+  audit_card_ts: string | null;
+  booked_by: string;
+  booked_at: number;
+  updated_by: string | null;
+  updated_at: number | null;
+}
+
+export interface AttemptsTable {
+  key: string;
+  operation: string;
+  state: AttemptState;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+  tracking_number: string | null;
+  user_id: string | null;
+  channel_id: string | null;
+  owner: string | null;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  at: number;
+  user_id: string;
+  operation: string;
+  tracking_number: string | null;
+  outcome: string;
+  request: string | null;
+  response: string | null;
+  detail: string | null;
+}
+
+export interface TrackingCountersTable {
+  prefix: string;
+  last: number;
+}
+
+export interface TrackingReservedTable {
+  tracking_number: string;
+  reserved_at: number;
+  reserved_by: string | null;
+}
+
+export interface ReplicaLeasesTable {
+  replica_id: string;
+  started_at: number;
+  renewed_at: number;
+  expires_at: number;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  claimed_at: number;
+}
+
+export interface StoreMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: number;
+}
+
+export interface Tables {
+  drafts: DraftsTable;
+  bookings: BookingsTable;
+  attempts: AttemptsTable;
+  audit: AuditTable;
+  tracking_counters: TrackingCountersTable;
+  tracking_reserved: TrackingReservedTable;
+  replica_leases: ReplicaLeasesTable;
+  deliveries: DeliveriesTable;
+  store_migrations: StoreMigrationsTable;
+}
+
+/** The database, or one connection inside a transaction: table modules take either. */
+export type Db = Kysely<Tables>;

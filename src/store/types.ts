@@ -1,0 +1,243 @@
+// The store's interface: what callers may ask of it, whichever database runs underneath.
+
+/*
+ * The store knows nothing about Slack or the courier's shapes: `data`, `record`, `result`,
+ * `request` and `response` are stored with `JSON.stringify` and returned with `JSON.parse`, so
+ * the type parameters are the caller's claim, not checked here, and anything JSON does not
+ * round-trip comes back changed — a `Date` inside them comes back as its ISO string (the caller
+ * revives it), `undefined` properties disappear, and `Map`, `Set` or class instances become
+ * plain objects. The store's own timestamps (`createdAt`, `bookedAt`, …) are real `Date`s.
+ *
+ * Every method is async and may reject with StoreUnavailableError when the database is
+ * unreachable or too slow; the other errors are in ./errors.ts.
+ */
+
+export interface Draft<T = unknown> {
+  id: string;
+  /** 'quote' | 'booking' | 'update' */
+  kind: string;
+  userId: string;
+  channelId: string;
+  /** As JSON round-trips it: Dates inside come back as ISO strings. */
+  data: T;
+  /** 1 on creation, +1 on every save. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+}
+
+export interface BookingRecord<T = unknown> {
+  trackingNumber: string;
+  trackingRefNo: string;
+  /** Last-known full domain booking, as JSON round-trips it: Dates inside come back as ISO strings. */
+  record: T;
+  /** 1 on insert, +1 on every successful updateRecord. */
+  version: number;
+  channelId: string;
+  /** Where its card was posted. */
+  cardChannelId?: string;
+  cardTs?: string;
+  auditCardTs?: string;
+  bookedBy: string;
+  bookedAt: Date;
+  updatedBy?: string;
+  updatedAt?: Date;
+}
+
+export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
+
+/** Who and what an attempt is about, so whoever recovers it can tell the dispatcher. */
+export interface AttemptSubject {
+  trackingNumber?: string;
+  userId?: string;
+  channelId?: string;
+}
+
+export interface Attempt<R = unknown> extends AttemptSubject {
+  key: string;
+  operation: string;
+  state: AttemptState;
+  /** As JSON round-trips it; absent while in flight (or when finished with `undefined`). */
+  result?: R;
+  /** The replica that began it (absent for attempts made before replicas were recorded). */
+  owner?: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type BeginResult<R> = { started: true } | { started: false; attempt: Attempt<R> };
+
+export interface AuditEntry {
+  id: number;
+  at: Date;
+  userId: string;
+  /** 'quote' | 'book' | 'update' | 'refused' | … */
+  operation: string;
+  trackingNumber?: string;
+  outcome: string;
+  /** As JSON round-trips it. */
+  request?: unknown;
+  /** As JSON round-trips it. */
+  response?: unknown;
+  detail?: string;
+}
+
+export type BookingInsert<T> = Omit<BookingRecord<T>, 'version' | 'updatedBy' | 'updatedAt'>;
+
+export type UpdateRecordResult<T> =
+  | { ok: true; booking: BookingRecord<T> }
+  | { ok: false; current: BookingRecord<T> | undefined };
+
+export interface CardLocation {
+  cardChannelId?: string;
+  cardTs?: string;
+  auditCardTs?: string;
+}
+
+export interface Drafts {
+  /** New draft, version 1, expiring `draftTtlMs` from now. Its id is random, URL-safe, 22 characters. */
+  create<T>(input: { kind: string; userId: string; channelId: string; data: T }): Promise<Draft<T>>;
+  /** Undefined when missing or expired. */
+  get<T>(id: string): Promise<Draft<T> | undefined>;
+  /** Replaces data, bumps version and updatedAt, extends expiry. Rejects with DraftNotFoundError if missing or expired. */
+  save<T>(id: string, data: T): Promise<Draft<T>>;
+  delete(id: string): Promise<void>;
+  /** Removes expired drafts; returns how many. Safe to run on every replica at once. */
+  purgeExpired(): Promise<number>;
+}
+
+export interface Bookings {
+  /**
+   * Version 1. Rejects with DuplicateTrackingNumberError if the tracking number is already
+   * booked. Also marks the tracking number as used (see trackingNumbers.reserve).
+   */
+  insert<T>(input: BookingInsert<T>): Promise<BookingRecord<T>>;
+  get<T>(trackingNumber: string): Promise<BookingRecord<T> | undefined>;
+  /**
+   * Optimistic concurrency (across replicas too): applies only if the stored version is still
+   * expectedVersion (then version +1, updatedBy/updatedAt set); otherwise { ok: false, current }
+   * so the caller can tell the user someone else changed it (current is undefined if there is
+   * no such booking).
+   */
+  updateRecord<T>(
+    trackingNumber: string,
+    expectedVersion: number,
+    record: T,
+    updatedBy: string,
+  ): Promise<UpdateRecordResult<T>>;
+  /**
+   * Sets the given card locations; keys left undefined keep their stored value. Does not change
+   * the version. Rejects with BookingNotFoundError if there is no such booking.
+   */
+  setCard(trackingNumber: string, card: CardLocation): Promise<void>;
+}
+
+/**
+ * Every attempt to call the courier, keyed by an idempotency key (an opaque string chosen by the
+ * caller), so one confirmation sends at most one request: a double click, a replayed submission
+ * or the same submission delivered to two replicas sees the first attempt.
+ */
+export interface Attempts {
+  /**
+   * Atomically, across replicas: if no attempt with this key exists, insert it as in-flight,
+   * owned by this replica, and return { started: true }; otherwise { started: false, attempt }
+   * (the existing one, whatever its state).
+   */
+  begin<R>(key: string, operation: string, subject?: AttemptSubject): Promise<BeginResult<R>>;
+  /**
+   * Records the outcome. Overwrites whatever state the attempt is in (a late real outcome is
+   * better than 'unknown'). Rejects with AttemptNotFoundError if begin() was never called for the key.
+   */
+  finish<R>(key: string, state: Exclude<AttemptState, 'in-flight'>, result: R): Promise<void>;
+  get<R>(key: string): Promise<Attempt<R> | undefined>;
+  /**
+   * A failed attempt may be retried by the user: remove it so begin() starts afresh. Never
+   * removes in-flight, succeeded or unknown ones (false then, or when missing).
+   */
+  clearFailed(key: string): Promise<boolean>;
+  /**
+   * In-flight attempts whose owner is gone (its lease expired or was released, or it predates
+   * leases), marked 'unknown' and returned (oldest first) so the caller can tell their
+   * dispatchers. Never touches this replica's attempts or those of a replica whose lease is
+   * live. Run it at start-up and then periodically (e.g. at every lease renewal): each abandoned
+   * attempt is returned to exactly one caller, even with several replicas recovering at once.
+   */
+  recoverAbandoned(): Promise<Attempt[]>;
+  /**
+   * On shutdown, when calls are still running after the grace period: this replica's in-flight
+   * attempts, marked 'unknown' and returned (oldest first).
+   */
+  abandonOwn(): Promise<Attempt[]>;
+}
+
+export interface Audit {
+  /** request/response stored as JSON. */
+  record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<AuditEntry>;
+  /** Newest first; at most `limit` entries (default DEFAULT_AUDIT_LIMIT = 100). */
+  list(filter?: { trackingNumber?: string; operation?: string; limit?: number }): Promise<AuditEntry[]>;
+}
+
+/** Tracking numbers: unique across replicas, never reused, persisted. Compared exactly (case-sensitive). */
+export interface TrackingNumbers {
+  /**
+   * `${prefix}${6-digit zero-padded counter}`, e.g. `WB000001`, from a persisted per-prefix
+   * counter; skips any number already used, and marks the result as used (for `holder`, when
+   * given), so it is never handed out twice, even across replicas, restarts or a counter reset.
+   * Past 999999 the counter simply gets a seventh digit. The prefix may contain only letters,
+   * digits, - and _ (at most 40).
+   */
+  next(prefix: string, holder?: string): Promise<string>;
+  /**
+   * Marks a number as used (also ones typed by a dispatcher), atomically across replicas, so
+   * next() never hands it out and two holders never both get it. True when this call reserved
+   * it, or it was already reserved by the same `holder` (e.g. the same draft retrying); false
+   * when it was used already by anyone else (or by anyone, when no holder is given).
+   */
+  reserve(trackingNumber: string, holder?: string): Promise<boolean>;
+}
+
+/** Requests re-delivered to any replica (Slack retries): the first claim wins. */
+export interface Deliveries {
+  /**
+   * True the first time `id` is claimed by any replica within `deliveryTtlMs`; false for every
+   * later claim of it.
+   */
+  claim(id: string): Promise<boolean>;
+  /** Forgets claims older than `deliveryTtlMs`; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
+/** Everything that can run inside one transaction. */
+export interface StoreTables {
+  drafts: Drafts;
+  bookings: Bookings;
+  attempts: Attempts;
+  audit: Audit;
+  trackingNumbers: TrackingNumbers;
+  deliveries: Deliveries;
+}
+
+export interface Store extends StoreTables {
+  /** The database in use, fit for a log line (a URL's password masked). */
+  readonly location: string;
+  /** This replica: its id (recorded on its attempts) and its lease, renewed in the background. */
+  readonly replica: {
+    readonly id: string;
+    /** Renews the lease now (the store also does so every `leaseRenewMs`). */
+    renew(): Promise<void>;
+  };
+  /**
+   * Runs `fn` in one transaction: everything it does through `tx` is committed together or not
+   * at all (on a rejection, or the database lost midway). Use only `tx` inside `fn`: with SQLite
+   * the store's own methods would wait for the transaction to end.
+   */
+  transaction<T>(fn: (tx: StoreTables) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers: for a readiness check. */
+  ping(): Promise<void>;
+  /**
+   * Stops renewing the lease, releases it (so other replicas recover this one's leftover
+   * attempts at once) and closes the database; later calls reject. Calling it twice is harmless.
+   */
+  close(): Promise<void>;
+}

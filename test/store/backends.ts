@@ -1,0 +1,186 @@
+// Runs a store test suite once per backend: SQLite in a temporary file, PostgreSQL in a throwaway database.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
+
+/*
+ * PostgreSQL tests need TEST_DATABASE_URL (a user allowed to CREATE DATABASE; every test file
+ * makes its own database and drops it). Without it they are skipped with a line saying how to
+ * run them — except under CI=true, where they fail instead: CI must never skip them silently.
+ */
+
+export type Target = { path: string } | { url: string };
+
+export interface TestBackend {
+  name: 'sqlite' | 'postgres';
+  /** This test's database, empty at its start: every store opened in one test shares it. */
+  target(): Target;
+  /** Opens a store on this test's database (no background lease renewal unless asked); closed after the test. */
+  open(options?: Partial<StoreOptions>): Promise<Store>;
+  /** Runs SQL directly on this test's database, around the store: to set up or inspect what it cannot. */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** A database nobody has migrated yet (dropped after the file). */
+  emptyDatabase(): Promise<Target>;
+}
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+const HOW_TO_RUN =
+  'set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (a user allowed to CREATE DATABASE) to run them';
+
+/** `postgres://…/admin` → the same server, another database. */
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Databases created by this file, dropped (connections and all) after it. */
+function throwawayDatabases(adminUrl: string) {
+  const created: string[] = [];
+  return {
+    async create(): Promise<string> {
+      const name = `waybill_test_${randomBytes(6).toString('hex')}`;
+      await withClient(adminUrl, async (client) => {
+        await client.query(`CREATE DATABASE ${name}`);
+        // Throwaway data: no need to wait for the disk at every commit.
+        await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+      });
+      created.push(name);
+      return databaseUrl(adminUrl, name);
+    },
+    async dropAll(): Promise<void> {
+      const names = created.splice(0);
+      if (names.length === 0) return;
+      await withClient(adminUrl, async (client) => {
+        for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      });
+    },
+  };
+}
+
+/** Stores opened by a test, closed after it. */
+function openedStores(target: () => Target) {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+  return async (options: Partial<StoreOptions> = {}) => {
+    const store = await openStore({ ...target(), leaseRenewMs: 0, ...options });
+    opened.push(store);
+    return store;
+  };
+}
+
+function sqliteBackend(): TestBackend {
+  let dir = '';
+  let path = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'waybill-store-'));
+    path = join(dir, 'bot.sqlite');
+  });
+  // Registered before openedStores' hook, so it runs after the stores are closed.
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  let empties = 0;
+  return {
+    name: 'sqlite',
+    target: () => ({ path }),
+    open: openedStores(() => ({ path })),
+    async query<R>(text: string, params: unknown[] = []) {
+      const db = new Database(path);
+      try {
+        const statement = db.prepare(text);
+        if (statement.reader) return statement.all(...params) as R[];
+        statement.run(...params);
+        return [];
+      } finally {
+        db.close();
+      }
+    },
+    async emptyDatabase() {
+      empties += 1;
+      return { path: join(dir, `empty-${empties}.sqlite`) };
+    },
+  };
+}
+
+function postgresBackend(adminUrl: string): TestBackend {
+  const databases = throwawayDatabases(adminUrl);
+  let url = '';
+  beforeAll(async () => {
+    url = await databases.create();
+    // Migrated once for the file; each test then starts from empty tables.
+    await (await openStore({ url, leaseRenewMs: 0 })).close();
+  });
+  afterAll(() => databases.dropAll());
+  beforeEach(async () => {
+    await withClient(url, async (client) => {
+      const { rows } = await client.query<{ tablename: string }>(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'store_migrations'",
+      );
+      // DELETE, not TRUNCATE: far quicker on a handful of rows.
+      await client.query(rows.map((row) => `DELETE FROM ${row.tablename};`).join(' '));
+    });
+  });
+  return {
+    name: 'postgres',
+    target: () => ({ url }),
+    open: openedStores(() => ({ url })),
+    query: <R>(text: string, params: unknown[] = []) =>
+      withClient(url, async (client) => (await client.query(text, params)).rows as R[]),
+    emptyDatabase: async () => ({ url: await databases.create() }),
+  };
+}
+
+/** Where the PostgreSQL suite would have run, when it cannot. */
+function missingPostgres(): TestBackend {
+  const missing = (): never => {
+    throw new Error(
+      `CI=true but TEST_DATABASE_URL is not set: the PostgreSQL store tests must run in CI; ${HOW_TO_RUN}`,
+    );
+  };
+  beforeAll(missing);
+  return { name: 'postgres', target: missing, open: missing, query: missing, emptyDatabase: missing };
+}
+
+const skippedLines = new Set<string>();
+
+/**
+ * `describe(title)` once per backend; `suite` registers the tests given the backend. Without
+ * TEST_DATABASE_URL the PostgreSQL run is skipped (a line says so), or fails under CI=true.
+ */
+export function describeEachBackend(
+  file: string,
+  title: string,
+  suite: (backend: TestBackend) => void,
+  backends: readonly TestBackend['name'][] = ['sqlite', 'postgres'],
+): void {
+  for (const name of backends) {
+    if (name === 'postgres' && !TEST_DATABASE_URL && process.env.CI !== 'true') {
+      const line = `PostgreSQL store tests skipped (${basename(file)}: "${title}"): ${HOW_TO_RUN}`;
+      if (!skippedLines.has(line)) console.warn(line);
+      skippedLines.add(line);
+      describe.skip(`${title} [postgres]`, () => suite(missingPostgres()));
+      continue;
+    }
+    describe(`${title} [${name}]`, () => {
+      if (name === 'sqlite') return suite(sqliteBackend());
+      return suite(TEST_DATABASE_URL ? postgresBackend(TEST_DATABASE_URL) : missingPostgres());
+    });
+  }
+}

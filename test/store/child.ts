@@ -1,0 +1,64 @@
+// Starts test/store/child-store.ts in its own process and talks to it line by line.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
+import type { AttemptSubject } from '../../src/store/index.js';
+import type { Target } from './backends.js';
+
+export interface ChildArgs {
+  mode: 'migrate' | 'begin-and-wait';
+  target: Target;
+  replicaId?: string;
+  leaseTtlMs?: number;
+  key?: string;
+  subject?: AttemptSubject;
+}
+
+export interface Child {
+  /** The next line it prints (rejects if it exits first). */
+  nextLine(): Promise<string>;
+  send(line: string): void;
+  /** SIGKILL: no chance to close anything, as a crashed replica. */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
+const script = new URL('./child-store.ts', import.meta.url).pathname;
+
+/** Resolves once the child has printed "ready". */
+export async function startChild(mode: ChildArgs['mode'], args: Omit<ChildArgs, 'mode'>): Promise<Child> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, mode, JSON.stringify({ ...args, mode })], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  running.add(proc);
+  let stderr = '';
+  proc.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(proc, 'exit').then(([code]) => code as number | null);
+  const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+  const child: Child = {
+    async nextLine() {
+      const next = await lines.next();
+      if (next.done) throw new Error(`child exited without a line; stderr: ${stderr}`);
+      return next.value;
+    },
+    send: (line) => proc.stdin?.write(`${line}\n`),
+    async kill() {
+      proc.kill('SIGKILL');
+      await exited;
+      running.delete(proc);
+    },
+    exited,
+  };
+  const first = await child.nextLine();
+  if (first !== 'ready') throw new Error(`child said "${first}" instead of ready; stderr: ${stderr}`);
+  return child;
+}

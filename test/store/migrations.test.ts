@@ -1,0 +1,221 @@
+// Migrations on both backends: applied once however many replicas start, refused from a newer build, legacy files adopted.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Backend, connectPostgres, connectSqlite } from '../../src/store/backend.js';
+import { NewerSchemaError, openStore } from '../../src/store/index.js';
+import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
+import { describeEachBackend, type Target } from './backends.js';
+import { startChild } from './child.js';
+
+const connected: Backend[] = [];
+afterEach(async () => {
+  await Promise.all(connected.splice(0).map((backend) => backend.close()));
+});
+
+function connectTo(target: Target): Backend {
+  const backend =
+    'url' in target
+      ? connectPostgres(target.url, { poolSize: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 })
+      : connectSqlite(target.path, 5000);
+  connected.push(backend);
+  return backend;
+}
+
+async function tablesOf(backend: Backend): Promise<string[]> {
+  return (await backend.db.introspection.getTables()).map((table) => table.name).sort();
+}
+
+const latest = MIGRATIONS.length;
+const allVersions = MIGRATIONS.map((migration) => migration.version);
+
+describeEachBackend(import.meta.filename, 'migrations', (backend) => {
+  it('three processes migrating one empty database at once apply each migration exactly once', async () => {
+    const target = await backend.emptyDatabase();
+    const children = await Promise.all([1, 2, 3].map(() => startChild('migrate', { target })));
+    for (const child of children) child.send('go');
+    const applied = await Promise.all(
+      children.map(async (child) => JSON.parse(await child.nextLine()) as number[]),
+    );
+    expect(applied.flat().sort()).toEqual(allVersions);
+    expect(applied.filter((versions) => versions.length > 0)).toHaveLength(1);
+    expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0, 0]);
+
+    const db = connectTo(target);
+    const rows = await db.db
+      .selectFrom('store_migrations')
+      .select(['version', 'name'])
+      .orderBy('version')
+      .execute();
+    expect(rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+    expect(await migrate(db, Date.now())).toEqual([]);
+  });
+
+  it('reopening applies nothing and keeps the data', async () => {
+    const target = await backend.emptyDatabase();
+    const first = await openStore({ ...target, leaseRenewMs: 0 });
+    await first.trackingNumbers.reserve('X1');
+    await first.close();
+    expect(await migrate(connectTo(target), Date.now())).toEqual([]);
+    const second = await openStore({ ...target, leaseRenewMs: 0 });
+    expect(await second.trackingNumbers.reserve('X1')).toBe(false);
+    await second.close();
+  });
+
+  it('migrates a database at an older version forward', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    expect(await migrate(old, Date.now(), MIGRATIONS.slice(0, 1))).toEqual([1]);
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', '{"a":1}', 1, 'C1', 'U1', 0)`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      expect((await store.bookings.get('WB000001'))?.record).toEqual({ a: 1 });
+      // Version 2 backfilled the booked numbers as used.
+      expect(await store.trackingNumbers.reserve('WB000001')).toBe(false);
+      expect(await store.trackingNumbers.next('WB')).toBe('WB000002');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('applies all pending migrations in one transaction: a failing one leaves the database as it was', async () => {
+    const target = await backend.emptyDatabase();
+    const db = connectTo(target);
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: latest + 1,
+        name: 'broken',
+        up: async (tx: Kysely<unknown>) => void (await sql`create table oops (`.execute(tx)),
+      },
+    ];
+    await expect(migrate(db, Date.now(), broken)).rejects.toThrow();
+    expect(await tablesOf(db)).toEqual([]);
+  });
+
+  it('refuses a database migrated by a newer build, with one line naming it', async () => {
+    const target = await backend.emptyDatabase();
+    const db = connectTo(target);
+    await migrate(db, Date.now());
+    await db.db
+      .insertInto('store_migrations')
+      .values({ version: latest + 1, name: 'something from the future', applied_at: 0 })
+      .execute();
+    const refused = openStore({ ...target, leaseRenewMs: 0 });
+    await expect(refused).rejects.toThrow(NewerSchemaError);
+    const message = (await refused.catch((err: Error) => err)) as Error;
+    expect(message.message).toMatch(/newer build of the bot/);
+    expect(message.message).toContain(`migration ${latest + 1} "something from the future"`);
+    expect(message.message).not.toContain('\n');
+  });
+
+  it('refuses a database whose migration of a known number has another name', async () => {
+    const target = await backend.emptyDatabase();
+    const db = connectTo(target);
+    await migrate(db, Date.now());
+    await db.db
+      .updateTable('store_migrations')
+      .set({ name: 'renamed elsewhere' })
+      .where('version', '=', latest)
+      .execute();
+    await expect(openStore({ ...target, leaseRenewMs: 0 })).rejects.toThrow(/newer build.*renamed elsewhere/);
+  });
+});
+
+describe('the SQLite file', () => {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'waybill-legacy-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A file as the SQLite-only store left it at `version`, with `seed` rows. */
+  function legacyFile(version: 1 | 2, seed: string): string {
+    const path = join(dir, 'legacy.sqlite');
+    const db = new Database(path);
+    db.exec(readFileSync(new URL('./fixtures/legacy-v1.sql', import.meta.url), 'utf8'));
+    db.exec(seed);
+    if (version === 2) db.exec(readFileSync(new URL('./fixtures/legacy-v2.sql', import.meta.url), 'utf8'));
+    db.close();
+    return path;
+  }
+
+  it('adopts a file made by the SQLite-only store and migrates it forward', async () => {
+    const path = legacyFile(
+      2,
+      `INSERT INTO bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+         VALUES ('WB000001', 'R1', '{"weight":2}', 1, 'C1', 'U1', 1000);
+       INSERT INTO attempts VALUES ('book:d1:WB000002', 'book', 'in-flight', NULL, 2000, 2000);
+       INSERT INTO audit (at, user_id, operation, outcome) VALUES (3000, 'U1', 'book', 'ok');`,
+    );
+    const store = await openStore({ path, leaseRenewMs: 0 });
+    try {
+      expect(await store.bookings.get('WB000001')).toMatchObject({
+        trackingRefNo: 'R1',
+        record: { weight: 2 },
+      });
+      expect(await store.audit.list()).toEqual([expect.objectContaining({ userId: 'U1', outcome: 'ok' })]);
+      // Made before replicas were recorded: nobody owns it, so it is recovered at once.
+      expect(await store.attempts.recoverAbandoned()).toEqual([
+        expect.objectContaining({ key: 'book:d1:WB000002', state: 'unknown' }),
+      ]);
+      expect(await store.trackingNumbers.next('WB')).toBe('WB000002');
+    } finally {
+      await store.close();
+    }
+    const db = new Database(path);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(latest);
+      expect(db.prepare('SELECT version, name FROM store_migrations ORDER BY version').all()).toEqual(
+        MIGRATIONS.map(({ version, name }) => ({ version, name })),
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it("adopts a file at the SQLite-only store's version 1, backfilling used tracking numbers", async () => {
+    const path = legacyFile(
+      1,
+      `INSERT INTO bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+         VALUES ('WB000001', 'R1', '{}', 1, 'C1', 'U1', 1000);`,
+    );
+    const store = await openStore({ path, leaseRenewMs: 0 });
+    try {
+      expect(await store.trackingNumbers.reserve('WB000001')).toBe(false);
+      expect(await store.trackingNumbers.next('WB')).toBe('WB000002');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a file whose version is beyond what the SQLite-only store made, without a migration table', async () => {
+    const path = join(dir, 'odd.sqlite');
+    const db = new Database(path);
+    db.pragma('user_version = 7');
+    db.close();
+    await expect(openStore({ path, leaseRenewMs: 0 })).rejects.toThrow(/newer build.*schema version 7/);
+  });
+
+  it('creates the parent directory and uses WAL; :memory: works too', async () => {
+    const path = join(dir, 'nested', 'deeper', 'bot.sqlite');
+    const store = await openStore({ path, leaseRenewMs: 0 });
+    await store.close();
+    expect(existsSync(dirname(path))).toBe(true);
+    const db = new Database(path);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+    }
+    const memory = await openStore({ path: ':memory:', leaseRenewMs: 0 });
+    await memory.audit.record({ userId: 'U1', operation: 'quote', outcome: 'ok' });
+    expect(await memory.audit.list()).toHaveLength(1);
+    await memory.close();
+  });
+});

@@ -1,0 +1,114 @@
+// PostgreSQL faults: unreachable at start, lost while running, connections killed; passwords never shown.
+
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, redactUrl, StoreError, StoreUnavailableError } from '../../src/store/index.js';
+import { describeEachBackend } from './backends.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+
+const PASSWORD = 'pw-Secret-4711';
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** No part of the password: not its first few characters either. */
+function expectNoPassword(text: string) {
+  expect(text).not.toContain(PASSWORD.slice(0, 4));
+}
+
+describe('redactUrl', () => {
+  it('masks the password whole, in the user-info part and in a password parameter', () => {
+    expect(redactUrl(`postgres://bot:${PASSWORD}@db.internal:5432/waybill`)).toBe(
+      'postgres://bot:***@db.internal:5432/waybill',
+    );
+    expect(redactUrl(`postgres://bot@db/waybill?sslmode=require&password=${PASSWORD}`)).toBe(
+      'postgres://bot@db/waybill?sslmode=require&password=***',
+    );
+    expect(redactUrl('postgres://bot@db/waybill')).toBe('postgres://bot@db/waybill');
+    expect(redactUrl(`postgres://bot:${encodeURIComponent('p@ss:w/rd')}@db/waybill`)).toBe(
+      'postgres://bot:***@db/waybill',
+    );
+  });
+
+  it('masks by pattern what is not a URL at all', () => {
+    expect(redactUrl(`postgres://bot:${PASSWORD}@[bad/waybill`)).toBe('postgres://bot:***@[bad/waybill');
+  });
+});
+
+describe('PostgreSQL unreachable at start', () => {
+  it('rejects with one line naming the database, password masked', async () => {
+    const url = `postgres://postgres:${PASSWORD}@127.0.0.1:${await closedPort()}/waybill`;
+    const failure = (await openStore({ url, connectTimeoutMs: 2000 }).catch((err: unknown) => err)) as Error;
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(failure.message).toMatch(
+      /^Cannot reach the database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/waybill: .*ECONNREFUSED/,
+    );
+    expect(failure.message).not.toContain('\n');
+    expectNoPassword(failure.message);
+  });
+
+  it('refuses a URL that is not PostgreSQL, or not a URL', async () => {
+    await expect(openStore({ url: 'mysql://db/waybill' })).rejects.toThrow(/postgres:\/\//);
+    const failure = (await openStore({ url: `postgres://bot:${PASSWORD}@[bad/x` }).catch(
+      (err: Error) => err,
+    )) as Error;
+    expect(failure).toBeInstanceOf(StoreError);
+    expect(failure.message).toMatch(/not a valid URL/);
+    expectNoPassword(failure.message);
+  });
+});
+
+describeEachBackend(
+  import.meta.filename,
+  'PostgreSQL faults',
+  (backend) => {
+    let proxy: TcpProxy | undefined;
+    afterEach(async () => {
+      await proxy?.close();
+      proxy = undefined;
+    });
+
+    it('the pool reconnects by itself after its connections were terminated', async () => {
+      const store = await backend.open();
+      await store.drafts.create({ kind: 'quote', userId: 'U1', channelId: 'C1', data: 1 });
+      const killed = await backend.query<{ pid: number }>(
+        `SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+      );
+      expect(killed.length).toBeGreaterThan(0);
+      expect(await store.trackingNumbers.next('WB')).toBe('WB000001');
+      await store.ping();
+    });
+
+    it('lost while running: calls reject with StoreUnavailableError, and work again once it is back', async () => {
+      const direct = new URL((backend.target() as { url: string }).url);
+      proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+      const viaProxy = new URL(direct);
+      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      viaProxy.password = PASSWORD;
+      const store = await backend.open({ url: viaProxy.toString(), connectTimeoutMs: 2000 });
+      expect(store.location).toBe(redactUrl(viaProxy.toString()));
+      expectNoPassword(store.location);
+      await store.attempts.begin('k1', 'book');
+
+      await proxy.cut();
+      const failure = (await store.attempts.begin('k2', 'book').catch((err: unknown) => err)) as Error;
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect(failure.message).toMatch(/^The database did not answer: /);
+      expectNoPassword(failure.message);
+      await expect(store.ping()).rejects.toThrow(StoreUnavailableError);
+
+      await proxy.restore();
+      expect(await store.attempts.begin('k2', 'book')).toEqual({ started: true });
+      expect((await store.attempts.get('k1'))?.state).toBe('in-flight');
+    });
+  },
+  ['postgres'],
+);

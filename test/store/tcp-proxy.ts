@@ -1,0 +1,50 @@
+// A loopback TCP proxy a test can cut and restore, to play a database that goes away and comes back.
+import { once } from 'node:events';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** Stops listening and drops every connection, as a database host going down. */
+  cut(): Promise<void>;
+  /** Listens again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  let server: Server | undefined;
+  const listen = async (port: number) => {
+    server = createServer((client) => {
+      const upstream = createConnection(target);
+      track(client);
+      track(upstream);
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+    return address.port;
+  };
+  const port = await listen(0);
+  const cut = async () => {
+    const stopping = server;
+    server = undefined;
+    for (const socket of sockets) socket.destroy();
+    if (stopping) await new Promise<void>((resolve) => stopping.close(() => resolve()));
+  };
+  return {
+    port,
+    cut,
+    restore: async () => void (await listen(port)),
+    close: cut,
+  };
+}
