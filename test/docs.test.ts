@@ -54,18 +54,22 @@ function configSettings(): string[] {
   return [...names].sort();
 }
 
-/** Environment variables read anywhere in src/ and bench/ (process.env.X, process.env['X'], env('X')). */
+/**
+ * Environment variables read anywhere in src/ and bench/ (process.env.X, process.env['X'], env('X')),
+ * and by the store tests' backends (TEST_DATABASE_URL), which the docs tell contributors to set.
+ */
 function variablesReadByCode(): Set<string> {
   const names = new Set(configSettings());
   const patterns = [/process\.env\.([A-Z][A-Z0-9_]*)/g, /\w*[eE]nv\w*\[?\(?\s*'([A-Z][A-Z0-9_]*)'/g];
-  for (const path of sources) {
+  for (const path of [...sources, 'test/store/backends.ts']) {
     for (const pattern of patterns) {
       for (const [, name = ''] of read(path).matchAll(pattern)) names.add(name);
     }
   }
-  // The shell's own, passed through to child processes, are not settings.
+  // The shell's own, passed through to child processes, and the CI system's, are not settings.
   names.delete('PATH');
   names.delete('HOME');
+  names.delete('CI');
   return names;
 }
 

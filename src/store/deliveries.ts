@@ -2,7 +2,7 @@
 import type { Context, Scope } from './context.js';
 import type { Deliveries } from './types.js';
 
-/** Slack retries within minutes; an hour covers every retry with room to spare. */
+/** Senders retry within minutes; an hour covers every retry with room to spare. */
 export const DEFAULT_DELIVERY_TTL_MS = 60 * 60 * 1000;
 
 export function deliveries({ db }: Scope, context: Context): Deliveries {

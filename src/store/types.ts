@@ -197,7 +197,7 @@ export interface TrackingNumbers {
   reserve(trackingNumber: string, holder?: string): Promise<boolean>;
 }
 
-/** Requests re-delivered to any replica (Slack retries): the first claim wins. */
+/** Requests re-delivered to any replica (a sender retrying what it thinks went unanswered): the first claim wins. */
 export interface Deliveries {
   /**
    * True the first time `id` is claimed by any replica within `deliveryTtlMs`; false for every
