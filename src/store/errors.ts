@@ -11,12 +11,13 @@ export class StoreError extends Error {
  */
 export class StoreUnavailableError extends StoreError {
   override name = 'StoreUnavailableError';
-  /** What the driver said (refused, terminated, timed out…), one line, no password. */
+  /** `reason`: what the driver said (refused, terminated, timed out…), one line, no password. */
   constructor(
     readonly reason: string,
     options?: ErrorOptions,
+    situation = 'The database did not answer',
   ) {
-    super(`The database did not answer: ${reason}`, options);
+    super(`${situation}: ${reason}`, options);
   }
 }
 

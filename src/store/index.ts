@@ -68,7 +68,7 @@ export interface StoreOptions {
 
 /** The backend the options ask for; nothing is connected yet for PostgreSQL. */
 function connect(options: StoreOptions): Backend {
-  if (options.url === undefined) {
+  if (!options.url) {
     const busyTimeoutMs = positive('busyTimeoutMs', options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     return connectSqlite(options.path ?? DEFAULT_DATABASE_PATH, busyTimeoutMs);
   }
@@ -106,21 +106,16 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
 
 /** Every method of every table checks the store is open and turns "database gone" into StoreUnavailableError. */
 function guarded(tables: StoreTables, guard: <T>(run: () => Promise<T>) => Promise<T>): StoreTables {
-  const wrap = <G extends object>(group: G): G =>
+  const wrap = (group: object) =>
     Object.fromEntries(
       Object.entries(group).map(([name, method]) => [
         name,
         (...args: unknown[]) => guard(() => (method as (...a: unknown[]) => Promise<unknown>)(...args)),
       ]),
-    ) as G;
-  return {
-    drafts: wrap(tables.drafts),
-    bookings: wrap(tables.bookings),
-    attempts: wrap(tables.attempts),
-    audit: wrap(tables.audit),
-    trackingNumbers: wrap(tables.trackingNumbers),
-    deliveries: wrap(tables.deliveries),
-  };
+    );
+  return Object.fromEntries(
+    Object.entries(tables).map(([name, group]) => [name, wrap(group)]),
+  ) as unknown as StoreTables;
 }
 
 /** The reason an open failed, as one line that names the database (password masked). */
@@ -128,9 +123,7 @@ function openFailure(location: string, err: unknown): StoreError {
   if (err instanceof NewerSchemaError)
     return new NewerSchemaError(`${location}: ${err.message}`, { cause: err });
   if (err instanceof StoreUnavailableError) {
-    const failure = new StoreUnavailableError(err.reason, { cause: err });
-    failure.message = `Cannot reach the database ${location}: ${err.reason}`;
-    return failure;
+    return new StoreUnavailableError(err.reason, { cause: err }, `Cannot reach the database ${location}`);
   }
   const reason = err instanceof Error ? err.message : String(err);
   return new StoreError(`Cannot open the database ${location}: ${reason.replace(/\s+/g, ' ')}`, {

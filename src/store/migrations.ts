@@ -202,7 +202,11 @@ export async function migrate(
     }
   });
   return backend.transaction(async (db) => {
-    if (backend.kind === 'postgres') await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(db);
+    if (backend.kind === 'postgres') {
+      // Migrating may take longer than an ordinary statement, and so may waiting for another replica's.
+      await sql`set local statement_timeout = 0`.execute(db);
+      await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(db);
+    }
     await db.schema
       .createTable('store_migrations')
       .ifNotExists()

@@ -461,6 +461,18 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
   });
 
   describe('leases', () => {
+    /** Waits (bounded) until the background renewal has moved the lease beyond `now`. */
+    const renewedAfter = (replicaId: string, now: Date) =>
+      vi.waitFor(
+        async () => {
+          const [lease] = await backend.query<{ expires_at: number | string }>(
+            `SELECT expires_at FROM replica_leases WHERE replica_id = '${replicaId}'`,
+          );
+          expect(Number(lease?.expires_at)).toBeGreaterThan(now.getTime());
+        },
+        { timeout: 5000, interval: 10 },
+      );
+
     it('are renewed in the background', async () => {
       const clock = fakeClock();
       const busy = await backend.open({
@@ -473,15 +485,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       const other = await backend.open({ now: clock.now, replicaId: 'other' });
       clock.advance(5000);
       // Renewed at the moved clock: the lease outlives it.
-      await vi.waitFor(
-        async () => {
-          const [lease] = await backend.query<{ expires_at: number | string }>(
-            "SELECT expires_at FROM replica_leases WHERE replica_id = 'busy'",
-          );
-          expect(Number(lease?.expires_at)).toBeGreaterThan(clock.now().getTime());
-        },
-        { timeout: 5000, interval: 10 },
-      );
+      await renewedAfter('busy', clock.now());
       expect(await other.attempts.recoverAbandoned()).toEqual([]);
     });
 
@@ -499,15 +503,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(errors[0]).toBeInstanceOf(Error);
       await backend.query('ALTER TABLE replica_leases_away RENAME TO replica_leases');
       clock.advance(60_000);
-      await vi.waitFor(
-        async () => {
-          const [lease] = await backend.query<{ expires_at: number | string }>(
-            "SELECT expires_at FROM replica_leases WHERE replica_id = 'flaky'",
-          );
-          expect(Number(lease?.expires_at)).toBeGreaterThan(clock.now().getTime());
-        },
-        { timeout: 5000, interval: 10 },
-      );
+      await renewedAfter('flaky', clock.now());
     });
   });
 
