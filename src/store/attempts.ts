@@ -1,9 +1,9 @@
 // Courier call attempts, keyed for idempotency, owned by the replica that makes the call.
 import type { Selectable } from 'kysely';
 import { type Context, fromJson, present, type Scope, toJson } from './context.js';
-import { AttemptNotFoundError, StoreError } from './errors.js';
+import { AttemptNotFoundError } from './errors.js';
 import type { AttemptsTable } from './schema.js';
-import type { Attempt, AttemptSubject, Attempts, BeginResult } from './types.js';
+import type { Attempt, Attempts, BeginOptions, BeginResult } from './types.js';
 
 function toAttempt<R>(row: Selectable<AttemptsTable>): Attempt<R> {
   return {
@@ -17,6 +17,8 @@ function toAttempt<R>(row: Selectable<AttemptsTable>): Attempt<R> {
       trackingNumber: row.tracking_number,
       userId: row.user_id,
       channelId: row.channel_id,
+      claim: row.claim,
+      supersededBy: row.superseded_by,
       owner: row.owner,
     }),
   };
@@ -28,42 +30,89 @@ function oldestFirst(rows: Selectable<AttemptsTable>[]): Attempt[] {
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.key.localeCompare(b.key));
 }
 
-/** begin() retries when the attempt it collided with is cleared in between; more than this is a bug. */
-const BEGIN_TRIES = 3;
-
-export function attempts({ db }: Scope, context: Context): Attempts {
+export function attempts({ db, atomically, lock }: Scope, context: Context): Attempts {
   const get = async <R>(key: string) => {
     const row = await db.selectFrom('attempts').selectAll().where('key', '=', key).executeTakeFirst();
     return row && toAttempt<R>(row);
   };
   return {
-    async begin<R>(key: string, operation: string, subject: AttemptSubject = {}): Promise<BeginResult<R>> {
-      for (let tries = 0; tries < BEGIN_TRIES; tries++) {
+    begin: <R>(key: string, operation: string, options: BeginOptions = {}) =>
+      atomically(async (tx): Promise<BeginResult<R>> => {
         const at = context.now();
-        // Insert-if-absent is one statement: of any number of concurrent begins, one inserts.
-        const inserted = await db
-          .insertInto('attempts')
-          .values({
-            key,
-            operation,
-            state: 'in-flight',
-            result: null,
-            created_at: at,
-            updated_at: at,
-            tracking_number: subject.trackingNumber ?? null,
-            user_id: subject.userId ?? null,
-            channel_id: subject.channelId ?? null,
-            owner: context.replicaId,
-          })
-          .onConflict((conflict) => conflict.column('key').doNothing())
-          .returning('key')
+        // The reads below and the write decide together: begins of one key, then of one claim,
+        // queue here, whichever replica they run on.
+        await lock(tx, `attempt:${key}`);
+        const existing = await tx
+          .selectFrom('attempts')
+          .selectAll()
+          .where('key', '=', key)
           .executeTakeFirst();
-        if (inserted) return { started: true };
-        const existing = await get<R>(key);
-        if (existing) return { started: false, attempt: existing };
-      }
-      throw new StoreError(`Attempt ${key} kept disappearing while it was being begun`);
-    },
+        if (existing && existing.state !== options.again)
+          return { started: false, attempt: toAttempt<R>(existing) };
+        const claim = options.claim ?? existing?.claim ?? null;
+        let holder: Selectable<AttemptsTable> | undefined;
+        if (claim !== null) {
+          await lock(tx, `claim:${claim}`);
+          holder = await tx
+            .selectFrom('attempts')
+            .selectAll()
+            .where('claim', '=', claim)
+            .where('key', '<>', key)
+            .where('state', '<>', 'failed')
+            .where('superseded_by', 'is', null)
+            .orderBy('created_at', 'desc')
+            .limit(1)
+            .executeTakeFirst();
+        }
+        if (holder && !(holder.state === 'unknown' && options.supersedeUnknown)) {
+          return { started: false, attempt: toAttempt<R>(holder) };
+        }
+        if (holder) {
+          await tx
+            .updateTable('attempts')
+            .set({ superseded_by: key, updated_at: at })
+            .where('key', '=', holder.key)
+            .execute();
+        }
+        if (existing) {
+          await tx
+            .updateTable('attempts')
+            .set((eb) => ({
+              state: 'in-flight',
+              result: null,
+              updated_at: at,
+              superseded_by: null,
+              tracking_number: options.trackingNumber ?? eb.ref('tracking_number'),
+              user_id: options.userId ?? eb.ref('user_id'),
+              channel_id: options.channelId ?? eb.ref('channel_id'),
+              claim,
+              owner: context.replicaId,
+            }))
+            .where('key', '=', key)
+            .execute();
+        } else {
+          await tx
+            .insertInto('attempts')
+            .values({
+              key,
+              operation,
+              state: 'in-flight',
+              result: null,
+              created_at: at,
+              updated_at: at,
+              tracking_number: options.trackingNumber ?? null,
+              user_id: options.userId ?? null,
+              channel_id: options.channelId ?? null,
+              claim,
+              superseded_by: null,
+              owner: context.replicaId,
+            })
+            .execute();
+        }
+        return holder
+          ? { started: true, superseded: { ...toAttempt(holder), supersededBy: key } }
+          : { started: true };
+      }),
     async finish(key, state, result) {
       const updated = await db
         .updateTable('attempts')
@@ -73,14 +122,6 @@ export function attempts({ db }: Scope, context: Context): Attempts {
       if (Number(updated.numUpdatedRows) === 0) throw new AttemptNotFoundError(key);
     },
     get,
-    async clearFailed(key) {
-      const deleted = await db
-        .deleteFrom('attempts')
-        .where('key', '=', key)
-        .where('state', '=', 'failed')
-        .executeTakeFirst();
-      return Number(deleted.numDeletedRows) > 0;
-    },
     async recoverAbandoned() {
       const at = context.now();
       // One UPDATE: when replicas recover at once, each row changes (and is returned) once.

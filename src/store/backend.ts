@@ -15,6 +15,11 @@ export interface Backend {
   db: Db;
   /** Runs `fn` on one connection inside BEGIN … COMMIT (ROLLBACK when it rejects). */
   transaction<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `name`, and holds it until this
+   * one ends. (SQLite's transactions hold the whole database already.)
+   */
+  lock(db: Db, name: string): Promise<void>;
   /** A driver error that means the database is out of reach becomes a StoreUnavailableError. */
   translate(err: unknown): unknown;
   close(): Promise<void>;
@@ -59,11 +64,18 @@ function translator(isUnavailable: (err: unknown) => boolean, scrub: (text: stri
   };
 }
 
-function backend(kind: BackendKind, db: Db, begin: string, translate: (err: unknown) => unknown): Backend {
+function backend(
+  kind: BackendKind,
+  db: Db,
+  begin: string,
+  translate: (err: unknown) => unknown,
+  lock: Backend['lock'],
+): Backend {
   return {
     kind,
     db,
     translate,
+    lock,
     transaction: (fn) =>
       db.connection().execute(async (connection) => {
         await sql.raw(begin).execute(connection);
@@ -181,7 +193,7 @@ export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
       : new TurnTakingSqliteDialect({ database }, resolve(path), busyTimeoutMs),
   });
   // IMMEDIATE takes the write lock up front, so a transaction that reads first cannot deadlock another process.
-  return backend('sqlite', db, 'begin immediate', translate);
+  return backend('sqlite', db, 'begin immediate', translate, async () => {});
 }
 
 const PG_UNAVAILABLE_CODES = new Set([
@@ -239,5 +251,8 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
     },
   });
   const db = new Kysely<Tables>({ dialect: new PoolDialect(pool) });
-  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, scrub));
+  const lock = async (connection: Db, name: string) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(connection);
+  };
+  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, scrub), lock);
 }

@@ -16,6 +16,8 @@ export interface Scope {
   db: Db;
   /** Runs `fn` in a transaction: a new one, or the one already in progress. */
   atomically<T>(fn: (db: Db) => Promise<T>): Promise<T>;
+  /** Inside `atomically`: serialises the transactions that take the same name, across replicas. */
+  lock(db: Db, name: string): Promise<void>;
 }
 
 /** `undefined` (and anything JSON cannot represent at the top level) is stored as NULL. */

@@ -178,7 +178,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     }
   };
   const scoped = (db: Db, atomically: Scope['atomically']) =>
-    guarded(tablesOf({ db, atomically }, context), guard);
+    guarded(tablesOf({ db, atomically, lock: backend.lock }, context), guard);
 
   let renewing: Promise<void> | undefined;
   const renew = () => {

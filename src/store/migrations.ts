@@ -28,7 +28,7 @@ const strict =
 
 export const MIGRATIONS: readonly Migration[] = [
   {
-    // Versions 1 and 2 are the tables the SQLite-only store made, with the same names.
+    // Versions 1 to 3 are what the SQLite-only store made, with the same names.
     version: 1,
     name: 'drafts, bookings, attempts, audit',
     async up(db, kind) {
@@ -126,13 +126,36 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'replicas: attempt owners and subjects, leases, deliveries, reservation holders',
-    async up(db, kind) {
-      const time = epochMs(kind);
+    name: 'attempts: waybill, person, conversation and claim',
+    async up(db) {
       // SQLite adds one column per statement.
-      for (const column of ['tracking_number', 'user_id', 'channel_id', 'owner']) {
+      for (const column of ['tracking_number', 'user_id', 'channel_id', 'claim', 'superseded_by']) {
         await db.schema.alterTable('attempts').addColumn(column, 'text').execute();
       }
+      await db.schema
+        .createIndex('attempts_claim')
+        .on('attempts')
+        .column('claim')
+        .where(sql.ref('claim'), 'is not', null)
+        .execute();
+      // Rows written before this version had the tracking number only inside their key, in one of
+      // these two shapes; later keys are never read apart.
+      const legacy = [/^book:[^:]+:(.+)$/, /^update:(.+):v\d+$/];
+      const { rows } = await sql<{ key: string }>`select key from attempts`.execute(db);
+      for (const { key } of rows) {
+        const trackingNumber = legacy.map((shape) => shape.exec(key)?.[1]).find(Boolean);
+        if (trackingNumber) {
+          await sql`update attempts set tracking_number = ${trackingNumber} where key = ${key}`.execute(db);
+        }
+      }
+    },
+  },
+  {
+    version: 4,
+    name: 'replicas: attempt owners, leases, deliveries, reservation holders',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      await db.schema.alterTable('attempts').addColumn('owner', 'text').execute();
       await db.schema.alterTable('tracking_reserved').addColumn('reserved_by', 'text').execute();
       await db.schema
         .createTable('replica_leases')
@@ -153,8 +176,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The SQLite-only store kept its version (1 or 2) in PRAGMA user_version, and no migration table. */
-const LEGACY_VERSIONS = 2;
+/** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */
+const LEGACY_VERSIONS = 3;
 
 /** Any constant both backends' replicas agree on: the key of the PostgreSQL advisory lock. */
 const MIGRATION_LOCK = 720_451_903;

@@ -45,6 +45,8 @@ export interface AttemptsTable {
   tracking_number: string | null;
   user_id: string | null;
   channel_id: string | null;
+  claim: string | null;
+  superseded_by: string | null;
   owner: string | null;
 }
 

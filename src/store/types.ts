@@ -47,26 +47,46 @@ export interface BookingRecord<T = unknown> {
 
 export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
 
-/** Who and what an attempt is about, so whoever recovers it can tell the dispatcher. */
-export interface AttemptSubject {
+/** What an attempt is about and who made it: kept with it, so an abandoned call can be reported. */
+export interface AttemptAbout {
   trackingNumber?: string;
   userId?: string;
+  /** Where the dispatcher was working. */
   channelId?: string;
+  /**
+   * Held by at most one attempt at a time: one in flight, succeeded or of unknown outcome (a
+   * failed one lets go of it; an unknown one holds it until another attempt supersedes it).
+   */
+  claim?: string;
 }
 
-export interface Attempt<R = unknown> extends AttemptSubject {
+export interface Attempt<R = unknown> extends AttemptAbout {
   key: string;
   operation: string;
   state: AttemptState;
   /** As JSON round-trips it; absent while in flight (or when finished with `undefined`). */
   result?: R;
+  /** The attempt that took over this one's claim after its outcome was unknown. */
+  supersededBy?: string;
   /** The replica that began it (absent for attempts made before replicas were recorded). */
   owner?: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type BeginResult<R> = { started: true } | { started: false; attempt: Attempt<R> };
+export interface BeginOptions extends AttemptAbout {
+  /**
+   * An attempt with this key in this state starts again (a dispatcher's "Try again", or their
+   * confirmation after checking with the courier); it needs the claim back like a new one.
+   */
+  again?: 'failed' | 'unknown';
+  /** An attempt of unknown outcome holding the claim does not block this one: this one supersedes it. */
+  supersedeUnknown?: boolean;
+}
+
+export type BeginResult<R> =
+  | { started: true; superseded?: Attempt }
+  | { started: false; attempt: Attempt<R> };
 
 export interface AuditEntry {
   id: number;
@@ -134,28 +154,27 @@ export interface Bookings {
 }
 
 /**
- * Every attempt to call the courier, keyed by an idempotency key (an opaque string chosen by the
- * caller), so one confirmation sends at most one request: a double click, a replayed submission
- * or the same submission delivered to two replicas sees the first attempt.
+ * Every attempt to call the courier, keyed by an idempotency key (the caller's; opaque here), so
+ * one confirmation sends at most one request: a double click, a replayed submission or the same
+ * submission delivered to two replicas sees the first attempt. A claim (also opaque) lets only one
+ * of several different attempts proceed.
  */
 export interface Attempts {
   /**
-   * Atomically, across replicas: if no attempt with this key exists, insert it as in-flight,
-   * owned by this replica, and return { started: true }; otherwise { started: false, attempt }
-   * (the existing one, whatever its state).
+   * Atomically, across replicas: if an attempt with this key exists, { started: false, attempt }
+   * (whatever its state), unless it is in the state `again` names: then it starts again. If
+   * another attempt holds the claim, { started: false, attempt } with that one (compare keys to
+   * tell), unless it is of unknown outcome and `supersedeUnknown` is set: then it is marked
+   * superseded and returned as `superseded`. Otherwise the attempt is recorded in flight, owned by
+   * this replica, with what it is about, and { started: true } is returned.
    */
-  begin<R>(key: string, operation: string, subject?: AttemptSubject): Promise<BeginResult<R>>;
+  begin<R>(key: string, operation: string, options?: BeginOptions): Promise<BeginResult<R>>;
   /**
    * Records the outcome. Overwrites whatever state the attempt is in (a late real outcome is
    * better than 'unknown'). Rejects with AttemptNotFoundError if begin() was never called for the key.
    */
   finish<R>(key: string, state: Exclude<AttemptState, 'in-flight'>, result: R): Promise<void>;
   get<R>(key: string): Promise<Attempt<R> | undefined>;
-  /**
-   * A failed attempt may be retried by the user: remove it so begin() starts afresh. Never
-   * removes in-flight, succeeded or unknown ones (false then, or when missing).
-   */
-  clearFailed(key: string): Promise<boolean>;
   /**
    * In-flight attempts whose owner is gone (its lease expired or was released, or it predates
    * leases), marked 'unknown' and returned (oldest first) so the caller can tell their

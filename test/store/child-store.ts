@@ -29,7 +29,7 @@ if (mode === 'migrate') {
     leaseTtlMs: args.leaseTtlMs,
     leaseRenewMs: 0,
   });
-  await store.attempts.begin(args.key ?? 'key', 'book', args.subject);
+  await store.attempts.begin(args.key ?? 'key', 'book', args.about);
   say('ready');
   // Mid-call until killed.
   await lines.next();

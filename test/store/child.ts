@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterEach } from 'vitest';
-import type { AttemptSubject } from '../../src/store/index.js';
+import type { AttemptAbout } from '../../src/store/index.js';
 import type { Target } from './backends.js';
 
 export interface ChildArgs {
@@ -12,7 +12,7 @@ export interface ChildArgs {
   replicaId?: string;
   leaseTtlMs?: number;
   key?: string;
-  subject?: AttemptSubject;
+  about?: AttemptAbout;
 }
 
 export interface Child {

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   AttemptNotFoundError,
+  type BeginOptions,
   BookingNotFoundError,
   DEFAULT_DRAFT_TTL_MS,
   DraftNotFoundError,
@@ -278,15 +279,15 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
     it('begin twice: the second sees the first, whatever its state', async () => {
       const clock = fakeClock();
       const store = await backend.open({ now: clock.now, replicaId: 'replica-a' });
-      const subject = { trackingNumber: 'WB1', userId: 'U1', channelId: 'C1' };
-      expect(await store.attempts.begin('book:d1:WB1', 'book', subject)).toEqual({ started: true });
+      const about = { trackingNumber: 'WB1', userId: 'U1', channelId: 'C1', claim: 'book:d1:WB1' };
+      expect(await store.attempts.begin('book:d1:WB1', 'book', about)).toEqual({ started: true });
       expect(await store.attempts.begin('book:d1:WB1', 'book')).toEqual({
         started: false,
         attempt: {
           key: 'book:d1:WB1',
           operation: 'book',
           state: 'in-flight',
-          ...subject,
+          ...about,
           owner: 'replica-a',
           createdAt: clock.now(),
           updatedAt: clock.now(),
@@ -300,7 +301,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(third.attempt).toMatchObject({
         state: 'succeeded',
         result: { trackingRefNo: 'R1' },
-        ...subject,
+        ...about,
       });
       expect(third.attempt.updatedAt).toEqual(clock.now());
       expect(await store.attempts.get('book:d1:WB1')).toEqual(third.attempt);
@@ -323,20 +324,86 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       await expect(store.attempts.finish('nope', 'failed', null)).rejects.toThrow(AttemptNotFoundError);
     });
 
-    it('clearFailed removes only failed attempts', async () => {
+    it('starts an attempt again only from the state asked for (a Try again, a confirmed resend)', async () => {
       const store = await backend.open();
       for (const key of ['inflight', 'ok', 'bad', 'unsure']) await store.attempts.begin(key, 'book');
       await store.attempts.finish('ok', 'succeeded', { ok: true });
       await store.attempts.finish('bad', 'failed', { message: 'rejected' });
       await store.attempts.finish('unsure', 'unknown', { message: 'timeout' });
 
-      for (const key of ['inflight', 'ok', 'unsure', 'missing'])
-        expect(await store.attempts.clearFailed(key)).toBe(false);
-      expect(await store.attempts.clearFailed('bad')).toBe(true);
-      expect(await store.attempts.get('bad')).toBeUndefined();
-      expect(await store.attempts.begin('bad', 'book')).toEqual({ started: true });
+      for (const key of ['inflight', 'ok', 'unsure']) {
+        expect((await store.attempts.begin(key, 'book', { again: 'failed' })).started).toBe(false);
+      }
+      expect((await store.attempts.begin('bad', 'book', { again: 'unknown' })).started).toBe(false);
+      expect(await store.attempts.begin('bad', 'book', { again: 'failed' })).toEqual({ started: true });
+      expect(await store.attempts.get('bad')).toMatchObject({ state: 'in-flight' });
+      expect(await store.attempts.get('bad')).not.toHaveProperty('result');
+      expect(await store.attempts.begin('unsure', 'book', { again: 'unknown' })).toEqual({ started: true });
       expect((await store.attempts.get('ok'))?.state).toBe('succeeded');
-      expect((await store.attempts.get('unsure'))?.state).toBe('unknown');
+      // A second click finds the attempt under way.
+      expect((await store.attempts.begin('bad', 'book', { again: 'failed' })).started).toBe(false);
+    });
+
+    it('lets one attempt at a time hold a claim: a failed one lets go, an unknown one holds until superseded', async () => {
+      const store = await backend.open();
+      const begin = (key: string, options: BeginOptions = {}) =>
+        store.attempts.begin(key, 'update', { claim: 'update:WB1:v1', ...options });
+      const holder = async (result: ReturnType<typeof begin>) => {
+        const settled = await result;
+        return settled.started ? undefined : settled.attempt.key;
+      };
+
+      expect((await begin('a')).started).toBe(true);
+      expect(await holder(begin('b'))).toBe('a');
+      expect(await holder(begin('b', { supersedeUnknown: true }))).toBe('a');
+      await store.attempts.finish('a', 'failed', { message: 'rejected' });
+      expect(await begin('b')).toEqual({ started: true });
+      // Starting the failed one again needs the claim back.
+      expect(await holder(begin('a', { again: 'failed' }))).toBe('b');
+
+      await store.attempts.finish('b', 'unknown', { message: 'timeout' });
+      expect(await holder(begin('c'))).toBe('b');
+      const superseding = await begin('c', { supersedeUnknown: true });
+      expect(superseding).toMatchObject({ started: true, superseded: { key: 'b', state: 'unknown' } });
+      expect(await store.attempts.get('b')).toMatchObject({ state: 'unknown', supersededBy: 'c' });
+
+      await store.attempts.finish('c', 'succeeded', { ok: true });
+      expect(await holder(begin('d', { supersedeUnknown: true }))).toBe('c');
+      expect(await holder(begin('b', { again: 'unknown', supersedeUnknown: true }))).toBe('c');
+      // Another claim is another matter.
+      expect((await store.attempts.begin('e', 'update', { claim: 'update:WB1:v2' })).started).toBe(true);
+    });
+
+    it('different attempts under one claim from two replicas at once: exactly one starts, the rest see it', async () => {
+      const [a, b] = [await backend.open(), await backend.open()];
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).attempts.begin(`update:WB1:v1:${i}`, 'update', { claim: 'update:WB1:v1' }),
+        ),
+      );
+      const started = results.flatMap((result, i) => (result.started ? [`update:WB1:v1:${i}`] : []));
+      expect(started).toHaveLength(1);
+      for (const result of results) {
+        if (!result.started) expect(result.attempt.key).toBe(started[0]);
+      }
+    });
+
+    it('an unknown attempt is superseded once when replicas supersede it at once', async () => {
+      const [a, b] = [await backend.open(), await backend.open()];
+      await a.attempts.begin('old', 'update', { claim: 'c' });
+      await a.attempts.finish('old', 'unknown', { message: 'timeout' });
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).attempts.begin(`new-${i}`, 'update', { claim: 'c', supersedeUnknown: true }),
+        ),
+      );
+      const started = results.filter((result) => result.started);
+      expect(started).toHaveLength(1);
+      expect(started[0]).toMatchObject({ superseded: { key: 'old' } });
+      const winner = (await a.attempts.get('old'))?.supersededBy;
+      for (const result of results) {
+        if (!result.started) expect(result.attempt.key).toBe(winner);
+      }
     });
 
     it("recovers a closed replica's in-flight attempts at once, with who and what they were about", async () => {
@@ -376,9 +443,9 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
         }),
       ]);
       expect((await after.attempts.get('done'))?.state).toBe('succeeded');
-      // A replay still sees the first attempt, and it cannot be cleared for retry.
+      // A replay still sees the first attempt, and it cannot be started again as if it had failed.
       expect((await after.attempts.begin('book:d1:WB1', 'book')).started).toBe(false);
-      expect(await after.attempts.clearFailed('book:d1:WB1')).toBe(false);
+      expect((await after.attempts.begin('book:d1:WB1', 'book', { again: 'failed' })).started).toBe(false);
       expect(await after.attempts.recoverAbandoned()).toEqual([]);
     });
 
@@ -440,7 +507,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
         replicaId: 'killed',
         leaseTtlMs: 60_000,
         key: 'book:d1:WB1',
-        subject: { trackingNumber: 'WB1', userId: 'U1', channelId: 'C1' },
+        about: { trackingNumber: 'WB1', userId: 'U1', channelId: 'C1', claim: 'book:d1:WB1' },
       });
       const clock = fakeClock(Date.now());
       const survivor = await backend.open({ now: clock.now, replicaId: 'survivor' });

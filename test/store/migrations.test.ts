@@ -134,23 +134,27 @@ describe('the SQLite file', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A file as the SQLite-only store left it at `version`, with `seed` rows. */
-  function legacyFile(version: 1 | 2, seed: string): string {
+  /** A file as the SQLite-only store left it at `version`, with `seed` rows written at that version. */
+  function legacyFile(version: 1 | 2 | 3, seed: string): string {
     const path = join(dir, 'legacy.sqlite');
     const db = new Database(path);
-    db.exec(readFileSync(new URL('./fixtures/legacy-v1.sql', import.meta.url), 'utf8'));
+    for (let step = 1; step <= version; step++) {
+      db.exec(readFileSync(new URL(`./fixtures/legacy-v${step}.sql`, import.meta.url), 'utf8'));
+    }
     db.exec(seed);
-    if (version === 2) db.exec(readFileSync(new URL('./fixtures/legacy-v2.sql', import.meta.url), 'utf8'));
     db.close();
     return path;
   }
 
   it('adopts a file made by the SQLite-only store and migrates it forward', async () => {
     const path = legacyFile(
-      2,
+      3,
       `INSERT INTO bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
          VALUES ('WB000001', 'R1', '{"weight":2}', 1, 'C1', 'U1', 1000);
-       INSERT INTO attempts VALUES ('book:d1:WB000002', 'book', 'in-flight', NULL, 2000, 2000);
+       INSERT INTO tracking_reserved VALUES ('WB000001', 1000);
+       INSERT INTO tracking_counters VALUES ('WB', 1);
+       INSERT INTO attempts (key, operation, state, result, created_at, updated_at, tracking_number, user_id, channel_id, claim)
+         VALUES ('book:d1:WB000002:f1', 'book', 'in-flight', NULL, 2000, 2000, 'WB000002', 'U1', 'C1', 'book:d1:WB000002');
        INSERT INTO audit (at, user_id, operation, outcome) VALUES (3000, 'U1', 'book', 'ok');`,
     );
     const store = await openStore({ path, leaseRenewMs: 0 });
@@ -160,9 +164,17 @@ describe('the SQLite file', () => {
         record: { weight: 2 },
       });
       expect(await store.audit.list()).toEqual([expect.objectContaining({ userId: 'U1', outcome: 'ok' })]);
+      // The call still holds its claim against a different attempt.
+      const other = await store.attempts.begin('book:d1:WB000002:f2', 'book', { claim: 'book:d1:WB000002' });
+      expect(other).toMatchObject({ started: false, attempt: { key: 'book:d1:WB000002:f1' } });
       // Made before replicas were recorded: nobody owns it, so it is recovered at once.
       expect(await store.attempts.recoverAbandoned()).toEqual([
-        expect.objectContaining({ key: 'book:d1:WB000002', state: 'unknown' }),
+        expect.objectContaining({
+          key: 'book:d1:WB000002:f1',
+          state: 'unknown',
+          trackingNumber: 'WB000002',
+          userId: 'U1',
+        }),
       ]);
       expect(await store.trackingNumbers.next('WB')).toBe('WB000002');
     } finally {
@@ -176,6 +188,26 @@ describe('the SQLite file', () => {
       );
     } finally {
       db.close();
+    }
+  });
+
+  it("gives attempts written before the SQLite-only store's version 3 their tracking numbers", async () => {
+    const path = legacyFile(
+      2,
+      `INSERT INTO attempts VALUES ('book:AAAAAAAAAAAAAAAAAAAAAA:WB-7:X', 'book', 'in-flight', NULL, 1, 0);
+       INSERT INTO attempts VALUES ('update:WB000001:v3', 'update', 'in-flight', NULL, 2, 0);
+       INSERT INTO attempts VALUES ('something else', 'update', 'in-flight', NULL, 3, 0);`,
+    );
+    const store = await openStore({ path, leaseRenewMs: 0 });
+    try {
+      expect(await store.attempts.recoverAbandoned()).toMatchObject([
+        { operation: 'book', trackingNumber: 'WB-7:X' },
+        { operation: 'update', trackingNumber: 'WB000001' },
+        { key: 'something else' },
+      ]);
+      expect(await store.attempts.get('something else')).not.toHaveProperty('trackingNumber');
+    } finally {
+      await store.close();
     }
   });
 
