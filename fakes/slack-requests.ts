@@ -359,6 +359,71 @@ export function blockActionsPayload(args: BlockActionsArgs = {}): Json {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Shortcuts
+// ---------------------------------------------------------------------------------------------------------
+
+export interface ShortcutArgs {
+  callbackId: string;
+  user?: UserArg;
+  triggerId?: string;
+}
+
+export interface MessageShortcutArgs extends ShortcutArgs {
+  /** The message's `text` as Slack sends it: mrkdwn, with `<mailto:…|…>` links and `&lt;` entities. */
+  text: string;
+  channelId?: string;
+  channelName?: string;
+  /** Who wrote the message (not who used the shortcut). */
+  author?: string;
+  messageTs?: string;
+  responseUrl?: string;
+}
+
+/** What every shortcut payload carries: team, user, token and times, as in the block_actions fixture. */
+function shortcutEnvelope(type: 'message_action' | 'shortcut', args: ShortcutArgs): Json {
+  const base = loadSlackFixture<Json>('block_actions.java-sdk.docs-message-button.json');
+  return {
+    type,
+    token: base.token,
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    team: base.team,
+    user: userObject(args.user, base.user as Json),
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: args.callbackId,
+    trigger_id: args.triggerId ?? newTriggerId(),
+  };
+}
+
+/**
+ * A message shortcut (`type: "message_action"`): the message it was used on, its channel, and a
+ * response_url into that conversation.
+ */
+export function messageShortcutPayload(args: MessageShortcutArgs): Json {
+  const payload = shortcutEnvelope('message_action', args);
+  const messageTs = args.messageTs ?? '1700000000.000100';
+  return {
+    ...payload,
+    channel: { id: args.channelId ?? 'CBR2V3XEX', name: args.channelName ?? 'dispatch-requests' },
+    message_ts: messageTs,
+    message: {
+      client_msg_id: '8f0c3b1e-6a0e-4b8e-9d55-1f2a3b4c5d6e',
+      type: 'message',
+      text: args.text,
+      user: args.author ?? 'UREQUESTER',
+      ts: messageTs,
+      team: (payload.team as Json).id,
+    },
+    response_url: args.responseUrl ?? 'https://hooks.slack.com/app/T9TK3CUKW/1/shortcut',
+  };
+}
+
+/** A global shortcut (`type: "shortcut"`): from the shortcut menu, so no channel, message or response_url. */
+export function globalShortcutPayload(args: ShortcutArgs): Json {
+  return shortcutEnvelope('shortcut', args);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // view.state.values entries, shaped as in view_state.java-sdk.oct2022-inputs.json
 // ---------------------------------------------------------------------------------------------------------
 
@@ -392,6 +457,11 @@ export function timepicker(selectedTime: string | null, timezone = 'UTC'): State
 /** datetimepicker: unix seconds. */
 export function datetimepicker(selectedDateTime: number | null): StateValue {
   return { type: 'datetimepicker', selected_date_time: selectedDateTime };
+}
+
+/** conversations_select: the conversation's id. */
+export function conversationsSelect(conversationId: string | null): StateValue {
+  return { type: 'conversations_select', selected_conversation: conversationId };
 }
 
 export function email(value: string | null): StateValue {

@@ -1,6 +1,7 @@
 /** A modal's input state as a Slack client sends it, from the modal's blocks and what a dispatcher typed. */
 import { pathOfBlock } from '../src/slack/shared/forms.js';
 import {
+  conversationsSelect,
   datepicker,
   email,
   numberInput,
@@ -29,6 +30,8 @@ function stateValue(
       return numberInput(value);
     case 'email_text_input':
       return email(value);
+    case 'conversations_select':
+      return conversationsSelect(value);
     default:
       return plainText(value);
   }

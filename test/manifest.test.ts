@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ids } from '../src/slack/shared/ids.js';
 
 type Manifest = {
   display_information: { name?: string; description?: string };
@@ -14,6 +15,7 @@ type Manifest = {
       should_escape?: boolean;
       url?: string;
     }[];
+    shortcuts: { name: string; type: 'message' | 'global'; callback_id: string; description: string }[];
   };
   oauth_config: { scopes: Record<string, string[]> };
   settings: {
@@ -79,9 +81,18 @@ describe('manifest.yml', () => {
       expect(command.url).toBeUndefined();
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
-    expect(hints['/waybill']).toBe('update <tracking number> | show <tracking number> | help');
+    expect(hints['/waybill']).toBe('show | update | rebook <tracking number> | help');
     expect(hints['/book']).toBe('[help]');
     expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
+  });
+
+  it('declares the shortcuts the bot listens for, under the callback ids it routes', () => {
+    const shortcuts = loadManifest().features.shortcuts;
+    expect(shortcuts.map(({ name, type, callback_id }) => [name, type, callback_id])).toEqual([
+      ['Book from this message', 'message', ids.bookFromMessage],
+      ['New booking', 'global', ids.bookNew],
+      ['New quote', 'global', ids.quoteNew],
+    ]);
   });
 
   it('asks for exactly the bot scopes the features need', () => {
@@ -124,6 +135,12 @@ describe('manifest.yml', () => {
     const badUrl = loadManifest();
     badUrl.settings.interactivity.request_url = 'dispatch.example.com/slack/events';
     expect(validate(badUrl)).toBe(false);
+
+    const longShortcut = loadManifest();
+    const [first] = longShortcut.features.shortcuts;
+    if (first) first.name = 'Book a waybill from this message';
+    expect(validate(longShortcut)).toBe(false);
+    expect(errorsOf(validate)).toContain('must NOT have more than 24 characters');
 
     const badColor = loadManifest() as Manifest & { display_information: { background_color?: string } };
     badColor.display_information.background_color = 'navy';

@@ -49,10 +49,14 @@ export async function next(
   return bot.ackedView(await bot.submit(view, typed), view.id);
 }
 
-/** Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
+/** /book, then Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
 export async function fillToReview(bot: TestBot): Promise<View> {
   await bot.command('/book');
-  const first = await bot.openedView();
+  return fillStepsToReview(bot, await bot.openedView());
+}
+
+/** From the first booking step on screen: every step typed, a profile, three parcels, to the review. */
+export async function fillStepsToReview(bot: TestBot, first: View): Promise<View> {
   expect(first.callback_id).toBe(ids.bookingStep);
   const second = await next(bot, first, shipment);
   const third = await next(bot, second, receiver);

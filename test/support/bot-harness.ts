@@ -8,7 +8,9 @@ import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import {
   type AppResponse,
   blockActionsPayload,
+  globalShortcutPayload,
   interactiveBody,
+  messageShortcutPayload,
   postToApp,
   slashCommandBody,
   viewClosedPayload,
@@ -19,6 +21,7 @@ import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/con
 import { createLogger } from '../../src/logger.js';
 import { createBot } from '../../src/slack/bot.js';
 import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
+import { ids } from '../../src/slack/shared/ids.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
@@ -96,6 +99,10 @@ export interface TestBot {
     value: string,
     options?: { channelId?: string; messageTs?: string; user?: string },
   ): Promise<AppResponse>;
+  /** "Book from this message" on a message with this text (as Slack sends it), in CREQUESTS by default. */
+  messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
+  /** A global shortcut from the shortcut menu ("New booking", "New quote"). */
+  globalShortcut(callbackId: string, user?: string): Promise<AppResponse>;
   /** Waits until every background task (upstream call, views.update, post) has finished. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -261,6 +268,20 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           }),
         ),
       ),
+    messageShortcut: (text, { channelId = 'CREQUESTS', user = 'UDISPATCH' } = {}) =>
+      post(
+        interactiveBody(
+          messageShortcutPayload({
+            callbackId: ids.bookFromMessage,
+            text,
+            channelId,
+            user,
+            responseUrl: fake.responseUrl('shortcut/1'),
+          }),
+        ),
+      ),
+    globalShortcut: (callbackId, user = 'UDISPATCH') =>
+      post(interactiveBody(globalShortcutPayload({ callbackId, user }))),
     idle: () => deps.inFlight.idle(),
     async stop() {
       await deps.inFlight.idle();

@@ -1,7 +1,7 @@
 /** The message reader against a corpus of real-shaped booking requests, field by field, and its rules one by one. */
 import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
-import { readMessage } from '../../src/waybill/message-reader.js';
+import { type KnownParty, readMessage } from '../../src/waybill/message-reader.js';
 import { bookingMessages } from '../fixtures/booking-messages.js';
 
 const options = { codPaymentMethod: 'COD', packageTypes: defaultCatalog.packageTypes };
@@ -86,7 +86,7 @@ describe('readMessage rules', () => {
   });
 
   it('fills the receiver from a saved party whose name appears, where the message says nothing else', () => {
-    const knownParties = [
+    const knownParties: KnownParty[] = [
       { name: 'Maria Santos', details: { phone: '0918 555 0202', street: '45 Rizal St', city: 'Manila' } },
       { name: 'Juan Perez', details: { phone: '0917 000 1111' } },
     ];

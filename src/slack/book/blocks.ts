@@ -5,11 +5,27 @@ import type { Catalog } from '../../waybill/catalog.js';
 import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
-import { context, environmentNotice, facts, header, outcomeModal, plain, section } from '../shared/blocks.js';
+import {
+  context,
+  environmentNotice,
+  facts,
+  formatMoney,
+  header,
+  outcomeModal,
+  plain,
+  section,
+} from '../shared/blocks.js';
 import { inputBlock, option } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
-import { type BookingDraft, type BookingStep, bookingSteps, stepFields, stepTitles } from './form.js';
+import {
+  type BookingDraft,
+  type BookingOrigin,
+  type BookingStep,
+  bookingSteps,
+  stepFields,
+  stepTitles,
+} from './form.js';
 
 const stepNumber = (step: BookingStep) => bookingSteps.indexOf(step) + 1;
 
@@ -17,10 +33,63 @@ function title(step: BookingStep): string {
   return `Book ${stepNumber(step)}/${bookingSteps.length} · ${step === 'sender' ? 'Sender' : stepTitles[step]}`;
 }
 
+/** Text cut to `max` characters (before escaping, so no entity is cut in half). */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Lines in as few sections as hold them (a section's text holds 3000 characters). */
+function sectionsOf(lines: readonly string[]): KnownBlock[] {
+  const texts: string[] = [];
+  for (const line of lines) {
+    const last = texts.at(-1);
+    if (last !== undefined && last.length + line.length < 2900) texts[texts.length - 1] = `${last}\n${line}`;
+    else texts.push(line);
+  }
+  return texts.map(section);
+}
+
+/** "Check the COD amount": a rebooked COD is kept, but may not be right for this delivery. */
+function codCheck(origin: Extract<BookingOrigin, { kind: 'rebook' }>, currency: string): KnownBlock[] {
+  if (!origin.codAmount) return [];
+  return [
+    context(
+      `:warning: *Check the COD amount*: ${escapeMrkdwn(formatMoney(origin.codAmount, currency))} is copied from \`${escapeMrkdwn(origin.trackingNumber)}\`. Change it if this delivery collects a different amount.`,
+    ),
+  ];
+}
+
+/** At the top of the first step: what was copied or read, and from where, to check before going on. */
+function originBlocks(origin: BookingOrigin | undefined, currency: string): KnownBlock[] {
+  if (!origin) return [];
+  if (origin.kind === 'rebook') {
+    return [
+      context(
+        `:repeat: *Rebooking \`${escapeMrkdwn(origin.trackingNumber)}\`*: its parties, service, payment, package and parcels are copied; the tracking number and dates are new. Nothing is sent before the review.`,
+      ),
+      ...codCheck(origin, currency),
+    ];
+  }
+  const found = origin.recognised.map(
+    (r) =>
+      `• *${escapeMrkdwn(r.label)}*: ${escapeMrkdwn(cut(r.value, 80))}  _from_ “${escapeMrkdwn(cut(r.words, 80))}”`,
+  );
+  return [
+    ...(found.length > 0
+      ? sectionsOf([':mag: *Read from the message*: check these before going on.', ...found])
+      : [
+          section(
+            ':warning: *Nothing in the message could be read for certain*, so the form is empty: fill it in from the message.',
+          ),
+        ]),
+    ...origin.notes.slice(0, 10).map((note) => context(`:warning: ${escapeMrkdwn(cut(note, 300))}`)),
+    context(`_The message:_ ${escapeMrkdwn(cut(origin.text, 600))}`),
+  ];
+}
+
 export interface StepViewInput {
   step: Exclude<BookingStep, 'review'>;
   draft: BookingDraft;
   catalog: Catalog;
+  currency: string;
   required: ReadonlySet<string>;
   profiles: readonly SenderProfile[];
   maxParcels: number;
@@ -82,6 +151,7 @@ export function bookingStepView(input: StepViewInput): ModalView {
   const fields = stepFields(step, catalog, draft.parcels);
   const blocks: KnownBlock[] = [
     ...environmentNotice(env),
+    ...(step === 'shipment' ? originBlocks(draft.origin, input.currency) : []),
     ...(input.notices ?? []).map((notice) => context(`:warning: ${escapeMrkdwn(notice)}`)),
   ];
   const inputs = (from: number, to?: number) =>
@@ -196,12 +266,24 @@ export interface ReviewInput {
   env: WaybillEnv;
   metadata: string;
   timeZone: string;
+  currency: string;
+  origin?: BookingOrigin;
 }
 
 /** Exactly what will be sent: the wire body's own keys and values (empty ones are sent as ""). */
-export function bookingReviewView({ wire, env, metadata, timeZone }: ReviewInput): ModalView {
+export function bookingReviewView({
+  wire,
+  env,
+  metadata,
+  timeZone,
+  currency,
+  origin,
+}: ReviewInput): ModalView {
+  // A COD amount copied by Rebook and not changed since is pointed out once more before sending.
+  const copiedCod = origin?.kind === 'rebook' && origin.codAmount === wire.codAmount;
   const blocks: KnownBlock[] = [
     ...environmentNotice(env),
+    ...(copiedCod ? codCheck(origin, currency) : []),
     context(
       `This is exactly what will be sent to the courier. Dates are in ${escapeMrkdwn(timeZone)}. Fields not listed are sent empty.`,
     ),

@@ -32,7 +32,7 @@ import {
   bookingUnknownView,
   bookingWorkingView,
 } from './blocks.js';
-import { type BookingDraft, type BookingStep, bookingSteps, stepOfPath } from './form.js';
+import { type BookingDraft, type BookingOrigin, type BookingStep, bookingSteps, stepOfPath } from './form.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
 export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };
@@ -58,6 +58,7 @@ export function createBookingDraft(
   deps: BotDeps,
   where: { userId: string; channelId: string; responseUrl?: string },
   input: Record<string, unknown>,
+  origin?: BookingOrigin,
 ): Draft<BookingDraft> {
   const parcels = Array.isArray(input.childWaybills)
     ? Math.min(input.childWaybills.length, deps.bot.maxParcels)
@@ -72,6 +73,7 @@ export function createBookingDraft(
       parcels,
       rev: 0,
       responseUrl: where.responseUrl,
+      ...(origin ? { origin } : {}),
     },
   });
 }
@@ -116,6 +118,8 @@ export function showStep(
         env: deps.waybill.env,
         metadata: bookingMetadata(saved),
         timeZone: deps.waybill.timeZone,
+        currency: deps.waybill.currency,
+        origin: saved.data.origin,
       });
     }
     // Only reachable if a step was skipped: show the first step with a problem, and the problems.
@@ -131,6 +135,7 @@ export function showStep(
     step,
     draft: saved.data,
     catalog: deps.waybill.catalog,
+    currency: deps.waybill.currency,
     required: deps.forms.booking.required,
     profiles: deps.profiles,
     maxParcels: deps.bot.maxParcels,

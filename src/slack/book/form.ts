@@ -1,5 +1,6 @@
 /** The booking form: its steps, each step's fields, and which the Booking schema requires. */
 import type { Catalog } from '../../waybill/catalog.js';
+import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { toBookingInput } from '../shared/booking-input.js';
 import { contactFields, packageFields, paymentFields, placeFields } from '../shared/fields.js';
@@ -21,6 +22,11 @@ export const stepTitles: Record<BookingStep, string> = {
   review: 'Review',
 };
 
+/** Where a booking was started from: said at the top of its steps, so the dispatcher checks it first. */
+export type BookingOrigin =
+  | { kind: 'rebook'; trackingNumber: string; codAmount?: string }
+  | ({ kind: 'message'; text: string } & Pick<MessageReading, 'recognised' | 'notes'>);
+
 /** A booking in progress, as stored between steps (and across restarts). */
 export interface BookingDraft {
   /** What was typed, by schema path, as the form holds it (date and time pickers separately). */
@@ -35,6 +41,7 @@ export interface BookingDraft {
   responseUrl?: string;
   /** Tracking number once booked, so the draft is never booked twice. */
   bookedTrackingNumber?: string;
+  origin?: BookingOrigin;
 }
 
 export function parcelFields(index: number, catalog: Catalog): FormField[] {

@@ -7,18 +7,25 @@ import * as back from './back.js';
 import * as changeDetails from './change-details.js';
 import * as command from './command.js';
 import * as confirm from './confirm.js';
+import * as fromMessage from './from-message.js';
 import * as fromQuote from './from-quote.js';
 import * as nextStep from './next-step.js';
+import * as rebook from './rebook.js';
 import * as removeParcel from './remove-parcel.js';
 import * as retry from './retry.js';
 import * as senderProfile from './sender-profile.js';
+import * as shortcut from './shortcut.js';
 
 export { bookingFormSpec, stepFields } from './form.js';
+export { rebookForm } from './rebook.js';
 
 export function register(app: App, deps: BotDeps): void {
   for (const listener of [
     command,
     fromQuote,
+    rebook,
+    fromMessage,
+    shortcut,
     nextStep,
     confirm,
     back,

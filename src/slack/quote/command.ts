@@ -2,7 +2,7 @@
 import type { App } from '@slack/bolt';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import type { BotDeps } from '../deps.js';
-import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
+import { type Prefill, type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
 import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { type QuoteDraft, quoteForm } from './flow.js';
 import { sectionFields } from './form.js';
@@ -33,18 +33,30 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
   };
 }
 
+/** A new quote's form, with the defaults under what was pre-filled; its price is posted in `channelId`. */
+export function newQuoteForm(
+  deps: BotDeps,
+  where: { userId: string; channelId: string; responseUrl?: string },
+  { values, notices }: Prefill = { values: {}, notices: [] },
+) {
+  const draft = deps.store.drafts.create<QuoteDraft>({
+    kind: 'quote',
+    userId: where.userId,
+    channelId: where.channelId,
+    data: { input: { ...quoteDefaults(deps), ...values }, responseUrl: where.responseUrl },
+  });
+  return quoteForm(deps, draft, notices);
+}
+
 export function register(app: App, deps: BotDeps): void {
   onPrefilledCommand(app, deps, '/quote', {
     keys: quotePrefillKeys(deps),
     fields: sectionFields(deps.forms.quote.sections),
-    form: (command, prefill) => {
-      const draft = deps.store.drafts.create<QuoteDraft>({
-        kind: 'quote',
-        userId: command.user_id,
-        channelId: command.channel_id,
-        data: { input: { ...quoteDefaults(deps), ...prefill.values }, responseUrl: command.response_url },
-      });
-      return quoteForm(deps, draft, prefill.notices);
-    },
+    form: (command, prefill) =>
+      newQuoteForm(
+        deps,
+        { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url },
+        prefill,
+      ),
   });
 }

@@ -6,11 +6,12 @@ import * as back from './back.js';
 import * as command from './command.js';
 import * as reopen from './reopen.js';
 import * as retry from './retry.js';
+import * as shortcut from './shortcut.js';
 import * as submit from './submit.js';
 
 export { quotedInput } from './flow.js';
 export { quoteFormSpec } from './form.js';
 
 export function register(app: App, deps: BotDeps): void {
-  for (const listener of [command, submit, back, retry, reopen]) listener.register(app, deps);
+  for (const listener of [command, shortcut, submit, back, retry, reopen]) listener.register(app, deps);
 }

@@ -6,11 +6,12 @@ import type { BotDeps } from '../deps.js';
 import { context, plain, section } from './blocks.js';
 import { readCommand } from './command-request.js';
 import type { SlackClient } from './delivery.js';
+import { chosenConversation } from './global-shortcut.js';
 import { ids, readViewMetadata } from './ids.js';
 
 /**
- * Who may quote, book and update. Checked on every entry point (command, submission, button,
- * step), not only the slash command, in one global middleware; with no list configured, everyone
+ * Who may quote, book and update. Checked on every entry point (command, shortcut, submission,
+ * button, step), not only the slash command, in one global middleware; with no list configured, everyone
  * in the workspace may. User-group membership is read through the Web API and cached briefly.
  */
 
@@ -34,9 +35,18 @@ export class AccessControl {
     return userIds.length === 0 && userGroupIds.length === 0 && channelIds.length === 0;
   }
 
-  async allows(client: SlackClient, userId: string, channelId: string | undefined): Promise<Verdict> {
+  /**
+   * `channelChosenLater`: a global shortcut has no conversation yet; the one the dispatcher then
+   * chooses for the result is checked when the choice is submitted.
+   */
+  async allows(
+    client: SlackClient,
+    userId: string,
+    channelId: string | undefined,
+    { channelChosenLater = false } = {},
+  ): Promise<Verdict> {
     const { userIds, userGroupIds, channelIds } = this.policy;
-    if (channelIds.length > 0 && !(channelId && channelIds.includes(channelId)))
+    if (channelIds.length > 0 && !channelChosenLater && !(channelId && channelIds.includes(channelId)))
       return { ok: false, reason: 'channel' };
     if (userIds.length === 0 && userGroupIds.length === 0) return { ok: true };
     if (userIds.includes(userId)) return { ok: true };
@@ -67,13 +77,16 @@ export class AccessControl {
 
 type Body = Record<string, unknown> & {
   type?: string;
+  /** A shortcut's. */
+  callback_id?: string;
+  trigger_id?: string;
   command?: string;
   text?: string;
   user_id?: string;
   channel_id?: string;
   user?: { id?: string };
   channel?: { id?: string };
-  view?: { id?: string; callback_id?: string; private_metadata?: string };
+  view?: { id?: string; callback_id?: string; private_metadata?: string; state?: { values?: unknown } };
   actions?: { action_id?: string }[];
 };
 
@@ -81,14 +94,17 @@ type Body = Record<string, unknown> & {
 export function operationOf(body: Body): GuardedOperation | undefined {
   if (body.command) {
     const request = readCommand(body.command, body.text ?? '');
-    return request && request.kind !== 'help' ? request.kind : undefined;
+    if (!request || request.kind === 'help') return undefined;
+    return request.kind === 'rebook' ? 'book' : request.kind;
   }
   const id =
     body.type === 'view_submission'
       ? body.view?.callback_id
       : body.type === 'block_actions'
         ? body.actions?.[0]?.action_id
-        : undefined;
+        : body.type === 'shortcut' || body.type === 'message_action'
+          ? body.callback_id
+          : undefined;
   if (!id) return undefined;
   if (id.startsWith('quote_')) return 'quote';
   if (id.startsWith('book')) return 'book';
@@ -96,12 +112,16 @@ export function operationOf(body: Body): GuardedOperation | undefined {
   return undefined;
 }
 
-/** The conversation a request belongs to: the command's, the message's, or the modal's draft's. */
+/**
+ * The conversation a request belongs to: the command's, the message's, the modal's draft's, or,
+ * before there is a draft, the one chosen in a global shortcut's first view.
+ */
 function channelOf(deps: BotDeps, body: Body): string | undefined {
   if (body.channel_id) return body.channel_id;
   if (body.channel?.id) return body.channel.id;
   const draftId = readViewMetadata(body.view?.private_metadata)?.draftId;
-  return draftId ? deps.store.drafts.get(draftId)?.channelId : undefined;
+  if (draftId) return deps.store.drafts.get(draftId)?.channelId;
+  return chosenConversation(body.view?.state?.values);
 }
 
 const refusals = {
@@ -127,7 +147,9 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
     if (!operation || deps.access.open) return args.next();
     const userId = body.user_id ?? body.user?.id ?? '';
     const channelId = channelOf(deps, body);
-    const verdict = await deps.access.allows(args.client, userId, channelId);
+    const verdict = await deps.access.allows(args.client, userId, channelId, {
+      channelChosenLater: body.type === 'shortcut',
+    });
     if (verdict.ok) return args.next();
     const text = refusals[verdict.reason](operation);
     deps.store.audit.record({
@@ -143,6 +165,9 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     if (body.command) {
       await ack?.({ response_type: 'ephemeral', text });
+    } else if ((body.type === 'shortcut' || body.type === 'message_action') && body.trigger_id) {
+      await ack?.();
+      await args.client.views.open({ trigger_id: body.trigger_id, view: refusedView(text) });
     } else if (body.type === 'view_submission') {
       await ack?.({ response_action: 'update', view: refusedView(text) });
     } else {

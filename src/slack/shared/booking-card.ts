@@ -1,4 +1,4 @@
-/** The booking card: posted when a waybill is booked, edited when it is updated, shown by /waybill show. */
+/** The booking card: posted when a waybill is booked, edited when it is updated, shown by /waybill show; Update and Rebook on it. */
 import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';
@@ -81,6 +81,12 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
             type: 'button',
             action_id: ids.waybillUpdate,
             text: plain('Update'),
+            value: booking.trackingNumber,
+          },
+          {
+            type: 'button',
+            action_id: ids.bookRebook,
+            text: plain('Rebook'),
             value: booking.trackingNumber,
           },
         ],

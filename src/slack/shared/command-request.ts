@@ -3,7 +3,7 @@
 export type CommandRequest =
   | { kind: 'help' }
   | { kind: 'quote' | 'book' }
-  | { kind: 'show' | 'update'; trackingNumber: string };
+  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string };
 
 /**
  * `help` as the first word (any case) asks for help, whatever follows; `/waybill` without a verb and
@@ -18,7 +18,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
     case '/book':
       return { kind: 'book' };
     case '/waybill':
-      return (first === 'show' || first === 'update') && second
+      return (first === 'show' || first === 'update' || first === 'rebook') && second
         ? { kind: first, trackingNumber: second }
         : { kind: 'help' };
     default:

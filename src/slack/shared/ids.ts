@@ -10,6 +10,14 @@ export const ids = {
   quoteRetry: 'quote_retry',
   quoteReopen: 'quote_reopen',
   bookFromQuote: 'book_from_quote',
+  bookRebook: 'book_rebook',
+  /** Shortcuts, as declared in manifest.yml. */
+  bookFromMessage: 'book_from_message',
+  bookNew: 'book_new',
+  quoteNew: 'quote_new',
+  /** A global shortcut's first view: where the result is posted. */
+  bookingDestination: 'booking_destination',
+  quoteDestination: 'quote_destination',
   bookingStep: 'booking_step',
   bookingReview: 'booking_review',
   bookingOutcome: 'booking_outcome',

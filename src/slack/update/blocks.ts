@@ -183,6 +183,8 @@ export function waybillHelp(): string {
     '• `/book`: book a waybill in steps, with parcels (`/book help`)',
     '• `/waybill show <tracking number>`: the last-known record of a booking, just for you',
     "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
-    'Every booking card in the channel also has an *Update* button.',
+    '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
+    'Every booking card in the channel also has *Update* and *Rebook* buttons.',
+    'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
   ].join('\n');
 }

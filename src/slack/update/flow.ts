@@ -16,6 +16,7 @@ import { postToChannel, postToUser, type SlackClient } from '../shared/delivery.
 import { draftOfView, viewMetadata } from '../shared/ids.js';
 import { type SendStep, showInModal } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { storedBooking } from '../shared/stored-booking.js';
 import {
   changesMessage,
   type FieldChange,
@@ -37,21 +38,6 @@ export interface UpdateDraft {
 }
 
 export type UpdateAttemptResult = { changes: FieldChange[]; note: string } | { message: string };
-
-/** A stored booking as the domain knows it (stored JSON has dates as text): parsed by the Booking schema. */
-export function storedBooking(
-  deps: BotDeps,
-  trackingNumber: string,
-): { record: BookingRecord<Booking>; booking: Booking } | undefined {
-  const record = deps.store.bookings.get<Booking>(trackingNumber);
-  if (!record) return undefined;
-  const parsed = validate(deps.schemas.booking, record.record);
-  if (!parsed.ok) {
-    deps.logger.error({ trackingNumber, errors: parsed.errors }, 'stored booking no longer validates');
-    return undefined;
-  }
-  return { record, booking: parsed.value };
-}
 
 /** A booking as form values: dates split for the pickers, in WAYBILL_TIMEZONE. */
 export function formValuesOf(booking: Booking, timeZone: string): Record<string, unknown> {

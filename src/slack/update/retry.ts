@@ -4,8 +4,9 @@ import type { BotDeps } from '../deps.js';
 import { onModalButton } from '../shared/buttons.js';
 import { ids, viewMetadata } from '../shared/ids.js';
 import { sendFromButton, showInModal } from '../shared/modal.js';
+import { storedBooking } from '../shared/stored-booking.js';
 import { updateWorkingView } from './blocks.js';
-import { checkUpdate, startUpdate, storedBooking, updateDraftOfView, updateForm } from './flow.js';
+import { checkUpdate, startUpdate, updateDraftOfView, updateForm } from './flow.js';
 
 /**
  * Sending the same update again: "Try again" after the courier did not take it, or "Send again"

@@ -3,7 +3,8 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
-import { checkUpdate, startUpdate, storedBooking, type UpdateDraft, updateDraftOfView } from './flow.js';
+import { storedBooking } from '../shared/stored-booking.js';
+import { checkUpdate, startUpdate, type UpdateDraft, updateDraftOfView } from './flow.js';
 
 /**
  * "Send update": validated like a booking, refused if nothing changed or if someone else changed

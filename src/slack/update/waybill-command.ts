@@ -1,18 +1,32 @@
-/** /waybill: help, `show <tracking number>` and `update <tracking number>`. */
+/** /waybill: help, `show <tracking number>`, `update <tracking number>` and `rebook <tracking number>`. */
 import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import { rebookForm } from '../book/index.js';
 import type { BotDeps } from '../deps.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { readCommand } from '../shared/command-request.js';
 import { openModalSoon } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { storedBooking } from '../shared/stored-booking.js';
 import { waybillHelp } from './blocks.js';
-import { createUpdateDraft, storedBooking, unknownWaybillText, updateForm } from './flow.js';
+import { createUpdateDraft, unknownWaybillText, updateForm } from './flow.js';
 
-/** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`. */
+/** The update form of a known booking, or why there is none. */
+function updateOpening(
+  deps: BotDeps,
+  where: { userId: string; channelId: string },
+  trackingNumber: string,
+  known: boolean,
+): (() => ModalView) | string {
+  const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
+  return draft ? () => updateForm(deps, draft) : unknownWaybillText(escapeMrkdwn(trackingNumber));
+}
+
+/** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`, `/waybill rebook <tn>`. */
 export function register(app: App, deps: BotDeps): void {
   app.command('/waybill', async ({ command, ack, client, respond }) => {
     const request = readCommand('/waybill', command.text);
-    if (request?.kind !== 'show' && request?.kind !== 'update') {
+    if (request?.kind !== 'show' && request?.kind !== 'update' && request?.kind !== 'rebook') {
       await ack({ response_type: 'ephemeral', text: waybillHelp() });
       return;
     }
@@ -38,18 +52,26 @@ export function register(app: App, deps: BotDeps): void {
       await ack({ response_type: 'ephemeral', ...card });
       return;
     }
-    const where = { userId: command.user_id, channelId: command.channel_id };
-    const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
-    if (!draft) {
-      await ack({ response_type: 'ephemeral', text: unknownWaybillText(safeNumber) });
+    // `update` and `rebook` open a form, or say why they cannot.
+    const where = {
+      userId: command.user_id,
+      channelId: command.channel_id,
+      responseUrl: command.response_url,
+    };
+    const form =
+      request.kind === 'update'
+        ? updateOpening(deps, where, trackingNumber, Boolean(known))
+        : rebookForm(deps, where, trackingNumber, known?.booking);
+    if (typeof form === 'string') {
+      await ack({ response_type: 'ephemeral', text: form });
       return;
     }
     await ack();
     openModalSoon(deps, client, {
       triggerId: command.trigger_id,
       respond,
-      again: `type \`/waybill update ${safeNumber}\``,
-      view: () => updateForm(deps, draft),
+      again: `type \`/waybill ${request.kind} ${safeNumber}\``,
+      view: form,
     });
   });
 }

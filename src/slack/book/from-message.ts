@@ -1,0 +1,50 @@
+/** "Book from this message", a message shortcut: /book pre-filled with what the message says for certain. */
+import type { App, MessageShortcut } from '@slack/bolt';
+import { readMessage } from '../../waybill/message-reader.js';
+import type { BotDeps } from '../deps.js';
+import { setPath } from '../shared/forms.js';
+import { ids } from '../shared/ids.js';
+import { openModalSoon } from '../shared/modal.js';
+import { plainTextOf } from '../shared/mrkdwn.js';
+import { createBookingDraft, showStep } from './flow.js';
+
+/**
+ * The message is read by fixed rules (src/waybill/message-reader.ts); the first step then says
+ * what was read and from which words, and what was left empty and why, above the pre-filled
+ * form. The booking card goes to the message's conversation.
+ */
+export function register(app: App, deps: BotDeps): void {
+  app.shortcut<MessageShortcut>(
+    { callback_id: ids.bookFromMessage, type: 'message_action' },
+    async ({ shortcut, ack, client, respond }) => {
+      await ack();
+      openModalSoon(deps, client, {
+        triggerId: shortcut.trigger_id,
+        respond,
+        again: 'use *Book from this message*',
+        view: () => {
+          const { catalog } = deps.waybill;
+          const text = plainTextOf(shortcut.message.text ?? '');
+          const reading = readMessage(text, {
+            codPaymentMethod: catalog.codPaymentMethod,
+            packageTypes: catalog.packageTypes,
+          });
+          const input: Record<string, unknown> = {};
+          for (const [path, value] of Object.entries(reading.values)) setPath(input, path, value);
+          const where = {
+            userId: shortcut.user.id,
+            channelId: shortcut.channel.id,
+            responseUrl: shortcut.response_url,
+          };
+          const origin = {
+            kind: 'message' as const,
+            text,
+            recognised: reading.recognised,
+            notes: reading.notes,
+          };
+          return showStep(deps, createBookingDraft(deps, where, input, origin), 'shipment');
+        },
+      });
+    },
+  );
+}

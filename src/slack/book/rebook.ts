@@ -1,0 +1,76 @@
+/** Rebook: /book opened with a booked waybill copied, from its card's button or `/waybill rebook`. */
+import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { Booking } from '../../waybill/schemas.js';
+import type { BotDeps } from '../deps.js';
+import { onOpeningButton } from '../shared/buttons.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { storedBooking } from '../shared/stored-booking.js';
+import { createBookingDraft, showStep } from './flow.js';
+
+/** What a rebooking does not copy: new numbers and dates are given, and the references name the old order. */
+const notCopied = new Set([
+  'trackingNumber',
+  'pickupAt',
+  'expectedDeliveryAt',
+  'reference1',
+  'reference2',
+  'reference3',
+  'reference4',
+  'reference5',
+]);
+
+/**
+ * A booking as booking form values for a new one: parties, service, payment, package, what is
+ * sent and the parcels' measures; not its tracking numbers, dates and references. What only
+ * repeats a default is left empty: a return party that is the sender, an amount of 0, a number
+ * of parcels that is the parcels' count.
+ */
+export function rebookInput(booking: Booking): Record<string, unknown> {
+  const copied = Object.fromEntries(Object.entries(booking).filter(([key]) => !notCopied.has(key)));
+  const { returnTo, shipper, codAmount, declaredValue, quantity, childWaybills } = booking;
+  const amount = (value: string) => (Number(value) > 0 ? value : undefined);
+  return {
+    ...copied,
+    returnTo: JSON.stringify(returnTo) === JSON.stringify(shipper) ? {} : returnTo,
+    codAmount: amount(codAmount),
+    declaredValue: amount(declaredValue),
+    quantity: quantity === Math.max(1, childWaybills.length) ? undefined : quantity,
+    childWaybills: childWaybills.map(({ trackingNumber: _, ...parcel }) => parcel),
+  };
+}
+
+/**
+ * /book's first step with `booking` copied, or, when there is no such booking, what the
+ * dispatcher is told instead. A COD amount is kept, and pointed out on the first step and at review.
+ */
+export function rebookForm(
+  deps: BotDeps,
+  where: { userId: string; channelId: string; responseUrl?: string },
+  trackingNumber: string,
+  booking: Booking | undefined,
+): (() => ModalView) | string {
+  if (!booking) {
+    return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`, so there is nothing to copy. Type \`/book\` to book.`;
+  }
+  const input = rebookInput(booking);
+  const origin = {
+    kind: 'rebook' as const,
+    trackingNumber: booking.trackingNumber,
+    ...(typeof input.codAmount === 'string' ? { codAmount: input.codAmount } : {}),
+  };
+  return () => showStep(deps, createBookingDraft(deps, where, input, origin), 'shipment');
+}
+
+/** "Rebook" on a booking card. */
+export function register(app: App, deps: BotDeps): void {
+  onOpeningButton(app, deps, ids.bookRebook, 'click *Rebook*', (trackingNumber, body) => {
+    const where = {
+      userId: body.user.id,
+      channelId: body.channel?.id ?? '',
+      responseUrl: body.response_url,
+    };
+    return rebookForm(deps, where, trackingNumber, storedBooking(deps, trackingNumber)?.booking);
+  });
+}

@@ -1,0 +1,16 @@
+/** "New booking", a global shortcut: /book, once the dispatcher has chosen where the booking card goes. */
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import { onGlobalShortcut } from '../shared/global-shortcut.js';
+import { ids } from '../shared/ids.js';
+import { createBookingDraft, showStep } from './flow.js';
+
+export function register(app: App, deps: BotDeps): void {
+  onGlobalShortcut(app, deps, {
+    callbackId: ids.bookNew,
+    destinationId: ids.bookingDestination,
+    title: 'New booking',
+    result: 'the booking card',
+    form: (where) => showStep(deps, createBookingDraft(deps, where, {}), 'shipment'),
+  });
+}
