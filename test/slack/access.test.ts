@@ -80,6 +80,62 @@ describe('who may quote, book and update', () => {
     ).toEqual(['book', 'quote', 'update']);
   });
 
+  it('is enforced on the shortcuts, the Rebook button and /waybill rebook', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    const refusedModals = () =>
+      bot.fake.callsTo('views.open').filter((c) => textOf(c.body.view).includes('Not allowed'));
+
+    await bot.messageShortcut('pls book 1 box to Maria Santos, 0918 555 0202', { user: 'UINTRUDER' });
+    await bot.fake.waitFor('views.open');
+    expect(textOf(refusedModals()[0]?.body.view)).toContain('not on the list of people who may book');
+
+    await bot.globalShortcut(ids.quoteNew, 'UINTRUDER');
+    await bot.fake.waitFor('views.open', undefined, { count: 2 });
+    expect(textOf(refusedModals()[1]?.body.view)).toContain('may quote');
+
+    const command = await bot.command('/waybill', 'rebook WB000001', { user_id: 'UINTRUDER' });
+    expect(command.body.text).toContain('may book');
+
+    await bot.clickInMessage(ids.bookRebook, 'WB000001', { user: 'UINTRUDER' });
+    const notice = await bot.fake.waitFor('chat.postEphemeral');
+    expect(notice.body).toMatchObject({ user: 'UINTRUDER', channel: 'CDISPATCH' });
+    expect(String(notice.body.text)).toContain('may book');
+
+    await bot.idle();
+    expect(bot.fake.callsTo('views.open')).toHaveLength(2);
+    expect(
+      refusals()
+        .map((r) => r.operation)
+        .sort(),
+    ).toEqual(['book', 'book', 'book', 'quote']);
+
+    // The listed dispatcher gets the form.
+    await bot.messageShortcut('pls book 1 box to Maria Santos, 0918 555 0202');
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: 3 });
+    expect((opened.body.view as { callback_id: string }).callback_id).toBe(ids.bookingStep);
+  });
+
+  it('checks the channel chosen for a global shortcut, and the channel of a message shortcut', async () => {
+    bot = await startTestBot({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    // A global shortcut comes from no conversation: the choice of one is what is checked.
+    await bot.globalShortcut(ids.bookNew);
+    const destination = await bot.openedView();
+    expect(destination.callback_id).toBe(ids.bookingDestination);
+    const elsewhere = await bot.submit(destination, { destination: 'CRANDOM' });
+    expect(elsewhere.body.response_action).toBe('update');
+    expect(textOf(elsewhere.body.view)).toContain('not enabled in this conversation');
+    const here = await bot.submit(destination, { destination: 'CDISPATCH' });
+    expect(here.body.view.callback_id).toBe(ids.bookingStep);
+
+    await bot.messageShortcut('pls book 1 box', { channelId: 'CRANDOM' });
+    const refused = await bot.fake.waitFor('views.open', undefined, { count: 2 });
+    expect(textOf(refused.body.view)).toContain('not enabled in this conversation');
+    expect(refusals().map((r) => r.detail)).toEqual([
+      expect.stringContaining('CRANDOM'),
+      expect.stringContaining('CRANDOM'),
+    ]);
+  });
+
   it('leaves help open to everyone', async () => {
     bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UBOSS' } });
     const response = await bot.command('/waybill', 'help');

@@ -296,3 +296,36 @@ describe('messages that stand in for a closed modal escape their `text` as well 
     expectAllEscaped();
   });
 });
+
+describe('Book from this message and Rebook escape what was typed', () => {
+  it('in the reading shown at the top of the first step, and in a rebooked booking and its review', async () => {
+    bot = await startTestBot();
+    // What a user typed arrives escaped (`&lt;`), real mentions and links as Slack markup.
+    await ack(
+      bot.messageShortcut(
+        [
+          'Name: &lt;!channel&gt; &lt;@U123&gt; &amp; co',
+          'Address: 45 &lt;http://evil|click&gt; St, Brgy. &lt;!here&gt;',
+          'City: <http://evil|click> <!channel>',
+          '0918 555 0202 / 0917 000 1111, COD 1,500 <@U999>',
+        ].join('\n'),
+      ),
+    );
+    const first = await bot.openedView();
+    expect(JSON.stringify(first.blocks)).toContain('Read from the message');
+    expectAllEscaped();
+
+    const review = await reviewOfAttack();
+    await ack(bot.submit(review));
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => JSON.stringify(v.blocks).includes('Booked `WB000001`'));
+    await ack(bot.clickInMessage(ids.bookRebook, 'WB000001'));
+    await ack(bot.command('/waybill', 'rebook <!channel>'));
+    await ack(bot.command('/waybill', 'rebook WB000001'));
+    let view = await bot.openedView();
+    for (let step = 0; step < 4; step += 1) view = bot.ackedView(await ack(bot.submit(view)), view.id);
+    expect(view.callback_id).toBe(ids.bookingReview);
+    expect(JSON.stringify(view.blocks)).toContain('&lt;!channel&gt;');
+    expectAllEscaped();
+  });
+});

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/shared/ids.js';
 import { bookThroughModal, next } from '../support/booking-flow.js';
-import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { elementOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -12,10 +12,6 @@ let bot: TestBot;
 afterEach(async () => {
   await bot?.stop();
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
-const elementOf = (view: View, path: string): any =>
-  view.blocks.find((b) => typeof b.block_id === 'string' && b.block_id.split('#')[0] === path)?.element;
 
 const bookings = () => bot.sandbox.received.filter((r) => r.operation === 'book');
 
@@ -62,13 +58,13 @@ describe('Rebook', () => {
     await bot.submit(review);
     await bot.idle();
     await bot.updatedView(first.id, (v) => textOf(v.blocks).includes('Booked `WB000002`'));
-    const [original, copy] = bookings().map((r) => r.body as Record<string, unknown>);
+    const [original = {}, copy] = bookings().map((r) => r.body as Record<string, unknown>);
     // The same booking, key by key, but for its numbers and references.
     expect(copy).toEqual({
       ...original,
       trackingNumber: 'WB000002',
       referenceNumber1: '',
-      childWaybills: (original?.childWaybills as Record<string, unknown>[]).map((child, i) => ({
+      childWaybills: (original.childWaybills as Record<string, unknown>[]).map((child, i) => ({
         ...child,
         trackingNumber: `WB000002-0${i + 1}`,
       })),

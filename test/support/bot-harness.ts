@@ -49,6 +49,13 @@ export interface View {
   [key: string]: unknown;
 }
 
+/** The input element of a form field on a view, by its schema path (block ids carry a `#rev` suffix). */
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as Slack holds it
+export function elementOf(view: View, path: string): any {
+  return view.blocks.find((b) => typeof b.block_id === 'string' && b.block_id.split('#')[0] === path)
+    ?.element;
+}
+
 export interface TestBotOptions {
   env?: Record<string, string>;
   /** The store to use (a file, to test restarts); default a fresh in-memory one. */

@@ -24,7 +24,7 @@ export function register(app: App, deps: BotDeps): void {
         again: 'use *Book from this message*',
         view: () => {
           const { catalog } = deps.waybill;
-          const text = plainTextOf(shortcut.message.text ?? '');
+          const text = plainTextOf(shortcut.message?.text ?? '');
           const reading = readMessage(text, {
             codPaymentMethod: catalog.codPaymentMethod,
             packageTypes: catalog.packageTypes,
