@@ -20,6 +20,7 @@ function toAttempt<R>(row: Selectable<AttemptsTable>): Attempt<R> {
       claim: row.claim,
       supersededBy: row.superseded_by,
       owner: row.owner,
+      viewId: row.view_id,
     }),
   };
 }
@@ -85,6 +86,7 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
               tracking_number: options.trackingNumber ?? eb.ref('tracking_number'),
               user_id: options.userId ?? eb.ref('user_id'),
               channel_id: options.channelId ?? eb.ref('channel_id'),
+              view_id: options.viewId ?? eb.ref('view_id'),
               claim,
               owner: context.replicaId,
             }))
@@ -103,6 +105,7 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
               tracking_number: options.trackingNumber ?? null,
               user_id: options.userId ?? null,
               channel_id: options.channelId ?? null,
+              view_id: options.viewId ?? null,
               claim,
               superseded_by: null,
               owner: context.replicaId,

@@ -174,6 +174,13 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('deliveries_claimed_at').on('deliveries').column('claimed_at').execute();
     },
   },
+  {
+    version: 5,
+    name: 'attempts: the view they were made from',
+    async up(db) {
+      await db.schema.alterTable('attempts').addColumn('view_id', 'text').execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -48,6 +48,7 @@ export interface AttemptsTable {
   claim: string | null;
   superseded_by: string | null;
   owner: string | null;
+  view_id: string | null;
 }
 
 export interface AuditTable {

@@ -53,6 +53,8 @@ export interface AttemptAbout {
   userId?: string;
   /** Where the dispatcher was working. */
   channelId?: string;
+  /** The caller's name for the screen the call was made from (a modal), to show its outcome there. */
+  viewId?: string;
   /**
    * Held by at most one attempt at a time: one in flight, succeeded or of unknown outcome (a
    * failed one lets go of it; an unknown one holds it until another attempt supersedes it).

@@ -449,6 +449,26 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(await after.attempts.recoverAbandoned()).toEqual([]);
     });
 
+    it('keeps the view a call was made from, and a new one when it starts again from another', async () => {
+      const gone = await backend.open({ replicaId: 'gone' });
+      await gone.attempts.begin('book:d1:WB1', 'book', { userId: 'U1', viewId: 'V1' });
+      await gone.attempts.begin('book:d2:WB2', 'book', { userId: 'U2' });
+      expect((await gone.attempts.get('book:d1:WB1'))?.viewId).toBe('V1');
+      expect(await gone.attempts.get('book:d2:WB2')).not.toHaveProperty('viewId');
+      await gone.attempts.finish('book:d1:WB1', 'failed', { message: 'no' });
+      await gone.attempts.begin('book:d1:WB1', 'book', { again: 'failed' });
+      expect((await gone.attempts.get('book:d1:WB1'))?.viewId).toBe('V1');
+      await gone.attempts.finish('book:d1:WB1', 'failed', { message: 'no' });
+      await gone.attempts.begin('book:d1:WB1', 'book', { again: 'failed', viewId: 'V2' });
+      await gone.close();
+
+      const after = await backend.open({ replicaId: 'after' });
+      expect(await after.attempts.recoverAbandoned()).toEqual([
+        expect.objectContaining({ key: 'book:d1:WB1', viewId: 'V2', userId: 'U1' }),
+        expect.not.objectContaining({ viewId: expect.anything() }),
+      ]);
+    });
+
     it('never touches the calls of a live replica, nor its own; takes them once the lease expires', async () => {
       const clock = fakeClock();
       const busy = await backend.open({ now: clock.now, replicaId: 'busy', leaseTtlMs: 30_000 });

@@ -83,6 +83,26 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     }
   });
 
+  it('keeps the calls recorded before attempts had a view, without one', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    expect(await migrate(old, Date.now(), MIGRATIONS.slice(0, 4))).toEqual([1, 2, 3, 4]);
+    await sql`insert into attempts (key, operation, state, created_at, updated_at, user_id, owner)
+      values ('book:d1:WB1', 'book', 'in-flight', 0, 0, 'U1', 'gone')`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      expect(await store.attempts.recoverAbandoned()).toEqual([
+        expect.objectContaining({ key: 'book:d1:WB1', userId: 'U1', state: 'unknown' }),
+      ]);
+      expect(await store.attempts.get('book:d1:WB1')).not.toHaveProperty('viewId');
+      await store.attempts.begin('book:d2:WB2', 'book', { viewId: 'V1' });
+      expect((await store.attempts.get('book:d2:WB2'))?.viewId).toBe('V1');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('applies all pending migrations in one transaction: a failing one leaves the database as it was', async () => {
     const target = await backend.emptyDatabase();
     const db = connectTo(target);
