@@ -9,7 +9,7 @@ import { validateDraft } from '../src/slack/book/flow.js';
 import type { BookingDraft } from '../src/slack/book/form.js';
 import { createBotDeps } from '../src/slack/deps.js';
 import { ids } from '../src/slack/shared/ids.js';
-import { openStore } from '../src/store/store.js';
+import { openStore } from '../src/store/index.js';
 import type { WaybillClient } from '../src/waybill/client.js';
 import { type Json, viewOf } from './slack-calls.js';
 
@@ -133,22 +133,17 @@ export interface BookingCase {
   user: string;
 }
 
-/** `n` booking drafts at the review step, written to the bot's SQLite file before it starts. */
-export function createBookingDrafts(
-  fake: FakeSlack,
-  dbPath: string,
-  tag: string,
-  env: NodeJS.ProcessEnv,
-  n: number,
-) {
-  const store = openStore({ path: dbPath });
+/** `n` booking drafts at the review step, written to the bot's database (as `env` names it) before it starts. */
+export async function createBookingDrafts(fake: FakeSlack, tag: string, env: NodeJS.ProcessEnv, n: number) {
+  const bot = loadBotConfig(env);
+  const store = await openStore({ ...bot.database, leaseRenewMs: 0 });
   const waybill = loadWaybillConfig(env);
   const deps = createBotDeps({
     waybill,
     courier: {} as WaybillClient,
     store,
     logger: pino({ level: 'silent' }),
-    bot: loadBotConfig(env),
+    bot,
   });
   const cases: BookingCase[] = [];
   try {
@@ -159,14 +154,14 @@ export function createBookingDrafts(
         step: 'review',
         parcels: 3,
         rev: 1,
-        generatedTrackingNumber: store.trackingNumbers.next(`BN${tag.toUpperCase()}`),
+        generatedTrackingNumber: await store.trackingNumbers.next(`BN${tag.toUpperCase()}`),
         responseUrl: fake.responseUrl(`commands/${tag}.book.${i}`),
       };
       const checked = validateDraft(deps, data);
       if (!checked.ok) {
         throw new Error(`bench booking draft is not valid: ${JSON.stringify(checked.errors.slice(0, 3))}`);
       }
-      const draft = store.drafts.create<BookingDraft>({
+      const draft = await store.drafts.create<BookingDraft>({
         kind: 'booking',
         userId: user,
         channelId: CHANNEL,
@@ -180,7 +175,7 @@ export function createBookingDrafts(
       });
     }
   } finally {
-    store.close();
+    await store.close();
   }
   return cases;
 }

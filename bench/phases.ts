@@ -61,7 +61,7 @@ export async function benchBot(ctx: Context, latencyMs: number, onForms: (forms:
   const port = await freePort();
   const dbPath = join(ctx.tmp, `${tag}.sqlite`);
   const env = botEnv(port, dbPath, latencyMs, fake.apiUrl);
-  const bookings = createBookingDrafts(fake, dbPath, tag, env, n);
+  const bookings = await createBookingDrafts(fake, tag, env, n);
   log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
   const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, `${tag}.log`));
   const target = { name, url: `http://127.0.0.1:${port}/slack/events` };

@@ -3,9 +3,10 @@ import { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
 import {
+  databaseFailure,
   exitOnConfigError,
+  keepStore,
   logUnhandledRejections,
-  recordAbandoned,
   shutdown,
   stopOnSignals,
 } from './lifecycle.js';
@@ -14,7 +15,7 @@ import { createBot } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
 import { tellAbandoned } from './slack/shared/attempts.js';
 import { identifyBot } from './slack/shared/identity.js';
-import { type Attempt, openStore } from './store/store.js';
+import { type Attempt, openStore } from './store/index.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -34,16 +35,18 @@ async function main(): Promise<void> {
 
   const identity = await identifyBot(slack);
   const upstream = await connectUpstream(waybill, logger);
-  const store = openStore({ path: bot.databasePath });
-  const abandoned = recordAbandoned(store, logger);
-  // Drafts untouched for a week are deleted (they already stopped being offered).
-  store.drafts.purgeExpired();
-  const purge = setInterval(() => store.drafts.purgeExpired(), 60 * 60_000);
-  purge.unref();
+  const store = await openStore({
+    ...bot.database,
+    onBackgroundError: (err) =>
+      logger.warn({ err }, "this replica's lease could not be renewed; trying again"),
+  }).catch((err: unknown) => {
+    throw databaseFailure(bot.database, err);
+  });
+  logger.info({ database: store.location, replica: store.replica.id }, 'store open');
   const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
   const app = createBot({ slack, deps, identity });
 
-  const tell = (attempts: Attempt[]) => tellAbandoned(app.client, attempts, logger);
+  const tell = (attempts: Attempt[]) => tellAbandoned(app.client, attempts, { logger, env: waybill.env });
 
   const server = await (slack.appToken ? app.start() : app.start(slack.port));
   const port = (server as { address?: () => AddressInfo | string | null })?.address?.();
@@ -51,12 +54,18 @@ async function main(): Promise<void> {
     { mode: slack.appToken ? 'socket' : 'http', port: typeof port === 'object' ? port?.port : undefined },
     'Waybill bot ready',
   );
-  deps.inFlight.run('tell abandoned', () => tell(abandoned));
+  // Calls abandoned by a replica that is gone (this one's last run, say) are reported from now on.
+  const keeping = keepStore({
+    store,
+    logger,
+    everyMs: bot.database.leaseRenewMs,
+    tell: async (abandoned) => deps.inFlight.run('tell abandoned', () => tell(abandoned)),
+  });
 
   stopOnSignals(logger, () =>
     shutdown({
       stopReceiving: async () => {
-        clearInterval(purge);
+        await keeping.stop();
         await app.stop();
       },
       // HTTP mode: connections still open once the calls in flight are done are cut (Socket Mode has none).

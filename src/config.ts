@@ -230,9 +230,22 @@ export function loadSlackConfig(env: Env = process.env): SlackConfig {
   };
 }
 
+/** The password inside DATABASE_URL, as written (percent-encoded) and as sent, if it has one. */
+function databasePasswords(env: Env): string[] {
+  const url = env.DATABASE_URL?.trim() ?? '';
+  if (!URL.canParse(url)) return [];
+  const { password } = new URL(url);
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
+}
+
 /** The values that must never reach a log line or a message. */
 export function secretsOf(env: Env = process.env): string[] {
-  return [...secretNames].map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 4);
+  const values = [...[...secretNames].map((name) => env[name]?.trim() ?? ''), ...databasePasswords(env)];
+  return [...new Set(values)].filter((value) => value.length >= 4);
 }
 
 /** A comma-separated list of Slack IDs. */
@@ -247,10 +260,27 @@ const idList = (pattern: RegExp, what: string) =>
     )
     .refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
 
+const milliseconds = (min: number, max: number) => wholeNumber(min, max, 'a whole number of milliseconds');
+
 const botEnvSchema = z.object({
   DATABASE_PATH: optionalSetting(z.string().trim().min(1, 'a file path')).default(
     './data/waybill-bot.sqlite',
   ),
+  // The value is never echoed: it may hold a password.
+  DATABASE_URL: optionalSetting(
+    z
+      .string()
+      .trim()
+      .refine(
+        (value) => /^postgres(ql)?:\/\//i.test(value) && URL.canParse(value),
+        'a PostgreSQL URL such as postgres://user:password@host:5432/waybill (unset: SQLite at DATABASE_PATH)',
+      ),
+  ),
+  DATABASE_POOL_SIZE: optionalSetting(wholeNumber(1, 100, 'a whole number of connections')).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: optionalSetting(milliseconds(100, 60_000)).default(5000),
+  DATABASE_STATEMENT_TIMEOUT_MS: optionalSetting(milliseconds(100, 600_000)).default(10_000),
+  REPLICA_LEASE_TTL_MS: optionalSetting(milliseconds(1000, 600_000)).default(30_000),
+  REPLICA_LEASE_RENEW_MS: optionalSetting(milliseconds(100, 300_000)).default(10_000),
   TRACKING_PREFIX: optionalSetting(
     z
       .string()
@@ -272,9 +302,26 @@ const botEnvSchema = z.object({
   ALLOWED_CHANNEL_IDS: optionalSetting(idList(/^[CGD][A-Z0-9]{2,}$/, 'channel IDs such as C0123ABCD')),
 });
 
-export interface BotConfig {
+/** Where the bot keeps its state, and how its replica shows it is alive. */
+export interface DatabaseConfig {
+  /** Set: PostgreSQL, shared by every replica. Unset: SQLite at `path`. */
+  url?: string;
   /** SQLite file for drafts, bookings and the audit log (`:memory:` keeps nothing). */
-  databasePath: string;
+  path: string;
+  /** PostgreSQL: connections per replica. */
+  poolSize: number;
+  /** PostgreSQL: how long to wait for a connection. */
+  connectTimeoutMs: number;
+  /** PostgreSQL: longer statements are cancelled. */
+  statementTimeoutMs: number;
+  /** A replica not heard from for this long is gone: its courier calls in flight are reported as outcome unknown. */
+  leaseTtlMs: number;
+  /** How often a replica renews its lease, and looks for calls abandoned by replicas that are gone. */
+  leaseRenewMs: number;
+}
+
+export interface BotConfig {
+  database: DatabaseConfig;
   /** Generated tracking numbers are this prefix and a six-digit counter. */
   trackingPrefix: string;
   maxParcels: number;
@@ -294,8 +341,22 @@ export interface AccessPolicy {
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
   const settings = parseEnv(botEnvSchema, env);
+  // Renewing at most every half lease: one late renewal never lets a live replica's lease lapse.
+  if (settings.REPLICA_LEASE_RENEW_MS * 2 > settings.REPLICA_LEASE_TTL_MS) {
+    throw new ConfigError(
+      `REPLICA_LEASE_RENEW_MS must be at most half of REPLICA_LEASE_TTL_MS (${settings.REPLICA_LEASE_TTL_MS} ms), so one late renewal does not end a live replica's lease`,
+    );
+  }
   return {
-    databasePath: settings.DATABASE_PATH,
+    database: {
+      url: settings.DATABASE_URL,
+      path: settings.DATABASE_PATH,
+      poolSize: settings.DATABASE_POOL_SIZE,
+      connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      leaseTtlMs: settings.REPLICA_LEASE_TTL_MS,
+      leaseRenewMs: settings.REPLICA_LEASE_RENEW_MS,
+    },
     trackingPrefix: settings.TRACKING_PREFIX,
     maxParcels: settings.MAX_PARCELS,
     auditChannelId: settings.AUDIT_CHANNEL_ID,

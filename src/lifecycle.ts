@@ -1,8 +1,8 @@
 /** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop. */
 import type { Logger } from 'pino';
-import { ConfigError } from './config.js';
+import { ConfigError, type DatabaseConfig } from './config.js';
 import type { InFlight } from './slack/shared/in-flight.js';
-import type { Attempt, Store } from './store/store.js';
+import type { Attempt, Store, StoreTables } from './store/index.js';
 
 /** A bad setting ends the program with one line, never a stack trace. */
 export function exitOnConfigError(err: unknown): never {
@@ -11,6 +11,16 @@ export function exitOnConfigError(err: unknown): never {
     process.exit(1);
   }
   throw err;
+}
+
+/**
+ * The database could not be opened at start-up (unreachable, refused, migrated by a newer build):
+ * one line naming the setting that chose it; the store's message masks a URL's password.
+ */
+export function databaseFailure(database: DatabaseConfig, err: unknown): ConfigError {
+  const setting = database.url ? 'DATABASE_URL' : 'DATABASE_PATH';
+  const reason = err instanceof Error ? err.message : String(err);
+  return new ConfigError(`${setting}: ${reason.replace(/\s+/g, ' ')}`, { cause: err });
 }
 
 /**
@@ -65,31 +75,112 @@ export interface Running {
 const TELL_ABANDONED_MS = 5000;
 
 /**
- * In-flight courier calls of a process that stopped are recorded as outcome unknown (in the
- * audit log, with their waybill and dispatcher); returns them, so the dispatchers can be told.
+ * Courier calls taken as abandoned (by `take`) are recorded as outcome unknown in the audit log,
+ * with their waybill and dispatcher, in the same transaction; returns them, so the dispatchers
+ * can be told.
  */
-export function recordAbandoned(store: Store, logger: Logger): Attempt[] {
-  const abandoned = store.attempts.markAbandoned();
+async function recordUnknown(
+  store: Store,
+  logger: Logger,
+  take: (tx: StoreTables) => Promise<Attempt[]>,
+): Promise<Attempt[]> {
+  const abandoned = await store.transaction(async (tx) => {
+    const attempts = await take(tx);
+    for (const attempt of attempts) {
+      await tx.audit.record({
+        userId: attempt.userId ?? '',
+        operation: attempt.operation,
+        trackingNumber: attempt.trackingNumber,
+        outcome: 'unknown',
+        detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
+      });
+    }
+    return attempts;
+  });
   for (const attempt of abandoned) {
     logger.warn(
-      { attempt: attempt.key, trackingNumber: attempt.trackingNumber, user: attempt.userId },
+      {
+        attempt: attempt.key,
+        trackingNumber: attempt.trackingNumber,
+        user: attempt.userId,
+        owner: attempt.owner,
+      },
       'a courier call was in flight when the bot stopped: outcome unknown',
     );
-    store.audit.record({
-      userId: attempt.userId ?? '',
-      operation: attempt.operation,
-      trackingNumber: attempt.trackingNumber,
-      outcome: 'unknown',
-      detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
-    });
   }
   return abandoned;
 }
 
+/** Calls left in flight by replicas that are gone (their lease expired or was released), recorded as outcome unknown. */
+export function recoverAbandoned(store: Store, logger: Logger): Promise<Attempt[]> {
+  return recordUnknown(store, logger, (tx) => tx.attempts.recoverAbandoned());
+}
+
+/** How often expired drafts and re-delivery records are deleted. */
+const PURGE_EVERY_MS = 60 * 60_000;
+
+/**
+ * This replica's background care of the shared store, from now until `stop`: at once, then every `everyMs`
+ * (the lease renewal interval), calls abandoned by replicas that are gone are recorded as outcome
+ * unknown and handed to `tell`; every hour, expired drafts and re-delivery records are deleted.
+ * Both are safe with any number of replicas doing the same: each abandoned call is taken by one.
+ * A database that does not answer is logged and tried again at the next turn.
+ */
+export function keepStore({
+  store,
+  logger,
+  everyMs,
+  tell,
+}: {
+  store: Store;
+  logger: Logger;
+  everyMs: number;
+  tell: (attempts: Attempt[]) => Promise<void>;
+}): { turn(): Promise<void>; stop(): Promise<void> } {
+  let lastPurge = Number.NEGATIVE_INFINITY;
+  let running: Promise<void> | undefined;
+  const turn = async () => {
+    const abandoned = await recoverAbandoned(store, logger);
+    if (abandoned.length > 0) await tell(abandoned);
+    if (Date.now() - lastPurge >= PURGE_EVERY_MS) {
+      // Drafts untouched for a week are deleted (they already stopped being offered).
+      const drafts = await store.drafts.purgeExpired();
+      const deliveries = await store.deliveries.purgeExpired();
+      lastPurge = Date.now();
+      logger.debug({ drafts, deliveries }, 'expired drafts and re-delivery records deleted');
+    }
+  };
+  const tick = () => {
+    // One turn at a time: a slow database does not pile them up.
+    running ??= turn()
+      .catch((err: unknown) => logger.warn({ err }, 'looking after the store failed; trying again later'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  void tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return {
+    /** A turn now, after the one under way: for tests, which wait for it rather than for the timer. */
+    turn: async () => {
+      await running;
+      await tick();
+    },
+    /** No more turns; resolves once the one under way has ended. */
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
 /**
  * Stop taking requests, let calls already sent finish (up to `graceMs`), then drop the connections
- * still open (a client sending its request slowly must not keep the bot alive), record any call
- * still running as outcome unknown and tell its dispatcher, and close the courier client and the store.
+ * still open (a client sending its request slowly must not keep the bot alive), record this
+ * replica's calls still running as outcome unknown and tell their dispatchers, and close the
+ * courier client and the store (which releases this replica's lease).
  */
 export async function shutdown(running: Running): Promise<void> {
   const stopped = running.stopReceiving();
@@ -104,7 +195,13 @@ export async function shutdown(running: Running): Promise<void> {
   running.dropConnections();
   await stopped;
   if (!finished) {
-    const abandoned = recordAbandoned(running.store, running.logger);
+    const abandoned = await recordUnknown(running.store, running.logger, (tx) =>
+      tx.attempts.abandonOwn(),
+    ).catch((err: unknown) => {
+      // Left in flight: another replica, or this one's next start, reports them once the lease lapses.
+      running.logger.error({ err }, 'calls still running could not be recorded as outcome unknown');
+      return [];
+    });
     if (abandoned.length > 0 && running.tellAbandoned) {
       await Promise.race([
         running.tellAbandoned(abandoned),
@@ -116,5 +213,5 @@ export async function shutdown(running: Running): Promise<void> {
     }
   }
   await running.closeUpstream();
-  running.store.close();
+  await running.store.close();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadSlackConfig, loadWaybillConfig, secretsOf } from '../src/config.js';
+import { ConfigError, loadBotConfig, loadSlackConfig, loadWaybillConfig, secretsOf } from '../src/config.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 
 type Env = Record<string, string | undefined>;
@@ -379,7 +379,89 @@ describe('loadSlackConfig', () => {
   });
 });
 
+describe('loadBotConfig: the database and the replica', () => {
+  const botError = (env: Record<string, string>) => {
+    try {
+      loadBotConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('expected a ConfigError');
+  };
+
+  it('defaults to SQLite at DATABASE_PATH, with sane pool, timeouts and lease', () => {
+    expect(loadBotConfig({}).database).toEqual({
+      path: './data/waybill-bot.sqlite',
+      url: undefined,
+      poolSize: 10,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 10_000,
+      leaseTtlMs: 30_000,
+      leaseRenewMs: 10_000,
+    });
+  });
+
+  it('takes a PostgreSQL URL and the pool, timeout and lease settings', () => {
+    expect(
+      loadBotConfig({
+        DATABASE_URL: ' postgresql://bot:pw@db.internal:5432/waybill ',
+        DATABASE_POOL_SIZE: '4',
+        DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+        REPLICA_LEASE_TTL_MS: '20000',
+        REPLICA_LEASE_RENEW_MS: '5000',
+      }).database,
+    ).toMatchObject({
+      url: 'postgresql://bot:pw@db.internal:5432/waybill',
+      poolSize: 4,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 30_000,
+      leaseTtlMs: 20_000,
+      leaseRenewMs: 5000,
+    });
+  });
+
+  it.each([
+    [
+      { DATABASE_URL: 'mysql://bot:SECRETPW@db/waybill' },
+      /^DATABASE_URL must be a PostgreSQL URL such as postgres:/,
+    ],
+    [{ DATABASE_URL: 'postgres://bot:SECRETPW@db:notaport/x' }, /^DATABASE_URL must be a PostgreSQL URL/],
+    [
+      { DATABASE_POOL_SIZE: '0' },
+      'DATABASE_POOL_SIZE must be a whole number of connections between 1 and 100',
+    ],
+    [
+      { DATABASE_CONNECT_TIMEOUT_MS: '5s' },
+      'DATABASE_CONNECT_TIMEOUT_MS must be a whole number of milliseconds between 100 and 60000',
+    ],
+    [
+      { DATABASE_STATEMENT_TIMEOUT_MS: '50' },
+      'DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds between 100 and 600000',
+    ],
+    [
+      { REPLICA_LEASE_TTL_MS: '15000' },
+      /^REPLICA_LEASE_RENEW_MS must be at most half of REPLICA_LEASE_TTL_MS \(15000 ms\)/,
+    ],
+  ])('%o is refused in one line, never showing a password', (env, message) => {
+    const text = botError(env);
+    if (typeof message === 'string') expect(text).toBe(message);
+    else expect(text).toMatch(message);
+    expect(text).not.toContain('SECRETPW');
+    expect(text).not.toContain('\n');
+  });
+});
+
 describe('secretsOf', () => {
+  it("counts DATABASE_URL's password as a secret, as written and decoded", () => {
+    expect(secretsOf({ DATABASE_URL: 'postgres://bot:p%40ss-word@db/waybill' })).toEqual([
+      'p%40ss-word',
+      'p@ss-word',
+    ]);
+    expect(secretsOf({ DATABASE_URL: 'postgres://bot@db/waybill' })).toEqual([]);
+  });
+
   it('returns the secrets that are set (trimmed), and nothing else', () => {
     const env = {
       WAYBILL_API_TOKEN: ` ${API_TOKEN} `,

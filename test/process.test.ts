@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
 import { beginAttempt, updateAttempt } from '../src/slack/shared/attempts.js';
-import { openStore } from '../src/store/store.js';
+import { openStore } from '../src/store/index.js';
 import { sampleUpdate } from './support/wire-samples.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
@@ -49,6 +49,16 @@ function startBot(env: Record<string, string>) {
   return { proc, lines, exited, lineMatching };
 }
 
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** The bot in HTTP mode against a fake Slack, once it says it is ready (its port is in that line). */
 async function startServing() {
   fake = await startFakeSlack();
@@ -83,24 +93,28 @@ describe('npm start', () => {
   it('at start-up records a call left in flight as outcome unknown, with its waybill, and tells its dispatcher', async () => {
     fake = await startFakeSlack();
     const path = join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite');
-    const before = openStore({ path });
-    beginAttempt(before, updateAttempt('draft-1', 3, sampleUpdate('WB000001')), {
+    const before = await openStore({ path, leaseRenewMs: 0 });
+    // Made from a modal that is gone by now: the dispatcher is told in the conversation instead.
+    await beginAttempt(before, updateAttempt('draft-1', 3, sampleUpdate('WB000001')), {
       userId: 'UDISPATCH',
       channelId: 'CDISPATCH',
+      viewId: 'VCLOSED',
     });
-    before.close();
+    await before.close();
+    fake.respond('views.update', { ok: false, error: 'not_found' });
     const bot = startBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0', DATABASE_PATH: path });
     const told = await fake.waitFor('chat.postEphemeral');
+    expect(fake.callsTo('views.update').map((call) => call.body.view_id)).toEqual(['VCLOSED']);
     expect(told.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
     expect(String(told.body.text)).toContain('update of `WB000001`');
     expect(String(told.body.text)).toContain('outcome unknown');
     bot.proc.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
-    const after = openStore({ path });
-    expect(after.audit.list({ operation: 'update' })).toMatchObject([
+    const after = await openStore({ path, leaseRenewMs: 0 });
+    expect(await after.audit.list({ operation: 'update' })).toMatchObject([
       { outcome: 'unknown', trackingNumber: 'WB000001', userId: 'UDISPATCH' },
     ]);
-    after.close();
+    await after.close();
   });
 
   it('exits promptly on SIGTERM while a client is still sending a request, a byte a second', async () => {
@@ -138,6 +152,24 @@ describe('npm start', () => {
     expect(bot.lines).toEqual([
       'Configuration error: WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
     ]);
+  });
+
+  it('stops with one line naming DATABASE_URL, password masked, when PostgreSQL cannot be reached', async () => {
+    fake = await startFakeSlack();
+    const port = await closedPort();
+    const bot = startBot({
+      ...secrets,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATABASE_URL: `postgres://bot:db-SECRET-pw@127.0.0.1:${port}/waybill`,
+    });
+    expect(await bot.exited).toBe(1);
+    const named = bot.lines.filter((line) => line.includes('DATABASE_URL'));
+    expect(named).toEqual([
+      `Configuration error: DATABASE_URL: Cannot reach the database postgres://bot:***@127.0.0.1:${port}/waybill: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
+    expect(bot.lines.at(-1)).toBe(named[0]);
+    expect(bot.lines.filter((line) => line.includes('db-SECRET-pw'))).toEqual([]);
   });
 
   it('names the Slack settings it needs when they are missing', async () => {

@@ -10,6 +10,7 @@ import { boltLogger } from './shared/bolt-logger.js';
 import { healthzRoute } from './shared/healthz.js';
 import * as modalClosed from './shared/modal-closed.js';
 import { retryGuard } from './shared/retries.js';
+import { storeFaultGuard } from './shared/store-faults.js';
 import * as update from './update/index.js';
 
 export interface BotOptions {
@@ -50,8 +51,10 @@ export function createBot({
   const app = slack.appToken
     ? new App({ ...common, appToken: slack.appToken, socketMode: true })
     : new App({ ...common, receiver: httpReceiver(slack, deps, processBeforeResponse) });
-  // Before every listener: Slack's re-deliveries, then who may do what (a refusal never reaches the courier).
-  app.use(retryGuard(deps.logger));
+  // Before every listener: a database out of reach told plainly, Slack's re-deliveries, then who may
+  // do what (a refusal never reaches the courier).
+  app.use(storeFaultGuard(deps));
+  app.use(retryGuard(deps));
   app.use(accessGuard(deps));
   for (const feature of [quote, book, update, modalClosed]) feature.register(app, deps);
   app.error(async (error) => {
@@ -66,7 +69,7 @@ function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: 
     signingSecret: slack.signingSecret,
     logger: boltLogger(deps.logger),
     processBeforeResponse,
-    customRoutes: [healthzRoute],
+    customRoutes: [healthzRoute(deps)],
     // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
     processEventErrorHandler: async ({ error, response }) => {
       deps.logger.warn({ err: error }, 'a Slack request could not be processed');

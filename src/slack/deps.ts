@@ -1,7 +1,7 @@
 /** What every listener needs (settings, courier, store, forms, access), built once at start-up. */
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';

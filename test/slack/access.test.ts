@@ -12,7 +12,8 @@ afterEach(async () => {
   await bot.stop();
 });
 
-const refusals = () => bot.deps.store.audit.list().filter((entry) => entry.outcome === 'refused');
+const refusals = async () =>
+  (await bot.deps.store.audit.list()).filter((entry) => entry.outcome === 'refused');
 
 describe('who may quote, book and update', () => {
   it('refuses a user who is not listed, privately, and records it', async () => {
@@ -21,7 +22,7 @@ describe('who may quote, book and update', () => {
     expect(response.body).toMatchObject({ response_type: 'ephemeral' });
     expect(response.body.text).toContain('not on the list of people who may quote');
     expect(bot.fake.callsTo('views.open')).toHaveLength(0);
-    expect(refusals()).toMatchObject([{ userId: 'UDISPATCH', operation: 'quote' }]);
+    expect(await refusals()).toMatchObject([{ userId: 'UDISPATCH', operation: 'quote' }]);
     const allowed = await bot.command('/quote', '', { user_id: 'UBOSS' });
     expect(allowed.status).toBe(200);
     await bot.fake.waitFor('views.open');
@@ -51,7 +52,9 @@ describe('who may quote, book and update', () => {
     bot = await startTestBot({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
     const response = await bot.command('/quote', '', { channel_id: 'CRANDOM' });
     expect(response.body.text).toContain('not enabled in this conversation');
-    expect(refusals()).toMatchObject([{ operation: 'quote', detail: expect.stringContaining('CRANDOM') }]);
+    expect(await refusals()).toMatchObject([
+      { operation: 'quote', detail: expect.stringContaining('CRANDOM') },
+    ]);
   });
 
   it('is enforced on the submission, each step and each button, not only the command', async () => {
@@ -73,11 +76,7 @@ describe('who may quote, book and update', () => {
 
     await bot.idle();
     expect(bot.sandbox.received).toHaveLength(0);
-    expect(
-      refusals()
-        .map((r) => r.operation)
-        .sort(),
-    ).toEqual(['book', 'quote', 'update']);
+    expect((await refusals()).map((r) => r.operation).sort()).toEqual(['book', 'quote', 'update']);
   });
 
   it('is enforced on the shortcuts, the Rebook button and /waybill rebook', async () => {
@@ -103,11 +102,7 @@ describe('who may quote, book and update', () => {
 
     await bot.idle();
     expect(bot.fake.callsTo('views.open')).toHaveLength(2);
-    expect(
-      refusals()
-        .map((r) => r.operation)
-        .sort(),
-    ).toEqual(['book', 'book', 'book', 'quote']);
+    expect((await refusals()).map((r) => r.operation).sort()).toEqual(['book', 'book', 'book', 'quote']);
 
     // The listed dispatcher gets the form.
     await bot.messageShortcut('pls book 1 box to Maria Santos, 0918 555 0202');
@@ -130,7 +125,7 @@ describe('who may quote, book and update', () => {
     await bot.messageShortcut('pls book 1 box', { channelId: 'CRANDOM' });
     const refused = await bot.fake.waitFor('views.open', undefined, { count: 2 });
     expect(textOf(refused.body.view)).toContain('not enabled in this conversation');
-    expect(refusals().map((r) => r.detail)).toEqual([
+    expect((await refusals()).map((r) => r.detail)).toEqual([
       expect.stringContaining('CRANDOM'),
       expect.stringContaining('CRANDOM'),
     ]);
@@ -155,7 +150,7 @@ describe('who may quote, book and update', () => {
     for (const answer of Object.values(answers)) expect(answer.body.response_type).toBe('ephemeral');
     await bot.idle();
     expect(bot.fake.callsTo('views.open')).toHaveLength(0);
-    expect(refusals()).toEqual([]);
+    expect(await refusals()).toEqual([]);
     // Anything else an outsider types is an operation, and refused.
     const booking = await bot.command('/book', 'helpx');
     expect(booking.body.text).toContain('not on the list of people who may book');

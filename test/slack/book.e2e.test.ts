@@ -1,29 +1,26 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../src/slack/shared/ids.js';
-import { openStore } from '../../src/store/store.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
+import { describeEachBackend } from '../store/backends.js';
 import {
   fillToReview as fillBooking,
   next as nextStep,
   receiver,
   shipment,
 } from '../support/booking-flow.js';
-import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import {
+  secrets,
+  startTestBot as startBot,
+  type TestBot,
+  type TestBotOptions,
+  type View,
+} from '../support/bot-harness.js';
 import { sampleBooking } from '../support/wire-samples.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 let bot: TestBot;
-
-afterEach(async () => {
-  await bot?.stop();
-  const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
-  expect(leaked).toEqual([]);
-});
 
 const fillToReview = () => fillBooking(bot);
 const next = (view: View, typed: Record<string, string | null> = {}) => nextStep(bot, view, typed);
@@ -49,7 +46,16 @@ async function changeDetails(outcome: View, typed: Record<string, string>): Prom
   return view;
 }
 
-describe('/book', () => {
+// The whole flow on each store backend: SQLite, and PostgreSQL when TEST_DATABASE_URL is set.
+describeEachBackend(import.meta.filename, '/book', (backend) => {
+  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, ...options });
+
+  afterEach(async () => {
+    await bot?.stop();
+    const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
+    expect(leaked).toEqual([]);
+  });
+
   it('books through every step with a sender profile and three parcels, exactly as the interface says', async () => {
     bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
     const review = await fillToReview();
@@ -160,7 +166,7 @@ describe('/book', () => {
     }
     expect(card).toContain(ids.waybillUpdate);
 
-    const stored = bot.deps.store.bookings.get('WB000001');
+    const stored = await bot.deps.store.bookings.get('WB000001');
     expect(stored).toMatchObject({
       trackingRefNo: 'SBX00000001',
       channelId: 'CDISPATCH',
@@ -168,7 +174,7 @@ describe('/book', () => {
       cardChannelId: 'CDISPATCH',
       cardTs: cards[0]?.response?.body && (cards[0].response.body as { ts: string }).ts,
     });
-    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({
+    expect((await bot.deps.store.audit.list({ operation: 'book' }))[0]).toMatchObject({
       outcome: 'ok',
       userId: 'UDISPATCH',
       trackingNumber: 'WB000001',
@@ -266,8 +272,8 @@ describe('/book', () => {
     await bot.idle();
     const failed = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Not booked'));
     expect(textOf(failed.blocks)).toContain('Duplicate trackingNumber');
-    expect(bot.deps.store.bookings.get('WB000001')).toBeUndefined();
-    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({ outcome: 'failed' });
+    expect(await bot.deps.store.bookings.get('WB000001')).toBeUndefined();
+    expect((await bot.deps.store.audit.list({ operation: 'book' }))[0]).toMatchObject({ outcome: 'failed' });
     expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(0);
 
     const view = await changeDetails(failed, { trackingNumber: 'WB-NEW-1' });
@@ -277,7 +283,7 @@ describe('/book', () => {
     await bot.idle();
     await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Booked `WB-NEW-1`'));
     expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(3);
-    expect(bot.deps.store.bookings.get('WB-NEW-1')?.trackingRefNo).toBe('SBX00000002');
+    expect((await bot.deps.store.bookings.get('WB-NEW-1'))?.trackingRefNo).toBe('SBX00000002');
   });
 
   it('lets a failed booking be tried again as it is', async () => {
@@ -316,7 +322,7 @@ describe('/book', () => {
     const unknown = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('outcome unknown'));
     expect(textOf(unknown.blocks)).toContain('Check with the courier');
     expect(textOf(unknown.blocks)).not.toContain(ids.bookingRetry);
-    expect(bot.deps.store.audit.list({ operation: 'book' })[0]).toMatchObject({ outcome: 'unknown' });
+    expect((await bot.deps.store.audit.list({ operation: 'book' }))[0]).toMatchObject({ outcome: 'unknown' });
     const replay = await bot.submit(review);
     expect(textOf(replay.body.view)).toContain('outcome unknown');
     // Not even a changed booking from a replayed "Change details": the courier may have the first.
@@ -327,17 +333,16 @@ describe('/book', () => {
   });
 
   it('resumes a draft after a restart between steps', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'waybill-bot-')), 'bot.sqlite');
     const sandbox = await startSandbox({ token: secrets.upstreamToken });
-    let store = openStore({ path });
+    let store = await backend.open();
     bot = await startTestBot({ store, sandbox });
     await bot.command('/book');
     const first = await bot.openedView();
     const second = await next(first, shipment);
     await bot.stop();
-    store.close();
+    await store.close();
 
-    store = openStore({ path });
+    store = await backend.open();
     bot = await startTestBot({ store, sandbox });
     const third = await next(second, receiver);
     expect(third.blocks.some((b) => b.block_id?.startsWith('shipper.name#'))).toBe(true);
@@ -347,7 +352,7 @@ describe('/book', () => {
       'Cebu City',
     );
     await bot.stop();
-    store.close();
+    await store.close();
     await sandbox.close();
     bot = await startTestBot();
   });

@@ -284,7 +284,7 @@ describe('view submissions whose private_metadata does not lead to a draft of th
       ]) {
         expectExpired(await submitWith(callbackId, metadata), callbackId);
       }
-      const draft = bot.deps.store.drafts.create({
+      const draft = await bot.deps.store.drafts.create({
         kind: other,
         userId: 'UDISPATCH',
         channelId: 'CDISPATCH',
@@ -296,14 +296,14 @@ describe('view submissions whose private_metadata does not lead to a draft of th
 
   // A quote form naming a booking draft must not overwrite that draft's input (quote-submit checks the kind).
   it('quote_form: a booking draft id is refused as expired and the draft is left alone', async () => {
-    const draft = bot.deps.store.drafts.create({
+    const draft = await bot.deps.store.drafts.create({
       kind: 'booking',
       userId: 'UDISPATCH',
       channelId: 'CDISPATCH',
       data: { input: { itemDescription: 'Kitchen scales' }, step: 'receiver', parcels: 0, rev: 0 },
     });
     const response = await submitWith(ids.quoteForm, viewMetadata({ draftId: draft.id }));
-    expect(bot.deps.store.drafts.get(draft.id)?.data).toEqual(draft.data);
+    expect((await bot.deps.store.drafts.get(draft.id))?.data).toEqual(draft.data);
     expectExpired(response, ids.quoteForm);
   });
 });

@@ -114,18 +114,19 @@ describe('booking_step', () => {
     await bot.command('/book');
     const first = await bot.openedView();
     const draftId = draftIdOf(first);
-    const snapshot = () => structuredClone(store.get<BookingDraft>(draftId)?.data) as BookingDraft;
-    steps.shipment = { view: first, data: snapshot(), baseline: shipment };
+    const snapshot = async () =>
+      structuredClone((await store.get<BookingDraft>(draftId))?.data) as BookingDraft;
+    steps.shipment = { view: first, data: await snapshot(), baseline: shipment };
     const second = await next(bot, first, shipment);
-    steps.receiver = { view: second, data: snapshot(), baseline: receiver };
+    steps.receiver = { view: second, data: await snapshot(), baseline: receiver };
     const third = await next(bot, second, receiver);
-    steps.sender = { view: third, data: snapshot(), baseline: senderTyped };
+    steps.sender = { view: third, data: await snapshot(), baseline: senderTyped };
     const fourth = await next(bot, third, senderTyped);
     await bot.clickInView(fourth, ids.bookingAddParcel);
     let rows = await bot.updatedView(fourth.id, (v) => textOf(v.blocks).includes('Parcel 1: weight'));
     await bot.clickInView(rows, ids.bookingAddParcel, undefined, parcel(0, '1.5'));
     rows = await bot.updatedView(fourth.id, (v) => textOf(v.blocks).includes('Parcel 2: weight'));
-    steps.parcels = { view: rows, data: snapshot(), baseline: parcelsTyped };
+    steps.parcels = { view: rows, data: await snapshot(), baseline: parcelsTyped };
     for (const [step, { data }] of Object.entries(steps)) expect(data.step).toBe(step);
   });
   afterAll(() => bot.stop());
@@ -135,7 +136,7 @@ describe('booking_step', () => {
       const { view, data, baseline } = steps[step] as (typeof steps)[string];
       const store = bot.deps.store.drafts;
       await runProperty(typedInto(inputPaths(view), baseline, freeTextOf(view)), async (typed) => {
-        store.save(draftIdOf(view), data);
+        await store.save(draftIdOf(view), data);
         await checkRun(bot, view, () => bot.submit(view, typed));
       });
       expect(bot.sandbox.received).toEqual([]);
@@ -145,7 +146,7 @@ describe('booking_step', () => {
       const { view, data, baseline } = steps[step] as (typeof steps)[string];
       const store = bot.deps.store.drafts;
       await runProperty(wrongShapedState(stateFor(view.blocks, baseline)), async (values) => {
-        store.save(draftIdOf(view), data);
+        await store.save(draftIdOf(view), data);
         await checkRun(bot, view, () => submitRaw(bot, view, values));
       });
     });
@@ -157,7 +158,7 @@ describe('booking_step', () => {
   // Regression test (was a bug, fixed in src):
   it('refuses an impossible pickup date inline on the shipment step', async () => {
     const { view, data } = steps.shipment as (typeof steps)[string];
-    bot.deps.store.drafts.save(draftIdOf(view), data);
+    await bot.deps.store.drafts.save(draftIdOf(view), data);
     const response = await bot.submit(view, { ...shipment, 'pickupAt.date': '2026-02-31' });
     expect(response.body.response_action).toBe('errors');
     expect(Object.keys(response.body.errors)).toContain(blockOf(view, 'pickupAt.date'));
@@ -166,7 +167,7 @@ describe('booking_step', () => {
   // Regression test (was a bug, fixed in src):
   it('refuses an impossible pickup time inline on the shipment step', async () => {
     const { view, data } = steps.shipment as (typeof steps)[string];
-    bot.deps.store.drafts.save(draftIdOf(view), data);
+    await bot.deps.store.drafts.save(draftIdOf(view), data);
     const response = await bot.submit(view, { ...shipment, 'pickupAt.time': '25:75' });
     expect(response.body.response_action).toBe('errors');
   });
@@ -174,7 +175,7 @@ describe('booking_step', () => {
   // Regression test (was a bug, fixed in src):
   it('a block id `__proto__.x` does not pollute Object.prototype', async () => {
     const { view, data, baseline } = steps.receiver as (typeof steps)[string];
-    bot.deps.store.drafts.save(draftIdOf(view), data);
+    await bot.deps.store.drafts.save(draftIdOf(view), data);
     const values = {
       ...stateFor(view.blocks, baseline),
       '__proto__.pollutedByTest': { value: { type: 'plain_text_input', value: 'yes' } },
@@ -192,14 +193,14 @@ describe('booking_step', () => {
   it('a huge parcel index in a block id does not blow up the stored draft', async () => {
     const { view, data, baseline } = steps.parcels as (typeof steps)[string];
     const draftId = draftIdOf(view);
-    bot.deps.store.drafts.save(draftId, data);
+    await bot.deps.store.drafts.save(draftId, data);
     const values = {
       ...stateFor(view.blocks, baseline),
       'childWaybills.1000000.weight#9': { value: { type: 'number_input', value: '1' } },
     };
     const response = await submitRaw(bot, view, values);
     expect(response.status).toBe(200);
-    expect(JSON.stringify(bot.deps.store.drafts.get(draftId)?.data).length).toBeLessThan(100_000);
+    expect(JSON.stringify((await bot.deps.store.drafts.get(draftId))?.data).length).toBeLessThan(100_000);
   });
 });
 
@@ -234,7 +235,8 @@ describe('booking_review', () => {
     const rows = await bot.updatedView(view.id, (v) => textOf(v.blocks).includes('Parcel 1: weight'));
     review = await next(bot, rows, parcel(0, '1.5'));
     expect(review.callback_id).toBe(ids.bookingReview);
-    input = structuredClone(bot.deps.store.drafts.get<BookingDraft>(draftIdOf(review))?.data.input) ?? {};
+    input =
+      structuredClone((await bot.deps.store.drafts.get<BookingDraft>(draftIdOf(review)))?.data.input) ?? {};
   });
   afterAll(() => bot.stop());
 
@@ -261,7 +263,7 @@ describe('booking_review', () => {
       fc.record({ input: draftInput, parcels: fc.integer({ min: 0, max: 2 }) }),
       async ({ input: randomInput, parcels }) => {
         run += 1;
-        const draft = bot.deps.store.drafts.create<BookingDraft>({
+        const draft = await bot.deps.store.drafts.create<BookingDraft>({
           kind: 'booking',
           userId: 'UDISPATCH',
           channelId: 'CDISPATCH',
@@ -280,8 +282,12 @@ describe('booking_review', () => {
     expect(bot.sandbox.received.some((r) => r.operation === 'book')).toBe(true);
   });
 
-  function reviewDraft(draftInput: Record<string, unknown>, parcels: number, trackingNumber: string): View {
-    const draft = bot.deps.store.drafts.create<BookingDraft>({
+  async function reviewDraft(
+    draftInput: Record<string, unknown>,
+    parcels: number,
+    trackingNumber: string,
+  ): Promise<View> {
+    const draft = await bot.deps.store.drafts.create<BookingDraft>({
       kind: 'booking',
       userId: 'UDISPATCH',
       channelId: 'CDISPATCH',
@@ -293,7 +299,7 @@ describe('booking_review', () => {
   // Regression test (was a bug, fixed in src):
   it('a draft at review that no longer validates is answered with a modal of at most 100 blocks', async () => {
     const rows = Array.from({ length: 10 }, () => ({}));
-    const view = reviewDraft({ ...input, childWaybills: rows }, 10, 'RVBLOCKS');
+    const view = await reviewDraft({ ...input, childWaybills: rows }, 10, 'RVBLOCKS');
     const response = await bot.submit(view);
     expect(response.body.response_action).toBe('update');
     expect(response.body.view.blocks.length).toBeLessThanOrEqual(100);
@@ -302,7 +308,7 @@ describe('booking_review', () => {
   // Regression test (was a bug, fixed in src):
   it('a draft at review whose input is null is still answered', async () => {
     const logsFrom = bot.logs.length;
-    const view = reviewDraft(null as unknown as Record<string, unknown>, 0, 'RVNULL');
+    const view = await reviewDraft(null as unknown as Record<string, unknown>, 0, 'RVNULL');
     const response = await bot.submit(view);
     expectSafeViewAck(response, view);
     expectNoErrorLogs(bot, logsFrom);
@@ -311,7 +317,7 @@ describe('booking_review', () => {
   // Regression test (was a bug, fixed in src):
   it('never sends the courier a five-digit year', async () => {
     const from = bot.sandbox.received.length;
-    const view = reviewDraft(
+    const view = await reviewDraft(
       {
         ...input,
         pickupAt: { date: '10000-01-01', time: { time: '10:00', timeZone: 'Asia/Manila' } },
@@ -339,19 +345,21 @@ describe('update_form', () => {
     await bot.command('/waybill', 'update WB000001');
     form = await bot.openedView();
     expect(form.callback_id).toBe(ids.updateForm);
-    data = structuredClone(bot.deps.store.drafts.get<Record<string, unknown>>(draftIdOf(form))?.data) ?? {};
+    data =
+      structuredClone((await bot.deps.store.drafts.get<Record<string, unknown>>(draftIdOf(form)))?.data) ??
+      {};
   });
   afterAll(() => bot.stop());
 
   /** The draft as opened, at the booking's current version, so every run is checked as a fresh edit. */
-  function restoreDraft() {
-    const version = bot.deps.store.bookings.get('WB000001')?.version;
-    bot.deps.store.drafts.save(draftIdOf(form), { ...data, baseVersion: version });
+  async function restoreDraft() {
+    const version = (await bot.deps.store.bookings.get('WB000001'))?.version;
+    await bot.deps.store.drafts.save(draftIdOf(form), { ...data, baseVersion: version });
   }
 
   it('answers any typed values safely, and updates only with valid wire bodies', async () => {
     await runProperty(typedInto(inputPaths(form), {}, freeTextOf(form)), async (typed) => {
-      restoreDraft();
+      await restoreDraft();
       await checkRun(bot, form, () => bot.submit(form, typed));
     });
     expect(bot.sandbox.received.some((r) => r.operation === 'update')).toBe(true);
@@ -359,7 +367,7 @@ describe('update_form', () => {
 
   it('answers wrong-shaped state values safely', async () => {
     await runProperty(wrongShapedState(stateFor(form.blocks, {})), async (values) => {
-      restoreDraft();
+      await restoreDraft();
       await checkRun(bot, form, () => submitRaw(bot, form, values));
     });
   });

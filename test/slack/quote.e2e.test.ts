@@ -129,7 +129,7 @@ describe('/quote', () => {
     expect(message).toContain('Makati, 1209, PH → Cebu City, PH');
     expect(message).toContain('Sandbox');
     expect(message).toContain(ids.bookFromQuote);
-    expect(bot.deps.store.audit.list({ operation: 'quote' })[0]).toMatchObject({
+    expect((await bot.deps.store.audit.list({ operation: 'quote' }))[0]).toMatchObject({
       outcome: 'ok',
       userId: 'UDISPATCH',
     });
@@ -175,7 +175,7 @@ describe('/quote', () => {
     expect(textOf(failed.blocks)).toContain('No quote this time');
     expect(textOf(failed.blocks)).toContain('HTTP error 500');
     expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(0);
-    expect(bot.deps.store.audit.list({ operation: 'quote' })[0]).toMatchObject({ outcome: 'failed' });
+    expect((await bot.deps.store.audit.list({ operation: 'quote' }))[0]).toMatchObject({ outcome: 'failed' });
 
     bot.sandbox.setFaults(undefined);
     await bot.clickInView(failed, ids.quoteRetry);

@@ -69,7 +69,7 @@ describe('Rebook', () => {
         trackingNumber: `WB000002-0${i + 1}`,
       })),
     });
-    expect(bot.deps.store.bookings.get('WB000002')?.bookedBy).toBe('UDISPATCH');
+    expect((await bot.deps.store.bookings.get('WB000002'))?.bookedBy).toBe('UDISPATCH');
   });
 
   it('by /waybill rebook, with no COD warning at review once the amount was changed', async () => {

@@ -167,7 +167,7 @@ describe('New booking and New quote', () => {
     await bot.idle();
     const card = await bot.fake.waitFor('chat.postMessage');
     expect(card.body.channel).toBe('CSALES');
-    expect(bot.deps.store.bookings.get('WB000001')?.channelId).toBe('CSALES');
+    expect((await bot.deps.store.bookings.get('WB000001'))?.channelId).toBe('CSALES');
   });
 
   it('New quote asks where the price goes, then quotes and posts it there', async () => {

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ids } from '../../src/slack/shared/ids.js';
+import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
@@ -8,17 +9,20 @@ const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 let bot: TestBot;
 
-beforeEach(async () => {
-  bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
-  await bookThroughModal(bot);
-  bot.fake.reset();
-});
+/** Each test starts from one booked waybill, WB000001, on the backend's database. */
+function bookedBeforeEach(backend: TestBackend) {
+  beforeEach(async () => {
+    bot = await startTestBot({ backend, env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    await bookThroughModal(bot);
+    bot.fake.reset();
+  });
 
-afterEach(async () => {
-  await bot.stop();
-  const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
-  expect(leaked).toEqual([]);
-});
+  afterEach(async () => {
+    await bot.stop();
+    const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
+    expect(leaked).toEqual([]);
+  });
+}
 
 /** The Update body the courier must get: the booking as sent, in the Update shape, with these changes. */
 function expectedUpdateBody(changes: Record<string, string>) {
@@ -48,7 +52,10 @@ const rejectionWith = (remarks: string) =>
 
 const twoChanges = { 'consignee.phone': '0918 765 4321', codAmount: '1800' };
 
-describe('updating a waybill', () => {
+// The whole flow on each store backend: SQLite, and PostgreSQL when TEST_DATABASE_URL is set.
+describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
+  bookedBeforeEach(backend);
+
   it('through the card button: sends the complete record, threads exactly the changes, edits the card', async () => {
     const form = await openByButton();
     expect(form.callback_id).toBe(ids.updateForm);
@@ -67,7 +74,7 @@ describe('updating a waybill', () => {
       expectedUpdateBody({ consigneeContact: '0918 765 4321', codAmount: '1800.00' }),
     );
 
-    const card = bot.deps.store.bookings.get('WB000001');
+    const card = await bot.deps.store.bookings.get('WB000001');
     const replies = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts);
     expect(replies.map((c) => [c.body.channel, c.body.thread_ts])).toEqual([
       ['CDISPATCH', card?.cardTs],
@@ -97,7 +104,7 @@ describe('updating a waybill', () => {
       operatorContactNumber: '+63 917 555 0100',
     });
     expect(card?.record).toHaveProperty('childWaybills.length', 3);
-    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({
+    expect((await bot.deps.store.audit.list({ operation: 'update' }))[0]).toMatchObject({
       outcome: 'ok',
       userId: 'UDISPATCH',
     });
@@ -151,7 +158,7 @@ describe('updating a waybill', () => {
     const phone = refreshed.blocks.find((b) => b.block_id?.startsWith('consignee.phone#'));
     expect(phone.element.initial_value).toBe('0918 111 1111');
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
-    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1500.00' });
+    expect((await bot.deps.store.bookings.get('WB000001'))?.record).toMatchObject({ codAmount: '1500.00' });
   });
 
   async function failedUpdate(): Promise<View> {
@@ -165,8 +172,10 @@ describe('updating a waybill', () => {
   it('keeps the form on an upstream failure', async () => {
     const failed = await failedUpdate();
     expect(textOf(failed.blocks)).toContain('locked for dispatch');
-    expect(bot.deps.store.bookings.get('WB000001')?.version).toBe(1);
-    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({ outcome: 'failed' });
+    expect((await bot.deps.store.bookings.get('WB000001'))?.version).toBe(1);
+    expect((await bot.deps.store.audit.list({ operation: 'update' }))[0]).toMatchObject({
+      outcome: 'failed',
+    });
     expect(bot.fake.callsTo('chat.update')).toHaveLength(0);
 
     await bot.clickInView(failed, ids.updateBack);
@@ -183,7 +192,7 @@ describe('updating a waybill', () => {
     await bot.idle();
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(2);
     await bot.updatedView(failed.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
-    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1800.00' });
+    expect((await bot.deps.store.bookings.get('WB000001'))?.record).toMatchObject({ codAmount: '1800.00' });
   });
 
   it('sends a changed update after a rejection, from Back to the form', async () => {
@@ -200,7 +209,7 @@ describe('updating a waybill', () => {
       expectedUpdateBody({ consigneeContact: '0918 765 4321', codAmount: '1700.00' }),
     );
     await bot.updatedView(failed.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
-    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1700.00' });
+    expect((await bot.deps.store.bookings.get('WB000001'))?.record).toMatchObject({ codAmount: '1700.00' });
   });
 
   it('sends the same update submitted twice (a double click) once', async () => {
@@ -208,7 +217,7 @@ describe('updating a waybill', () => {
     await Promise.all([bot.submit(form, twoChanges), bot.submit(form, twoChanges)]);
     await bot.idle();
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
-    expect(bot.deps.store.bookings.get('WB000001')?.version).toBe(2);
+    expect((await bot.deps.store.bookings.get('WB000001'))?.version).toBe(2);
   });
 
   /** An update the courier applied but whose answer never arrived: outcome unknown. */
@@ -225,7 +234,9 @@ describe('updating a waybill', () => {
 
   it('after an unknown outcome, sends a different update by someone else', async () => {
     await unknownUpdate();
-    expect(bot.deps.store.audit.list({ operation: 'update' })[0]).toMatchObject({ outcome: 'unknown' });
+    expect((await bot.deps.store.audit.list({ operation: 'update' }))[0]).toMatchObject({
+      outcome: 'unknown',
+    });
     const other = await openByButton('USECOND');
     const ack = await bot.submit(other, { codAmount: '999' }, 'USECOND');
     expect(textOf(ack.body.view)).toContain('Updating');
@@ -236,7 +247,7 @@ describe('updating a waybill', () => {
     const done = await bot.updatedView(other.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
     // Whatever the first update did at the courier, the complete record just sent replaces it.
     expect(textOf(done.blocks)).toContain('<@UDISPATCH>');
-    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({ version: 2, updatedBy: 'USECOND' });
+    expect(await bot.deps.store.bookings.get('WB000001')).toMatchObject({ version: 2, updatedBy: 'USECOND' });
   });
 
   it('after an unknown outcome, sends the same update again only once the dispatcher confirms', async () => {
@@ -260,7 +271,10 @@ describe('updating a waybill', () => {
     expect(updates).toHaveLength(2);
     expect(updates[1]?.body).toStrictEqual(updates[0]?.body);
     await bot.updatedView(unknown.id, (v) => textOf(v.blocks).includes('Updated `WB000001`'));
-    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({ version: 2, updatedBy: 'UDISPATCH' });
+    expect(await bot.deps.store.bookings.get('WB000001')).toMatchObject({
+      version: 2,
+      updatedBy: 'UDISPATCH',
+    });
   });
 
   it('tells the second of two dispatchers sending at once who is sending, then shows the new values', async () => {
@@ -280,12 +294,12 @@ describe('updating a waybill', () => {
     const phone = refreshed.blocks.find((b) => b.block_id?.startsWith('consignee.phone#'));
     expect(phone.element.initial_value).toBe('0918 111 1111');
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
-    expect(bot.deps.store.bookings.get('WB000001')?.record).toMatchObject({ codAmount: '1500.00' });
+    expect((await bot.deps.store.bookings.get('WB000001'))?.record).toMatchObject({ codAmount: '1500.00' });
 
     // From the refreshed form, the second dispatcher's change goes out on top of the first.
     await bot.submit(refreshed, { codAmount: '999' }, 'USECOND');
     await bot.idle();
-    expect(bot.deps.store.bookings.get('WB000001')).toMatchObject({
+    expect(await bot.deps.store.bookings.get('WB000001')).toMatchObject({
       version: 3,
       record: { codAmount: '999.00', consignee: { phone: '0918 111 1111' } },
     });

@@ -18,14 +18,17 @@ import {
 } from '../../fakes/slack-requests.js';
 import { stateFor } from '../../fakes/view-state.js';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
+import { keepStore } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
 import { createBot } from '../../src/slack/bot.js';
 import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
+import { tellAbandoned } from '../../src/slack/shared/attempts.js';
 import { ids } from '../../src/slack/shared/ids.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/index.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
+import type { TestBackend } from '../store/backends.js';
 
 /**
  * The whole bot in-process, driven the way Slack drives it: signed HTTP requests into Bolt's
@@ -58,8 +61,10 @@ export function elementOf(view: View, path: string): any {
 
 export interface TestBotOptions {
   env?: Record<string, string>;
-  /** The store to use (a file, to test restarts); default a fresh in-memory one. */
+  /** The store to use (the caller closes it): a file, to test restarts; a second replica's. */
   store?: Store;
+  /** Without `store`: a store on this backend's database for the test; default a fresh in-memory SQLite one. */
+  backend?: TestBackend;
   sandbox?: Sandbox;
   now?: () => Date;
   timeoutMs?: number;
@@ -110,6 +115,11 @@ export interface TestBot {
   messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
   /** A global shortcut from the shortcut menu ("New booking", "New quote"). */
   globalShortcut(callbackId: string, user?: string): Promise<AppResponse>;
+  /**
+   * One turn of what the running bot does every lease renewal: calls abandoned by replicas that
+   * are gone recorded as outcome unknown and their dispatchers told (then idle, so they were).
+   */
+  lookAfterStore(): Promise<void>;
   /** Waits until every background task (upstream call, views.update, post) has finished. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -156,7 +166,9 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     logger,
     retryBaseDelayMs: 1,
   });
-  const store = options.store ?? openStore({ path: ':memory:' });
+  const store =
+    options.store ??
+    (options.backend ? await options.backend.open() : await openStore({ path: ':memory:', leaseRenewMs: 0 }));
   const waybill = loadWaybillConfig({ WAYBILL_TIMEZONE: 'Asia/Manila', ...options.env });
   const slack = loadSlackConfig({
     SLACK_BOT_TOKEN: secrets.botToken,
@@ -182,6 +194,16 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     clientOptions: { retryConfig: { retries: options.slackRetries ?? 0, minTimeout: 0, maxTimeout: 0 } },
   });
   const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  // As the running bot does; its timer is far off, so a test takes each turn itself.
+  const keeping = keepStore({
+    store,
+    logger,
+    everyMs: 60 * 60_000,
+    tell: async (abandoned) =>
+      deps.inFlight.run('tell abandoned', () =>
+        tellAbandoned(app.client, abandoned, { logger, env: waybill.env }),
+      ),
+  });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
   const post = (body: string) => postToApp(url, secrets.signingSecret, body);
   const handedOut = new Set<unknown>();
@@ -289,6 +311,10 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ),
     globalShortcut: (callbackId, user = 'UDISPATCH') =>
       post(interactiveBody(globalShortcutPayload({ callbackId, user }))),
+    async lookAfterStore() {
+      await keeping.turn();
+      await deps.inFlight.idle();
+    },
     idle: () => deps.inFlight.idle(),
     async stop() {
       await deps.inFlight.idle();
@@ -300,10 +326,12 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ];
       const leaks = written.filter((text) => Object.values(secrets).some((secret) => text.includes(secret)));
       expect(leaks, 'a secret reached a log line or Slack').toEqual([]);
+      await keeping.stop();
       await app.stop();
       await courier.close();
       if (!options.sandbox) await sandbox.close();
-      if (!options.store) store.close();
+      // A backend's stores are closed by the backend, after the test.
+      if (!options.store && !options.backend) await store.close();
       await fake.close();
     },
   };

@@ -16,7 +16,6 @@ import {
   viewClosedPayload,
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
-import { healthzRoute } from '../../src/slack/shared/healthz.js';
 
 const SIGNING_SECRET = 'test-signing-secret';
 
@@ -61,7 +60,16 @@ async function startApp(
     processBeforeResponse: true,
     logger,
     clientOptions: { slackApiUrl: fake.apiUrl, retryConfig },
-    customRoutes: [healthzRoute],
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'text/plain' });
+          res.end('ok');
+        },
+      },
+    ],
   });
   configure(app);
   // The default receiver is HTTPReceiver; App#start forwards to HTTPReceiver#start, which resolves with

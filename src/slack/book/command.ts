@@ -30,13 +30,18 @@ export function register(app: App, deps: BotDeps): void {
     keys: bookPrefillKeys(deps),
     fields: allBookingFields(deps.waybill.catalog, 0),
     intro: `*/book* books a waybill in steps: ${steps}.`,
-    form: (command, prefill) => {
+    form: async (command, prefill) => {
       const where = {
         userId: command.user_id,
         channelId: command.channel_id,
         responseUrl: command.response_url,
       };
-      return showStep(deps, createBookingDraft(deps, where, prefill.values), 'shipment', prefill.notices);
+      return showStep(
+        deps,
+        await createBookingDraft(deps, where, prefill.values),
+        'shipment',
+        prefill.notices,
+      );
     },
   });
 }

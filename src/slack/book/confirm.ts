@@ -12,17 +12,17 @@ import { bookingDraftOfView, showStep, startBooking, validateDraft } from './flo
  */
 export function register(app: App, deps: BotDeps): void {
   app.view<ViewSubmitAction>(ids.bookingReview, async ({ ack, view, client }) => {
-    const draft = bookingDraftOfView(deps, view.private_metadata);
+    const draft = await bookingDraftOfView(deps, view.private_metadata);
     if (!draft) {
       await ack({ response_action: 'update', view: bookingExpiredView(deps.waybill.env) });
       return;
     }
     const result = validateDraft(deps, draft.data);
     if (!result.ok) {
-      await ack({ response_action: 'update', view: showStep(deps, draft, 'review') });
+      await ack({ response_action: 'update', view: await showStep(deps, draft, 'review') });
       return;
     }
-    const step = startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
+    const step = await startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
     await ack({ response_action: 'update', view: step.view });
     if (step.work) deps.inFlight.run('book', step.work);
   });

@@ -1,5 +1,11 @@
 /** A booking from steps to card: the draft, each step's view, sending once, storing, and posting the card. */
-import type { Draft } from '../../store/store.js';
+import type { ModalView } from '@slack/types';
+import {
+  type Draft,
+  DuplicateTrackingNumberError,
+  type StoreTables,
+  StoreUnavailableError,
+} from '../../store/index.js';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import type { SenderProfile } from '../../waybill/profiles.js';
@@ -8,7 +14,7 @@ import { type Booking, type FieldError, type Validation, validate } from '../../
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
-import { beginAttempt, bookingAttempt } from '../shared/attempts.js';
+import { beginAttempt, bookingAttempt, storeOutcome } from '../shared/attempts.js';
 import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
@@ -27,9 +33,12 @@ import {
   bookingDoneView,
   bookingFailedView,
   bookingInFlightView,
+  bookingRecordingView,
   bookingReviewView,
   bookingStepView,
   bookingUnknownView,
+  bookingUnrecordedText,
+  bookingUnrecordedView,
   bookingWorkingView,
 } from './blocks.js';
 import { type BookingDraft, type BookingOrigin, type BookingStep, bookingSteps, stepOfPath } from './form.js';
@@ -59,7 +68,7 @@ export function createBookingDraft(
   where: { userId: string; channelId: string; responseUrl?: string },
   input: Record<string, unknown>,
   origin?: BookingOrigin,
-): Draft<BookingDraft> {
+): Promise<Draft<BookingDraft>> {
   const parcels = Array.isArray(input.childWaybills)
     ? Math.min(input.childWaybills.length, deps.bot.maxParcels)
     : 0;
@@ -99,13 +108,13 @@ export function errorsOfStep(
 }
 
 /** Saves the draft at a step (a new rev, so Slack shows the draft's values) and renders that step. */
-export function showStep(
+export async function showStep(
   deps: BotDeps,
   draft: Draft<BookingDraft>,
   step: BookingStep,
   notices: string[] = [],
-) {
-  const saved = deps.store.drafts.save<BookingDraft>(draft.id, {
+): Promise<ModalView> {
+  const saved = await deps.store.drafts.save<BookingDraft>(draft.id, {
     ...draft.data,
     step,
     rev: draft.data.rev + 1,
@@ -145,11 +154,19 @@ export function showStep(
   });
 }
 
-/** The next free generated number, unless the dispatcher typed one or one was already handed out. */
-export function withTrackingNumber(deps: BotDeps, data: BookingDraft): BookingDraft {
+/**
+ * The next free generated number, held for this draft, unless the dispatcher typed one or one was
+ * already handed out.
+ */
+export async function withTrackingNumber(
+  deps: BotDeps,
+  draftId: string,
+  data: BookingDraft,
+): Promise<BookingDraft> {
   const typed = typeof data.input.trackingNumber === 'string' && data.input.trackingNumber.trim() !== '';
   if (typed || data.generatedTrackingNumber) return data;
-  return { ...data, generatedTrackingNumber: deps.store.trackingNumbers.next(deps.bot.trackingPrefix) };
+  const generated = await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId);
+  return { ...data, generatedTrackingNumber: generated };
 }
 
 /**
@@ -198,6 +215,15 @@ export function viewOfAttempt(
   return bookingInFlightView(trackingNumber, env, metadata);
 }
 
+/**
+ * Where a card went is worth keeping but not worth failing a booking for: without it, an update is
+ * told in the channel instead of in the card's thread.
+ */
+function cardPlaceLost(deps: BotDeps, trackingNumber: string) {
+  return (err: unknown) =>
+    deps.logger.warn({ err, trackingNumber }, 'where the booking card went could not be recorded');
+}
+
 async function postCard(
   deps: BotDeps,
   client: SlackClient,
@@ -214,8 +240,11 @@ async function postCard(
     deps.logger.error({ err, trackingNumber }, 'booking card could not be posted');
     return undefined;
   });
+  const notRecorded = cardPlaceLost(deps, trackingNumber);
   if (delivered && 'ts' in delivered) {
-    deps.store.bookings.setCard(trackingNumber, { cardChannelId: delivered.channelId, cardTs: delivered.ts });
+    await deps.store.bookings
+      .setCard(trackingNumber, { cardChannelId: delivered.channelId, cardTs: delivered.ts })
+      .catch(notRecorded);
   }
   const audit = deps.bot.auditChannelId;
   if (audit && audit !== delivered?.channelId) {
@@ -226,27 +255,40 @@ async function postCard(
       );
       return undefined;
     });
-    if (posted?.ts) deps.store.bookings.setCard(trackingNumber, { auditCardTs: posted.ts });
+    if (posted?.ts)
+      await deps.store.bookings.setCard(trackingNumber, { auditCardTs: posted.ts }).catch(notRecorded);
   }
   return delivered;
 }
 
+/** Why a typed tracking number cannot be sent, naming the field; undefined when this draft holds it. */
+async function trackingNumberTaken(deps: BotDeps, draft: Draft<BookingDraft>, booking: Booking) {
+  const { trackingNumber } = booking;
+  // A generated number was reserved for this draft when it was handed out.
+  if (trackingNumber === draft.data.generatedTrackingNumber) return undefined;
+  if (await deps.store.trackingNumbers.reserve(trackingNumber, draft.id)) return undefined;
+  return `Tracking number: \`${escapeMrkdwn(trackingNumber)}\` is already used by another booking, so nothing was sent. Type another one, or leave it empty for the next free one.`;
+}
+
 /**
  * Records the booking as an attempt and, if it may go, answers "Booking…" with the courier call to
- * run; otherwise the outcome of the attempt already made. An edited booking is a new attempt, but
- * never while an earlier one of the same draft and tracking number is under way, done or of
- * unknown outcome (the courier may have it already).
+ * run; otherwise the outcome of the attempt already made. A typed tracking number is first
+ * reserved for this draft, so two drafts with one number never both reach the courier. An edited
+ * booking is a new attempt, but never while an earlier one of the same draft and tracking number
+ * is under way, done or of unknown outcome (the courier may have it already).
  */
-export function startBooking(
+export async function startBooking(
   deps: BotDeps,
   client: SlackClient,
   input: { viewId: string; draft: Draft<BookingDraft>; booking: Booking; again?: 'failed' },
-): SendStep {
+): Promise<SendStep> {
   const { viewId, draft, booking } = input;
+  const taken = await trackingNumberTaken(deps, draft, booking);
+  if (taken) return { started: false, view: await showStep(deps, draft, 'shipment', [taken]) };
   const request = toBookingWire(booking, deps.waybill.timeZone);
   const attempt = bookingAttempt(draft.id, request);
-  const who = { userId: draft.userId, channelId: draft.channelId };
-  const begun = beginAttempt<BookingAttemptResult>(deps.store, attempt, who, { again: input.again });
+  const who = { userId: draft.userId, channelId: draft.channelId, viewId };
+  const begun = await beginAttempt<BookingAttemptResult>(deps.store, attempt, who, { again: input.again });
   if (!begun.started) {
     return { started: false, view: viewOfAttempt(deps, draft, booking.trackingNumber, begun.attempt) };
   }
@@ -257,9 +299,24 @@ export function startBooking(
   };
 }
 
+/** Shown in the modal, or as a message to the dispatcher when the modal was closed. */
+async function showOrTell(
+  client: SlackClient,
+  draft: Draft<BookingDraft>,
+  viewId: string,
+  view: ModalView,
+  message: { emoji: string; text: string },
+): Promise<void> {
+  if (!(await showInModal(client, viewId, view))) {
+    await postToUser(client, draft, notice(message.emoji, message.text));
+  }
+}
+
 /**
- * After "Booking…" is on screen: send the booking once, record the attempt and the audit entry,
- * store the booking, post its card, and show the outcome (as a message if the modal was closed).
+ * After "Booking…" is on screen: send the booking once; then, in one transaction, the booking, the
+ * attempt's outcome, the audit entry and the draft; after the commit, post the card and show the
+ * outcome (as a message if the modal was closed). The courier has acted by then, so a database
+ * that does not answer is waited for (storeOutcome) rather than the outcome lost.
  */
 async function runBooking(
   deps: BotDeps,
@@ -279,43 +336,66 @@ async function runBooking(
   },
 ): Promise<void> {
   const { env, catalog, currency } = deps.waybill;
-  const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'book' };
+  const { trackingNumber } = booking;
+  const who = { userId: draft.userId, trackingNumber, operation: 'book' };
   const metadata = bookingMetadata(draft);
-  deps.store.trackingNumbers.reserve(booking.trackingNumber);
   let result: BookingResult;
   try {
     result = await deps.courier.book(request);
   } catch (err) {
     const message = isWaybillApiError(err) ? err.userMessage() : `Booking outcome unknown: ${String(err)}`;
     const state = isWaybillApiError(err) && err.outcome === 'not-done' ? 'failed' : 'unknown';
-    deps.store.attempts.finish<BookingAttemptResult>(key, state, { message });
-    deps.store.audit.record({ ...who, outcome: state, request, detail: message });
+    await storeOutcome(deps, async (tx) => {
+      await tx.attempts.finish<BookingAttemptResult>(key, state, { message });
+      await tx.audit.record({ ...who, outcome: state, request, detail: message });
+    }).catch((storeErr: unknown) => {
+      deps.logger.error({ err: storeErr, trackingNumber, state }, 'a booking outcome could not be recorded');
+    });
     const view =
       state === 'failed'
         ? bookingFailedView(message, env, metadata)
         : bookingUnknownView(message, env, metadata);
-    if (!(await showInModal(client, viewId, view))) {
-      await postToUser(client, draft, notice(':warning:', escapeMrkdwn(message)));
-    }
+    await showOrTell(client, draft, viewId, view, { emoji: ':warning:', text: escapeMrkdwn(message) });
     return;
   }
   const bookedAt = deps.now();
-  const saved = deps.store.drafts.save<BookingDraft>(draft.id, {
-    ...draft.data,
-    bookedTrackingNumber: booking.trackingNumber,
-  });
-  deps.store.audit.record({ ...who, outcome: 'ok', request, response: result });
-  try {
-    deps.store.bookings.insert({
-      trackingNumber: booking.trackingNumber,
+  const pending = 'The booking card is being posted.';
+  const record = async (tx: StoreTables, withBooking: boolean) => {
+    if (withBooking) {
+      await tx.bookings.insert({
+        trackingNumber,
+        trackingRefNo: result.trackingRefNo,
+        record: booking,
+        channelId: draft.channelId,
+        bookedBy: draft.userId,
+        bookedAt,
+      });
+    }
+    await tx.attempts.finish<BookingAttemptResult>(key, 'succeeded', {
       trackingRefNo: result.trackingRefNo,
-      record: booking,
-      channelId: draft.channelId,
-      bookedBy: draft.userId,
-      bookedAt,
+      postedNote: pending,
+    });
+    await tx.audit.record({ ...who, outcome: 'ok', request, response: result });
+    return tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber });
+  };
+  const waiting = () =>
+    showInModal(client, viewId, bookingRecordingView(trackingNumber, result, env, metadata));
+  let saved: Draft<BookingDraft>;
+  try {
+    saved = await storeOutcome(deps, (tx) => record(tx, true), { waiting }).catch((err: unknown) => {
+      // Reserved numbers make this all but impossible; the booking exists, so the rest is kept.
+      if (!(err instanceof DuplicateTrackingNumberError)) throw err;
+      deps.logger.error({ err, trackingNumber }, 'booked, but a booking with this number was stored already');
+      return storeOutcome(deps, (tx) => record(tx, false));
     });
   } catch (err) {
-    deps.logger.error({ err, trackingNumber: booking.trackingNumber }, 'booked, but could not be stored');
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    deps.logger.error({ err, trackingNumber }, 'booked at the courier, but it could not be recorded');
+    await showOrTell(client, draft, viewId, bookingUnrecordedView(trackingNumber, result, env, metadata), {
+      emoji: ':warning:',
+      text: bookingUnrecordedText(trackingNumber, result),
+    });
+    return;
   }
   const card = bookingCard({
     booking,
@@ -330,15 +410,10 @@ async function runBooking(
   const postedNote = delivered
     ? deliveredNote(delivered)
     : 'Slack did not accept the booking card; the booking is stored.';
-  deps.store.attempts.finish<BookingAttemptResult>(key, 'succeeded', {
-    trackingRefNo: result.trackingRefNo,
-    postedNote,
-  });
-  await showInModal(
-    client,
-    viewId,
-    bookingDoneView(booking.trackingNumber, result, postedNote, env, metadata),
-  );
+  await deps.store.attempts
+    .finish<BookingAttemptResult>(key, 'succeeded', { trackingRefNo: result.trackingRefNo, postedNote })
+    .catch(cardPlaceLost(deps, trackingNumber));
+  await showInModal(client, viewId, bookingDoneView(trackingNumber, result, postedNote, env, metadata));
 }
 
 /** The booking draft a modal belongs to (its private_metadata holds only the draft id). */

@@ -22,7 +22,7 @@ export function register(app: App, deps: BotDeps): void {
         triggerId: shortcut.trigger_id,
         respond,
         again: 'use *Book from this message*',
-        view: () => {
+        view: async () => {
           const { catalog } = deps.waybill;
           const text = plainTextOf(shortcut.message?.text ?? '');
           const reading = readMessage(text, {
@@ -42,7 +42,7 @@ export function register(app: App, deps: BotDeps): void {
             recognised: reading.recognised,
             notes: reading.notes,
           };
-          return showStep(deps, createBookingDraft(deps, where, input, origin), 'shipment');
+          return showStep(deps, await createBookingDraft(deps, where, input, origin), 'shipment');
         },
       });
     },

@@ -18,15 +18,15 @@ export function bookingInputFromQuote(quote: Record<string, unknown>): Record<st
 
 /** "Book this" on a posted quote: /book, pre-filled with what was quoted. */
 export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.bookFromQuote, 'click *Book this*', (quoteId, body) => {
-    const quote = quoteId ? quotedInput(deps, quoteId) : undefined;
+  onOpeningButton(app, deps, ids.bookFromQuote, 'click *Book this*', async (quoteId, body) => {
+    const quote = quoteId ? await quotedInput(deps, quoteId) : undefined;
     if (!quote) return 'This quote is too old to book from. Type `/book` to book.';
     const where = {
       userId: body.user.id,
       channelId: body.channel?.id ?? quote.channelId,
       responseUrl: body.response_url,
     };
-    return () =>
-      showStep(deps, createBookingDraft(deps, where, bookingInputFromQuote(quote.input)), 'shipment');
+    return async () =>
+      showStep(deps, await createBookingDraft(deps, where, bookingInputFromQuote(quote.input)), 'shipment');
   });
 }

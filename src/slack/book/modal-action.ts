@@ -1,6 +1,6 @@
 /** The shape every button or select inside the booking modal shares. */
 import type { App, BlockAction, BlockElementAction } from '@slack/bolt';
-import type { Draft } from '../../store/store.js';
+import type { Draft } from '../../store/index.js';
 import type { BotDeps } from '../deps.js';
 import type { StateValues } from '../shared/forms.js';
 import { showInModal } from '../shared/modal.js';
@@ -23,7 +23,7 @@ export function onBookingModalAction<Action extends BlockElementAction>(
   app.action<BlockAction<Action>>(actionId, async ({ ack, body, action, client }) => {
     await ack();
     if (!body.view) return;
-    const found = bookingDraftOfView(deps, body.view.private_metadata);
+    const found = await bookingDraftOfView(deps, body.view.private_metadata);
     if (!found) return;
     const draft = {
       ...found,
@@ -31,13 +31,13 @@ export function onBookingModalAction<Action extends BlockElementAction>(
     };
     const changed = change(draft, action);
     if (!changed) {
-      deps.store.drafts.save<BookingDraft>(draft.id, draft.data);
+      await deps.store.drafts.save<BookingDraft>(draft.id, draft.data);
       return;
     }
     await showInModal(
       client,
       body.view.id,
-      showStep(deps, { ...draft, data: changed.data }, changed.step),
+      await showStep(deps, { ...draft, data: changed.data }, changed.step),
       body.view.hash,
     );
   });

@@ -17,7 +17,7 @@ import { bookingSteps } from './form.js';
 export function register(app: App, deps: BotDeps): void {
   app.view<ViewSubmitAction>(ids.bookingStep, async ({ ack, view }) => {
     const blockIds = inputBlockIds(view.blocks);
-    const found = bookingDraftOfView(deps, view.private_metadata);
+    const found = await bookingDraftOfView(deps, view.private_metadata);
     if (!found) {
       const message = 'This booking form has expired. Close it and type /book again.';
       await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
@@ -25,12 +25,12 @@ export function register(app: App, deps: BotDeps): void {
     }
     const typed = withTyped(found.data, view.state.values as StateValues);
     const step = typed.step;
-    const data = step === 'shipment' ? withTrackingNumber(deps, typed) : typed;
+    const data = step === 'shipment' ? await withTrackingNumber(deps, found.id, typed) : typed;
     const result = validateDraft(deps, data);
     const errors = result.ok ? [] : errorsOfStep(deps, data, step, result.errors);
     const known =
       step === 'shipment'
-        ? deps.store.bookings.get(String(data.input.trackingNumber ?? '').trim())
+        ? await deps.store.bookings.get(String(data.input.trackingNumber ?? '').trim())
         : undefined;
     if (known) {
       errors.push({
@@ -39,11 +39,11 @@ export function register(app: App, deps: BotDeps): void {
       });
     }
     if (errors.length > 0) {
-      deps.store.drafts.save(found.id, data);
+      await deps.store.drafts.save(found.id, data);
       await ack({ response_action: 'errors', errors: slackErrors(errors, blockIds) });
       return;
     }
     const next = bookingSteps[bookingSteps.indexOf(step) + 1] ?? 'review';
-    await ack({ response_action: 'update', view: showStep(deps, { ...found, data }, next) });
+    await ack({ response_action: 'update', view: await showStep(deps, { ...found, data }, next) });
   });
 }

@@ -50,7 +50,7 @@ export function rebookForm(
   where: { userId: string; channelId: string; responseUrl?: string },
   trackingNumber: string,
   booking: Booking | undefined,
-): (() => ModalView) | string {
+): (() => Promise<ModalView>) | string {
   if (!booking) {
     return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`, so there is nothing to copy. Type \`/book\` to book.`;
   }
@@ -60,17 +60,17 @@ export function rebookForm(
     trackingNumber: booking.trackingNumber,
     ...(typeof input.codAmount === 'string' ? { codAmount: input.codAmount } : {}),
   };
-  return () => showStep(deps, createBookingDraft(deps, where, input, origin), 'shipment');
+  return async () => showStep(deps, await createBookingDraft(deps, where, input, origin), 'shipment');
 }
 
 /** "Rebook" on a booking card. */
 export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.bookRebook, 'click *Rebook*', (trackingNumber, body) => {
+  onOpeningButton(app, deps, ids.bookRebook, 'click *Rebook*', async (trackingNumber, body) => {
     const where = {
       userId: body.user.id,
       channelId: body.channel?.id ?? '',
       responseUrl: body.response_url,
     };
-    return rebookForm(deps, where, trackingNumber, storedBooking(deps, trackingNumber)?.booking);
+    return rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
   });
 }

@@ -13,7 +13,7 @@ import { bookingDraftOfView, bookingMetadata, startBooking, validateDraft } from
  */
 export function register(app: App, deps: BotDeps): void {
   onModalButton(app, ids.bookingRetry, async (view, client) => {
-    const draft = bookingDraftOfView(deps, view.private_metadata);
+    const draft = await bookingDraftOfView(deps, view.private_metadata);
     const result = draft ? validateDraft(deps, draft.data) : undefined;
     if (!draft || !result?.ok) return;
     const booking = result.value;

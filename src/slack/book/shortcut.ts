@@ -11,6 +11,6 @@ export function register(app: App, deps: BotDeps): void {
     destinationId: ids.bookingDestination,
     title: 'New booking',
     result: 'the booking card',
-    form: (where) => showStep(deps, createBookingDraft(deps, where, {}), 'shipment'),
+    form: async (where) => showStep(deps, await createBookingDraft(deps, where, {}), 'shipment'),
   });
 }

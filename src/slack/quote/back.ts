@@ -6,8 +6,8 @@ import { ids } from '../shared/ids.js';
 import { quoteDraftOfView, quoteForm } from './flow.js';
 
 export function register(app: App, deps: BotDeps): void {
-  onBackToForm(app, ids.quoteBack, (privateMetadata) => {
-    const draft = quoteDraftOfView(deps, privateMetadata);
+  onBackToForm(app, ids.quoteBack, async (privateMetadata) => {
+    const draft = await quoteDraftOfView(deps, privateMetadata);
     return draft && quoteForm(deps, draft);
   });
 }

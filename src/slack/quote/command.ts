@@ -34,12 +34,12 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
 }
 
 /** A new quote's form, with the defaults under what was pre-filled; its price is posted in `channelId`. */
-export function newQuoteForm(
+export async function newQuoteForm(
   deps: BotDeps,
   where: { userId: string; channelId: string; responseUrl?: string },
   { values, notices }: Prefill = { values: {}, notices: [] },
 ) {
-  const draft = deps.store.drafts.create<QuoteDraft>({
+  const draft = await deps.store.drafts.create<QuoteDraft>({
     kind: 'quote',
     userId: where.userId,
     channelId: where.channelId,

@@ -1,5 +1,5 @@
 /** A quote from form to price: the draft, the courier's price, the channel post, the way back on failure. */
-import type { Draft } from '../../store/store.js';
+import { type Draft, StoreUnavailableError } from '../../store/index.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
 import { toQuotationWire } from '../../waybill/wire.js';
@@ -22,8 +22,8 @@ export function quoteDraftOfView(deps: BotDeps, privateMetadata: string | undefi
 }
 
 /** What a posted quote was typed with, for "Book this"; undefined once the quote is gone. */
-export function quotedInput(deps: BotDeps, quoteId: string) {
-  const quote = deps.store.drafts.get<QuoteDraft>(quoteId);
+export async function quotedInput(deps: BotDeps, quoteId: string) {
+  const quote = await deps.store.drafts.get<QuoteDraft>(quoteId);
   return quote && { input: quote.data.input, channelId: quote.channelId };
 }
 
@@ -65,7 +65,7 @@ export async function runQuote(
   } catch (err) {
     if (!isWaybillApiError(err)) throw err;
     const reason = err.userMessage();
-    deps.store.audit.record({
+    await auditQuote(deps, {
       userId: draft.userId,
       operation: 'quote',
       outcome: 'failed',
@@ -84,7 +84,7 @@ export async function runQuote(
     }
     return;
   }
-  deps.store.audit.record({
+  await auditQuote(deps, {
     userId: draft.userId,
     operation: 'quote',
     outcome: 'ok',
@@ -113,6 +113,17 @@ export async function runQuote(
     viewId,
     quoteResultView({ quote, price, currency, catalog, env, metadata, postedNote }),
   );
+}
+
+/**
+ * A quote changes nothing at the courier, so its audit entry is not worth withholding the price
+ * for: with the database away, the dispatcher still gets the answer and the gap is logged.
+ */
+async function auditQuote(deps: BotDeps, entry: Parameters<BotDeps['store']['audit']['record']>[0]) {
+  await deps.store.audit.record(entry).catch((err: unknown) => {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    deps.logger.error({ err, outcome: entry.outcome }, 'a quote could not be written to the audit log');
+  });
 }
 
 function reopenButton(draftId: string) {

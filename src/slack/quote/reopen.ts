@@ -6,8 +6,8 @@ import { ids } from '../shared/ids.js';
 import { type QuoteDraft, quoteForm } from './flow.js';
 
 export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.quoteReopen, 'click *Open the form again*', (draftId) => {
-    const draft = draftId ? deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
+  onOpeningButton(app, deps, ids.quoteReopen, 'click *Open the form again*', async (draftId) => {
+    const draft = draftId ? await deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
     if (!draft) return 'That form has expired. Type `/quote` to start again.';
     return () => quoteForm(deps, draft);
   });

@@ -10,7 +10,7 @@ import { quoteDraftOfView, quoteForm, quoteWorking, runQuote } from './flow.js';
 /** "Try again" after a failed quote: the same input, sent again (a quotation changes nothing). */
 export function register(app: App, deps: BotDeps): void {
   onModalButton(app, ids.quoteRetry, async (view, client) => {
-    const draft = quoteDraftOfView(deps, view.private_metadata);
+    const draft = await quoteDraftOfView(deps, view.private_metadata);
     if (!draft) return;
     const result = validate(deps.schemas.quote, draft.data.input);
     if (!result.ok) {

@@ -9,7 +9,7 @@ import { type QuoteDraft, quoteDraftOfView, quoteWorking, runQuote } from './flo
 export function register(app: App, deps: BotDeps): void {
   app.view<ViewSubmitAction>(ids.quoteForm, async ({ ack, view, client }) => {
     const blockIds = inputBlockIds(view.blocks);
-    const draft = quoteDraftOfView(deps, view.private_metadata);
+    const draft = await quoteDraftOfView(deps, view.private_metadata);
     if (!draft) {
       const message = 'This form has expired. Close it and type /quote again.';
       await ack({ response_action: 'errors', errors: { [blockIds[0] ?? '']: message } });
@@ -17,7 +17,7 @@ export function register(app: App, deps: BotDeps): void {
     }
     const input = readFormState(view.state.values as StateValues);
     // Kept whatever happens next, so a failure never loses what was typed.
-    const saved = deps.store.drafts.save<QuoteDraft>(draft.id, { ...draft.data, input });
+    const saved = await deps.store.drafts.save<QuoteDraft>(draft.id, { ...draft.data, input });
     const result = validate(deps.schemas.quote, input);
     if (!result.ok) {
       await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });

@@ -116,11 +116,11 @@ export function operationOf(body: Body): GuardedOperation | undefined {
  * The conversation a request belongs to: the command's, the message's, the modal's draft's, or,
  * before there is a draft, the one chosen in a global shortcut's first view.
  */
-function channelOf(deps: BotDeps, body: Body): string | undefined {
+async function channelOf(deps: BotDeps, body: Body): Promise<string | undefined> {
   if (body.channel_id) return body.channel_id;
   if (body.channel?.id) return body.channel.id;
   const draftId = readViewMetadata(body.view?.private_metadata)?.draftId;
-  if (draftId) return deps.store.drafts.get(draftId)?.channelId;
+  if (draftId) return (await deps.store.drafts.get(draftId))?.channelId;
   return chosenConversation(body.view?.state?.values);
 }
 
@@ -146,13 +146,13 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
     const operation = operationOf(body);
     if (!operation || deps.access.open) return args.next();
     const userId = body.user_id ?? body.user?.id ?? '';
-    const channelId = channelOf(deps, body);
+    const channelId = await channelOf(deps, body);
     const verdict = await deps.access.allows(args.client, userId, channelId, {
       channelChosenLater: body.type === 'shortcut',
     });
     if (verdict.ok) return args.next();
     const text = refusals[verdict.reason](operation);
-    deps.store.audit.record({
+    await deps.store.audit.record({
       userId,
       operation,
       outcome: 'refused',

@@ -18,11 +18,11 @@ export function onOpeningButton(
   deps: Pick<BotDeps, 'inFlight' | 'logger'>,
   actionId: string,
   again: string,
-  open: (value: string, body: ButtonClick) => (() => ModalView) | string,
+  open: (value: string, body: ButtonClick) => Promise<(() => ModalView | Promise<ModalView>) | string>,
 ): void {
   app.action<ButtonClick>(actionId, async ({ ack, body, action, client, respond }) => {
     await ack();
-    const opened = open(action.value ?? '', body);
+    const opened = await open(action.value ?? '', body);
     if (typeof opened === 'string') {
       await respond({ response_type: 'ephemeral', replace_original: false, text: opened });
       return;
@@ -50,10 +50,10 @@ export function onModalButton(
 export function onBackToForm(
   app: App,
   actionId: string,
-  form: (privateMetadata: string) => ModalView | undefined,
+  form: (privateMetadata: string) => Promise<ModalView | undefined>,
 ): void {
   onModalButton(app, actionId, async (view, client) => {
-    const shown = form(view.private_metadata);
+    const shown = await form(view.private_metadata);
     if (shown) await showInModal(client, view.id, shown, view.hash);
   });
 }

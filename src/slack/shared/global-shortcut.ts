@@ -69,7 +69,7 @@ export function onGlobalShortcut(
     title: string;
     /** What is posted, for the hint: "the booking card". */
     result: string;
-    form: (where: { userId: string; channelId: string }) => ModalView;
+    form: (where: { userId: string; channelId: string }) => Promise<ModalView>;
   },
 ): void {
   app.shortcut<GlobalShortcut>(callbackId, async ({ shortcut, ack, client }) => {
@@ -91,6 +91,6 @@ export function onGlobalShortcut(
       });
       return;
     }
-    await ack({ response_action: 'update', view: form({ userId: body.user.id, channelId }) });
+    await ack({ response_action: 'update', view: await form({ userId: body.user.id, channelId }) });
   });
 }

@@ -1,5 +1,5 @@
 /** Callback and action ids, and what a modal carries in private_metadata. */
-import type { Draft } from '../../store/store.js';
+import type { Draft, Drafts } from '../../store/index.js';
 
 /** Callback and action ids: the names Slack sends back to route a submission or a click. */
 export const ids = {
@@ -54,12 +54,12 @@ export function readViewMetadata(text: string | undefined): ViewMetadata | undef
 }
 
 /** The stored draft of a kind that a modal's private_metadata names; undefined if gone or another kind. */
-export function draftOfView<T>(
-  drafts: { get<D>(id: string): Draft<D> | undefined },
+export async function draftOfView<T>(
+  drafts: Pick<Drafts, 'get'>,
   privateMetadata: string | undefined,
   kind: string,
-): Draft<T> | undefined {
+): Promise<Draft<T> | undefined> {
   const draftId = readViewMetadata(privateMetadata)?.draftId;
-  const draft = draftId ? drafts.get<T>(draftId) : undefined;
+  const draft = draftId ? await drafts.get<T>(draftId) : undefined;
   return draft?.kind === kind ? draft : undefined;
 }

@@ -1,9 +1,12 @@
 /** Modal plumbing: replace what a modal shows, open one after the ack, send from a button in one. */
+import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
+import { StoreUnavailableError } from '../../store/index.js';
 import type { BotDeps } from '../deps.js';
 import type { SlackClient } from './delivery.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 import { slackErrorCode } from './slack-errors.js';
+import { storeUnavailableText } from './store-faults.js';
 
 /**
  * Replaces what a modal shows. False when the user has closed it (not_found), so the caller can
@@ -45,12 +48,21 @@ export function openModalSoon(
     view,
     respond,
     again,
-  }: { triggerId: string; view: () => ModalView; respond: Respond; again: string },
+  }: { triggerId: string; view: () => ModalView | Promise<ModalView>; respond: Respond; again: string },
 ): void {
   deps.inFlight.run('open modal', async () => {
     try {
-      await client.views.open({ trigger_id: triggerId, view: view() });
+      await client.views.open({ trigger_id: triggerId, view: await view() });
     } catch (err) {
+      if (err instanceof StoreUnavailableError) {
+        deps.logger.warn({ err }, 'a form could not be prepared: the database did not answer');
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: false,
+          text: `:warning: ${storeUnavailableText}`,
+        });
+        return;
+      }
       const code = slackErrorCode(err);
       if (code !== 'expired_trigger_id') deps.logger.error({ err }, 'a form could not be opened');
       await respond({ response_type: 'ephemeral', replace_original: false, text: notOpened(code, again) });
@@ -70,6 +82,20 @@ function notOpened(code: string | undefined, again: string): string {
   return `:warning: ${why}. Nothing was sent to the courier. Please ${again} again; if this keeps happening, tell whoever runs the bot.`;
 }
 
+/** A modal as Slack reports it, as a view to show again (without what Slack adds: id, hash, state…). */
+function asShown(view: ViewOutput): ModalView {
+  return {
+    type: 'modal',
+    callback_id: view.callback_id,
+    title: { type: 'plain_text', text: view.title.text },
+    ...(view.close ? { close: { type: 'plain_text', text: view.close.text } } : {}),
+    ...(view.submit ? { submit: { type: 'plain_text', text: view.submit.text } } : {}),
+    blocks: view.blocks,
+    private_metadata: view.private_metadata,
+    notify_on_close: view.notify_on_close,
+  };
+}
+
 /** What a modal shows once a send was asked for, and the background work that follows, if any. */
 export interface SendStep {
   /** True when the courier call was recorded and `work` makes it. */
@@ -86,13 +112,17 @@ export interface SendStep {
 export async function sendFromButton(
   deps: Pick<BotDeps, 'inFlight'>,
   client: SlackClient,
-  view: { id: string; hash: string },
+  view: ViewOutput,
   operation: string,
   working: ModalView,
-  start: () => SendStep,
+  start: () => Promise<SendStep>,
 ): Promise<void> {
   if (!(await showInModal(client, view.id, working, view.hash))) return;
-  const step = start();
+  const step = await start().catch(async (err: unknown) => {
+    // Nothing started: the modal shows what it showed before the click, with its buttons.
+    if (err instanceof StoreUnavailableError) await showInModal(client, view.id, asShown(view));
+    throw err;
+  });
   if (!step.started) await showInModal(client, view.id, step.view);
   if (step.work) deps.inFlight.run(operation, step.work);
 }

@@ -23,7 +23,7 @@ export function onPrefilledCommand(
     /** Said before the keys in `help`. */
     intro?: string;
     /** The form to open, from the command and what its words pre-fill. */
-    form: (command: SlashCommand, prefill: Prefill) => ModalView;
+    form: (command: SlashCommand, prefill: Prefill) => Promise<ModalView>;
   },
 ): void {
   const help = intro ? `${intro}\n\n${prefillHelp(name, keys)}` : prefillHelp(name, keys);

@@ -1,26 +1,21 @@
-/** Slack's re-deliveries of a request already received: acknowledged and dropped. */
+/** Slack's re-deliveries of a request already received, by any replica: acknowledged and dropped. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { Logger } from 'pino';
-
-const REMEMBERED = 5000;
+import type { BotDeps } from '../deps.js';
 
 /**
- * Slack re-delivers a request it thinks went unanswered (X-Slack-Retry-Num). A retry of one
- * already received is acknowledged and dropped, so nothing is done twice; anything that must
+ * Slack re-delivers a request it thinks went unanswered (X-Slack-Retry-Num), perhaps to another
+ * replica. Every request is claimed in the store as it arrives, so a retry of one that any replica
+ * already received is acknowledged and dropped, and nothing is done twice; anything that must
  * happen once (a booking, an update) is also guarded by its own attempt record.
  */
-export function retryGuard(logger: Logger): Middleware<AnyMiddlewareArgs> {
-  const seen = new Set<string>();
+export function retryGuard(deps: Pick<BotDeps, 'store' | 'logger'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const body = args.body as { trigger_id?: string; view?: { id?: string; hash?: string } };
     const id = body.trigger_id ?? (body.view?.id ? `${body.view.id}:${body.view.hash}` : undefined);
     if (!id) return args.next();
-    const repeated = seen.has(id);
-    seen.add(id);
-    // A Set iterates in insertion order: forget the oldest.
-    if (seen.size > REMEMBERED) seen.delete(seen.values().next().value as string);
-    if (repeated && args.context.retryNum) {
-      logger.info(
+    const first = await deps.store.deliveries.claim(id);
+    if (!first && args.context.retryNum) {
+      deps.logger.info(
         { retryNum: args.context.retryNum, reason: args.context.retryReason },
         'Slack retry of a request already received: ignored',
       );

@@ -6,10 +6,13 @@ import { ids } from '../shared/ids.js';
 import { type UpdateDraft, updateDraftOfView, updateForm } from './flow.js';
 
 export function register(app: App, deps: BotDeps): void {
-  onBackToForm(app, ids.updateBack, (privateMetadata) => {
-    const draft = updateDraftOfView(deps, privateMetadata);
+  onBackToForm(app, ids.updateBack, async (privateMetadata) => {
+    const draft = await updateDraftOfView(deps, privateMetadata);
     if (!draft) return undefined;
-    const shown = deps.store.drafts.save<UpdateDraft>(draft.id, { ...draft.data, rev: draft.data.rev + 1 });
+    const shown = await deps.store.drafts.save<UpdateDraft>(draft.id, {
+      ...draft.data,
+      rev: draft.data.rev + 1,
+    });
     return updateForm(deps, shown);
   });
 }

@@ -1,14 +1,20 @@
 /** A waybill update from form to thread: the draft, what changed, sending once, and telling the channel. */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ModalView } from '@slack/types';
-import type { Attempt, BookingRecord, Draft } from '../../store/store.js';
+import {
+  type Attempt,
+  type BookingRecord,
+  type Draft,
+  StoreUnavailableError,
+  type UpdateRecordResult,
+} from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
-import { beginAttempt, type CourierAttempt, updateAttempt } from '../shared/attempts.js';
+import { beginAttempt, type CourierAttempt, storeOutcome, updateAttempt } from '../shared/attempts.js';
 import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { toBookingInput } from '../shared/booking-input.js';
@@ -52,12 +58,12 @@ export function unknownWaybillText(trackingNumber: string): string {
   return `I have no record of waybill \`${trackingNumber}\`, so I cannot update it: an update sends the complete record, and only waybills booked through this bot are known here. Check the tracking number (\`/waybill show ${trackingNumber}\`), or change it with the courier directly.`;
 }
 
-export function createUpdateDraft(
+export async function createUpdateDraft(
   deps: BotDeps,
   where: { userId: string; channelId: string },
   trackingNumber: string,
 ) {
-  const stored = storedBooking(deps, trackingNumber);
+  const stored = await storedBooking(deps, trackingNumber);
   if (!stored) return undefined;
   return deps.store.drafts.create<UpdateDraft>({
     kind: 'update',
@@ -193,8 +199,13 @@ function viewOfUpdateAttempt(
 }
 
 /** The form again, saved as a new rev so Slack shows the draft's values, with a notice on top. */
-function formAgain(deps: BotDeps, draft: Draft<UpdateDraft>, data: Partial<UpdateDraft>, notice: string) {
-  const saved = deps.store.drafts.save<UpdateDraft>(draft.id, {
+async function formAgain(
+  deps: BotDeps,
+  draft: Draft<UpdateDraft>,
+  data: Partial<UpdateDraft>,
+  notice: string,
+): Promise<ModalView> {
+  const saved = await deps.store.drafts.save<UpdateDraft>(draft.id, {
     ...draft.data,
     ...data,
     rev: draft.data.rev + 1,
@@ -203,8 +214,12 @@ function formAgain(deps: BotDeps, draft: Draft<UpdateDraft>, data: Partial<Updat
 }
 
 /** Someone changed the waybill since the form was opened, so nothing was sent: the current values. */
-function currentForm(deps: BotDeps, draft: Draft<UpdateDraft>, stored: { record: BookingRecord<Booking> }) {
-  const current = storedBooking(deps, draft.data.trackingNumber);
+async function currentForm(
+  deps: BotDeps,
+  draft: Draft<UpdateDraft>,
+  stored: { record: BookingRecord<Booking> },
+): Promise<ModalView> {
+  const current = await storedBooking(deps, draft.data.trackingNumber);
   const record = current?.record ?? stored.record;
   const who = record.updatedBy ? `<@${record.updatedBy}>` : 'Someone';
   return formAgain(
@@ -229,13 +244,13 @@ export type UpdateCheck =
  * Whether the draft's update may be sent: the record is still the one the form was opened on
  * (otherwise the form with the current values), and the change is valid and changes something.
  */
-export function checkUpdate(
+export async function checkUpdate(
   deps: BotDeps,
   draft: Draft<UpdateDraft>,
   stored: { record: BookingRecord<Booking>; booking: Booking },
-): UpdateCheck {
+): Promise<UpdateCheck> {
   if (stored.record.version !== draft.data.baseVersion) {
-    return { ok: false, view: currentForm(deps, draft, stored) };
+    return { ok: false, view: await currentForm(deps, draft, stored) };
   }
   const proposal = proposedUpdate(deps, stored.booking, draft.data);
   if (!proposal.ok) return proposal;
@@ -261,10 +276,10 @@ const HOLDER_POLL_MS = 200;
 /** The attempt once it is no longer in flight, or as it is after `withinMs`. */
 async function settled(deps: BotDeps, key: string, withinMs: number): Promise<Attempt | undefined> {
   const deadline = Date.now() + withinMs;
-  let attempt = deps.store.attempts.get(key);
+  let attempt = await deps.store.attempts.get(key);
   while (attempt?.state === 'in-flight' && Date.now() < deadline) {
     await delay(HOLDER_POLL_MS);
-    attempt = deps.store.attempts.get(key);
+    attempt = await deps.store.attempts.get(key);
   }
   return attempt;
 }
@@ -282,7 +297,7 @@ async function showWhenSettled(
 ): Promise<void> {
   // Its courier call ends within the courier timeout; the margin covers storing and posting.
   const after = await settled(deps, holder.key, deps.waybill.timeoutMs + 5000);
-  const stored = storedBooking(deps, draft.data.trackingNumber);
+  const stored = await storedBooking(deps, draft.data.trackingNumber);
   if (!stored) return;
   const who = holder.userId ? `<@${holder.userId}>` : 'Someone else';
   const what =
@@ -293,8 +308,8 @@ async function showWhenSettled(
         : 'was not taken by the courier';
   const view =
     stored.record.version !== draft.data.baseVersion
-      ? currentForm(deps, draft, stored)
-      : formAgain(
+      ? await currentForm(deps, draft, stored)
+      : await formAgain(
           deps,
           draft,
           {},
@@ -309,21 +324,21 @@ async function showWhenSettled(
  * when another update of this version is in flight, "not sent" and the form once that one is done.
  * An update of unknown outcome never blocks a different one: the complete record replaces it.
  */
-export function startUpdate(
+export async function startUpdate(
   deps: BotDeps,
   client: SlackClient,
   input: OnScreen & { proposal: ProposedUpdate; again?: 'failed' | 'unknown' },
-): SendStep {
+): Promise<SendStep> {
   const { viewId, draft, record, proposal, again } = input;
   const { env, timeZone } = deps.waybill;
   const { trackingNumber } = draft.data;
   const metadata = viewMetadata({ draftId: draft.id });
   const request = toUpdateWire(proposal.booking, timeZone);
   const attempt = updateAttempt(draft.id, draft.data.baseVersion, request);
-  const begun = beginAttempt<UpdateAttemptResult>(
+  const begun = await beginAttempt<UpdateAttemptResult>(
     deps.store,
     attempt,
-    { userId: draft.userId, channelId: draft.channelId },
+    { userId: draft.userId, channelId: draft.channelId, viewId },
     { again, supersedeUnknown: true },
   );
   if (begun.started) {
@@ -349,7 +364,7 @@ export function startUpdate(
     };
   }
   // Another update of this version went through since the version was checked.
-  return { started: false, view: currentForm(deps, draft, { record }) };
+  return { started: false, view: await currentForm(deps, draft, { record }) };
 }
 
 /** The outcome as a message to the dispatcher, when the modal it belonged to was closed. */
@@ -376,9 +391,11 @@ async function tellOutside(
 }
 
 /**
- * After "Updating…" is on screen: send the complete record once, store it only if nobody changed
- * it meanwhile, then edit the card, thread the change, and show the outcome (as a message to the
- * dispatcher when a failure finds the modal closed).
+ * After "Updating…" is on screen: send the complete record once; then, in one transaction, the
+ * record (only if nobody changed it meanwhile), the audit entry and the attempt's outcome; after
+ * the commit, edit the card, thread the change, and show the outcome (as a message to the
+ * dispatcher when a failure finds the modal closed). The courier has acted by then, so a database
+ * that does not answer is waited for (storeOutcome) rather than the outcome lost.
  */
 async function runUpdate(
   deps: BotDeps,
@@ -387,22 +404,21 @@ async function runUpdate(
 ): Promise<void> {
   const { viewId, draft, record, booking, changes, attempt, request } = input;
   const { env } = deps.waybill;
-  const who = { userId: draft.userId, trackingNumber: booking.trackingNumber, operation: 'update' };
+  const { trackingNumber } = booking;
+  const who = { userId: draft.userId, trackingNumber, operation: 'update' };
   const metadata = viewMetadata({ draftId: draft.id });
+  let response: unknown;
   try {
-    const response = await deps.courier.update(request);
-    deps.store.audit.record({
-      ...who,
-      outcome: 'ok',
-      request,
-      response,
-      detail: changes.map((c) => c.key).join(', '),
-    });
+    response = await deps.courier.update(request);
   } catch (err) {
     const message = isWaybillApiError(err) ? err.userMessage() : `Update outcome unknown: ${String(err)}`;
     const state = isWaybillApiError(err) && err.outcome === 'not-done' ? 'failed' : 'unknown';
-    deps.store.attempts.finish<UpdateAttemptResult>(attempt.key, state, { message });
-    deps.store.audit.record({ ...who, outcome: state, request, detail: message });
+    await storeOutcome(deps, async (tx) => {
+      await tx.attempts.finish<UpdateAttemptResult>(attempt.key, state, { message });
+      await tx.audit.record({ ...who, outcome: state, request, detail: message });
+    }).catch((storeErr: unknown) => {
+      deps.logger.error({ err: storeErr, trackingNumber, state }, 'an update outcome could not be recorded');
+    });
     const view =
       state === 'failed'
         ? updateFailedView(message, env, metadata)
@@ -410,17 +426,39 @@ async function runUpdate(
     if (!(await showInModal(client, viewId, view))) await tellOutside(deps, client, draft, state, message);
     return;
   }
-  const stored = deps.store.bookings.updateRecord(
-    booking.trackingNumber,
-    draft.data.baseVersion,
-    booking,
-    draft.userId,
-  );
+  let stored: UpdateRecordResult<Booking>;
+  try {
+    stored = await storeOutcome(deps, async (tx) => {
+      const updated = await tx.bookings.updateRecord(
+        trackingNumber,
+        draft.data.baseVersion,
+        booking,
+        draft.userId,
+      );
+      await tx.audit.record({
+        ...who,
+        outcome: 'ok',
+        request,
+        response,
+        detail: changes.map((c) => c.key).join(', '),
+      });
+      await tx.attempts.finish<UpdateAttemptResult>(attempt.key, 'succeeded', {
+        changes,
+        note: 'The change is being posted.',
+      });
+      return updated;
+    });
+  } catch (err) {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    deps.logger.error({ err, trackingNumber }, 'updated at the courier, but it could not be recorded');
+    const note = `The courier has the update, but the bot could not record it: its database did not answer. The card was not edited and \`/waybill show\` still shows the old record; tell whoever runs the bot.`;
+    if (!(await showInModal(client, viewId, updateDoneView(trackingNumber, changes, note, env, metadata)))) {
+      await postToUser(client, draft, notice(':warning:', `\`${escapeMrkdwn(trackingNumber)}\`: ${note}`));
+    }
+    return;
+  }
   if (!stored.ok)
-    deps.logger.error(
-      { trackingNumber: booking.trackingNumber },
-      'updated at the courier, but the record changed here meanwhile',
-    );
+    deps.logger.error({ trackingNumber }, 'updated at the courier, but the record changed here meanwhile');
   const posted = await announce(
     deps,
     client,
@@ -430,6 +468,10 @@ async function runUpdate(
     changes,
   );
   const note = input.note ? `${input.note} ${posted}` : posted;
-  deps.store.attempts.finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note });
-  await showInModal(client, viewId, updateDoneView(booking.trackingNumber, changes, note, env, metadata));
+  await deps.store.attempts
+    .finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note })
+    .catch((err: unknown) =>
+      deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
+    );
+  await showInModal(client, viewId, updateDoneView(trackingNumber, changes, note, env, metadata));
 }

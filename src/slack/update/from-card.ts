@@ -7,9 +7,9 @@ import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import { createUpdateDraft, unknownWaybillText, updateForm } from './flow.js';
 
 export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.waybillUpdate, 'click *Update*', (trackingNumber, body) => {
+  onOpeningButton(app, deps, ids.waybillUpdate, 'click *Update*', async (trackingNumber, body) => {
     const where = { userId: body.user.id, channelId: body.channel?.id ?? '' };
-    const draft = createUpdateDraft(deps, where, trackingNumber);
+    const draft = await createUpdateDraft(deps, where, trackingNumber);
     if (!draft) return unknownWaybillText(escapeMrkdwn(trackingNumber));
     return () => updateForm(deps, draft);
   });

@@ -19,10 +19,10 @@ export function register(app: App, deps: BotDeps): void {
     [ids.updateSendChecked, 'unknown'],
   ] as const) {
     onModalButton(app, actionId, async (view, client) => {
-      const draft = updateDraftOfView(deps, view.private_metadata);
-      const stored = draft ? storedBooking(deps, draft.data.trackingNumber) : undefined;
+      const draft = await updateDraftOfView(deps, view.private_metadata);
+      const stored = draft ? await storedBooking(deps, draft.data.trackingNumber) : undefined;
       if (!draft || !stored) return;
-      const check = checkUpdate(deps, draft, stored);
+      const check = await checkUpdate(deps, draft, stored);
       if (!check.ok) {
         await showInModal(client, view.id, 'view' in check ? check.view : updateForm(deps, draft), view.hash);
         return;

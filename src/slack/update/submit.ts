@@ -13,8 +13,8 @@ import { checkUpdate, startUpdate, type UpdateDraft, updateDraftOfView } from '.
 export function register(app: App, deps: BotDeps): void {
   app.view<ViewSubmitAction>(ids.updateForm, async ({ ack, view, body, client }) => {
     const blockIds = inputBlockIds(view.blocks);
-    const found = updateDraftOfView(deps, view.private_metadata);
-    const stored = found ? storedBooking(deps, found.data.trackingNumber) : undefined;
+    const found = await updateDraftOfView(deps, view.private_metadata);
+    const stored = found ? await storedBooking(deps, found.data.trackingNumber) : undefined;
     if (!found || !stored) {
       await ack({
         response_action: 'errors',
@@ -23,8 +23,8 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     const input = mergeInput(found.data.input, readFormState(view.state.values as StateValues));
-    const draft = deps.store.drafts.save<UpdateDraft>(found.id, { ...found.data, input });
-    const check = checkUpdate(deps, draft, stored);
+    const draft = await deps.store.drafts.save<UpdateDraft>(found.id, { ...found.data, input });
+    const check = await checkUpdate(deps, draft, stored);
     if (!check.ok) {
       await ack(
         'view' in check
@@ -33,7 +33,7 @@ export function register(app: App, deps: BotDeps): void {
       );
       return;
     }
-    const step = startUpdate(deps, client, {
+    const step = await startUpdate(deps, client, {
       viewId: view.id,
       draft,
       record: stored.record,

@@ -12,13 +12,13 @@ import { waybillHelp } from './blocks.js';
 import { createUpdateDraft, unknownWaybillText, updateForm } from './flow.js';
 
 /** The update form of a known booking, or why there is none. */
-function updateOpening(
+async function updateOpening(
   deps: BotDeps,
   where: { userId: string; channelId: string },
   trackingNumber: string,
   known: boolean,
-): (() => ModalView) | string {
-  const draft = known ? createUpdateDraft(deps, where, trackingNumber) : undefined;
+): Promise<(() => ModalView) | string> {
+  const draft = known ? await createUpdateDraft(deps, where, trackingNumber) : undefined;
   return draft ? () => updateForm(deps, draft) : unknownWaybillText(escapeMrkdwn(trackingNumber));
 }
 
@@ -31,7 +31,7 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     const { trackingNumber } = request;
-    const known = storedBooking(deps, trackingNumber);
+    const known = await storedBooking(deps, trackingNumber);
     const safeNumber = escapeMrkdwn(trackingNumber);
     if (request.kind === 'show') {
       if (!known) {
@@ -60,7 +60,7 @@ export function register(app: App, deps: BotDeps): void {
     };
     const form =
       request.kind === 'update'
-        ? updateOpening(deps, where, trackingNumber, Boolean(known))
+        ? await updateOpening(deps, where, trackingNumber, Boolean(known))
         : rebookForm(deps, where, trackingNumber, known?.booking);
     if (typeof form === 'string') {
       await ack({ response_type: 'ephemeral', text: form });
