@@ -463,6 +463,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         calls.push(call);
         notifyWaiters();
         await answer(call, res);
+        // Again with the answer known: a waiter may be waiting for a call that succeeded.
+        notifyWaiters();
         return;
       }
       if (url.pathname.startsWith('/response/') && req.method === 'POST') {
