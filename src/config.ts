@@ -277,7 +277,7 @@ const botEnvSchema = z.object({
       ),
   ),
   DATABASE_POOL_SIZE: optionalSetting(wholeNumber(1, 100, 'a whole number of connections')).default(10),
-  DATABASE_CONNECT_TIMEOUT_MS: optionalSetting(milliseconds(100, 60_000)).default(5000),
+  DATABASE_CONNECT_TIMEOUT_MS: optionalSetting(milliseconds(100, 60_000)).default(2500),
   DATABASE_STATEMENT_TIMEOUT_MS: optionalSetting(milliseconds(100, 600_000)).default(10_000),
   REPLICA_LEASE_TTL_MS: optionalSetting(milliseconds(1000, 600_000)).default(30_000),
   REPLICA_LEASE_RENEW_MS: optionalSetting(milliseconds(100, 300_000)).default(10_000),

@@ -395,7 +395,7 @@ describe('loadBotConfig: the database and the replica', () => {
       path: './data/waybill-bot.sqlite',
       url: undefined,
       poolSize: 10,
-      connectTimeoutMs: 5000,
+      connectTimeoutMs: 2500,
       statementTimeoutMs: 10_000,
       leaseTtlMs: 30_000,
       leaseRenewMs: 10_000,
