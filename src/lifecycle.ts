@@ -1,4 +1,4 @@
-/** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop. */
+/** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop or a gone replica, purges. */
 import type { Logger } from 'pino';
 import { ConfigError, type DatabaseConfig } from './config.js';
 import type { InFlight } from './slack/shared/in-flight.js';
@@ -120,11 +120,11 @@ export function recoverAbandoned(store: Store, logger: Logger): Promise<Attempt[
 const PURGE_EVERY_MS = 60 * 60_000;
 
 /**
- * This replica's background care of the shared store, from now until `stop`: at once, then every `everyMs`
- * (the lease renewal interval), calls abandoned by replicas that are gone are recorded as outcome
- * unknown and handed to `tell`; every hour, expired drafts and re-delivery records are deleted.
- * Both are safe with any number of replicas doing the same: each abandoned call is taken by one.
- * A database that does not answer is logged and tried again at the next turn.
+ * This replica's background care of the shared store, from now until `stop`: at once, then every
+ * `everyMs` (the lease renewal interval), calls abandoned by replicas that are gone are recorded as
+ * outcome unknown and handed to `tell`; every hour, expired drafts and re-delivery records are
+ * deleted. Both are safe with any number of replicas doing the same: each abandoned call is taken
+ * by one. A database that does not answer is logged and tried again at the next turn.
  */
 export function keepStore({
   store,

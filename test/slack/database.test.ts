@@ -5,7 +5,7 @@ import { ids } from '../../src/slack/shared/ids.js';
 import { storeUnavailableText } from '../../src/slack/shared/store-faults.js';
 import { type Store, StoreUnavailableError } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
-import { startTcpProxy, type TcpProxy } from '../store/tcp-proxy.js';
+import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
 import { fillStepsToReview, fillToReview, next, shipment } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
@@ -136,11 +136,9 @@ describeEachBackend(
 
     /** A bot whose database is reached through a proxy the test can cut. */
     async function botBehindProxy(): Promise<TestBot> {
-      const direct = new URL((backend.target() as { url: string }).url);
-      proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-      const viaProxy = new URL(direct);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
-      return replica(await backend.open({ url: viaProxy.toString(), connectTimeoutMs: 1000 }));
+      const proxied = await proxyDatabase((backend.target() as { url: string }).url);
+      proxy = proxied.proxy;
+      return replica(await backend.open({ url: proxied.url.toString(), connectTimeoutMs: 1000 }));
     }
 
     const healthz = async (bot: TestBot) => (await fetch(new URL('/healthz', bot.url))).status;

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, redactUrl, StoreError, StoreUnavailableError } from '../../src/store/index.js';
 import { describeEachBackend } from './backends.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { proxyDatabase, type TcpProxy } from './tcp-proxy.js';
 
 const PASSWORD = 'pw-Secret-4711';
 
@@ -88,10 +88,9 @@ describeEachBackend(
     });
 
     it('lost while running: calls reject with StoreUnavailableError, and work again once it is back', async () => {
-      const direct = new URL((backend.target() as { url: string }).url);
-      proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-      const viaProxy = new URL(direct);
-      viaProxy.host = `127.0.0.1:${proxy.port}`;
+      const proxied = await proxyDatabase((backend.target() as { url: string }).url);
+      proxy = proxied.proxy;
+      const viaProxy = proxied.url;
       viaProxy.password = PASSWORD;
       const store = await backend.open({ url: viaProxy.toString(), connectTimeoutMs: 2000 });
       expect(store.location).toBe(redactUrl(viaProxy.toString()));

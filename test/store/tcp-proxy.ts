@@ -48,3 +48,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     close: cut,
   };
 }
+
+/** A proxy in front of the PostgreSQL server of `url`, and the same URL through it. */
+export async function proxyDatabase(url: string): Promise<{ proxy: TcpProxy; url: URL }> {
+  const direct = new URL(url);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const viaProxy = new URL(direct);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: viaProxy };
+}

@@ -371,36 +371,3 @@ export function bookingInFlightView(trackingNumber: string, env: WaybillEnv, met
     ),
   ]);
 }
-
-/** Booked at the courier while the bot's database does not answer: being recorded, card to follow. */
-export function bookingRecordingView(
-  trackingNumber: string,
-  result: Pick<BookingResult, 'trackingRefNo'>,
-  env: WaybillEnv,
-  metadata: string,
-): ModalView {
-  return outcomeView(metadata, env, 'Booked', [
-    section(
-      `:white_check_mark: *Booked \`${escapeMrkdwn(trackingNumber)}\`*\nCourier reference: \`${escapeMrkdwn(result.trackingRefNo)}\``,
-    ),
-    context(
-      ":hourglass_flowing_sand: The bot's database is not answering, so the booking is not recorded yet: the bot keeps trying, and posts the booking card once it is. Do not book it again.",
-    ),
-  ]);
-}
-
-/** Booked at the courier, but the bot's database never answered: the dispatcher holds the only record. */
-export function bookingUnrecordedText(trackingNumber: string, result: Pick<BookingResult, 'trackingRefNo'>) {
-  return `Booked \`${escapeMrkdwn(trackingNumber)}\` (courier reference \`${escapeMrkdwn(result.trackingRefNo)}\`), but the bot could not record it: its database did not answer. No booking card was posted and \`/waybill\` does not know this waybill. Do not book it again; tell whoever runs the bot.`;
-}
-
-export function bookingUnrecordedView(
-  trackingNumber: string,
-  result: Pick<BookingResult, 'trackingRefNo'>,
-  env: WaybillEnv,
-  metadata: string,
-): ModalView {
-  return outcomeView(metadata, env, 'Booked, not recorded', [
-    section(`:warning: ${bookingUnrecordedText(trackingNumber, result)}`),
-  ]);
-}

@@ -33,12 +33,9 @@ import {
   bookingDoneView,
   bookingFailedView,
   bookingInFlightView,
-  bookingRecordingView,
   bookingReviewView,
   bookingStepView,
   bookingUnknownView,
-  bookingUnrecordedText,
-  bookingUnrecordedView,
   bookingWorkingView,
 } from './blocks.js';
 import { type BookingDraft, type BookingOrigin, type BookingStep, bookingSteps, stepOfPath } from './form.js';
@@ -299,6 +296,14 @@ export async function startBooking(
   };
 }
 
+/** Under "Booked" while the database does not answer after the courier booked. */
+const recordedLaterNote =
+  ":hourglass_flowing_sand: The bot's database is not answering, so this booking is not recorded yet: the bot keeps trying, and posts the booking card once it is. Do not book it again.";
+
+/** Under "Booked" when the database never answered: the dispatcher holds the only record. */
+const unrecordedNote =
+  'But the bot could not record it: its database did not answer. No booking card was posted and `/waybill` does not know this waybill. Do not book it again; tell whoever runs the bot.';
+
 /** Shown in the modal, or as a message to the dispatcher when the modal was closed. */
 async function showOrTell(
   client: SlackClient,
@@ -379,7 +384,7 @@ async function runBooking(
     return tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber });
   };
   const waiting = () =>
-    showInModal(client, viewId, bookingRecordingView(trackingNumber, result, env, metadata));
+    showInModal(client, viewId, bookingDoneView(trackingNumber, result, recordedLaterNote, env, metadata));
   let saved: Draft<BookingDraft>;
   try {
     saved = await storeOutcome(deps, (tx) => record(tx, true), { waiting }).catch((err: unknown) => {
@@ -391,9 +396,11 @@ async function runBooking(
   } catch (err) {
     if (!(err instanceof StoreUnavailableError)) throw err;
     deps.logger.error({ err, trackingNumber }, 'booked at the courier, but it could not be recorded');
-    await showOrTell(client, draft, viewId, bookingUnrecordedView(trackingNumber, result, env, metadata), {
+    const booked = `Booked \`${escapeMrkdwn(trackingNumber)}\`, courier reference \`${escapeMrkdwn(result.trackingRefNo)}\`.`;
+    const view = bookingDoneView(trackingNumber, result, `:warning: ${unrecordedNote}`, env, metadata);
+    await showOrTell(client, draft, viewId, view, {
       emoji: ':warning:',
-      text: bookingUnrecordedText(trackingNumber, result),
+      text: `${booked} ${unrecordedNote}`,
     });
     return;
   }
