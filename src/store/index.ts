@@ -18,6 +18,7 @@ import { DEFAULT_DRAFT_TTL_MS, drafts } from './drafts.js';
 import { NewerSchemaError, redactUrl, StoreError, StoreUnavailableError } from './errors.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
+import { parties } from './parties.js';
 import type { Db } from './schema.js';
 import { trackingNumbers } from './tracking-numbers.js';
 import type { Store, StoreTables } from './types.js';
@@ -28,6 +29,7 @@ export { DEFAULT_DELIVERY_TTL_MS } from './deliveries.js';
 export { DEFAULT_DRAFT_TTL_MS } from './drafts.js';
 export * from './errors.js';
 export { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './leases.js';
+export { PARTY_SEARCH_LIMIT, partyKey } from './parties.js';
 export { TRACKING_COUNTER_DIGITS } from './tracking-numbers.js';
 export type * from './types.js';
 
@@ -101,6 +103,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     audit: audit(scope, context),
     trackingNumbers: trackingNumbers(scope, context),
     deliveries: deliveries(scope, context),
+    parties: parties(scope, context),
   };
 }
 

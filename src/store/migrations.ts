@@ -1,5 +1,5 @@
 // The schema's history, one list for both backends, and the runner that applies it once.
-import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import type { Backend, BackendKind } from './backend.js';
 import { NewerSchemaError } from './errors.js';
 import type { Db } from './schema.js';
@@ -179,6 +179,47 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'attempts: the view they were made from',
     async up(db) {
       await db.schema.alterTable('attempts').addColumn('view_id', 'text').execute();
+    },
+  },
+  {
+    version: 6,
+    name: 'address book: parties and the words they are found by',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      const text = (c: ColumnDefinitionBuilder) => c.notNull().defaultTo('');
+      await db.schema
+        .createTable('parties')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('key', 'text', (c) => c.notNull().unique())
+        .addColumn('name', 'text', text)
+        .addColumn('phone', 'text', text)
+        .addColumn('email', 'text', text)
+        .addColumn('street', 'text', text)
+        .addColumn('region', 'text', text)
+        .addColumn('city', 'text', text)
+        .addColumn('district', 'text', text)
+        .addColumn('neighbourhood', 'text', text)
+        .addColumn('postal', 'text', text)
+        .addColumn('country', 'text', text)
+        .addColumn('latitude', kind === 'sqlite' ? 'real' : 'double precision')
+        .addColumn('longitude', kind === 'sqlite' ? 'real' : 'double precision')
+        .addColumn('name_words', 'integer', (c) => c.notNull())
+        .addColumn('created_at', time, (c) => c.notNull())
+        .addColumn('last_used_at', time, (c) => c.notNull())
+        .addColumn('uses', 'integer', (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('parties_last_used_at').on('parties').column('last_used_at').execute();
+      await db.schema
+        .createTable('party_terms')
+        // Byte order in PostgreSQL too, so a prefix is one range of the index whatever the database's collation.
+        .addColumn('term', kind === 'sqlite' ? 'text' : sql`text collate "C"`, (c) => c.notNull())
+        .addColumn('field', 'text', (c) => c.notNull())
+        .addColumn('party_id', 'text', (c) => c.notNull().references('parties.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('party_terms_pk', ['term', 'field', 'party_id'])
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('party_terms_party_id').on('party_terms').column('party_id').execute();
     },
   },
 ];

@@ -86,6 +86,37 @@ export interface DeliveriesTable {
   claimed_at: number;
 }
 
+export interface PartiesTable {
+  id: string;
+  /** Normalised name and phone: one row per party. */
+  key: string;
+  name: string;
+  phone: string;
+  email: string;
+  street: string;
+  region: string;
+  city: string;
+  district: string;
+  neighbourhood: string;
+  postal: string;
+  country: string;
+  latitude: number | null;
+  longitude: number | null;
+  /** How many distinct words its name has: `namedIn` needs all of them. */
+  name_words: number;
+  created_at: number;
+  last_used_at: number;
+  uses: number;
+}
+
+/** The words a party is found by: of its name, its city, and forms of its phone number. */
+export interface PartyTermsTable {
+  term: string;
+  /** 'name' | 'city' | 'phone' */
+  field: string;
+  party_id: string;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -101,6 +132,8 @@ export interface Tables {
   tracking_reserved: TrackingReservedTable;
   replica_leases: ReplicaLeasesTable;
   deliveries: DeliveriesTable;
+  parties: PartiesTable;
+  party_terms: PartyTermsTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -229,6 +229,67 @@ export interface Deliveries {
   purgeExpired(): Promise<number>;
 }
 
+/** A party as booked: who and where. Text not given is ''. */
+export interface PartyDetails {
+  name: string;
+  phone: string;
+  email: string;
+  street: string;
+  region: string;
+  city: string;
+  district: string;
+  neighbourhood: string;
+  postal: string;
+  /** Two letters, as the booking had it. */
+  country: string;
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+}
+
+/** A party in the address book: the details it was last booked (or edited) with. */
+export interface SavedParty extends PartyDetails {
+  /** Random, URL-safe, 22 characters. */
+  id: string;
+  createdAt: Date;
+  /** When a booking last named it. */
+  lastUsedAt: Date;
+  /** How many bookings named it. */
+  uses: number;
+}
+
+export type PartyEditResult =
+  | { ok: true; party: SavedParty }
+  | { ok: false; reason: 'missing' }
+  /** Another saved party has the same name and phone: editing would make two of one. */
+  | { ok: false; reason: 'duplicate'; other: SavedParty };
+
+/**
+ * The address book: every party booked, one row per normalised name and phone (the name lower
+ * case with its spaces collapsed, the phone's last ten digits, so `+63 918…` and `0918…` are one).
+ */
+export interface Parties {
+  /**
+   * Saves parties that were just booked: a new one is added, a known one (same key) takes these
+   * details; either way it is used now (uses +1, once per call however often the list names it).
+   * Parties without a name are skipped. Two replicas saving the same party at once leave one row.
+   */
+  save(parties: readonly PartyDetails[]): Promise<SavedParty[]>;
+  /**
+   * At most `limit` (default and most PARTY_SEARCH_LIMIT = 100) parties, most recently used first:
+   * those with, for every word of `query`, a word of their name or city (or their phone's digits)
+   * starting with it; a query of digits and phone punctuation looks up phones only. An empty query
+   * lists the most recently used.
+   */
+  find(query: string, limit?: number): Promise<SavedParty[]>;
+  /** The parties whose every name word is a word of `text` (e.g. a chat message), most recently used first; at most `limit` (default 20). */
+  namedIn(text: string, limit?: number): Promise<SavedParty[]>;
+  get(id: string): Promise<SavedParty | undefined>;
+  /** Replaces a saved party's details (its key follows them); its uses and last use stay. */
+  edit(id: string, details: PartyDetails): Promise<PartyEditResult>;
+  /** True when it was there. */
+  delete(id: string): Promise<boolean>;
+}
+
 /** Everything that can run inside one transaction. */
 export interface StoreTables {
   drafts: Drafts;
@@ -237,6 +298,7 @@ export interface StoreTables {
   audit: Audit;
   trackingNumbers: TrackingNumbers;
   deliveries: Deliveries;
+  parties: Parties;
 }
 
 export interface Store extends StoreTables {

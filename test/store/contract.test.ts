@@ -757,6 +757,209 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
     });
   });
 
+  describe('parties (address book)', () => {
+    const maria = {
+      name: 'Maria Santos',
+      phone: '0918 555 0202',
+      email: 'maria@example.com',
+      street: '45 Rizal St',
+      region: 'Metro Manila',
+      city: 'Manila',
+      district: 'Ermita',
+      neighbourhood: 'Brgy. 667',
+      postal: '1000',
+      country: 'PH',
+      latitude: 14.5826,
+      longitude: 120.9787,
+    };
+    const party = (name: string, phone: string, city: string) => ({
+      ...maria,
+      name,
+      phone,
+      city,
+      latitude: undefined,
+      longitude: undefined,
+    });
+
+    it('saves booked parties with their details and last use; the same name and phone is one party', async () => {
+      const clock = fakeClock();
+      const store = await backend.open({ now: clock.now });
+      const [saved, ...others] = await store.parties.save([
+        maria,
+        { ...maria, name: '  maria   SANTOS ' },
+        party('', '0917 000 0000', 'Cebu'),
+      ]);
+      expect(others).toEqual([]);
+      expect(saved).toEqual({
+        ...maria,
+        name: 'maria   SANTOS',
+        id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+        createdAt: clock.now(),
+        lastUsedAt: clock.now(),
+        uses: 1,
+      });
+      expect(await store.parties.get(saved?.id ?? '')).toEqual(saved);
+
+      clock.advance(60_000);
+      // Booked again, written the international way, with a new address and no coordinates.
+      const [again] = await store.parties.save([
+        {
+          ...maria,
+          phone: '+63 918 555 0202',
+          street: '12 Mabini St',
+          latitude: undefined,
+          longitude: undefined,
+        },
+      ]);
+      const { latitude: _lat, longitude: _lon, ...withoutCoordinates } = maria;
+      expect(again).toEqual({
+        ...withoutCoordinates,
+        phone: '+63 918 555 0202',
+        street: '12 Mabini St',
+        id: saved?.id,
+        createdAt: saved?.createdAt,
+        lastUsedAt: clock.now(),
+        uses: 2,
+      });
+      const [other] = await store.parties.save([{ ...maria, phone: '0918 555 0203' }]);
+      expect(other?.id).not.toBe(saved?.id);
+      expect(await store.parties.get('nope')).toBeUndefined();
+    });
+
+    it('finds parties by the start of any word of their name or city, or by phone, most recently used first', async () => {
+      const clock = fakeClock();
+      const store = await backend.open({ now: clock.now });
+      const saveAt = async (details: typeof maria) => {
+        clock.advance(1000);
+        return (await store.parties.save([details]))[0]?.id;
+      };
+      const ids = {
+        maria: await saveAt(maria),
+        juan: await saveAt(party('Juan dela Cruz', '+63 917 000 1111', 'Quezon City')),
+        ana: await saveAt(party('Ana Peñafrancia', '(02) 8123 4567', 'Naga')),
+        mario: await saveAt(party('Mario Reyes', '0999 888 7777', 'Manila')),
+      };
+      const found = async (query: string) => (await store.parties.find(query)).map((p) => p.id);
+      expect(await found('mar')).toEqual([ids.mario, ids.maria]);
+      expect(await found('MARIA')).toEqual([ids.maria]);
+      expect(await found('santos')).toEqual([ids.maria]);
+      expect(await found('manila')).toEqual([ids.mario, ids.maria]);
+      expect(await found('mar manila')).toEqual([ids.mario, ids.maria]);
+      expect(await found('maria quezon')).toEqual([]);
+      expect(await found('quezon')).toEqual([ids.juan]);
+      expect(await found('dela cruz')).toEqual([ids.juan]);
+      expect(await found('pena')).toEqual([ids.ana]);
+      expect(await found('peñafrancia')).toEqual([ids.ana]);
+      // Phones: the digits as written, the last ten with or without the leading 0, the last seven or four.
+      expect(await found('0918 555')).toEqual([ids.maria]);
+      expect(await found('918-555')).toEqual([ids.maria]);
+      expect(await found('0917')).toEqual([ids.juan]);
+      expect(await found('+63 917')).toEqual([ids.juan]);
+      expect(await found('(02) 8123')).toEqual([ids.ana]);
+      expect(await found('555 0202')).toEqual([ids.maria]);
+      expect(await found('0202')).toEqual([ids.maria]);
+      expect(await found('maria 0918 555')).toEqual([ids.maria]);
+      expect(await found('mario 0918')).toEqual([]);
+      expect(await found('1000')).toEqual([]); // a postal code is not a phone
+      expect(await found('zzz')).toEqual([]);
+      expect(await found("'; drop table parties; --")).toEqual([]);
+      // Nothing typed yet: the most recently used.
+      expect(await found('')).toEqual([ids.mario, ids.ana, ids.juan, ids.maria]);
+      expect((await store.parties.find('', 2)).map((p) => p.id)).toEqual([ids.mario, ids.ana]);
+      await saveAt(maria);
+      expect(await found('mar')).toEqual([ids.maria, ids.mario]);
+      await expect(store.parties.find('', 0)).rejects.toThrow(RangeError);
+    });
+
+    it('answers with at most 100 parties', async () => {
+      const store = await backend.open();
+      await store.parties.save(
+        Array.from({ length: 130 }, (_, i) =>
+          party(`Rosa ${i}`, `0917 100 ${String(i).padStart(4, '0')}`, 'Pasig'),
+        ),
+      );
+      expect(await store.parties.find('rosa')).toHaveLength(100);
+      expect(await store.parties.find('rosa', 500)).toHaveLength(100);
+      expect(await store.parties.find('rosa 12')).toHaveLength(11); // 12, 120–129
+    });
+
+    it('finds the parties a message names: every word of the name, in any case', async () => {
+      const store = await backend.open();
+      const [mariaSantos, mariaClara, cruz] = await Promise.all(
+        [
+          party('Maria Santos', '0918 555 0202', 'Manila'),
+          party('Maria Clara', '0918 555 0303', 'Manila'),
+          party('Cruz', '0918 555 0404', 'Cebu'),
+        ].map(async (details) => (await store.parties.save([details]))[0]?.name),
+      );
+      const named = async (text: string) => (await store.parties.namedIn(text)).map((p) => p.name).sort();
+      expect(await named('pls book 2 boxes to MARIA SANTOS, 45 Rizal St')).toEqual([mariaSantos]);
+      expect(await named('for Maria pls')).toEqual([]);
+      expect(await named('Santos, Maria / Clara and Cruz')).toEqual([cruz, mariaClara, mariaSantos].sort());
+      expect(await named('')).toEqual([]);
+    });
+
+    it('edits a party: new details and words, the same uses; never into a copy of another', async () => {
+      const store = await backend.open();
+      const [saved] = await store.parties.save([maria]);
+      const [juan] = await store.parties.save([party('Juan dela Cruz', '0917 000 1111', 'Quezon City')]);
+      if (!saved || !juan) throw new Error('both should be saved');
+      const edited = await store.parties.edit(saved.id, { ...maria, city: 'Pasay', phone: '0918 555 9999' });
+      expect(edited).toEqual({
+        ok: true,
+        party: { ...saved, city: 'Pasay', phone: '0918 555 9999' },
+      });
+      expect(await store.parties.find('manila')).toEqual([]);
+      expect((await store.parties.find('pasay')).map((p) => p.id)).toEqual([saved.id]);
+      expect(await store.parties.find('0918 555 0202')).toEqual([]);
+      // Booking the edited party again finds it under its new key.
+      expect((await store.parties.save([{ ...maria, phone: '0918 555 9999' }]))[0]?.id).toBe(saved.id);
+
+      expect(await store.parties.edit(saved.id, party('JUAN DELA CRUZ', '0917 000 1111', 'Makati'))).toEqual({
+        ok: false,
+        reason: 'duplicate',
+        other: juan,
+      });
+      expect(await store.parties.edit('nope', maria)).toEqual({ ok: false, reason: 'missing' });
+      await expect(store.parties.edit(saved.id, { ...maria, name: ' ' })).rejects.toThrow(RangeError);
+    });
+
+    it('deletes a party and the words it was found by', async () => {
+      const store = await backend.open();
+      const [saved] = await store.parties.save([maria]);
+      expect(await store.parties.delete(saved?.id ?? '')).toBe(true);
+      expect(await store.parties.delete(saved?.id ?? '')).toBe(false);
+      expect(await store.parties.find('maria')).toEqual([]);
+      expect(await backend.query('SELECT term FROM party_terms')).toEqual([]);
+    });
+
+    it('two replicas saving the same parties at once, in either order, leave one row each', async () => {
+      const [a, b] = [await backend.open(), await backend.open()];
+      const juan = party('Juan dela Cruz', '0917 000 1111', 'Quezon City');
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2
+            ? a.parties.save([maria, juan])
+            : b.parties.save([{ ...juan, name: 'juan DELA cruz' }, maria]),
+        ),
+      );
+      const rows = await backend.query<{ name: string; uses: number }>('SELECT name, uses FROM parties');
+      expect(rows.map((row) => Number(row.uses))).toEqual([20, 20]);
+      expect((await a.parties.find('juan')).map((p) => p.uses)).toEqual([20]);
+    });
+
+    it("is saved with a booking's bookkeeping, or not at all", async () => {
+      const store = await backend.open();
+      await store.bookings.insert(bookingInput('WB000001'));
+      const failed = store.transaction(async (tx) => {
+        await tx.parties.save([maria]);
+        await tx.bookings.insert(bookingInput('WB000001'));
+      });
+      await expect(failed).rejects.toThrow(DuplicateTrackingNumberError);
+      expect(await store.parties.find('')).toEqual([]);
+    });
+  });
+
   describe('transactions', () => {
     it("commits a booking's bookkeeping together; nobody sees any of it before the commit", async () => {
       const store = await backend.open();

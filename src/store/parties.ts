@@ -1,0 +1,240 @@
+// The address book: every party booked, one row per name and phone, found by the words of its name, city and phone.
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { type Context, present, type Scope } from './context.js';
+import type { Db, PartiesTable } from './schema.js';
+import type { Parties, PartyDetails, SavedParty } from './types.js';
+
+/** Slack shows at most 100 options: no search needs more. */
+export const PARTY_SEARCH_LIMIT = 100;
+const NAMED_IN_LIMIT = 20;
+/** Words read from a query, and from a message for `namedIn`: more only cost time. */
+const MAX_QUERY_WORDS = 5;
+const MAX_MESSAGE_WORDS = 1000;
+const MAX_TERM = 100;
+/** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
+const TOP = '\u{10FFFF}';
+
+/** Lower case, accents off, split into words of letters and digits. */
+export function wordsOf(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((word) => word.slice(0, MAX_TERM));
+}
+
+const digitsOf = (phone: string) => phone.replace(/\D/g, '');
+
+/** One key per party: the name as written, ignoring case and spacing, and the phone's last ten digits. */
+export function partyKey({ name, phone }: Pick<PartyDetails, 'name' | 'phone'>): string {
+  const person = name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return `${person}|${digitsOf(phone).slice(-10)}`;
+}
+
+/**
+ * A phone is found by its digits as written, by its last ten with or without a leading 0 (`+63 918…`
+ * as `0918…`), and by its last seven or four (`555 0202`, "the one ending 0202").
+ */
+function phoneTerms(phone: string): string[] {
+  const digits = digitsOf(phone);
+  if (!digits) return [];
+  const national = digits.slice(-10);
+  const trunk = national.length === 10 && !national.startsWith('0') ? [`0${national}`] : [];
+  return [...new Set([digits, national, ...trunk, digits.slice(-7), digits.slice(-4)])];
+}
+
+function termsOf(row: Selectable<PartiesTable>) {
+  const rows = [
+    ...wordsOf(row.name).map((term) => ({ term, field: 'name' })),
+    ...wordsOf(row.city).map((term) => ({ term, field: 'city' })),
+    ...phoneTerms(row.phone).map((term) => ({ term, field: 'phone' })),
+  ];
+  const unique = new Map(rows.map((r) => [`${r.field} ${r.term}`, { ...r, party_id: row.id }]));
+  return [...unique.values()];
+}
+
+function columns(details: PartyDetails) {
+  const text = (value: string | undefined) => (value ?? '').trim();
+  return {
+    name: text(details.name),
+    phone: text(details.phone),
+    email: text(details.email),
+    street: text(details.street),
+    region: text(details.region),
+    city: text(details.city),
+    district: text(details.district),
+    neighbourhood: text(details.neighbourhood),
+    postal: text(details.postal),
+    country: text(details.country),
+    latitude: details.latitude ?? null,
+    longitude: details.longitude ?? null,
+    name_words: new Set(wordsOf(details.name)).size,
+  };
+}
+
+function toParty(row: Selectable<PartiesTable>): SavedParty {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    street: row.street,
+    region: row.region,
+    city: row.city,
+    district: row.district,
+    neighbourhood: row.neighbourhood,
+    postal: row.postal,
+    country: row.country,
+    ...present({ latitude: row.latitude, longitude: row.longitude }),
+    createdAt: new Date(row.created_at),
+    lastUsedAt: new Date(row.last_used_at),
+    uses: row.uses,
+  };
+}
+
+/** The party's search words, replaced by those of its current details. */
+async function indexTerms(db: Db, row: Selectable<PartiesTable>): Promise<void> {
+  await db.deleteFrom('party_terms').where('party_id', '=', row.id).execute();
+  const terms = termsOf(row);
+  if (terms.length > 0) await db.insertInto('party_terms').values(terms).execute();
+}
+
+/** What a query looks for: phone digits, or words of a name or city. */
+function searchOf(query: string): { words: string[]; phoneOnly: boolean } {
+  const typed = query.slice(0, 200);
+  const compact = typed.replace(/[\s+\-().]/g, '');
+  if (/^\d+$/.test(compact)) return { words: [compact], phoneOnly: true };
+  // A phone typed among other words is one word: `maria 0918 555` looks for 0918555.
+  const joined = typed.replace(/(\d)[\s\-().]+(?=\d)/g, '$1');
+  return { words: [...new Set(wordsOf(joined))].slice(0, MAX_QUERY_WORDS), phoneOnly: false };
+}
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a whole number ≥ 1, got ${limit}`);
+  return Math.min(limit, PARTY_SEARCH_LIMIT);
+}
+
+export function parties({ db, atomically }: Scope, context: Context): Parties {
+  const get = async (id: string) => {
+    const row = await db.selectFrom('parties').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toParty(row);
+  };
+  return {
+    save: (list) =>
+      atomically(async (tx) => {
+        const byKey = new Map<string, PartyDetails>();
+        for (const details of list) {
+          if (details.name.trim()) byKey.set(partyKey(details), details);
+        }
+        const at = context.now();
+        const saved: SavedParty[] = [];
+        // In key order: two transactions saving the same parties lock their rows in the same order.
+        for (const key of [...byKey.keys()].sort()) {
+          const values = columns(byKey.get(key) as PartyDetails);
+          const row = await tx
+            .insertInto('parties')
+            .values({
+              id: randomBytes(16).toString('base64url'),
+              key,
+              ...values,
+              created_at: at,
+              last_used_at: at,
+              uses: 1,
+            })
+            .onConflict((conflict) =>
+              conflict.column('key').doUpdateSet((eb) => ({
+                ...values,
+                last_used_at: at,
+                uses: eb(eb.ref('parties.uses'), '+', 1),
+              })),
+            )
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await indexTerms(tx, row);
+          saved.push(toParty(row));
+        }
+        return saved;
+      }),
+
+    async find(query, limit = PARTY_SEARCH_LIMIT) {
+      const { words, phoneOnly } = searchOf(query);
+      const matching = (word: string) => {
+        let terms = db
+          .selectFrom('party_terms')
+          .select('party_terms.party_id')
+          .where('party_terms.term', '>=', word)
+          .where('party_terms.term', '<', `${word}${TOP}`);
+        if (phoneOnly) terms = terms.where('party_terms.field', '=', 'phone');
+        return terms;
+      };
+      // Every word must match: one indexed range of terms per word.
+      const found = words.reduce(
+        (parties, word) => parties.where('parties.id', 'in', matching(word)),
+        db.selectFrom('parties').selectAll(),
+      );
+      const rows = await found
+        .orderBy('parties.last_used_at', 'desc')
+        .orderBy('parties.id')
+        .limit(checkLimit(limit))
+        .execute();
+      return rows.map(toParty);
+    },
+
+    async namedIn(text, limit = NAMED_IN_LIMIT) {
+      const words = [...new Set(wordsOf(text))].slice(0, MAX_MESSAGE_WORDS);
+      if (words.length === 0) return [];
+      const named = db
+        .selectFrom('party_terms')
+        .select((eb) => ['party_terms.party_id', eb.fn.countAll<number>().as('hits')])
+        .where('party_terms.field', '=', 'name')
+        .where('party_terms.term', 'in', words)
+        .groupBy('party_terms.party_id')
+        .as('named');
+      const rows = await db
+        .selectFrom('parties')
+        .innerJoin(named, 'named.party_id', 'parties.id')
+        .selectAll('parties')
+        .whereRef('named.hits', '>=', 'parties.name_words')
+        .orderBy('parties.last_used_at', 'desc')
+        .orderBy('parties.id')
+        .limit(checkLimit(limit))
+        .execute();
+      return rows.map(toParty);
+    },
+
+    get,
+
+    edit: (id, details) =>
+      atomically(async (tx) => {
+        if (!details.name.trim()) throw new RangeError('A saved party must have a name');
+        const key = partyKey(details);
+        const current = await tx.selectFrom('parties').select('id').where('id', '=', id).executeTakeFirst();
+        if (!current) return { ok: false, reason: 'missing' };
+        const other = await tx
+          .selectFrom('parties')
+          .selectAll()
+          .where('key', '=', key)
+          .where('id', '<>', id)
+          .executeTakeFirst();
+        if (other) return { ok: false, reason: 'duplicate', other: toParty(other) };
+        const row = await tx
+          .updateTable('parties')
+          .set({ key, ...columns(details) })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await indexTerms(tx, row);
+        return { ok: true, party: toParty(row) };
+      }),
+
+    async delete(id) {
+      // Its terms go with it (ON DELETE CASCADE).
+      const deleted = await db.deleteFrom('parties').where('id', '=', id).executeTakeFirst();
+      return Number(deleted.numDeletedRows) > 0;
+    },
+  };
+}
