@@ -358,6 +358,41 @@ export function blockActionsPayload(args: BlockActionsArgs = {}): Json {
   return payload;
 }
 
+export interface BlockSuggestionArgs {
+  actionId: string;
+  blockId: string;
+  /** What the dispatcher has typed into the menu so far. */
+  value: string;
+  user?: UserArg;
+  /** The modal the menu is in (type-ahead menus in messages are not used here). */
+  view: ViewArgs;
+}
+
+/**
+ * A block_suggestion payload: an external_select in a modal asking for options as the user types
+ * (sent to the Select Menus "Options Load URL", which for Bolt is the same endpoint). Slack sends the
+ * element's action_id and block_id, the typed `value`, and the whole view with its state; no
+ * trigger_id, channel or response_url. Envelope (team, token, app id) as in the block_actions fixture.
+ */
+export function blockSuggestionPayload(args: BlockSuggestionArgs): Json {
+  const base = loadSlackFixture<Json>('block_actions.java-sdk.docs-message-button.json');
+  const view = buildView(args.view);
+  return {
+    type: 'block_suggestion',
+    user: userObject(args.user, base.user as Json),
+    container: { type: 'view', view_id: view.id },
+    api_app_id: base.api_app_id,
+    token: base.token,
+    action_id: args.actionId,
+    block_id: args.blockId,
+    value: args.value,
+    team: base.team,
+    enterprise: null,
+    is_enterprise_install: false,
+    view,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Shortcuts
 // ---------------------------------------------------------------------------------------------------------
@@ -460,6 +495,14 @@ export function datetimepicker(selectedDateTime: number | null): StateValue {
 }
 
 /** conversations_select: the conversation's id. */
+/** external_select: nothing chosen yet is `selected_option: null`. */
+export function externalSelect(value: string | null, text: string = value ?? ''): StateValue {
+  return {
+    type: 'external_select',
+    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
+  };
+}
+
 export function conversationsSelect(conversationId: string | null): StateValue {
   return { type: 'conversations_select', selected_conversation: conversationId };
 }

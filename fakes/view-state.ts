@@ -4,6 +4,7 @@ import {
   conversationsSelect,
   datepicker,
   email,
+  externalSelect,
   numberInput,
   plainText,
   type StateValue,
@@ -32,6 +33,8 @@ function stateValue(
       return email(value);
     case 'conversations_select':
       return conversationsSelect(value);
+    case 'external_select':
+      return externalSelect(value);
     default:
       return plainText(value);
   }

@@ -19,7 +19,7 @@ type Manifest = {
   };
   oauth_config: { scopes: Record<string, string[]> };
   settings: {
-    interactivity: { is_enabled: boolean; request_url?: string };
+    interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };
     socket_mode_enabled: boolean;
     org_deploy_enabled: boolean;
     token_rotation_enabled: boolean;
@@ -81,7 +81,9 @@ describe('manifest.yml', () => {
       expect(command.url).toBeUndefined();
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
-    expect(hints['/waybill']).toBe('show | update | rebook <tracking number> | help');
+    expect(hints['/waybill']).toBe(
+      'show | update | rebook <tracking number> | addresses [name, phone or city] | help',
+    );
     expect(hints['/book']).toBe('[help]');
     expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
   });
@@ -118,7 +120,12 @@ describe('manifest.yml', () => {
       command.url = 'https://dispatch.example.com/slack/events';
     }
     manifest.settings.interactivity.request_url = 'https://dispatch.example.com/slack/events';
+    // The type-ahead menus' options come to the same endpoint.
+    manifest.settings.interactivity.message_menu_options_url = 'https://dispatch.example.com/slack/events';
     expect(validate(manifest), errorsOf(validate)).toBe(true);
+    for (const step of ['request_url', 'message_menu_options_url']) {
+      expect(manifestText).toContain(`#   ${step}: https://<host>/slack/events`);
+    }
   });
 
   it('the validator is live: it rejects an unknown scope type, a missing name and a bad URL', () => {
@@ -135,6 +142,16 @@ describe('manifest.yml', () => {
     const badUrl = loadManifest();
     badUrl.settings.interactivity.request_url = 'dispatch.example.com/slack/events';
     expect(validate(badUrl)).toBe(false);
+
+    const badOptionsUrl = loadManifest();
+    badOptionsUrl.settings.interactivity.message_menu_options_url = 'dispatch.example.com/slack/events';
+    expect(validate(badOptionsUrl)).toBe(false);
+    expect(errorsOf(validate)).toContain('message_menu_options_url');
+
+    // Slack's manifest has no `select_menus` section: the options URL lives under interactivity.
+    const unknownSection = loadManifest() as Manifest & { features: { select_menus?: unknown } };
+    unknownSection.features.select_menus = { options_load_url: 'https://dispatch.example.com/slack/events' };
+    expect(validate(unknownSection)).toBe(false);
 
     const longShortcut = loadManifest();
     const [first] = longShortcut.features.shortcuts;

@@ -349,7 +349,12 @@ export function createWaybillSchemas(catalog: Catalog) {
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules)))
     .transform((order) => ({ ...withReturnDefault(order), quantity: order.quantity ?? 1 }));
 
-  return { quote, booking, update };
+  // A party on its own, as the address book keeps it: what a booking needs of its sender.
+  const party = z
+    .object({ ...contactShape('Party', { required: true }), ...placeShape('Party', { required: true }) })
+    .check(crossCheck((given, ctx) => checkCoordinates('Party', given, ctx, [])));
+
+  return { quote, booking, update, party };
 }
 
 export type WaybillSchemas = ReturnType<typeof createWaybillSchemas>;
@@ -358,6 +363,7 @@ export type Booking = z.output<WaybillSchemas['booking']>;
 export type WaybillUpdate = z.output<WaybillSchemas['update']>;
 export type ChildWaybill = Booking['childWaybills'][number];
 export type Party = Booking['shipper'];
+export type SavedPartyInput = z.output<WaybillSchemas['party']>;
 export type Place = QuoteRequest['shipper'];
 export type PackageDetails = Booking['package'];
 

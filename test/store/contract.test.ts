@@ -7,6 +7,7 @@ import {
   DEFAULT_DRAFT_TTL_MS,
   DraftNotFoundError,
   DuplicateTrackingNumberError,
+  type PartyDetails,
   StoreError,
   StoreUnavailableError,
 } from '../../src/store/index.js';
@@ -758,7 +759,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
   });
 
   describe('parties (address book)', () => {
-    const maria = {
+    const maria: PartyDetails = {
       name: 'Maria Santos',
       phone: '0918 555 0202',
       email: 'maria@example.com',
@@ -829,7 +830,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
     it('finds parties by the start of any word of their name or city, or by phone, most recently used first', async () => {
       const clock = fakeClock();
       const store = await backend.open({ now: clock.now });
-      const saveAt = async (details: typeof maria) => {
+      const saveAt = async (details: PartyDetails) => {
         clock.advance(1000);
         return (await store.parties.save([details]))[0]?.id;
       };

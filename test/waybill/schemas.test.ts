@@ -1531,3 +1531,55 @@ describe('input that is not a form at all', () => {
     expect(result.ok).toBe(false);
   });
 });
+
+describe('a party on its own (the address book)', () => {
+  it('has the rules of a booking sender: the same fields required, the same checks', () => {
+    const ok = validate(schemas.party, rawParty({ country: 'ph', latitude: '14.55', longitude: '121.02' }));
+    expect(ok).toEqual({
+      ok: true,
+      value: {
+        name: 'Ana Santos',
+        phone: '+63 917 123 4567',
+        email: '',
+        street: '12 Rizal Street',
+        region: 'Metro Manila',
+        city: 'Makati',
+        district: 'Poblacion',
+        neighbourhood: '',
+        postal: '1210',
+        country: 'PH',
+        latitude: 14.55,
+        longitude: 121.02,
+      },
+    });
+    const bad = validate(schemas.party, {
+      ...emptyParty(PARTY_KEYS),
+      phone: '12',
+      email: 'nope',
+      latitude: '14.5',
+    });
+    expect(bad).toEqual({
+      ok: false,
+      errors: [
+        { path: 'name', message: 'Party name is required' },
+        {
+          path: 'phone',
+          message: 'Party phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
+        },
+        { path: 'email', message: 'Party e-mail must be an e-mail address like name@example.com' },
+        { path: 'street', message: 'Party address is required' },
+        { path: 'city', message: 'Party city is required' },
+        { path: 'country', message: 'Party country is required' },
+        { path: 'longitude', message: 'Party longitude is required when the latitude is given' },
+      ],
+    });
+    // The sender's rules, word for word apart from whose field it is.
+    const asSender = validate(
+      schemas.booking,
+      vary(rawBooking(), { shipper: { ...rawParty(), phone: '12' } }),
+    );
+    expect(asSender.ok ? [] : asSender.errors.map((e) => e.message)).toContain(
+      'Sender phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
+    );
+  });
+});

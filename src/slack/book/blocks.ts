@@ -7,6 +7,7 @@ import type { BookingResult } from '../../waybill/responses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import {
   context,
+  cut,
   environmentNotice,
   facts,
   formatMoney,
@@ -32,9 +33,6 @@ const stepNumber = (step: BookingStep) => bookingSteps.indexOf(step) + 1;
 function title(step: BookingStep): string {
   return `Book ${stepNumber(step)}/${bookingSteps.length} · ${step === 'sender' ? 'Sender' : stepTitles[step]}`;
 }
-
-/** Text cut to `max` characters (before escaping, so no entity is cut in half). */
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Lines in as few sections as hold them (a section's text holds 3000 characters). */
 function sectionsOf(lines: readonly string[]): KnownBlock[] {

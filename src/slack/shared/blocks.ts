@@ -12,6 +12,22 @@ import { escapeMrkdwn } from './mrkdwn.js';
 
 export const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Text cut to at most `max` UTF-16 units, ending in … when cut, never through a character (an emoji,
+ * a letter and its accent, a surrogate pair). Cut before escaping, so no entity is cut in half.
+ */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (kept.length + segment.length > max - 1) break;
+    kept += segment;
+  }
+  return `${kept}…`;
+}
+
 export function header(text: string): HeaderBlock {
   return { type: 'header', text: plain(text.slice(0, 150)) };
 }

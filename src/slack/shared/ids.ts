@@ -25,6 +25,9 @@ export const ids = {
   bookingAddParcel: 'booking_add_parcel',
   bookingRemoveParcel: 'booking_remove_parcel',
   bookingProfile: 'booking_profile',
+  /** The address book's type-ahead on a booking step, and on the quote form. */
+  bookingParty: 'booking_party',
+  quoteParty: 'quote_party',
   bookingRetry: 'booking_retry',
   bookingEdit: 'booking_edit',
   waybillUpdate: 'waybill_update',
@@ -33,11 +36,18 @@ export const ids = {
   updateRetry: 'update_retry',
   updateBack: 'update_back',
   updateSendChecked: 'update_send_checked',
+  /** /waybill addresses: the list (a search), its buttons, and the edit form. */
+  addressesList: 'addresses_list',
+  addressesEdit: 'addresses_edit',
+  addressesDelete: 'addresses_delete',
+  addressesEditForm: 'addresses_edit_form',
 } as const;
 
 /** What a modal carries in private_metadata: the server-side draft holds everything else. */
 export interface ViewMetadata {
   draftId: string;
+  /** The saved party an address-book form edits. */
+  partyId?: string;
 }
 
 export function viewMetadata(metadata: ViewMetadata): string {
@@ -47,7 +57,10 @@ export function viewMetadata(metadata: ViewMetadata): string {
 export function readViewMetadata(text: string | undefined): ViewMetadata | undefined {
   try {
     const parsed = JSON.parse(text ?? '') as Partial<ViewMetadata>;
-    return typeof parsed.draftId === 'string' ? { draftId: parsed.draftId } : undefined;
+    if (typeof parsed.draftId !== 'string') return undefined;
+    return typeof parsed.partyId === 'string'
+      ? { draftId: parsed.draftId, partyId: parsed.partyId }
+      : { draftId: parsed.draftId };
   } catch {
     return undefined;
   }
