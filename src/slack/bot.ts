@@ -1,6 +1,7 @@
 /** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
 import { App, HTTPReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
+import * as addresses from './addresses/index.js';
 import * as book from './book/index.js';
 import type { BotDeps } from './deps.js';
 import * as quote from './quote/index.js';
@@ -56,7 +57,7 @@ export function createBot({
   app.use(storeFaultGuard(deps));
   app.use(retryGuard(deps));
   app.use(accessGuard(deps));
-  for (const feature of [quote, book, update, modalClosed]) feature.register(app, deps);
+  for (const feature of [quote, book, update, addresses, modalClosed]) feature.register(app, deps);
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });

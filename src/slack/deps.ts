@@ -5,6 +5,7 @@ import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
+import { partyFormSpec } from './addresses/index.js';
 import { bookingFormSpec } from './book/index.js';
 import { quoteFormSpec } from './quote/index.js';
 import { AccessControl } from './shared/access.js';
@@ -27,6 +28,8 @@ export interface BotDeps {
     quote: ReturnType<typeof quoteFormSpec>;
     booking: ReturnType<typeof bookingFormSpec>;
     update: ReturnType<typeof updateFormSpec>;
+    /** A saved party, in the address book. */
+    party: ReturnType<typeof partyFormSpec>;
   };
   now: () => Date;
 }
@@ -52,6 +55,7 @@ export function createBotDeps(input: {
       quote: quoteFormSpec(catalog, schemas.quote),
       booking: bookingFormSpec(catalog, schemas.booking, timeZone, input.bot.maxParcels),
       update: updateFormSpec(catalog, timeZone, schemas.update),
+      party: partyFormSpec(schemas.party),
     },
     now: input.now ?? (() => new Date()),
   };

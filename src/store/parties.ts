@@ -131,7 +131,7 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
           if (details.name.trim()) byKey.set(partyKey(details), details);
         }
         const at = context.now();
-        const saved: SavedParty[] = [];
+        const saved = new Map<string, SavedParty>();
         // In key order: two transactions saving the same parties lock their rows in the same order.
         for (const key of [...byKey.keys()].sort()) {
           const values = columns(byKey.get(key) as PartyDetails);
@@ -155,9 +155,9 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
             .returningAll()
             .executeTakeFirstOrThrow();
           await indexTerms(tx, row);
-          saved.push(toParty(row));
+          saved.set(key, toParty(row));
         }
-        return saved;
+        return [...byKey.keys()].map((key) => saved.get(key) as SavedParty);
       }),
 
     async find(query, limit = PARTY_SEARCH_LIMIT) {

@@ -272,6 +272,7 @@ export interface Parties {
    * Saves parties that were just booked: a new one is added, a known one (same key) takes these
    * details; either way it is used now (uses +1, once per call however often the list names it).
    * Parties without a name are skipped. Two replicas saving the same party at once leave one row.
+   * Returns one saved party per distinct party given, in the order given.
    */
   save(parties: readonly PartyDetails[]): Promise<SavedParty[]>;
   /**

@@ -11,20 +11,14 @@ import {
 } from '../../src/slack/addresses/blocks.js';
 import { cut } from '../../src/slack/shared/blocks.js';
 import type { SavedParty } from '../../src/store/index.js';
+import { maria } from '../fixtures/parties.js';
 
 function saved(overrides: Partial<SavedParty> = {}): SavedParty {
+  const { latitude: _lat, longitude: _lon, ...details } = maria;
   return {
-    id: 'p4Yq2sJ0b1Xv7wK3mN8rTg',
-    name: 'Maria Santos',
-    phone: '0918 555 0202',
-    email: 'maria@example.com',
-    street: '45 Rizal St',
-    region: 'Metro Manila',
-    city: 'Manila',
-    district: 'Ermita',
+    ...details,
     neighbourhood: '',
-    postal: '1000',
-    country: 'PH',
+    id: 'p4Yq2sJ0b1Xv7wK3mN8rTg',
     createdAt: new Date('2026-11-01T00:00:00Z'),
     lastUsedAt: new Date('2026-11-20T00:00:00Z'),
     uses: 3,

@@ -11,6 +11,7 @@ import {
   StoreError,
   StoreUnavailableError,
 } from '../../src/store/index.js';
+import { maria, party } from '../fixtures/parties.js';
 import { describeEachBackend } from './backends.js';
 import { startChild } from './child.js';
 
@@ -759,29 +760,6 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
   });
 
   describe('parties (address book)', () => {
-    const maria: PartyDetails = {
-      name: 'Maria Santos',
-      phone: '0918 555 0202',
-      email: 'maria@example.com',
-      street: '45 Rizal St',
-      region: 'Metro Manila',
-      city: 'Manila',
-      district: 'Ermita',
-      neighbourhood: 'Brgy. 667',
-      postal: '1000',
-      country: 'PH',
-      latitude: 14.5826,
-      longitude: 120.9787,
-    };
-    const party = (name: string, phone: string, city: string) => ({
-      ...maria,
-      name,
-      phone,
-      city,
-      latitude: undefined,
-      longitude: undefined,
-    });
-
     it('saves booked parties with their details and last use; the same name and phone is one party', async () => {
       const clock = fakeClock();
       const store = await backend.open({ now: clock.now });
@@ -824,6 +802,10 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       });
       const [other] = await store.parties.save([{ ...maria, phone: '0918 555 0203' }]);
       expect(other?.id).not.toBe(saved?.id);
+      // One per distinct party, in the order given.
+      const juan = party('Juan dela Cruz', '0917 000 1111', 'Makati');
+      const order = await store.parties.save([juan, maria, juan, party('Ana Cruz', '0917 222 3333', 'Naga')]);
+      expect(order.map((p) => p.name)).toEqual(['Juan dela Cruz', 'Maria Santos', 'Ana Cruz']);
       expect(await store.parties.get('nope')).toBeUndefined();
     });
 

@@ -8,6 +8,7 @@ import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import {
   type AppResponse,
   blockActionsPayload,
+  blockSuggestionPayload,
   globalShortcutPayload,
   interactiveBody,
   messageShortcutPayload,
@@ -98,6 +99,19 @@ export interface TestBot {
     actionId: string,
     value?: string,
     typed?: Record<string, string | null>,
+    user?: string,
+  ): Promise<AppResponse>;
+  /** A type-ahead menu (external_select) in a modal asking for its options as `value` is typed (block_suggestion). */
+  suggest(view: View, blockId: string, actionId: string, value: string, user?: string): Promise<AppResponse>;
+  /** An option chosen in a type-ahead menu that dispatches its action (block_actions, external_select). */
+  pickInView(
+    view: View,
+    blockId: string,
+    actionId: string,
+    value: string,
+    text: string,
+    typed?: Record<string, string | null>,
+    user?: string,
   ): Promise<AppResponse>;
   /** A select that dispatches its action (a sender profile, "Remove a parcel…"). */
   selectInView(
@@ -127,25 +141,25 @@ export interface TestBot {
 
 export const fixedNow = new Date('2026-11-23T01:00:00Z');
 
+/** A view as the payloads of actions inside it carry it, with `typed` in its inputs. */
+function viewArgs(view: View, typed: Record<string, string | null>) {
+  return {
+    callbackId: view.callback_id,
+    privateMetadata: view.private_metadata,
+    viewId: view.id,
+    hash: view.hash ?? 'h1',
+    blocks: view.blocks,
+    stateValues: stateFor(view.blocks, typed),
+  };
+}
+
 function viewAction(
   view: View,
   actionId: string,
   typed: Record<string, string | null>,
-  extra: { value?: string; action?: Record<string, unknown> },
+  extra: { value?: string; blockId?: string; user?: string; action?: Record<string, unknown> },
 ) {
-  return blockActionsPayload({
-    actionId,
-    user: 'UDISPATCH',
-    ...extra,
-    view: {
-      callbackId: view.callback_id,
-      privateMetadata: view.private_metadata,
-      viewId: view.id,
-      hash: view.hash ?? 'h1',
-      blocks: view.blocks,
-      stateValues: stateFor(view.blocks, typed),
-    },
-  });
+  return blockActionsPayload({ actionId, user: 'UDISPATCH', ...extra, view: viewArgs(view, typed) });
 }
 
 export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
@@ -246,12 +260,9 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       post(
         interactiveBody(
           viewSubmissionPayload({
-            callbackId: view.callback_id,
-            privateMetadata: view.private_metadata,
-            viewId: view.id,
-            hash: view.hash ?? 'h1',
-            blocks: view.blocks,
-            stateValues: stateFor(view.blocks, typed),
+            ...viewArgs(view, typed),
+            // A pushed view is submitted with the root of its stack.
+            ...(typeof view.root_view_id === 'string' ? { rootViewId: view.root_view_id } : {}),
             user,
           }),
         ),
@@ -267,8 +278,25 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           }),
         ),
       ),
-    clickInView: (view, actionId, value, typed = {}) =>
-      post(interactiveBody(viewAction(view, actionId, typed, { value }))),
+    clickInView: (view, actionId, value, typed = {}, user = 'UDISPATCH') =>
+      post(interactiveBody(viewAction(view, actionId, typed, { value, user }))),
+    suggest: (view, blockId, actionId, value, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(blockSuggestionPayload({ actionId, blockId, value, user, view: viewArgs(view, {}) })),
+      ),
+    pickInView: (view, blockId, actionId, value, text, typed = {}, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          viewAction(view, actionId, typed, {
+            blockId,
+            user,
+            action: {
+              type: 'external_select',
+              selected_option: { value, text: { type: 'plain_text', text, emoji: true } },
+            },
+          }),
+        ),
+      ),
     selectInView: (view, actionId, value, typed = {}) =>
       post(
         interactiveBody(

@@ -5,6 +5,7 @@ import type { Catalog } from '../../waybill/catalog.js';
 import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
+import { partyPicker } from '../addresses/index.js';
 import {
   context,
   cut,
@@ -154,21 +155,30 @@ export function bookingStepView(input: StepViewInput): ModalView {
   ];
   const inputs = (from: number, to?: number) =>
     fields.slice(from, to).map((field) => inputBlock(field, { values, required, suffix }));
+  const picker = (party: string, label: string) =>
+    partyPicker({ party, label, actionId: ids.bookingParty, suffix });
   switch (step) {
     case 'shipment':
       blocks.push(...inputs(0));
       break;
     case 'receiver':
-      blocks.push(header('Receiver (consignee)'), ...inputs(0), backButton());
+      blocks.push(
+        header('Receiver (consignee)'),
+        picker('consignee', 'Saved receiver'),
+        ...inputs(0),
+        backButton(),
+      );
       break;
     case 'sender': {
       const returnStart = fields.findIndex((field) => field.path.startsWith('returnTo.'));
       blocks.push(
         ...profileSelect(input.profiles, suffix),
         header('Sender (shipper)'),
+        picker('shipper', 'Saved sender'),
         ...inputs(0, returnStart),
         header('Return to'),
         context('Leave the return party empty to return undelivered goods to the sender.'),
+        picker('returnTo', 'Saved return party'),
         ...inputs(returnStart),
         backButton(),
       );

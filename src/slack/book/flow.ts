@@ -318,9 +318,9 @@ async function showOrTell(
 }
 
 /**
- * After "Booking…" is on screen: send the booking once; then, in one transaction, the booking, the
- * attempt's outcome, the audit entry and the draft; after the commit, post the card and show the
- * outcome (as a message if the modal was closed). The courier has acted by then, so a database
+ * After "Booking…" is on screen: send the booking once; then, in one transaction, the booking, its
+ * parties in the address book, the attempt's outcome, the audit entry and the draft; after the
+ * commit, post the card and show the outcome (as a message if the modal was closed). The courier has acted by then, so a database
  * that does not answer is waited for (storeOutcome) rather than the outcome lost.
  */
 async function runBooking(
@@ -375,6 +375,8 @@ async function runBooking(
         bookedBy: draft.userId,
         bookedAt,
       });
+      // The address book: its parties, saved (or used again) with the booking.
+      await tx.parties.save([booking.consignee, booking.shipper, booking.returnTo]);
     }
     await tx.attempts.finish<BookingAttemptResult>(key, 'succeeded', {
       trackingRefNo: result.trackingRefNo,

@@ -1,6 +1,7 @@
 /** "Book from this message", a message shortcut: /book pre-filled with what the message says for certain. */
 import type { App, MessageShortcut } from '@slack/bolt';
 import { readMessage } from '../../waybill/message-reader.js';
+import { knownParties } from '../addresses/index.js';
 import type { BotDeps } from '../deps.js';
 import { setPath } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
@@ -11,7 +12,8 @@ import { createBookingDraft, showStep } from './flow.js';
 /**
  * The message is read by fixed rules (src/waybill/message-reader.ts); the first step then says
  * what was read and from which words, and what was left empty and why, above the pre-filled
- * form. The booking card goes to the message's conversation.
+ * form. A saved party the message names fills the receiver's fields the message left open. The
+ * booking card goes to the message's conversation.
  */
 export function register(app: App, deps: BotDeps): void {
   app.shortcut<MessageShortcut>(
@@ -25,9 +27,12 @@ export function register(app: App, deps: BotDeps): void {
         view: async () => {
           const { catalog } = deps.waybill;
           const text = plainTextOf(shortcut.message?.text ?? '');
+          // Saved parties named in the message: the reader uses one if it is the only one named.
+          const named = await deps.store.parties.namedIn(text);
           const reading = readMessage(text, {
             codPaymentMethod: catalog.codPaymentMethod,
             packageTypes: catalog.packageTypes,
+            knownParties: knownParties(named),
           });
           const input: Record<string, unknown> = {};
           for (const [path, value] of Object.entries(reading.values)) setPath(input, path, value);

@@ -10,6 +10,7 @@ import * as confirm from './confirm.js';
 import * as fromMessage from './from-message.js';
 import * as fromQuote from './from-quote.js';
 import * as nextStep from './next-step.js';
+import * as partyPick from './party-pick.js';
 import * as rebook from './rebook.js';
 import * as removeParcel from './remove-parcel.js';
 import * as retry from './retry.js';
@@ -32,6 +33,7 @@ export function register(app: App, deps: BotDeps): void {
     addParcel,
     removeParcel,
     senderProfile,
+    partyPick,
     retry,
     changeDetails,
   ]) {

@@ -7,6 +7,8 @@ import { showInModal } from '../shared/modal.js';
 import { bookingDraftOfView, showStep, withTyped } from './flow.js';
 import type { BookingDraft, BookingStep } from './form.js';
 
+type Changed = { data: BookingDraft; step: BookingStep } | undefined;
+
 /**
  * The shared shape of a button or select inside the booking modal: keep what is typed on screen,
  * change the draft, show a step. The view's hash makes a stale second click a no-op.
@@ -15,10 +17,7 @@ export function onBookingModalAction<Action extends BlockElementAction>(
   app: App,
   deps: BotDeps,
   actionId: string,
-  change: (
-    draft: Draft<BookingDraft>,
-    action: Action,
-  ) => { data: BookingDraft; step: BookingStep } | undefined,
+  change: (draft: Draft<BookingDraft>, action: Action) => Changed | Promise<Changed>,
 ): void {
   app.action<BlockAction<Action>>(actionId, async ({ ack, body, action, client }) => {
     await ack();
@@ -29,7 +28,7 @@ export function onBookingModalAction<Action extends BlockElementAction>(
       ...found,
       data: withTyped(found.data, body.view.state?.values as StateValues | undefined),
     };
-    const changed = change(draft, action);
+    const changed = await change(draft, action);
     if (!changed) {
       await deps.store.drafts.save<BookingDraft>(draft.id, draft.data);
       return;

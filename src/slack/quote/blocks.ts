@@ -6,6 +6,7 @@ import { labelOf } from '../../waybill/catalog.js';
 import type { QuoteResult } from '../../waybill/responses.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
 import { packageVolume } from '../../waybill/wire.js';
+import { partyPicker } from '../addresses/index.js';
 import {
   context,
   environmentNotice,
@@ -30,6 +31,8 @@ export interface QuoteFormInput {
   metadata: string;
   notices?: readonly string[];
   env: WaybillEnv;
+  /** Changed when the form is shown again with new values (a saved party chosen), so Slack shows them. */
+  suffix?: string;
 }
 
 export function quoteFormView({
@@ -39,6 +42,7 @@ export function quoteFormView({
   metadata,
   notices = [],
   env,
+  suffix,
 }: QuoteFormInput): ModalView {
   const blocks: KnownBlock[] = [
     ...environmentNotice(env),
@@ -47,7 +51,9 @@ export function quoteFormView({
   for (const part of sections) {
     blocks.push(header(part.title));
     if (part.note) blocks.push(context(part.note));
-    blocks.push(...inputBlocks(part.fields, { values, required }));
+    if (part.party)
+      blocks.push(partyPicker({ ...part.party, party: part.party.path, actionId: ids.quoteParty, suffix }));
+    blocks.push(...inputBlocks(part.fields, { values, required, suffix }));
   }
   return {
     type: 'modal',

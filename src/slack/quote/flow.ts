@@ -15,6 +15,8 @@ import { quoteErrorView, quoteFormView, quoteMessage, quoteResultView, quoteWork
 export interface QuoteDraft {
   input: Record<string, unknown>;
   responseUrl?: string;
+  /** Bumped when the form is shown again with values filled in, so Slack shows them. */
+  rev?: number;
 }
 
 export function quoteDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
@@ -34,6 +36,7 @@ export function quoteForm(deps: BotDeps, draft: Draft<QuoteDraft>, notices: read
     metadata: viewMetadata({ draftId: draft.id }),
     notices,
     env: deps.waybill.env,
+    ...(draft.data.rev ? { suffix: String(draft.data.rev) } : {}),
   });
 }
 

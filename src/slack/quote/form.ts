@@ -7,6 +7,8 @@ import { type FormField, requiredPaths } from '../shared/forms.js';
 export interface FormSection {
   title: string;
   note?: string;
+  /** The party whose place the section holds: it starts with the address book's type-ahead. */
+  party?: { path: string; label: string };
   fields: FormField[];
 }
 
@@ -20,8 +22,16 @@ export function quoteFormSections(catalog: Catalog): FormSection[] {
         { path: 'expectedDeliveryDate', label: 'Expected delivery date', kind: 'date' },
       ],
     },
-    { title: 'From (sender)', fields: placeFields('shipper') },
-    { title: 'To (receiver)', fields: placeFields('consignee') },
+    {
+      title: 'From (sender)',
+      party: { path: 'shipper', label: 'Saved sender' },
+      fields: placeFields('shipper'),
+    },
+    {
+      title: 'To (receiver)',
+      party: { path: 'consignee', label: 'Saved receiver' },
+      fields: placeFields('consignee'),
+    },
     {
       title: 'Package',
       fields: [
@@ -32,6 +42,7 @@ export function quoteFormSections(catalog: Catalog): FormSection[] {
     {
       title: 'Return to',
       note: 'Leave empty to return undelivered goods to the sender.',
+      party: { path: 'returnTo', label: 'Saved return party' },
       fields: placeFields('returnTo', { postal: false }),
     },
   ];

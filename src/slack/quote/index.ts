@@ -4,6 +4,7 @@ import type { App } from '@slack/bolt';
 import type { BotDeps } from '../deps.js';
 import * as back from './back.js';
 import * as command from './command.js';
+import * as partyPick from './party-pick.js';
 import * as reopen from './reopen.js';
 import * as retry from './retry.js';
 import * as shortcut from './shortcut.js';
@@ -13,5 +14,6 @@ export { quotedInput } from './flow.js';
 export { quoteFormSpec } from './form.js';
 
 export function register(app: App, deps: BotDeps): void {
-  for (const listener of [command, shortcut, submit, back, retry, reopen]) listener.register(app, deps);
+  for (const listener of [command, shortcut, submit, back, retry, reopen, partyPick])
+    listener.register(app, deps);
 }

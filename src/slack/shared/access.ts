@@ -15,7 +15,7 @@ import { ids, readViewMetadata } from './ids.js';
  * in the workspace may. User-group membership is read through the Web API and cached briefly.
  */
 
-export type GuardedOperation = 'quote' | 'book' | 'update' | 'show';
+export type GuardedOperation = 'quote' | 'book' | 'update' | 'show' | 'addresses';
 
 export type Verdict = { ok: true } | { ok: false; reason: 'user' | 'channel' };
 
@@ -88,6 +88,8 @@ type Body = Record<string, unknown> & {
   channel?: { id?: string };
   view?: { id?: string; callback_id?: string; private_metadata?: string; state?: { values?: unknown } };
   actions?: { action_id?: string }[];
+  /** A type-ahead menu's, asking for options (block_suggestion). */
+  action_id?: string;
 };
 
 /** What a request is for, from its command, callback id or action id; undefined: not guarded. */
@@ -104,11 +106,14 @@ export function operationOf(body: Body): GuardedOperation | undefined {
         ? body.actions?.[0]?.action_id
         : body.type === 'shortcut' || body.type === 'message_action'
           ? body.callback_id
-          : undefined;
+          : body.type === 'block_suggestion'
+            ? body.action_id
+            : undefined;
   if (!id) return undefined;
   if (id.startsWith('quote_')) return 'quote';
   if (id.startsWith('book')) return 'book';
   if (id.startsWith('update_') || id === ids.waybillUpdate) return 'update';
+  if (id.startsWith('addresses_')) return 'addresses';
   return undefined;
 }
 
@@ -124,11 +129,20 @@ async function channelOf(deps: BotDeps, body: Body): Promise<string | undefined>
   return chosenConversation(body.view?.state?.values);
 }
 
+/** What a refused operation is, in the refusal's words: "may …", "… are not enabled". */
+const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
+  quote: ['quote waybills', 'quoting'],
+  book: ['book waybills', 'booking'],
+  update: ['update waybills', 'waybill changes'],
+  show: ['look up waybills', 'waybill changes'],
+  addresses: ['use the address book', 'the address book'],
+};
+
 const refusals = {
   user: (operation: GuardedOperation) =>
-    `Sorry, you are not on the list of people who may ${operation === 'show' ? 'look up waybills' : `${operation} waybills`} with this bot. Ask whoever runs it to add you.`,
+    `Sorry, you are not on the list of people who may ${doing[operation][0]} with this bot. Ask whoever runs it to add you.`,
   channel: (operation: GuardedOperation) =>
-    `Sorry, ${operation === 'quote' ? 'quoting' : operation === 'book' ? 'booking' : 'waybill changes'} are not enabled in this conversation. Use one of the dispatch channels.`,
+    `Sorry, ${doing[operation][1]} ${operation === 'addresses' ? 'is' : 'are'} not enabled in this conversation. Use one of the dispatch channels.`,
 };
 
 function refusedView(text: string) {
@@ -151,6 +165,13 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
       channelChosenLater: body.type === 'shortcut',
     });
     if (verdict.ok) return args.next();
+    const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
+    if (body.type === 'block_suggestion') {
+      // A menu asking for options, at every key typed: none. The refusal is said, and recorded,
+      // when something is chosen or submitted.
+      await ack?.({ options: [] });
+      return;
+    }
     const text = refusals[verdict.reason](operation);
     await deps.store.audit.record({
       userId,
@@ -162,7 +183,6 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
       { user: userId, channel: channelId, operation, reason: verdict.reason },
       'request refused by access control',
     );
-    const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     if (body.command) {
       await ack?.({ response_type: 'ephemeral', text });
     } else if ((body.type === 'shortcut' || body.type === 'message_action') && body.trigger_id) {

@@ -3,7 +3,9 @@
 export type CommandRequest =
   | { kind: 'help' }
   | { kind: 'quote' | 'book' }
-  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string };
+  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string }
+  /** `/waybill addresses [words]`: the address book, searched for the words (all of them, maybe none). */
+  | { kind: 'addresses'; query: string };
 
 /**
  * `help` as the first word (any case) asks for help, whatever follows; `/waybill` without a verb and
@@ -18,6 +20,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
     case '/book':
       return { kind: 'book' };
     case '/waybill':
+      if (first === 'addresses') return { kind: 'addresses', query: text.trim().slice(first.length).trim() };
       return (first === 'show' || first === 'update' || first === 'rebook') && second
         ? { kind: first, trackingNumber: second }
         : { kind: 'help' };

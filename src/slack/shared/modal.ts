@@ -29,7 +29,7 @@ export async function showInModal(
   }
 }
 
-type Respond = (message: {
+export type Respond = (message: {
   response_type: 'ephemeral';
   replace_original?: boolean;
   text: string;

@@ -184,6 +184,7 @@ export function waybillHelp(): string {
     '• `/waybill show <tracking number>`: the last-known record of a booking, just for you',
     "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
     '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
+    '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
     'Every booking card in the channel also has *Update* and *Rebook* buttons.',
     'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
   ].join('\n');

@@ -1,6 +1,7 @@
-/** /waybill: help, `show <tracking number>`, `update <tracking number>` and `rebook <tracking number>`. */
+/** /waybill: help, `show`, `update` and `rebook <tracking number>`, and `addresses` (the address book). */
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
+import { openAddressBook } from '../addresses/index.js';
 import { rebookForm } from '../book/index.js';
 import type { BotDeps } from '../deps.js';
 import { bookingCard } from '../shared/booking-card.js';
@@ -22,10 +23,21 @@ async function updateOpening(
   return draft ? () => updateForm(deps, draft) : unknownWaybillText(escapeMrkdwn(trackingNumber));
 }
 
-/** `/waybill`, `/waybill help`, `/waybill show <tn>`, `/waybill update <tn>`, `/waybill rebook <tn>`. */
+/** `/waybill`, `/waybill help`, `/waybill show|update|rebook <tn>`, `/waybill addresses [words]`. */
 export function register(app: App, deps: BotDeps): void {
   app.command('/waybill', async ({ command, ack, client, respond }) => {
     const request = readCommand('/waybill', command.text);
+    if (request?.kind === 'addresses') {
+      await ack();
+      openAddressBook(deps, client, {
+        userId: command.user_id,
+        channelId: command.channel_id,
+        triggerId: command.trigger_id,
+        query: request.query,
+        respond,
+      });
+      return;
+    }
     if (request?.kind !== 'show' && request?.kind !== 'update' && request?.kind !== 'rebook') {
       await ack({ response_type: 'ephemeral', text: waybillHelp() });
       return;

@@ -1,0 +1,492 @@
+/** The address book end to end: parties saved by bookings, the type-ahead on /quote and /book, /waybill addresses, access. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { quoteTyped } from '../../fakes/quote-values.js';
+import { ids } from '../../src/slack/shared/ids.js';
+import type { PartyDetails, SavedParty } from '../../src/store/index.js';
+import { maria, party } from '../fixtures/parties.js';
+import { bookThroughModal, fillToReview, next, receiver, shipment } from '../support/booking-flow.js';
+import { elementOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+let bot: TestBot;
+
+afterEach(async () => {
+  await bot?.stop();
+});
+
+async function seed(...parties: PartyDetails[]): Promise<SavedParty[]> {
+  return bot.deps.store.parties.save(parties);
+}
+
+/** The block id of the type-ahead that fills `party` on a view (it carries the view's `#rev`). */
+function pickerOf(view: View, party: string): string {
+  const block = view.blocks.find(
+    (b) => typeof b.block_id === 'string' && b.block_id.split('#')[0] === `party_picker:${party}`,
+  );
+  expect(block, `a type-ahead for ${party}`).toBeDefined();
+  return block.block_id;
+}
+
+type Options = {
+  options: { text: { type: string; text: string }; value: string; description?: { text: string } }[];
+};
+
+/** The options Slack would show for what was typed into a view's type-ahead. */
+async function optionsFor(view: View, party: string, actionId: string, typed: string): Promise<Options> {
+  const response = await bot.suggest(view, pickerOf(view, party), actionId, typed);
+  expect(response.status).toBe(200);
+  return response.body as Options;
+}
+
+/** mrkdwn texts of a view, joined. */
+const mrkdwnOf = (view: View): string =>
+  view.blocks
+    .flatMap((b) => [b.text?.text, ...(b.elements ?? []).map((e: { text?: string }) => e.text)])
+    .filter((text): text is string => typeof text === 'string')
+    .join('\n');
+
+describe('parties saved by bookings', () => {
+  it('saves the receiver, sender and return party once the courier accepted the booking; booked again, the same entries', async () => {
+    bot = await startTestBot();
+    await bookThroughModal(bot);
+    const saved = await bot.deps.store.parties.find('');
+    expect(saved.map((p) => [p.name, p.phone, p.city, p.uses]).sort()).toEqual(
+      [
+        ['Acme Pasig Warehouse', '0917 000 0202', 'Pasig', 1],
+        ['Acme Returns Desk', '0917 000 0303', 'Quezon City', 1],
+        ['Maria Santos', '0917 123 4567', 'Cebu City', 1],
+      ].sort(),
+    );
+    const sender = saved.find((p) => p.name === 'Acme Pasig Warehouse');
+    expect(sender).toMatchObject({
+      street: 'Lot 4 Sample Industrial Compound, 25 E. Rodriguez Jr. Avenue',
+      district: 'Bagong Ilog',
+      postal: '1600',
+      country: 'PH',
+      latitude: 14.5764,
+      longitude: 121.0851,
+      email: 'warehouse@acme.example.ph',
+    });
+    expect(saved.find((p) => p.name === 'Maria Santos')).toMatchObject({ postal: '6000', country: 'PH' });
+
+    // The same booking again (a new number): the same three entries, each used twice.
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const second = await next(bot, first, shipment);
+    const third = await next(bot, second, { ...receiver, 'consignee.name': 'maria  SANTOS' });
+    await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
+    const sender2 = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
+    const parcels = await next(bot, sender2);
+    const review = await next(bot, parcels);
+    await bot.submit(review);
+    await bot.idle();
+    const again = await bot.deps.store.parties.find('');
+    expect(again).toHaveLength(3);
+    expect(again.map((p) => p.uses)).toEqual([2, 2, 2]);
+    expect(again.find((p) => p.phone === '0917 123 4567')?.name).toBe('maria  SANTOS');
+  });
+
+  it('saves nothing when the courier refuses the booking', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview(bot);
+    bot.sandbox.injectNext({
+      status: 400,
+      body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'Not served' }),
+    });
+    await bot.submit(review);
+    await bot.idle();
+    await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Not served'));
+    expect(await bot.deps.store.parties.find('')).toEqual([]);
+  });
+});
+
+describe('the type-ahead on /book', () => {
+  it('finds saved parties by name, phone or city as the dispatcher types, and fills the step from the one chosen; the fields stay editable', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(
+      maria,
+      party('Mario Reyes', '0999 888 7777', 'Manila'),
+      party('Ana Cruz', '0917 222 3333', 'Cebu City'),
+    );
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const step = await next(bot, first, shipment);
+    expect(step.blocks.findIndex((b) => b.block_id?.startsWith('party_picker:consignee'))).toBeLessThan(
+      step.blocks.findIndex((b) => b.block_id?.startsWith('consignee.name')),
+    );
+    expect(elementOf(step, pickerOf(step, 'consignee').split('#')[0] ?? '')).toMatchObject({
+      type: 'external_select',
+      action_id: ids.bookingParty,
+      min_query_length: 1,
+    });
+
+    const byName = await optionsFor(step, 'consignee', ids.bookingParty, 'mar');
+    expect(byName.options.map((o) => o.text.text).sort()).toEqual(
+      ['Maria Santos · 0918 555 0202', 'Mario Reyes · 0999 888 7777'].sort(),
+    );
+    expect(byName.options.find((o) => o.value === saved?.id)?.description?.text).toBe(
+      '45 Rizal St, Brgy. 667, Ermita, Manila, Metro Manila, 1000, PH',
+    );
+    expect(
+      (await optionsFor(step, 'consignee', ids.bookingParty, '0918 555')).options.map((o) => o.value),
+    ).toEqual([saved?.id]);
+    expect(
+      (await optionsFor(step, 'consignee', ids.bookingParty, 'cebu')).options.map((o) => o.text.text),
+    ).toEqual(['Ana Cruz · 0917 222 3333']);
+    expect((await optionsFor(step, 'consignee', ids.bookingParty, 'nobody')).options).toEqual([]);
+
+    await bot.pickInView(
+      step,
+      pickerOf(step, 'consignee'),
+      ids.bookingParty,
+      saved?.id ?? '',
+      'Maria Santos',
+      {
+        'consignee.name': 'Someone else',
+        'consignee.email': 'someone@example.com',
+      },
+    );
+    const filled = await bot.updatedView(
+      step.id,
+      (v) => elementOf(v, 'consignee.name')?.initial_value === 'Maria Santos',
+    );
+    expect(elementOf(filled, 'consignee.phone').initial_value).toBe('0918 555 0202');
+    expect(elementOf(filled, 'consignee.email').initial_value).toBe('maria@example.com');
+    expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
+    expect(elementOf(filled, 'consignee.neighbourhood').initial_value).toBe('Brgy. 667');
+    expect(elementOf(filled, 'consignee.latitude').initial_value).toBe('14.5826');
+    // The rest of the booking is as typed: the shipment step's values are kept.
+    const sender = await next(bot, filled, { 'consignee.street': '47 Rizal St' });
+    await bot.selectInView(sender, ids.bookingProfile, 'makati-office');
+    const withProfile = await bot.updatedView(sender.id, (v) => textOf(v.blocks).includes('Makati'));
+    const parcels = await next(bot, withProfile);
+    const review = await next(bot, parcels);
+    await bot.submit(review);
+    await bot.idle();
+    expect(bot.sandbox.received[0]?.body).toMatchObject({
+      consigneeName: 'Maria Santos',
+      consigneeContact: '0918 555 0202',
+      consigneeEmail: 'maria@example.com',
+      consigneeAddress: '47 Rizal St',
+      consigneeAddress1: 'Metro Manila',
+      consigneeAddress2: 'Manila',
+      consigneePostal: '1000',
+      codAmount: '1500.00',
+      itemDescription: 'Kitchen scales',
+    });
+    // The edited street is what the address book keeps now.
+    expect((await bot.deps.store.parties.get(saved?.id ?? ''))?.street).toBe('47 Rizal St');
+  });
+
+  it('fills the sender and the return party on the sender step', async () => {
+    bot = await startTestBot();
+    const [returns] = await seed(party('Acme Returns Desk', '0917 000 0303', 'Quezon City'));
+    const [shipper] = await seed(party('Juan dela Cruz', '0917 000 1111', 'Makati'));
+    await bot.command('/book');
+    const second = await next(bot, await bot.openedView(), shipment);
+    const sender = await next(bot, second, receiver);
+    await bot.pickInView(
+      sender,
+      pickerOf(sender, 'shipper'),
+      ids.bookingParty,
+      shipper?.id ?? '',
+      'Juan dela Cruz',
+    );
+    const one = await bot.updatedView(
+      sender.id,
+      (v) => elementOf(v, 'shipper.name')?.initial_value === 'Juan dela Cruz',
+    );
+    await bot.pickInView(
+      one,
+      pickerOf(one, 'returnTo'),
+      ids.bookingParty,
+      returns?.id ?? '',
+      'Acme Returns Desk',
+    );
+    const both = await bot.updatedView(
+      sender.id,
+      (v) => elementOf(v, 'returnTo.name')?.initial_value === 'Acme Returns Desk',
+    );
+    expect(elementOf(both, 'shipper.city').initial_value).toBe('Makati');
+    expect(elementOf(both, 'returnTo.city').initial_value).toBe('Quezon City');
+    expect(elementOf(both, 'returnTo.phone').initial_value).toBe('0917 000 0303');
+  });
+
+  it('answers within Slack’s limits: at most 100 options, text cut to 75, shown as typed', async () => {
+    bot = await startTestBot();
+    await seed(
+      ...Array.from({ length: 130 }, (_, i) =>
+        party(`Rosa ${'Villanueva-'.repeat(8)}${i}`, `0917 100 ${String(1000 + i)}`, 'Pasig'),
+      ),
+      party('<!channel> & <@U123> Rosa', '0917 999 0000', 'Pasig'),
+    );
+    await bot.command('/book');
+    const step = await next(bot, await bot.openedView(), shipment);
+    const { options } = await optionsFor(step, 'consignee', ids.bookingParty, 'rosa');
+    expect(options).toHaveLength(100);
+    for (const option of options) {
+      expect(option.text.type).toBe('plain_text');
+      expect(option.text.text.length).toBeLessThanOrEqual(75);
+      expect(option.value.length).toBeLessThanOrEqual(150);
+      expect(option.description?.text.length ?? 0).toBeLessThanOrEqual(75);
+    }
+    expect(options.some((o) => o.text.text.endsWith('…'))).toBe(true);
+    // Plain text: Slack shows it as typed, so nothing is escaped.
+    const sneaky = (await optionsFor(step, 'consignee', ids.bookingParty, 'rosa 0917 999')).options;
+    expect(sneaky.map((o) => o.text.text)).toEqual(['<!channel> & <@U123> Rosa · 0917 999 0000']);
+  });
+
+  it('answers well under Slack’s 3 seconds with 5,000 saved parties', async () => {
+    bot = await startTestBot();
+    const cities = ['Manila', 'Quezon City', 'Makati', 'Pasig', 'Cebu City', 'Davao', 'Taguig', 'Naga'];
+    for (let batch = 0; batch < 10; batch += 1) {
+      await seed(
+        ...Array.from({ length: 500 }, (_, j) => {
+          const n = batch * 500 + j;
+          return party(
+            `Maria ${['Santos', 'Reyes', 'Cruz', 'Garcia'][n % 4]} ${n}`,
+            `0917 ${String(n).padStart(7, '0')}`,
+            cities[n % 8] ?? '',
+          );
+        }),
+      );
+    }
+    await bot.command('/book');
+    const step = await next(bot, await bot.openedView(), shipment);
+    const times: number[] = [];
+    for (const typed of [
+      'm',
+      'ma',
+      'mar',
+      'maria',
+      'maria s',
+      'maria santos',
+      '0917',
+      'cebu',
+      'maria cebu',
+    ]) {
+      const started = performance.now();
+      const { options } = await optionsFor(step, 'consignee', ids.bookingParty, typed);
+      times.push(performance.now() - started);
+      expect(options.length, typed).toBeGreaterThan(0);
+    }
+    // The whole round trip through Bolt, slowest of nine; Slack gives up at 3 s.
+    expect(Math.max(...times)).toBeLessThan(1000);
+  });
+});
+
+describe('the type-ahead on /quote', () => {
+  it('fills the sender, receiver or return place from a saved party; the rest of the form stays as typed', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(maria);
+    await bot.command('/quote');
+    const form = await bot.openedView();
+    for (const partyPath of ['shipper', 'consignee', 'returnTo']) pickerOf(form, partyPath);
+    const { options } = await optionsFor(form, 'consignee', ids.quoteParty, 'ermita manila');
+    expect(options.map((o) => o.value)).toEqual([]);
+    const byName = await optionsFor(form, 'consignee', ids.quoteParty, 'santos');
+    expect(byName.options.map((o) => o.value)).toEqual([saved?.id]);
+
+    const typed = {
+      ...quoteTyped,
+      'package.weight': '2.5',
+      'consignee.city': 'Somewhere',
+      'consignee.postal': '9999',
+    };
+    await bot.pickInView(
+      form,
+      pickerOf(form, 'consignee'),
+      ids.quoteParty,
+      saved?.id ?? '',
+      'Maria Santos',
+      typed,
+    );
+    const filled = await bot.updatedView(
+      form.id,
+      (v) => elementOf(v, 'consignee.city')?.initial_value === 'Manila',
+    );
+    expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
+    expect(elementOf(filled, 'consignee.postal').initial_value).toBe('1000');
+    // What was typed elsewhere is kept.
+    expect(elementOf(filled, 'shipper.city').initial_value).toBe(typed['shipper.city']);
+    expect(elementOf(filled, 'package.weight').initial_value).toBe(typed['package.weight']);
+    // A quote has no names: none is put on the form.
+    expect(textOf(filled.blocks)).not.toContain('0918 555 0202');
+
+    await bot.submit(filled, { 'consignee.district': 'Malate' });
+    await bot.idle();
+    expect(bot.sandbox.received[0]?.body).toMatchObject({
+      consigneeAddress: '45 Rizal St',
+      consigneeAddress2: 'Manila',
+      consigneeAddress3: 'Malate',
+      consigneePostal: '1000',
+    });
+  });
+});
+
+describe('Book from this message, with the address book', () => {
+  it('fills the receiver from the one saved party the message names', async () => {
+    bot = await startTestBot();
+    await seed(maria, party('Juan dela Cruz', '0917 000 1111', 'Makati'));
+    await bot.messageShortcut('pls book 1 box for *maria santos*, COD 800 — same address as last time');
+    const first = await bot.openedView();
+    const top = mrkdwnOf(first);
+    expect(top).toContain('• *Receiver phone*: 0918 555 0202  _from_ “saved party "Maria Santos"”');
+    const receiverStep = await next(bot, first, {
+      itemDescription: 'Shoes',
+      'package.weight': '1',
+      operatorContactNumber: '0917 555 0100',
+    });
+    expect(elementOf(receiverStep, 'consignee.street').initial_value).toBe('45 Rizal St');
+    expect(elementOf(receiverStep, 'consignee.city').initial_value).toBe('Manila');
+  });
+});
+
+describe('/waybill addresses', () => {
+  it('lists the matches with Edit and Delete; edits through the party rules, refuses a copy of another party, deletes', async () => {
+    bot = await startTestBot();
+    const [saved, juan] = await seed(maria, party('Juan dela Cruz', '0917 000 1111', 'Makati'));
+    const response = await bot.command('/waybill', 'addresses maria');
+    expect(response.status).toBe(200);
+    const list = await bot.openedView();
+    expect(list.callback_id).toBe(ids.addressesList);
+    expect(mrkdwnOf(list)).toContain('*Maria Santos* · 0918 555 0202 · maria@example.com');
+    expect(mrkdwnOf(list)).not.toContain('Juan');
+    expect(elementOf(list, 'addresses_query').initial_value).toBe('maria');
+
+    // Searching again, in the window.
+    const all = bot.ackedView(await bot.submit(list, { addresses_query: 'makati' }), list.id);
+    expect(mrkdwnOf(all)).toContain('*Juan dela Cruz*');
+    expect(mrkdwnOf(all)).not.toContain('Maria');
+    const back = bot.ackedView(await bot.submit(all, { addresses_query: '' }), list.id);
+    expect(mrkdwnOf(back)).toContain('*Maria Santos*');
+    expect(mrkdwnOf(back)).toContain('*Juan dela Cruz*');
+
+    await bot.clickInView(back, ids.addressesEdit, saved?.id);
+    const pushed = await bot.fake.waitFor('views.push');
+    const answer = pushed.response?.body as { view: { id: string; hash: string } };
+    // Slack submits a pushed view with the root of its stack, the list.
+    const form: View = { ...(pushed.body.view as View), ...answer.view, root_view_id: list.id };
+    expect(form.callback_id).toBe(ids.addressesEditForm);
+    expect(elementOf(form, 'party.name').initial_value).toBe('Maria Santos');
+    expect(elementOf(form, 'party.latitude').initial_value).toBe('14.5826');
+
+    const invalid = await bot.submit(form, { 'party.phone': '12', 'party.city': '' });
+    expect(invalid.body).toEqual({
+      response_action: 'errors',
+      errors: {
+        'party.phone': 'Party phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
+        'party.city': 'Party city is required',
+      },
+    });
+    const copy = await bot.submit(form, {
+      'party.name': 'JUAN dela cruz',
+      'party.phone': '+63 917 000 1111',
+    });
+    expect(copy.body).toEqual({
+      response_action: 'errors',
+      errors: {
+        'party.name':
+          'Another saved party has this name and phone (Juan dela Cruz, 0917 000 1111): edit or delete that one instead',
+      },
+    });
+
+    const ok = await bot.submit(form, { 'party.city': 'Pasay', 'party.street': '1 Roxas Blvd' });
+    expect(ok.status).toBe(200);
+    // An empty answer closes the form, showing the list below it.
+    expect(ok.body).toBe('');
+    const refreshed = await bot.updatedView(list.id, (v) => mrkdwnOf(v).includes('Saved Maria Santos.'));
+    expect(mrkdwnOf(refreshed)).toContain('1 Roxas Blvd');
+    expect(await bot.deps.store.parties.get(saved?.id ?? '')).toMatchObject({
+      city: 'Pasay',
+      street: '1 Roxas Blvd',
+      uses: 1,
+    });
+    expect((await bot.deps.store.parties.find('pasay')).map((p) => p.id)).toEqual([saved?.id]);
+
+    await bot.clickInView(refreshed, ids.addressesDelete, juan?.id);
+    const afterDelete = await bot.updatedView(list.id, (v) =>
+      mrkdwnOf(v).includes('Deleted Juan dela Cruz.'),
+    );
+    expect(mrkdwnOf(afterDelete)).not.toContain('*Juan dela Cruz*');
+    expect(await bot.deps.store.parties.get(juan?.id ?? '')).toBeUndefined();
+    const audit = await bot.deps.store.audit.list({ operation: 'addresses' });
+    expect(audit.map((entry) => [entry.outcome, entry.userId])).toEqual([
+      ['deleted', 'UDISPATCH'],
+      ['edited', 'UDISPATCH'],
+    ]);
+  });
+
+  it('escapes what it shows, says when nothing matches, and is in /waybill help', async () => {
+    bot = await startTestBot();
+    await seed(party('<!channel> Rosa & Sons', '0917 000 4444', '<http://x.example|Pasig>'));
+    await bot.command('/waybill', 'addresses rosa');
+    const list = await bot.openedView();
+    const shown = mrkdwnOf(list);
+    expect(shown).toContain('*&lt;!channel&gt; Rosa &amp; Sons*');
+    expect(shown).toContain('&lt;http://x.example|Pasig&gt;');
+    expect(shown).not.toMatch(/<[!@h]/);
+    await bot.command('/waybill', 'addresses <!here>');
+    expect(mrkdwnOf(await bot.openedView())).toContain('No saved party matches “&lt;!here&gt;”.');
+    const help = await bot.command('/waybill', 'help');
+    expect(help.body.text).toContain('/waybill addresses');
+  });
+});
+
+describe('access control', () => {
+  it('the type-ahead, choosing from it and /waybill addresses are refused to someone not allowed', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    const [saved] = await seed(maria);
+    await bot.command('/book');
+    const step = await next(bot, await bot.openedView(), shipment);
+
+    const refused = await bot.suggest(
+      step,
+      pickerOf(step, 'consignee'),
+      ids.bookingParty,
+      'maria',
+      'UOUTSIDER',
+    );
+    expect(refused.body).toEqual({ options: [] });
+    const allowed = await bot.suggest(step, pickerOf(step, 'consignee'), ids.bookingParty, 'maria');
+    expect((allowed.body as Options).options).toHaveLength(1);
+
+    await bot.pickInView(
+      step,
+      pickerOf(step, 'consignee'),
+      ids.bookingParty,
+      saved?.id ?? '',
+      'Maria Santos',
+      {},
+      'UOUTSIDER',
+    );
+    const refusedView = await bot.updatedView(step.id);
+    expect(textOf(refusedView.blocks)).toContain('not on the list of people who may book waybills');
+
+    const command = await bot.command('/waybill', 'addresses maria', { user_id: 'UOUTSIDER' });
+    expect(command.body.text).toContain('not on the list of people who may use the address book');
+    await bot.command('/waybill', 'addresses maria');
+    const list = await bot.openedView();
+    await bot.clickInView(list, ids.addressesDelete, saved?.id, {}, 'UOUTSIDER');
+    await bot.updatedView(list.id, (v) => textOf(v.blocks).includes('may use the address book'));
+    expect(await bot.deps.store.parties.get(saved?.id ?? '')).toBeDefined();
+    const refusals = await bot.deps.store.audit.list({ operation: 'addresses' });
+    expect(refusals.map((entry) => [entry.outcome, entry.userId])).toEqual([
+      ['refused', 'UOUTSIDER'],
+      ['refused', 'UOUTSIDER'],
+    ]);
+  });
+
+  it('in a conversation not allowed, the window opened elsewhere is refused too', async () => {
+    bot = await startTestBot({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    await seed(maria);
+    const elsewhere = await bot.command('/waybill', 'addresses', { channel_id: 'COTHER' });
+    expect(elsewhere.body.text).toContain('the address book is not enabled in this conversation');
+    await bot.command('/waybill', 'addresses');
+    const list = await bot.openedView();
+    const search = await bot.submit(list, { addresses_query: 'maria' });
+    expect(textOf(bot.ackedView(search, list.id).blocks)).toContain('*Maria Santos*');
+  });
+});
