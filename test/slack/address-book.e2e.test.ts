@@ -5,7 +5,7 @@ import { ids } from '../../src/slack/shared/ids.js';
 import type { PartyDetails, SavedParty } from '../../src/store/index.js';
 import { maria, party } from '../fixtures/parties.js';
 import { bookThroughModal, fillToReview, next, receiver, shipment } from '../support/booking-flow.js';
-import { elementOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { elementOf, mrkdwnOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -40,12 +40,20 @@ async function optionsFor(view: View, party: string, actionId: string, typed: st
   return response.body as Options;
 }
 
-/** mrkdwn texts of a view, joined. */
-const mrkdwnOf = (view: View): string =>
-  view.blocks
-    .flatMap((b) => [b.text?.text, ...(b.elements ?? []).map((e: { text?: string }) => e.text)])
-    .filter((text): text is string => typeof text === 'string')
-    .join('\n');
+/**
+ * Chooses a saved party in the view's type-ahead for `party` (with `typed` in the inputs on screen),
+ * and waits for the view shown again with that party's `field` filled in.
+ */
+async function choose(
+  view: View,
+  party: string,
+  actionId: string,
+  saved: SavedParty | undefined,
+  { typed = {}, field = 'name' }: { typed?: Record<string, string>; field?: keyof SavedParty } = {},
+): Promise<View> {
+  await bot.pickInView(view, pickerOf(view, party), actionId, saved?.id ?? '', saved?.name ?? '', typed);
+  return bot.updatedView(view.id, (v) => elementOf(v, `${party}.${field}`)?.initial_value === saved?.[field]);
+}
 
 describe('parties saved by bookings', () => {
   it('saves the receiver, sender and return party once the courier accepted the booking; booked again, the same entries', async () => {
@@ -137,21 +145,9 @@ describe('the type-ahead on /book', () => {
     ).toEqual(['Ana Cruz · 0917 222 3333']);
     expect((await optionsFor(step, 'consignee', ids.bookingParty, 'nobody')).options).toEqual([]);
 
-    await bot.pickInView(
-      step,
-      pickerOf(step, 'consignee'),
-      ids.bookingParty,
-      saved?.id ?? '',
-      'Maria Santos',
-      {
-        'consignee.name': 'Someone else',
-        'consignee.email': 'someone@example.com',
-      },
-    );
-    const filled = await bot.updatedView(
-      step.id,
-      (v) => elementOf(v, 'consignee.name')?.initial_value === 'Maria Santos',
-    );
+    const filled = await choose(step, 'consignee', ids.bookingParty, saved, {
+      typed: { 'consignee.name': 'Someone else', 'consignee.email': 'someone@example.com' },
+    });
     expect(elementOf(filled, 'consignee.phone').initial_value).toBe('0918 555 0202');
     expect(elementOf(filled, 'consignee.email').initial_value).toBe('maria@example.com');
     expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
@@ -187,28 +183,8 @@ describe('the type-ahead on /book', () => {
     await bot.command('/book');
     const second = await next(bot, await bot.openedView(), shipment);
     const sender = await next(bot, second, receiver);
-    await bot.pickInView(
-      sender,
-      pickerOf(sender, 'shipper'),
-      ids.bookingParty,
-      shipper?.id ?? '',
-      'Juan dela Cruz',
-    );
-    const one = await bot.updatedView(
-      sender.id,
-      (v) => elementOf(v, 'shipper.name')?.initial_value === 'Juan dela Cruz',
-    );
-    await bot.pickInView(
-      one,
-      pickerOf(one, 'returnTo'),
-      ids.bookingParty,
-      returns?.id ?? '',
-      'Acme Returns Desk',
-    );
-    const both = await bot.updatedView(
-      sender.id,
-      (v) => elementOf(v, 'returnTo.name')?.initial_value === 'Acme Returns Desk',
-    );
+    const one = await choose(sender, 'shipper', ids.bookingParty, shipper);
+    const both = await choose(one, 'returnTo', ids.bookingParty, returns);
     expect(elementOf(both, 'shipper.city').initial_value).toBe('Makati');
     expect(elementOf(both, 'returnTo.city').initial_value).toBe('Quezon City');
     expect(elementOf(both, 'returnTo.phone').initial_value).toBe('0917 000 0303');
@@ -295,18 +271,7 @@ describe('the type-ahead on /quote', () => {
       'consignee.city': 'Somewhere',
       'consignee.postal': '9999',
     };
-    await bot.pickInView(
-      form,
-      pickerOf(form, 'consignee'),
-      ids.quoteParty,
-      saved?.id ?? '',
-      'Maria Santos',
-      typed,
-    );
-    const filled = await bot.updatedView(
-      form.id,
-      (v) => elementOf(v, 'consignee.city')?.initial_value === 'Manila',
-    );
+    const filled = await choose(form, 'consignee', ids.quoteParty, saved, { typed, field: 'city' });
     expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
     expect(elementOf(filled, 'consignee.postal').initial_value).toBe('1000');
     // What was typed elsewhere is kept.

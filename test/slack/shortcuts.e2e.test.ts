@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { fillStepsToReview, next } from '../support/booking-flow.js';
-import { elementOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { elementOf, mrkdwnOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -13,13 +13,6 @@ let bot: TestBot;
 afterEach(async () => {
   await bot?.stop();
 });
-
-/** mrkdwn texts of a view, joined: what the dispatcher reads at the top of a step. */
-const mrkdwnOf = (view: View): string =>
-  view.blocks
-    .flatMap((b) => [b.text?.text, ...(b.elements ?? []).map((e: { text?: string }) => e.text)])
-    .filter((text): text is string => typeof text === 'string')
-    .join('\n');
 
 describe('Book from this message', () => {
   it('opens /book filled in from the message as Slack sends it, says what it read and from which words, and books to that channel', async () => {

@@ -60,6 +60,13 @@ export function elementOf(view: View, path: string): any {
     ?.element;
 }
 
+/** The mrkdwn texts of a view (sections and contexts), joined: what the dispatcher reads. */
+export const mrkdwnOf = (view: View): string =>
+  view.blocks
+    .flatMap((b) => [b.text?.text, ...(b.elements ?? []).map((e: { text?: string }) => e.text)])
+    .filter((text): text is string => typeof text === 'string')
+    .join('\n');
+
 export interface TestBotOptions {
   env?: Record<string, string>;
   /** The store to use (the caller closes it): a file, to test restarts; a second replica's. */
