@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { fillStepsToReview, next } from '../support/booking-flow.js';
-import { elementOf, mrkdwnOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { elementOf, mrkdwnOf, startTestBot, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
