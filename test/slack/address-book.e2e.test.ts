@@ -1,11 +1,19 @@
 /** The address book end to end: parties saved by bookings, the type-ahead on /quote and /book, /waybill addresses, access. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
+import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import type { PartyDetails, SavedParty } from '../../src/store/index.js';
 import { maria, party } from '../fixtures/parties.js';
 import { bookThroughModal, fillToReview, next, receiver, shipment } from '../support/booking-flow.js';
-import { elementOf, mrkdwnOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import {
+  elementOf,
+  mrkdwnOf,
+  secrets,
+  startTestBot,
+  type TestBot,
+  type View,
+} from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -212,6 +220,36 @@ describe('the type-ahead on /book', () => {
     // Plain text: Slack shows it as typed, so nothing is escaped.
     const sneaky = (await optionsFor(step, 'consignee', ids.bookingParty, 'rosa 0917 999')).options;
     expect(sneaky.map((o) => o.text.text)).toEqual(['<!channel> & <@U123> Rosa · 0917 999 0000']);
+  });
+
+  it('answers every key typed, a re-delivered request too: options are only read', async () => {
+    bot = await startTestBot();
+    await seed(maria);
+    await bot.command('/book');
+    const step = await next(bot, await bot.openedView(), shipment);
+    const body = interactiveBody(
+      blockSuggestionPayload({
+        actionId: ids.bookingParty,
+        blockId: pickerOf(step, 'consignee'),
+        value: 'mari',
+        user: 'UDISPATCH',
+        view: {
+          callbackId: step.callback_id,
+          privateMetadata: step.private_metadata,
+          viewId: step.id,
+          hash: step.hash ?? 'h1',
+        },
+      }),
+    );
+    const first = await postToApp(bot.url, secrets.signingSecret, body);
+    const again = await postToApp(bot.url, secrets.signingSecret, body, {
+      headers: { 'X-Slack-Retry-Num': '1', 'X-Slack-Retry-Reason': 'http_timeout' },
+    });
+    for (const response of [first, again]) {
+      expect((response.body as Options).options.map((o) => o.text.text)).toEqual([
+        'Maria Santos · 0918 555 0202',
+      ]);
+    }
   });
 
   it('answers well under Slack’s 3 seconds with 5,000 saved parties', async () => {

@@ -73,10 +73,12 @@ export function register(app: App, deps: BotDeps): void {
       outcome: 'edited',
       detail: `saved party ${edited.party.id}`,
     });
-    await showInModal(
-      client,
-      view.root_view_id ?? '',
-      await listView(deps, draft, `Saved ${edited.party.name}.`),
-    );
+    if (view.root_view_id) {
+      await showInModal(
+        client,
+        view.root_view_id,
+        await listView(deps, draft, `Saved ${edited.party.name}.`),
+      );
+    }
   });
 }

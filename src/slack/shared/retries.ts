@@ -10,7 +10,10 @@ import type { BotDeps } from '../deps.js';
  */
 export function retryGuard(deps: Pick<BotDeps, 'store' | 'logger'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const body = args.body as { trigger_id?: string; view?: { id?: string; hash?: string } };
+    const body = args.body as { type?: string; trigger_id?: string; view?: { id?: string; hash?: string } };
+    // A type-ahead asking for options only reads: answering it again is harmless, and claiming
+    // every key typed would cost a write each (and all of one view's share its id).
+    if (body.type === 'block_suggestion') return args.next();
     const id = body.trigger_id ?? (body.view?.id ? `${body.view.id}:${body.view.hash}` : undefined);
     if (!id) return args.next();
     const first = await deps.store.deliveries.claim(id);
