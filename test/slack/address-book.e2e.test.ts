@@ -5,7 +5,14 @@ import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/
 import { ids } from '../../src/slack/shared/ids.js';
 import type { PartyDetails, SavedParty } from '../../src/store/index.js';
 import { maria, party } from '../fixtures/parties.js';
-import { bookThroughModal, fillToReview, next, receiver, shipment } from '../support/booking-flow.js';
+import {
+  bookFromSenderStep,
+  bookThroughModal,
+  fillToReview,
+  next,
+  receiver,
+  shipment,
+} from '../support/booking-flow.js';
 import {
   elementOf,
   mrkdwnOf,
@@ -92,12 +99,7 @@ describe('parties saved by bookings', () => {
     const first = await bot.openedView();
     const second = await next(bot, first, shipment);
     const third = await next(bot, second, { ...receiver, 'consignee.name': 'maria  SANTOS' });
-    await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
-    const sender2 = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
-    const parcels = await next(bot, sender2);
-    const review = await next(bot, parcels);
-    await bot.submit(review);
-    await bot.idle();
+    await bookFromSenderStep(bot, third, { id: 'pasig-warehouse', shows: 'Acme Pasig Warehouse' });
     const again = await bot.deps.store.parties.find('');
     expect(again).toHaveLength(3);
     expect(again.map((p) => p.uses)).toEqual([2, 2, 2]);
@@ -163,12 +165,7 @@ describe('the type-ahead on /book', () => {
     expect(elementOf(filled, 'consignee.latitude').initial_value).toBe('14.5826');
     // The rest of the booking is as typed: the shipment step's values are kept.
     const sender = await next(bot, filled, { 'consignee.street': '47 Rizal St' });
-    await bot.selectInView(sender, ids.bookingProfile, 'makati-office');
-    const withProfile = await bot.updatedView(sender.id, (v) => textOf(v.blocks).includes('Makati'));
-    const parcels = await next(bot, withProfile);
-    const review = await next(bot, parcels);
-    await bot.submit(review);
-    await bot.idle();
+    await bookFromSenderStep(bot, sender, { id: 'makati-office', shows: 'Makati' });
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneeName: 'Maria Santos',
       consigneeContact: '0918 555 0202',

@@ -80,3 +80,17 @@ export async function bookThroughModal(bot: TestBot): Promise<void> {
   await bot.idle();
   await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body.blocks).includes('Booked `WB000001`'));
 }
+
+/** From the sender step on screen: a sender profile chosen (its view showing `shows`), no parcels, booked. */
+export async function bookFromSenderStep(
+  bot: TestBot,
+  sender: View,
+  profile: { id: string; shows: string },
+): Promise<void> {
+  await bot.selectInView(sender, ids.bookingProfile, profile.id);
+  const withProfile = await bot.updatedView(sender.id, (v) => textOf(v.blocks).includes(profile.shows));
+  const review = await next(bot, await next(bot, withProfile));
+  expect(review.callback_id).toBe(ids.bookingReview);
+  await bot.submit(review);
+  await bot.idle();
+}
