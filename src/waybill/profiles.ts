@@ -231,3 +231,24 @@ export function senderProfiles(env: 'sandbox' | 'test' | 'live', file: string | 
   if (file) return loadSenderProfiles(file);
   return env === 'sandbox' ? loadSenderProfiles(exampleProfilesPath) : [];
 }
+
+/**
+ * A sender profile fills the sender, its codes and the return party; everything stays editable.
+ * Merchant and operator number are only filled where nothing was typed yet.
+ */
+export function applyProfile(
+  input: Record<string, unknown>,
+  profile: SenderProfile,
+): Record<string, unknown> {
+  const typedOr = (current: unknown, value: string) =>
+    typeof current === 'string' && current.trim() ? current : value;
+  return {
+    ...input,
+    shipper: { ...profile.shipper },
+    returnTo: profile.returnTo ? { ...profile.returnTo } : {},
+    shipperCode: profile.shipperCode,
+    merchantName: typedOr(input.merchantName, profile.merchantName),
+    warehouseName: profile.warehouseName,
+    operatorContactNumber: typedOr(input.operatorContactNumber, profile.operatorContactNumber),
+  };
+}

@@ -6,9 +6,9 @@ import {
   type StoreTables,
   StoreUnavailableError,
 } from '../../store/index.js';
+import { toBookingInput } from '../../waybill/booking-input.js';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
-import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
@@ -17,7 +17,6 @@ import type { BotDeps } from '../deps.js';
 import { beginAttempt, bookingAttempt, storeOutcome } from '../shared/attempts.js';
 import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
-import { toBookingInput } from '../shared/booking-input.js';
 import {
   type Delivered,
   deliveredNote,
@@ -164,27 +163,6 @@ export async function withTrackingNumber(
   if (typed || data.generatedTrackingNumber) return data;
   const generated = await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId);
   return { ...data, generatedTrackingNumber: generated };
-}
-
-/**
- * A sender profile fills the sender, its codes and the return party; everything stays editable.
- * Merchant and operator number are only filled where nothing was typed yet.
- */
-export function applyProfile(
-  input: Record<string, unknown>,
-  profile: SenderProfile,
-): Record<string, unknown> {
-  const typedOr = (current: unknown, value: string) =>
-    typeof current === 'string' && current.trim() ? current : value;
-  return {
-    ...input,
-    shipper: { ...profile.shipper },
-    returnTo: profile.returnTo ? { ...profile.returnTo } : {},
-    shipperCode: profile.shipperCode,
-    merchantName: typedOr(input.merchantName, profile.merchantName),
-    warehouseName: profile.warehouseName,
-    operatorContactNumber: typedOr(input.operatorContactNumber, profile.operatorContactNumber),
-  };
 }
 
 /** What the modal shows for an attempt already made with this key (a double click, a replay). */

@@ -1,8 +1,9 @@
 /** The booking form: its steps, each step's fields, and which the Booking schema requires. */
+
+import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
-import { toBookingInput } from '../shared/booking-input.js';
 import { contactFields, packageFields, paymentFields, placeFields } from '../shared/fields.js';
 import { type FormField, requiredPaths } from '../shared/forms.js';
 

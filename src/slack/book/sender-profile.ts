@@ -1,8 +1,8 @@
 /** The sender-profile select on the sender step. */
 import type { App, StaticSelectAction } from '@slack/bolt';
+import { applyProfile } from '../../waybill/profiles.js';
 import type { BotDeps } from '../deps.js';
 import { ids } from '../shared/ids.js';
-import { applyProfile } from './flow.js';
 import { onBookingModalAction } from './modal-action.js';
 
 /** Choosing a sender profile fills the sender and return party on screen. */

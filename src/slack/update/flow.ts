@@ -8,6 +8,7 @@ import {
   StoreUnavailableError,
   type UpdateRecordResult,
 } from '../../store/index.js';
+import { toBookingInput } from '../../waybill/booking-input.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
@@ -17,7 +18,6 @@ import type { BotDeps } from '../deps.js';
 import { beginAttempt, type CourierAttempt, storeOutcome, updateAttempt } from '../shared/attempts.js';
 import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
-import { toBookingInput } from '../shared/booking-input.js';
 import { postToChannel, postToUser, type SlackClient } from '../shared/delivery.js';
 import { draftOfView, viewMetadata } from '../shared/ids.js';
 import { type SendStep, showInModal } from '../shared/modal.js';

@@ -1,8 +1,9 @@
 /** The update form: the booking fields the Update body carries, and which the Update schema requires. */
+
+import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { stepFields } from '../book/index.js';
-import { toBookingInput } from '../shared/booking-input.js';
 import { type FormField, requiredPaths } from '../shared/forms.js';
 
 /** Booking fields the Update body does not carry: they cannot be changed through an update. */

@@ -1,7 +1,10 @@
-/** Booking and update form values as the Booking schema's input: picked dates and times, numbered parcels. */
-import { instantFromZonedDateTime } from '../../waybill/dates.js';
-import { isCalendarDate } from '../../waybill/fields.js';
-import { getPath } from './forms.js';
+/** Booking values as typed (a form, a CSV row) to the Booking schema's input: dates and times, numbered parcels. */
+import { instantFromZonedDateTime } from './dates.js';
+import { isCalendarDate, isObject } from './fields.js';
+
+function field(source: unknown, key: string): unknown {
+  return isObject(source) ? source[key] : undefined;
+}
 
 function childTrackingNumber(parent: string, index: number): string {
   return `${parent}-${String(index + 1).padStart(2, '0')}`;
@@ -12,12 +15,12 @@ function childTrackingNumber(parent: string, index: number): string {
  * picker (the dispatcher's own) when `zone` is 'reported', else in `timeZone`.
  */
 function pickedInstant(picked: unknown, timeZone: string, zone: PickerZone): Date | string | undefined {
-  const date = getPath(picked, 'date');
-  const time = getPath(picked, 'time');
-  const clock = typeof time === 'string' ? time : getPath(time, 'time');
-  const reported = getPath(time, 'timeZone');
+  const date = field(picked, 'date');
+  const time = field(picked, 'time');
+  const clock = typeof time === 'string' ? time : field(time, 'time');
+  const reported = field(time, 'timeZone');
   if (typeof date !== 'string' || typeof clock !== 'string' || !date || !clock) return undefined;
-  // Not from Slack's pickers: passed on as text the schema refuses ("must be a date and time").
+  // Not a picker's (or a well-typed cell's) value: passed on as text the schema refuses ("must be a date and time").
   if (!isCalendarDate(date) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(clock)) return `${date} ${clock}`;
   const useReported = zone === 'reported' && typeof reported === 'string' && reported !== '';
   return instantFromZonedDateTime(date, clock, useReported ? reported : timeZone);

@@ -1,0 +1,262 @@
+// Bookings CSV files: reading (encodings, delimiters, quoting, headers), every problem at once, and the files the bot writes.
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { defaultCatalog } from '../../src/waybill/catalog.js';
+import { bookingColumns, templateCsv } from '../../src/waybill/csv/columns.js';
+import { exportCsv } from '../../src/waybill/csv/export.js';
+import { type BookingCsvOptions, bookingOfRow, readBookingCsv } from '../../src/waybill/csv/read-bookings.js';
+import { resultsCsv } from '../../src/waybill/csv/results.js';
+import { spreadsheetSafe } from '../../src/waybill/csv/write.js';
+import { exampleProfilesPath, loadSenderProfiles } from '../../src/waybill/profiles.js';
+import { createWaybillSchemas } from '../../src/waybill/schemas.js';
+import { toBookingWire } from '../../src/waybill/wire.js';
+
+const options: BookingCsvOptions = {
+  schema: createWaybillSchemas(defaultCatalog).booking,
+  catalog: defaultCatalog,
+  timeZone: 'Asia/Manila',
+  defaults: {
+    pickupAt: { date: '2026-11-23', time: '10:00' },
+    expectedDeliveryAt: { date: '2026-11-24', time: '17:00' },
+    serviceType: 'DOOR_TO_DOOR',
+  },
+  profiles: loadSenderProfiles(exampleProfilesPath),
+  maxRows: 500,
+  maxBytes: 2_000_000,
+};
+
+const header =
+  'item_description,payment_method,cod_amount,package_type,package_weight,operator_contact_number,receiver_name,receiver_phone,receiver_street,receiver_city,receiver_country,sender_profile';
+const good = (name: string) =>
+  `Scales,COD,1500,BOX,4.5,+63 917 555 0100,${name},0917 123 4567,88 Rizal Ave,Cebu City,PH,pasig-warehouse`;
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const read = (text: string, more: Partial<BookingCsvOptions> = {}) =>
+  readBookingCsv(bytes(text), { ...options, ...more });
+
+describe('reading a bookings CSV', () => {
+  it('reads the template: every column known, its example row ready to book', () => {
+    const template = templateCsv(defaultCatalog);
+    const result = readBookingCsv(bytes(template), options);
+    expect(result.problems).toEqual([]);
+    expect(result.ready).toHaveLength(1);
+    const headerRow = parse(template, { bom: true })[0];
+    expect(headerRow).toEqual(bookingColumns(defaultCatalog).map((c) => c.header));
+  });
+
+  it('books what the row says, dates in the waybill time zone, defaults where cells are empty', () => {
+    const csv = `${header},pickup_date,pickup_time,delivery_date\n${good('Maria Santos')},2026-11-25,9:30,2026-11-26\n${good('Jo')},,,\n`;
+    const { ready, problems } = read(csv);
+    expect(problems).toEqual([]);
+    expect(ready.map((r) => r.row)).toEqual([2, 3]);
+    const first = bookingOfRow(options, ready[0]?.values ?? {}, 'WB000007');
+    if (!first.ok) throw new Error(JSON.stringify(first.errors));
+    const wire = toBookingWire(first.value, 'Asia/Manila');
+    expect(wire).toMatchObject({
+      trackingNumber: 'WB000007',
+      consigneeName: 'Maria Santos',
+      consigneeAddress2: 'Cebu City',
+      codAmount: '1500.00',
+      pickupDate: '2026-11-25 09:30:00.000',
+      expectedDeliveryDate: '2026-11-26 17:00:00.000',
+      // From the profile.
+      shipperName: 'Acme Pasig Warehouse',
+    });
+    const second = bookingOfRow(options, ready[1]?.values ?? {}, 'WB000008');
+    expect(second.ok && toBookingWire(second.value, 'Asia/Manila').pickupDate).toBe(
+      '2026-11-23 10:00:00.000',
+    );
+  });
+
+  it('reads UTF-8 with a BOM, `;` between cells, quoted cells holding ; " and line breaks', () => {
+    const semicolons = `${header.replaceAll(',', ';')}\n${good('x').replaceAll(',', ';').replace('Scales', '"Scales; ""large""\nand small"').replace(';x;', ';"Niño, Ñora";')}\n`;
+    const result = readBookingCsv(new Uint8Array([0xef, 0xbb, 0xbf, ...bytes(semicolons)]), options);
+    expect(result.problems).toEqual([]);
+    expect(result.ready[0]?.values).toMatchObject({
+      itemDescription: 'Scales; "large"\nand small',
+      consignee: { name: 'Niño, Ñora' },
+    });
+  });
+
+  it('matches headers in any order and spelling, and skips blank rows', () => {
+    const csv = `Receiver Name,RECEIVER-PHONE,${header.split(',').slice(0, 6).join(',')},receiver_street,receiver_city,receiver_country,sender_profile\nAna,0917 123 4567,Scales,COD,1500,BOX,4.5,+63 917 555 0100,1 Main St,Cebu,PH,pasig-warehouse\n,,,,,,,,,,,\n\n`;
+    const result = read(csv);
+    expect(result.problems).toEqual([]);
+    expect(result.rowCount).toBe(1);
+    expect(result.ready[0]?.values).toMatchObject({ consignee: { name: 'Ana', phone: '0917 123 4567' } });
+  });
+
+  it('reports every problem of every row at once, with its row and column as the file names it', () => {
+    const csv = [
+      `${header},Tracking_Number`,
+      `${good('Ana')},AB-1`,
+      `Scales,COD,,BOX,4.5,+63 917 555 0100,,0917 123 4567,1 Main St,Cebu,PH,pasig-warehouse,AB-2`,
+      `${good('Ben')},AB-1`,
+      `Scales,PREPAID,20,BOX,-3,+63 917 555 0100,Cy,12,1 Main St,Cebu,PH,nowhere,`,
+      `${good('Di')},`,
+    ].join('\r\n');
+    const { ready, problems } = read(csv);
+    expect(ready.map((r) => r.row)).toEqual([2, 6]);
+    expect(problems).toEqual([
+      { row: 3, column: 'receiver_name', message: 'Receiver name is required' },
+      {
+        row: 3,
+        column: 'cod_amount',
+        message: 'COD amount must be more than 0 when the payment method is Cash on delivery',
+      },
+      { row: 4, column: 'Tracking_Number', message: 'Tracking number AB-1 is also on row 2' },
+      {
+        row: 5,
+        column: 'sender_profile',
+        message: 'Unknown sender profile "nowhere" (makati-office, pasig-warehouse, cebu-shop)',
+      },
+      { row: 5, column: 'sender_name', message: 'Sender name is required' },
+      { row: 5, column: 'sender_phone', message: 'Sender phone is required' },
+      { row: 5, column: 'sender_street', message: 'Sender address is required' },
+      { row: 5, column: 'sender_city', message: 'Sender city is required' },
+      { row: 5, column: 'sender_country', message: 'Sender country is required' },
+      {
+        row: 5,
+        column: 'receiver_phone',
+        message: expect.stringMatching(/^Receiver phone must be a phone number/),
+      },
+      {
+        row: 5,
+        column: 'package_weight',
+        message: expect.stringMatching(/^Package weight must be a number/),
+      },
+      {
+        row: 5,
+        column: 'cod_amount',
+        message: 'COD amount must be empty unless the payment method is Cash on delivery',
+      },
+    ]);
+  });
+
+  it('names unknown and repeated columns on row 1', () => {
+    const result = read(`${header},recevier_city,Receiver_Name\n${good('Ana')},x,y\n`);
+    expect(result.problems).toEqual([
+      {
+        row: 1,
+        column: 'recevier_city',
+        message: 'Unknown column "recevier_city"; the template lists the columns',
+      },
+      { row: 1, column: 'Receiver_Name', message: 'Column "Receiver_Name" appears twice' },
+    ]);
+  });
+
+  it('refuses files it cannot read, in one line each', () => {
+    const latin1 = new Uint8Array([...bytes(`${header}\n`), 0x4e, 0xf1, 0x0a]);
+    expect(readBookingCsv(latin1, options).problems).toEqual([
+      { message: 'The file is not UTF-8 text: save it from the spreadsheet as "CSV UTF-8"' },
+    ]);
+    expect(read('').problems[0]?.message).toMatch(/^The file is empty/);
+    expect(read(`${header}\n`).problems).toEqual([
+      { message: 'The file has no bookings: only a header row' },
+    ]);
+    expect(read(`${header}\n${good('a')}\n"unclosed,\n`).problems[0]?.message).toMatch(
+      /^Row 3 cannot be read as CSV/,
+    );
+    const three = `${header}\n${good('a')}\n${good('b')}\n${good('c')}\n`;
+    expect(read(three, { maxRows: 2 })).toEqual({
+      ready: [],
+      problems: [{ message: 'The file has 3 bookings; at most 2 at once' }],
+      rowCount: 3,
+    });
+    expect(read(three, { maxBytes: 400 }).problems).toEqual([
+      { message: expect.stringMatching(/^The file is [\d.]+ kB; at most 0.4 kB at once$/) },
+    ]);
+    expect(read(three, { maxBytes: 2_000_000 }).problems).toEqual([]);
+  });
+
+  it('reports a row with more cells than the header has', () => {
+    expect(read(`${header}\n${good('Ana')},extra\n`).problems).toEqual([
+      { row: 2, message: 'The row has 13 cells but the header names 12' },
+    ]);
+  });
+});
+
+describe('files the bot writes', () => {
+  it('results: every row, in row order, with a BOM and CRLF', () => {
+    const csv = resultsCsv([
+      {
+        row: 3,
+        trackingNumber: '',
+        courierReference: '',
+        outcome: 'not valid',
+        message: 'Receiver name is required',
+      },
+      { row: 2, trackingNumber: 'WB000001', courierReference: 'REF-1', outcome: 'booked', message: '' },
+    ]);
+    expect(csv.startsWith('\uFEFFrow,tracking_number,courier_reference,outcome,message\r\n2,WB000001,')).toBe(
+      true,
+    );
+    expect(parse(csv, { bom: true, columns: true })).toEqual([
+      { row: '2', tracking_number: 'WB000001', courier_reference: 'REF-1', outcome: 'booked', message: '' },
+      {
+        row: '3',
+        tracking_number: '',
+        courier_reference: '',
+        outcome: 'not valid',
+        message: 'Receiver name is required',
+      },
+    ]);
+  });
+
+  it('never lets a typed cell run as a spreadsheet formula; numbers and phones stay as typed', () => {
+    expect(spreadsheetSafe('=HYPERLINK("http://x")')).toBe(`'=HYPERLINK("http://x")`);
+    expect(spreadsheetSafe('@SUM(A1)')).toBe(`'@SUM(A1)`);
+    expect(spreadsheetSafe('-2+3+cmd|x')).toBe(`'-2+3+cmd|x`);
+    expect(spreadsheetSafe('+63 917 123 4567')).toBe('+63 917 123 4567');
+    expect(spreadsheetSafe('-12.5')).toBe('-12.5');
+    expect(spreadsheetSafe('Maria')).toBe('Maria');
+  });
+
+  it('export: one line per audit entry, its time in the waybill time zone, fields from the request and answer', () => {
+    const csv = exportCsv(
+      [
+        {
+          at: new Date('2026-11-23T01:05:00Z'),
+          userId: 'U1',
+          operation: 'book',
+          outcome: 'ok',
+          trackingNumber: 'WB000001',
+          request: {
+            consigneeName: '=cmd',
+            consigneeAddress2: 'Cebu City',
+            codAmount: '1500.00',
+            ServiceType: 'DOOR_TO_DOOR',
+          },
+          response: { trackingRefNo: 'REF-9' },
+        },
+        {
+          at: new Date('2026-11-23T02:00:00Z'),
+          userId: 'U2',
+          operation: 'update',
+          outcome: 'failed',
+          detail: 'Refused',
+        },
+      ],
+      'Asia/Manila',
+    );
+    const [first, second] = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(first).toMatchObject({
+      at: '2026-11-23 09:05',
+      operation: 'book',
+      tracking_number: 'WB000001',
+      courier_reference: 'REF-9',
+      by: 'U1',
+      receiver_name: "'=cmd",
+      receiver_city: 'Cebu City',
+      cod_amount: '1500.00',
+      service_type: 'DOOR_TO_DOOR',
+    });
+    expect(second).toMatchObject({
+      at: '2026-11-23 10:00',
+      operation: 'update',
+      outcome: 'failed',
+      message: 'Refused',
+      tracking_number: '',
+    });
+  });
+});
