@@ -1,11 +1,14 @@
 // The audit trail: who asked for what and what came of it, newest first.
 import type { Selectable } from 'kysely';
-import { type Context, fromJson, present, type Scope, toJson } from './context.js';
+import { type Context, checkedLimit, fromJson, present, type Scope, toJson } from './context.js';
 import type { AuditTable } from './schema.js';
 import type { Audit, AuditEntry } from './types.js';
 
 /** Default for `audit.list` when no limit is given. */
 export const DEFAULT_AUDIT_LIMIT = 100;
+
+/** Default for `audit.between` when no limit is given: one page of an export. */
+export const DEFAULT_AUDIT_PAGE = 1000;
 
 function toAuditEntry(row: Selectable<AuditTable>): AuditEntry {
   return {
@@ -43,16 +46,28 @@ export function audit({ db }: Scope, context: Context): Audit {
       return toAuditEntry(row);
     },
     async list(filter = {}) {
-      const limit = filter.limit ?? DEFAULT_AUDIT_LIMIT;
-      if (!Number.isInteger(limit) || limit < 0) {
-        throw new RangeError(`limit must be a whole number ≥ 0, got ${limit}`);
-      }
+      const limit = checkedLimit(filter.limit ?? DEFAULT_AUDIT_LIMIT);
       let query = db.selectFrom('audit').selectAll();
       if (filter.trackingNumber !== undefined)
         query = query.where('tracking_number', '=', filter.trackingNumber);
       if (filter.operation !== undefined) query = query.where('operation', '=', filter.operation);
+      if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
       // By id, not time: the order entries were written, even if a clock goes backwards.
       const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(toAuditEntry);
+    },
+    async between({ from, to, operations, afterId, limit = DEFAULT_AUDIT_PAGE }) {
+      let query = db
+        .selectFrom('audit')
+        .selectAll()
+        .where('at', '>=', from.getTime())
+        .where('at', '<', to.getTime());
+      if (operations !== undefined) {
+        if (operations.length === 0) return [];
+        query = query.where('operation', 'in', operations);
+      }
+      if (afterId !== undefined) query = query.where('id', '>', afterId);
+      const rows = await query.orderBy('id').limit(checkedLimit(limit)).execute();
       return rows.map(toAuditEntry);
     },
   };

@@ -1,10 +1,20 @@
 // Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
 import type { Selectable } from 'kysely';
-import { type Context, present, type Scope, toJson } from './context.js';
+import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
-import type { BookingsTable } from './schema.js';
+import type { BookingsTable, Db } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
-import type { BookingRecord, Bookings } from './types.js';
+import type { BookingRecord, Bookings, TimeRange } from './types.js';
+
+/** Default for `listBooked` when no limit is given. */
+const DEFAULT_LIST_LIMIT = 100;
+
+function bookedIn(db: Db, { from, to }: TimeRange) {
+  return db
+    .selectFrom('bookings')
+    .where('booked_at', '>=', from.getTime())
+    .where('booked_at', '<', to.getTime());
+}
 
 function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
   return {
@@ -87,6 +97,22 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
         .where('tracking_number', '=', trackingNumber)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new BookingNotFoundError(trackingNumber);
+    },
+    async listBooked({ from, to, limit = DEFAULT_LIST_LIMIT }) {
+      const rows = await bookedIn(db, { from, to })
+        .selectAll()
+        .orderBy('booked_at', 'desc')
+        .orderBy('tracking_number', 'desc')
+        .limit(checkedLimit(limit))
+        .execute();
+      return rows.map((row) => toBooking(row));
+    },
+    async countBooked(range) {
+      const { count } = await bookedIn(db, range)
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirstOrThrow();
+      // PostgreSQL counts in BIGINT, which pg hands over as text.
+      return Number(count);
     },
   };
 }

@@ -38,3 +38,11 @@ export function present<T extends Record<string, unknown>>(
     Object.entries(record).filter(([, value]) => value !== null && value !== undefined),
   ) as { [K in keyof T]?: Exclude<T[K], null> };
 }
+
+/** A list's `limit`: a whole number ≥ 0. */
+export function checkedLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 0) {
+    throw new RangeError(`limit must be a whole number ≥ 0, got ${limit}`);
+  }
+  return limit;
+}

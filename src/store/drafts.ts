@@ -1,12 +1,15 @@
 // Drafts of forms in progress: one row per open modal, expiring after a period of disuse.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { type Context, type Scope, toJson } from './context.js';
+import { type Context, checkedLimit, type Scope, toJson } from './context.js';
 import { DraftNotFoundError } from './errors.js';
 import type { DraftsTable } from './schema.js';
 import type { Draft, Drafts } from './types.js';
 
 export const DEFAULT_DRAFT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Default for `listOpen` when no limit is given. */
+const DEFAULT_OPEN_DRAFTS = 20;
 
 /** Random, URL-safe (base64url), 22 characters: 128 bits. */
 function newDraftId(): string {
@@ -71,6 +74,19 @@ export function drafts({ db }: Scope, context: Context): Drafts {
         .executeTakeFirst();
       if (!row) throw new DraftNotFoundError(id);
       return toDraft(row);
+    },
+    async listOpen({ userId, kind, limit = DEFAULT_OPEN_DRAFTS }) {
+      const rows = await db
+        .selectFrom('drafts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind)
+        .where('expires_at', '>', context.now())
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .limit(checkedLimit(limit))
+        .execute();
+      return rows.map((row) => toDraft(row));
     },
     async delete(id) {
       await db.deleteFrom('drafts').where('id', '=', id).execute();

@@ -54,6 +54,16 @@ export class AttemptNotFoundError extends StoreError {
   }
 }
 
+export class ImportRowNotFoundError extends StoreError {
+  override name = 'ImportRowNotFoundError';
+  constructor(
+    readonly fileHash: string,
+    readonly row: number,
+  ) {
+    super(`No row ${row} of import ${fileHash}`);
+  }
+}
+
 const MASK = '***';
 
 /**

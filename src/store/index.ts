@@ -16,6 +16,7 @@ import type { Context, Scope } from './context.js';
 import { DEFAULT_DELIVERY_TTL_MS, deliveries } from './deliveries.js';
 import { DEFAULT_DRAFT_TTL_MS, drafts } from './drafts.js';
 import { NewerSchemaError, redactUrl, StoreError, StoreUnavailableError } from './errors.js';
+import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
@@ -23,7 +24,7 @@ import type { Db } from './schema.js';
 import { trackingNumbers } from './tracking-numbers.js';
 import type { Store, StoreTables } from './types.js';
 
-export { DEFAULT_AUDIT_LIMIT } from './audit.js';
+export { DEFAULT_AUDIT_LIMIT, DEFAULT_AUDIT_PAGE } from './audit.js';
 export { DEFAULT_DATABASE_PATH, isPostgresUrl } from './backend.js';
 export { DEFAULT_DELIVERY_TTL_MS } from './deliveries.js';
 export { DEFAULT_DRAFT_TTL_MS } from './drafts.js';
@@ -104,6 +105,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     trackingNumbers: trackingNumbers(scope, context),
     deliveries: deliveries(scope, context),
     parties: parties(scope, context),
+    imports: imports(scope, context),
   };
 }
 

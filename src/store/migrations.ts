@@ -222,6 +222,49 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.createIndex('party_terms_party_id').on('party_terms').column('party_id').execute();
     },
   },
+  {
+    version: 7,
+    name: 'bulk imports; bookings, drafts and audit by time and person',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      await db.schema
+        .createTable('imports')
+        .addColumn('file_hash', 'text', (c) => c.primaryKey())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('row_count', 'integer', (c) => c.notNull())
+        .addColumn('created_at', time, (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema
+        .createTable('import_rows')
+        .addColumn('file_hash', 'text', (c) => c.notNull())
+        .addColumn('row', 'integer', (c) => c.notNull())
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('tracking_ref_no', 'text')
+        .addColumn('message', 'text')
+        .addColumn('updated_at', time, (c) => c.notNull())
+        .addPrimaryKeyConstraint('import_rows_pk', ['file_hash', 'row'])
+        .addCheckConstraint('import_rows_state', sql`state in ('pending', 'booked', 'failed', 'unknown')`)
+        .$call(strict(kind))
+        .execute();
+      // The home tab (today's bookings, a person's drafts and quotes) and exports (a date range).
+      await db.schema.createIndex('bookings_booked_at').on('bookings').column('booked_at').execute();
+      await db.schema
+        .createIndex('drafts_user_kind')
+        .on('drafts')
+        .columns(['user_id', 'kind', 'updated_at'])
+        .execute();
+      await db.schema.createIndex('audit_at').on('audit').columns(['at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_user_operation')
+        .on('audit')
+        .columns(['user_id', 'operation', 'id'])
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

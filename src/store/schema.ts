@@ -1,6 +1,6 @@
 // The tables as the query builder sees them (rows as stored), for both backends.
 import type { Generated, Kysely } from 'kysely';
-import type { AttemptState } from './types.js';
+import type { AttemptState, ImportRowState } from './types.js';
 
 /*
  * Times are whole milliseconds since the epoch (INTEGER in SQLite, BIGINT in PostgreSQL, read
@@ -117,6 +117,25 @@ export interface PartyTermsTable {
   party_id: string;
 }
 
+export interface ImportsTable {
+  file_hash: string;
+  file_name: string;
+  user_id: string;
+  channel_id: string;
+  row_count: number;
+  created_at: number;
+}
+
+export interface ImportRowsTable {
+  file_hash: string;
+  row: number;
+  tracking_number: string;
+  state: ImportRowState;
+  tracking_ref_no: string | null;
+  message: string | null;
+  updated_at: number;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -134,6 +153,8 @@ export interface Tables {
   deliveries: DeliveriesTable;
   parties: PartiesTable;
   party_terms: PartyTermsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -125,6 +125,8 @@ export interface Drafts {
   /** Replaces data, bumps version and updatedAt, extends expiry. Rejects with DraftNotFoundError if missing or expired. */
   save<T>(id: string, data: T): Promise<Draft<T>>;
   delete(id: string): Promise<void>;
+  /** A person's live drafts of one kind, the most recently saved first; at most `limit` (default 20). */
+  listOpen<T>(filter: { userId: string; kind: string; limit?: number }): Promise<Draft<T>[]>;
   /** Removes expired drafts; returns how many. Safe to run on every replica at once. */
   purgeExpired(): Promise<number>;
 }
@@ -153,6 +155,16 @@ export interface Bookings {
    * the version. Rejects with BookingNotFoundError if there is no such booking.
    */
   setCard(trackingNumber: string, card: CardLocation): Promise<void>;
+  /** Booked at or after `from` and before `to`, the latest first; at most `limit` (default 100). */
+  listBooked<T>(range: TimeRange & { limit?: number }): Promise<BookingRecord<T>[]>;
+  /** How many were booked at or after `from` and before `to`. */
+  countBooked(range: TimeRange): Promise<number>;
+}
+
+/** From `from` (included) to `to` (excluded). */
+export interface TimeRange {
+  from: Date;
+  to: Date;
 }
 
 /**
@@ -196,7 +208,69 @@ export interface Audit {
   /** request/response stored as JSON. */
   record(entry: Omit<AuditEntry, 'id' | 'at'>): Promise<AuditEntry>;
   /** Newest first; at most `limit` entries (default DEFAULT_AUDIT_LIMIT = 100). */
-  list(filter?: { trackingNumber?: string; operation?: string; limit?: number }): Promise<AuditEntry[]>;
+  list(filter?: {
+    trackingNumber?: string;
+    operation?: string;
+    userId?: string;
+    limit?: number;
+  }): Promise<AuditEntry[]>;
+  /**
+   * Entries of the given operations (all when absent) written at or after `from` and before `to`,
+   * oldest first, those with an id above `afterId`; at most `limit` (default 1000). Pass the last
+   * id of one page as `afterId` to read the next: a long range is read in pages.
+   */
+  between(
+    range: TimeRange & { operations?: readonly string[]; afterId?: number; limit?: number },
+  ): Promise<AuditEntry[]>;
+}
+
+/** What became of one row of an imported file; `pending` until its courier call has an outcome. */
+export type ImportRowState = 'pending' | 'booked' | 'failed' | 'unknown';
+
+/** A file of bookings, known by the hash of its bytes: the same file is the same import, whoever sends it. */
+export interface ImportRecord {
+  fileHash: string;
+  fileName: string;
+  /** Who sent it first, and from where. */
+  userId: string;
+  channelId: string;
+  rowCount: number;
+  createdAt: Date;
+}
+
+export interface ImportRow {
+  fileHash: string;
+  /** The row in the file (the caller's numbering). */
+  row: number;
+  /** Given once, on the row's first run: a re-run books under the same number or not at all. */
+  trackingNumber: string;
+  state: ImportRowState;
+  trackingRefNo?: string;
+  message?: string;
+  updatedAt: Date;
+}
+
+/** Bulk imports: each file once, and for each of its rows the tracking number it was given and what became of it. */
+export interface Imports {
+  /**
+   * Records the file the first time it is seen (on any replica); later calls get that first
+   * record back with `first: false`.
+   */
+  record(input: Omit<ImportRecord, 'createdAt'>): Promise<{ record: ImportRecord; first: boolean }>;
+  get(fileHash: string): Promise<ImportRecord | undefined>;
+  /**
+   * The row as stored; the first call for a row stores it, `pending`, with `trackingNumber`, and
+   * every later call (any replica, even at once) gets that first one back.
+   */
+  addRow(fileHash: string, row: number, trackingNumber: string): Promise<ImportRow>;
+  /** Records what became of a row. Rejects with ImportRowNotFoundError if addRow never ran for it. */
+  setRow(
+    fileHash: string,
+    row: number,
+    outcome: { state: ImportRowState; trackingRefNo?: string; message?: string },
+  ): Promise<void>;
+  /** The file's rows, in row order. */
+  rows(fileHash: string): Promise<ImportRow[]>;
 }
 
 /** Tracking numbers: unique across replicas, never reused, persisted. Compared exactly (case-sensitive). */
@@ -300,6 +374,7 @@ export interface StoreTables {
   trackingNumbers: TrackingNumbers;
   deliveries: Deliveries;
   parties: Parties;
+  imports: Imports;
 }
 
 export interface Store extends StoreTables {
