@@ -300,6 +300,9 @@ const botEnvSchema = z.object({
   ALLOWED_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
   ALLOWED_USERGROUP_IDS: optionalSetting(idList(/^S[A-Z0-9]{2,}$/, 'user-group IDs such as S0123ABCD')),
   ALLOWED_CHANNEL_IDS: optionalSetting(idList(/^[CGD][A-Z0-9]{2,}$/, 'channel IDs such as C0123ABCD')),
+  ALLOWED_BULK_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
+  BULK_MAX_ROWS: optionalSetting(wholeNumber(1, 5000, 'a whole number of rows')).default(500),
+  BULK_MAX_FILE_MB: optionalSetting(wholeNumber(1, 50, 'a whole number of megabytes')).default(2),
 });
 
 /** Where the bot keeps its state, and how its replica shows it is alive. */
@@ -331,6 +334,15 @@ export interface BotConfig {
   senderProfilesFile?: string;
   /** Who may quote, book and update; every list empty means everyone in the workspace. */
   access: AccessPolicy;
+  /** Bulk booking from a CSV file: who may, and how large a file may be. */
+  bulk: BulkSettings;
+}
+
+export interface BulkSettings {
+  /** Who may book from a file (and must also be allowed to book); undefined: whoever may book. */
+  userIds?: string[];
+  maxRows: number;
+  maxBytes: number;
 }
 
 export interface AccessPolicy {
@@ -365,6 +377,12 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       userIds: settings.ALLOWED_USER_IDS ?? [],
       userGroupIds: settings.ALLOWED_USERGROUP_IDS ?? [],
       channelIds: settings.ALLOWED_CHANNEL_IDS ?? [],
+    },
+    bulk: {
+      userIds: settings.ALLOWED_BULK_USER_IDS,
+      maxRows: settings.BULK_MAX_ROWS,
+      // Megabytes as a file browser counts them.
+      maxBytes: settings.BULK_MAX_FILE_MB * 1_000_000,
     },
   };
 }

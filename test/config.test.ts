@@ -453,6 +453,33 @@ describe('loadBotConfig: the database and the replica', () => {
   });
 });
 
+describe('loadBotConfig: bulk booking', () => {
+  const botError = (env: Env) => configError(() => loadBotConfig(env), env);
+
+  it('defaults to 500 rows, 2 MB, and whoever may book', () => {
+    expect(loadBotConfig({}).bulk).toEqual({ userIds: undefined, maxRows: 500, maxBytes: 2_000_000 });
+  });
+
+  it('reads the limits and the list of who may book from a file', () => {
+    expect(
+      loadBotConfig({ BULK_MAX_ROWS: ' 40 ', BULK_MAX_FILE_MB: '5', ALLOWED_BULK_USER_IDS: 'U01AB, W02CD' })
+        .bulk,
+    ).toEqual({ userIds: ['U01AB', 'W02CD'], maxRows: 40, maxBytes: 5_000_000 });
+  });
+
+  it('names the setting in one line when a value is wrong', () => {
+    expect(botError({ BULK_MAX_ROWS: '0' })).toBe(
+      'BULK_MAX_ROWS must be a whole number of rows between 1 and 5000',
+    );
+    expect(botError({ BULK_MAX_FILE_MB: '2.5' })).toBe(
+      'BULK_MAX_FILE_MB must be a whole number of megabytes between 1 and 50',
+    );
+    expect(botError({ ALLOWED_BULK_USER_IDS: 'U01AB,#dispatch' })).toBe(
+      'ALLOWED_BULK_USER_IDS must be a comma-separated list of user IDs such as U0123ABCD',
+    );
+  });
+});
+
 describe('secretsOf', () => {
   it("counts DATABASE_URL's password as a secret, as written and decoded", () => {
     expect(secretsOf({ DATABASE_URL: 'postgres://bot:p%40ss-word@db/waybill' })).toEqual([
