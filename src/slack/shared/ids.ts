@@ -41,6 +41,17 @@ export const ids = {
   addressesEdit: 'addresses_edit',
   addressesDelete: 'addresses_delete',
   addressesEditForm: 'addresses_edit_form',
+  quoteNew: 'quote_new',
+  bookingNew: 'book_new',
+  bookingResume: 'book_resume',
+  bulkOpen: 'bulk_open',
+  bulkImport: 'bulk_import',
+  bulkTemplate: 'bulk_template',
+  bulkConfirm: 'bulk_confirm',
+  bulkPage: 'bulk_page',
+  bulkProgress: 'bulk_progress',
+  exportOpen: 'export_open',
+  exportRange: 'export_range',
 } as const;
 
 /** What a modal carries in private_metadata: the server-side draft holds everything else. */

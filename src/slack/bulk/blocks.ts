@@ -1,0 +1,334 @@
+/** Block Kit for bulk booking: the file modal, the check's summary (paged), progress, the card and its thread. */
+import type { ActionsBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { CsvProblem } from '../../waybill/csv/read-bookings.js';
+import type { RowOutcome, RowResult } from '../../waybill/csv/results.js';
+import {
+  context,
+  environmentNotice,
+  environmentTag,
+  header,
+  outcomeModal,
+  plain,
+  section,
+} from '../shared/blocks.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+
+/** Problems shown on one page of the summary: four sections of ten lines stay far below 100 blocks and 3000 characters each. */
+export const PROBLEMS_PER_PAGE = 40;
+const LINES_PER_SECTION = 10;
+/** Rows per thread message: one section each, under the 50 blocks a message may hold. */
+export const ROWS_PER_MESSAGE = 45;
+
+export const importBlocks = { file: 'file', channel: 'channel' } as const;
+
+export interface Limits {
+  maxRows: number;
+  maxBytes: number;
+}
+
+function limitsLine({ maxRows, maxBytes }: Limits): string {
+  return `At most ${maxRows} bookings and ${maxBytes / 1_000_000} MB per file, UTF-8, cells separated by \`,\` or \`;\`.`;
+}
+
+/** The first modal: the file, and where the results go. */
+export function importModal(input: { env: WaybillEnv; channelId?: string; limits: Limits }): ModalView {
+  return {
+    type: 'modal',
+    callback_id: ids.bulkImport,
+    title: plain('Import bookings'),
+    submit: plain('Check file'),
+    close: plain('Cancel'),
+    blocks: [
+      ...environmentNotice(input.env),
+      section(
+        'Book many waybills at once from a CSV file: one booking per row, columns named as in the template. ' +
+          'The bot checks every row first and shows you what it found; nothing is booked until you confirm.',
+      ),
+      {
+        type: 'actions',
+        elements: [{ type: 'button', action_id: ids.bulkTemplate, text: plain('Send me the template') }],
+      },
+      context(limitsLine(input.limits)),
+      {
+        type: 'input',
+        block_id: importBlocks.file,
+        label: plain('CSV file'),
+        element: { type: 'file_input', action_id: 'value', filetypes: ['csv'], max_files: 1 },
+      },
+      {
+        type: 'input',
+        block_id: importBlocks.channel,
+        label: plain('Post the results in'),
+        element: {
+          type: 'conversations_select',
+          action_id: 'value',
+          ...(input.channelId
+            ? { initial_conversation: input.channelId }
+            : { default_to_current_conversation: true }),
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+        },
+      },
+    ],
+  };
+}
+
+/** While the file is downloaded and checked. */
+export function checkingView(fileName: string, env: WaybillEnv, metadata: string): ModalView {
+  return outcomeModal({
+    callbackId: ids.bulkProgress,
+    title: 'Import bookings',
+    metadata,
+    env,
+    blocks: [section(`:hourglass_flowing_sand: Checking *${escapeMrkdwn(fileName)}*…`)],
+  });
+}
+
+/** A file that could not be checked at all (too large, not downloadable, not CSV). */
+export function notCheckedView(reason: string, env: WaybillEnv): ModalView {
+  return outcomeModal({
+    callbackId: ids.bulkProgress,
+    title: 'Import bookings',
+    metadata: '',
+    env,
+    blocks: [section(`:warning: ${escapeMrkdwn(reason)}`), context('Nothing was booked.')],
+  });
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function problemLine(problem: CsvProblem): string {
+  const where = [
+    problem.row === undefined ? '' : `row ${problem.row}`,
+    problem.column ? `\`${escapeMrkdwn(problem.column)}\`` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return `• ${where ? `${where}: ` : ''}${escapeMrkdwn(problem.message)}`;
+}
+
+/** Lines grouped into sections, each under 3000 characters. */
+function lineSections(lines: readonly string[]): SectionBlock[] {
+  const sections: SectionBlock[] = [];
+  for (let i = 0; i < lines.length; i += LINES_PER_SECTION) {
+    sections.push(section(lines.slice(i, i + LINES_PER_SECTION).join('\n')));
+  }
+  return sections;
+}
+
+export interface SummaryInput {
+  fileName: string;
+  rowCount: number;
+  /** Rows that will be sent when confirmed. */
+  toBook: number;
+  /** Rows an earlier run of the same file booked (or left of unknown outcome): never sent again. */
+  earlier: { booked: number; unknown: number };
+  problems: readonly CsvProblem[];
+  /** Rows with at least one problem. */
+  rowsWithProblems: number;
+  page: number;
+  env: WaybillEnv;
+  metadata: string;
+}
+
+export function pageCount(problems: number): number {
+  return Math.max(1, Math.ceil(problems / PROBLEMS_PER_PAGE));
+}
+
+/** What the check found: rows ready, rows an earlier run settled, and the problems, a page at a time. */
+export function summaryView(input: SummaryInput): ModalView {
+  const { toBook, earlier, problems, env } = input;
+  const pages = pageCount(problems.length);
+  const page = Math.min(Math.max(input.page, 0), pages - 1);
+  const shown = problems.slice(page * PROBLEMS_PER_PAGE, (page + 1) * PROBLEMS_PER_PAGE);
+  const lines = [
+    `*${escapeMrkdwn(input.fileName)}*: ${plural(input.rowCount, 'booking')} in the file.`,
+    `:white_check_mark: *${plural(toBook, 'row')} ready to book.*`,
+  ];
+  if (earlier.booked > 0) {
+    lines.push(
+      `:repeat: ${plural(earlier.booked, 'row')} booked by an earlier run of this file: not booked again.`,
+    );
+  }
+  if (earlier.unknown > 0) {
+    lines.push(
+      `:question: ${plural(earlier.unknown, 'row')} of unknown outcome from an earlier run: never sent again; check them with the courier.`,
+    );
+  }
+  if (problems.length > 0) {
+    lines.push(
+      `:warning: *${plural(problems.length, 'problem')}* in ${plural(input.rowsWithProblems, 'row')}: ` +
+        (input.rowsWithProblems > 0 ? 'those rows are not booked. ' : '') +
+        'Fix them in the file and import it again to book them.',
+    );
+  }
+  const pager: ActionsBlock['elements'] = [];
+  if (page > 0) {
+    pager.push({
+      type: 'button',
+      action_id: ids.bulkPage,
+      text: plain('← Previous'),
+      value: String(page - 1),
+    });
+  }
+  if (page < pages - 1) {
+    pager.push({ type: 'button', action_id: ids.bulkPage, text: plain('Next →'), value: String(page + 1) });
+  }
+  const blocks: KnownBlock[] = [...environmentNotice(env), section(lines.join('\n'))];
+  if (shown.length > 0) {
+    blocks.push(header(pages > 1 ? `Problems, page ${page + 1} of ${pages}` : 'Problems'));
+    blocks.push(...lineSections(shown.map(problemLine)));
+  }
+  if (pager.length > 0) blocks.push({ type: 'actions', elements: pager });
+  blocks.push(
+    context(
+      toBook > 0
+        ? 'Each row is booked on its own, with its own tracking number; a row the courier refuses does not stop the others. You get a summary card in the channel and a results file.'
+        : 'Nothing here can be booked.',
+    ),
+  );
+  return {
+    type: 'modal',
+    callback_id: ids.bulkConfirm,
+    title: plain('Import bookings'),
+    ...(toBook > 0 ? { submit: plain(`Book ${plural(toBook, 'row')}`.slice(0, 24)) } : {}),
+    close: plain(toBook > 0 ? 'Cancel' : 'Close'),
+    private_metadata: input.metadata,
+    notify_on_close: false,
+    blocks,
+  };
+}
+
+export type OutcomeCounts = Record<RowOutcome, number>;
+
+export function countOutcomes(results: readonly RowResult[]): OutcomeCounts {
+  const counts: OutcomeCounts = { booked: 0, 'already booked': 0, failed: 0, unknown: 0, 'not valid': 0 };
+  for (const result of results) counts[result.outcome] += 1;
+  return counts;
+}
+
+function countsLine(counts: OutcomeCounts): string {
+  const parts = [
+    `:white_check_mark: ${counts.booked} booked`,
+    counts['already booked'] > 0 ? `:repeat: ${counts['already booked']} booked earlier` : '',
+    counts.failed > 0 ? `:x: ${counts.failed} refused` : '',
+    counts.unknown > 0 ? `:question: ${counts.unknown} outcome unknown` : '',
+    counts['not valid'] > 0 ? `:warning: ${counts['not valid']} not valid` : '',
+  ];
+  return parts.filter(Boolean).join('  ·  ');
+}
+
+/** While the rows are booked. */
+export function progressView(input: {
+  fileName: string;
+  done: number;
+  total: number;
+  counts: OutcomeCounts;
+  env: WaybillEnv;
+  metadata: string;
+}): ModalView {
+  const filled = input.total === 0 ? 10 : Math.round((input.done / input.total) * 10);
+  const bar = `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)}`;
+  return outcomeModal({
+    callbackId: ids.bulkProgress,
+    title: 'Import bookings',
+    metadata: input.metadata,
+    env: input.env,
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: Booking *${escapeMrkdwn(input.fileName)}*: ${input.done} of ${input.total}\n\`${bar}\``,
+      ),
+      context(countsLine(input.counts)),
+      context('You may close this window: the booking goes on, and the summary is posted when it is done.'),
+    ],
+  });
+}
+
+/** When every row has its outcome. */
+export function finishedView(input: {
+  fileName: string;
+  counts: OutcomeCounts;
+  postedNote: string;
+  env: WaybillEnv;
+  metadata: string;
+}): ModalView {
+  return outcomeModal({
+    callbackId: ids.bulkProgress,
+    title: 'Import bookings',
+    metadata: input.metadata,
+    env: input.env,
+    blocks: [
+      section(`:checkered_flag: *${escapeMrkdwn(input.fileName)}* is done.\n${countsLine(input.counts)}`),
+      context(input.postedNote),
+    ],
+  });
+}
+
+/** The one card in the channel; each row's outcome follows in its thread. */
+export function summaryCard(input: {
+  fileName: string;
+  userId: string;
+  counts: OutcomeCounts;
+  env: WaybillEnv;
+}): { text: string; blocks: KnownBlock[] } {
+  const name = escapeMrkdwn(input.fileName);
+  const { counts } = input;
+  return {
+    text: `Bulk booking${environmentTag(input.env)} from ${name}: ${counts.booked} booked, ${counts.failed} refused, ${counts.unknown} unknown, ${counts['not valid']} not valid`,
+    blocks: [
+      section(`:inbox_tray: *Bulk booking*${environmentTag(input.env)} from *${name}* by <@${input.userId}>`),
+      ...environmentNotice(input.env),
+      section(countsLine(counts)),
+      context('Each row’s outcome is in the thread, with the results file.'),
+    ],
+  };
+}
+
+const outcomeEmoji: Record<RowOutcome, string> = {
+  booked: ':white_check_mark:',
+  'already booked': ':repeat:',
+  failed: ':x:',
+  unknown: ':question:',
+  'not valid': ':warning:',
+};
+
+function rowBlock(result: RowResult): SectionBlock {
+  const number = result.trackingNumber ? ` \`${escapeMrkdwn(result.trackingNumber)}\`` : '';
+  const reference = result.courierReference ? ` (${escapeMrkdwn(result.courierReference)})` : '';
+  const message = result.message ? `: ${escapeMrkdwn(result.message)}` : '';
+  const block = section(
+    `${outcomeEmoji[result.outcome]} Row ${result.row}${number}${reference} ${result.outcome}${message}`.slice(
+      0,
+      3000,
+    ),
+  );
+  const booked = result.outcome === 'booked' || result.outcome === 'already booked';
+  return booked
+    ? {
+        ...block,
+        accessory: {
+          type: 'button',
+          action_id: ids.waybillUpdate,
+          text: plain('Update'),
+          value: result.trackingNumber,
+        },
+      }
+    : block;
+}
+
+/** Each row's outcome for the card's thread, in messages of at most ROWS_PER_MESSAGE rows. */
+export function rowMessages(results: readonly RowResult[]): { text: string; blocks: KnownBlock[] }[] {
+  const sorted = [...results].sort((a, b) => a.row - b.row);
+  const messages: { text: string; blocks: KnownBlock[] }[] = [];
+  for (let i = 0; i < sorted.length; i += ROWS_PER_MESSAGE) {
+    const part = sorted.slice(i, i + ROWS_PER_MESSAGE);
+    messages.push({
+      text: `Rows ${part[0]?.row}–${part.at(-1)?.row}`,
+      blocks: part.map(rowBlock),
+    });
+  }
+  return messages;
+}

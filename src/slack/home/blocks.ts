@@ -1,0 +1,178 @@
+/** Block Kit for the Home tab and the export modal. */
+import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import { context, environmentNotice, header, plain, section } from '../shared/blocks.js';
+import { slackDate } from '../shared/booking-card.js';
+import { ids } from '../shared/ids.js';
+import { escapeMrkdwn } from '../shared/mrkdwn.js';
+
+/** Bookings listed on the Home tab: two blocks each, so the tab stays far below its 100 blocks. */
+export const HOME_BOOKINGS = 15;
+export const HOME_DRAFTS = 5;
+export const HOME_QUOTES = 5;
+
+export interface HomeBooking {
+  trackingNumber: string;
+  receiver: string;
+  city: string;
+  /** The COD amount with its currency; '' when not cash on delivery. */
+  cod: string;
+  bookedBy: string;
+  bookedAt: Date;
+}
+
+export interface HomeDraft {
+  id: string;
+  /** Who it is for, when typed yet. */
+  receiver: string;
+  step: string;
+  savedAt: Date;
+}
+
+export interface HomeQuote {
+  route: string;
+  weight: string;
+  total: string;
+  at: Date;
+}
+
+export interface HomeInput {
+  env: WaybillEnv;
+  /** The person may quote and book; otherwise the tab says so and lists nothing. */
+  allowed: boolean;
+  /** The person may book from a CSV file. */
+  bulkAllowed: boolean;
+  bookings: readonly HomeBooking[];
+  /** All of today's bookings, of which `bookings` are the latest. */
+  bookingsToday: number;
+  drafts: readonly HomeDraft[];
+  quotes: readonly HomeQuote[];
+  /** The button that books a booking again, where the bot has one. */
+  rebook?: { actionId: string };
+}
+
+function button(actionId: string, text: string, value?: string, style?: Button['style']): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: plain(text),
+    ...(value === undefined ? {} : { value }),
+    ...(style ? { style } : {}),
+  };
+}
+
+function bookingBlocks(booking: HomeBooking, rebook: HomeInput['rebook']): KnownBlock[] {
+  const where = [booking.receiver, booking.city].filter(Boolean).map(escapeMrkdwn).join(', ');
+  const cod = booking.cod ? `  ·  COD ${escapeMrkdwn(booking.cod)}` : '';
+  const actions: ActionsBlock = {
+    type: 'actions',
+    elements: [
+      button(ids.waybillUpdate, 'Update', booking.trackingNumber),
+      ...(rebook ? [button(rebook.actionId, 'Rebook', booking.trackingNumber)] : []),
+    ],
+  };
+  return [
+    section(
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)}`,
+    ),
+    actions,
+  ];
+}
+
+function listOrNone(blocks: KnownBlock[], none: string): KnownBlock[] {
+  return blocks.length > 0 ? blocks : [context(none)];
+}
+
+/** The Home tab of one person: what they can start, the team's bookings today, their drafts and quotes. */
+export function homeView(input: HomeInput): HomeView {
+  if (!input.allowed) {
+    return {
+      type: 'home',
+      blocks: [
+        header('Waybill Dispatch'),
+        section(
+          'You are not on the list of people who may quote or book with this bot. Ask whoever runs it to add you.',
+        ),
+      ],
+    };
+  }
+  const start: ActionsBlock = {
+    type: 'actions',
+    elements: [
+      button(ids.quoteNew, 'New quote'),
+      button(ids.bookingNew, 'New booking', undefined, 'primary'),
+      ...(input.bulkAllowed
+        ? [button(ids.bulkOpen, 'Import CSV'), button(ids.bulkTemplate, 'CSV template')]
+        : []),
+      button(ids.exportOpen, 'Export'),
+    ],
+  };
+  const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap((b) => bookingBlocks(b, input.rebook));
+  const more = input.bookingsToday - Math.min(input.bookings.length, HOME_BOOKINGS);
+  const drafts = input.drafts.slice(0, HOME_DRAFTS).map(
+    (draft): KnownBlock => ({
+      ...section(
+        `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt)}`,
+      ),
+      accessory: button(ids.bookingResume, 'Resume', draft.id),
+    }),
+  );
+  const quotes = input.quotes
+    .slice(0, HOME_QUOTES)
+    .map((quote) =>
+      section(
+        `${escapeMrkdwn(quote.route)} · ${escapeMrkdwn(quote.weight)} · *${escapeMrkdwn(quote.total)}*  ${slackDate(quote.at)}`,
+      ),
+    );
+  return {
+    type: 'home',
+    blocks: [
+      header('Waybill Dispatch'),
+      ...environmentNotice(input.env),
+      start,
+      { type: 'divider' },
+      header(`Bookings today (${input.bookingsToday})`),
+      ...listOrNone(bookings, 'No bookings yet today.'),
+      ...(more > 0 ? [context(`…and ${more} more today: *Export* lists them all.`)] : []),
+      { type: 'divider' },
+      header('Your unfinished bookings'),
+      ...listOrNone(drafts, 'None: every booking you started was sent or has expired.'),
+      { type: 'divider' },
+      header('Your recent quotes'),
+      ...listOrNone(quotes, 'No quotes yet.'),
+    ],
+  };
+}
+
+export const exportBlocks = { from: 'from', to: 'to' } as const;
+
+/** The date range of an export, from the Home tab. */
+export function exportModal(input: {
+  from: string;
+  to: string;
+  env: WaybillEnv;
+  timeZone: string;
+}): ModalView {
+  const date = (blockId: string, label: string, initial: string): KnownBlock => ({
+    type: 'input',
+    block_id: blockId,
+    label: plain(label),
+    element: { type: 'datepicker', action_id: 'value', initial_date: initial },
+  });
+  return {
+    type: 'modal',
+    callback_id: ids.exportRange,
+    title: plain('Export bookings'),
+    submit: plain('Export'),
+    close: plain('Cancel'),
+    blocks: [
+      ...environmentNotice(input.env),
+      section('A CSV file of the bookings and updates in these days, sent to you in a direct message.'),
+      date(exportBlocks.from, 'From', input.from),
+      date(exportBlocks.to, 'To (included)', input.to),
+      context(
+        `Days in ${escapeMrkdwn(input.timeZone)}. The same as \`/waybill export ${input.from}..${input.to}\`.`,
+      ),
+    ],
+  };
+}

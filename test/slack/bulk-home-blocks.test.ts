@@ -1,0 +1,206 @@
+// Block Kit of the Home tab and bulk booking at their largest: within Slack's limits, everything typed escaped.
+import type { KnownBlock, View } from '@slack/types';
+import { describe, expect, it } from 'vitest';
+import {
+  countOutcomes,
+  importModal,
+  PROBLEMS_PER_PAGE,
+  pageCount,
+  progressView,
+  rowMessages,
+  summaryCard,
+  summaryView,
+} from '../../src/slack/bulk/blocks.js';
+import { exportModal, homeView } from '../../src/slack/home/blocks.js';
+import type { RowResult } from '../../src/waybill/csv/results.js';
+
+const hostile = '<!channel> & <@U1> <http://x|click>';
+const escaped = '&lt;!channel&gt; &amp; &lt;@U1&gt; &lt;http://x|click&gt;';
+
+/** Every text Slack limits, checked on a view or message. */
+function expectWithinLimits(blocks: readonly KnownBlock[], maxBlocks: number, view?: View) {
+  expect(blocks.length).toBeLessThanOrEqual(maxBlocks);
+  if (view && view.type === 'modal') {
+    for (const text of [view.title, view.submit, view.close]) {
+      if (text) expect(text.text.length).toBeLessThanOrEqual(24);
+    }
+  }
+  for (const block of blocks) {
+    if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);
+    if (block.type === 'header') expect(block.text.text.length).toBeLessThanOrEqual(150);
+  }
+}
+
+/** The raw text of everything in the blocks, to look for unescaped input. */
+const textOf = (value: unknown) => JSON.stringify(value);
+
+describe('bulk booking blocks', () => {
+  it('the file modal: a CSV file input and a conversation, at the command’s channel', () => {
+    const view = importModal({
+      env: 'sandbox',
+      channelId: 'C1',
+      limits: { maxRows: 500, maxBytes: 2_000_000 },
+    });
+    expectWithinLimits(view.blocks, 100, view);
+    expect(textOf(view)).toContain('"type":"file_input"');
+    expect(textOf(view)).toContain('"filetypes":["csv"]');
+    expect(textOf(view)).toContain('"initial_conversation":"C1"');
+    expect(textOf(view)).toContain('At most 500 bookings and 2 MB per file');
+  });
+
+  it('the summary of 500 rows with 3 problems each: paged, every page within a modal’s limits, escaped', () => {
+    const problems = Array.from({ length: 1500 }, (_, i) => ({
+      row: Math.floor(i / 3) + 2,
+      column: `receiver_name${hostile}`,
+      message: `${'Receiver name is required '.repeat(3)}${hostile}`,
+    }));
+    const pages = pageCount(problems.length);
+    expect(pages).toBe(Math.ceil(1500 / PROBLEMS_PER_PAGE));
+    const seen: string[] = [];
+    for (let page = 0; page < pages; page++) {
+      const view = summaryView({
+        fileName: `orders ${hostile}.csv`,
+        rowCount: 500,
+        toBook: 0,
+        earlier: { booked: 0, unknown: 0 },
+        problems,
+        rowsWithProblems: 500,
+        page,
+        env: 'sandbox',
+        metadata: '{}',
+      });
+      expectWithinLimits(view.blocks, 100, view);
+      expect(view.submit).toBeUndefined();
+      const text = textOf(view.blocks);
+      expect(text).not.toContain('<!channel>');
+      expect(text).toContain(escaped.replaceAll('"', '\\"'));
+      seen.push(...[...text.matchAll(/row (\d+),/g)].map((m) => m[1] ?? ''));
+    }
+    // Every problem is on exactly one page.
+    expect(seen).toHaveLength(1500);
+  });
+
+  it('the summary counts what will be booked and what an earlier run settled', () => {
+    const view = summaryView({
+      fileName: 'orders.csv',
+      rowCount: 12,
+      toBook: 9,
+      earlier: { booked: 2, unknown: 1 },
+      problems: [],
+      rowsWithProblems: 0,
+      page: 0,
+      env: 'live',
+      metadata: '{}',
+    });
+    expect(view.submit?.text).toBe('Book 9 rows');
+    const text = textOf(view.blocks);
+    expect(text).toContain('9 rows ready to book');
+    expect(text).toContain('2 rows booked by an earlier run of this file: not booked again');
+    expect(text).toContain('1 row of unknown outcome from an earlier run: never sent again');
+  });
+
+  it("the card's thread: 500 rows in messages of at most 50 blocks, each row once, Update on booked ones", () => {
+    const outcomes = ['booked', 'failed', 'unknown', 'not valid', 'already booked'] as const;
+    const results: RowResult[] = Array.from({ length: 500 }, (_, i) => ({
+      row: i + 2,
+      trackingNumber: `WB${String(i + 1).padStart(6, '0')}`,
+      courierReference: `REF-${i}`,
+      outcome: outcomes[i % 5] ?? 'booked',
+      message: `refused: ${hostile}`,
+    }));
+    const messages = rowMessages(results);
+    for (const message of messages) {
+      expectWithinLimits(message.blocks, 50);
+      expect(textOf(message)).not.toContain('<!channel>');
+    }
+    const rows = messages.flatMap((m) => m.blocks);
+    expect(rows).toHaveLength(500);
+    const withUpdate = rows.filter((block) => block.type === 'section' && block.accessory);
+    expect(withUpdate).toHaveLength(200);
+    const card = summaryCard({
+      fileName: hostile,
+      userId: 'U1',
+      counts: countOutcomes(results),
+      env: 'test',
+    });
+    expect(card.text).toContain(escaped);
+    expect(card.text).toContain('100 booked, 100 refused, 100 unknown, 100 not valid');
+    expectWithinLimits(card.blocks, 50);
+  });
+
+  it('progress shows how far it got', () => {
+    const counts = countOutcomes([]);
+    const view = progressView({
+      fileName: 'a.csv',
+      done: 250,
+      total: 500,
+      counts,
+      env: 'sandbox',
+      metadata: '',
+    });
+    expect(textOf(view.blocks)).toContain('250 of 500');
+    expect(textOf(view.blocks)).toContain('▓▓▓▓▓░░░░░');
+  });
+});
+
+describe('Home tab blocks', () => {
+  const many = {
+    env: 'sandbox' as const,
+    allowed: true,
+    bulkAllowed: true,
+    bookings: Array.from({ length: 40 }, (_, i) => ({
+      trackingNumber: `WB${i}`,
+      receiver: hostile,
+      city: 'Cebu City',
+      cod: 'PHP 1,500.00',
+      bookedBy: 'U1',
+      bookedAt: new Date('2026-11-23T01:00:00Z'),
+    })),
+    bookingsToday: 412,
+    drafts: Array.from({ length: 30 }, (_, i) => ({
+      id: `d${i}`,
+      receiver: hostile,
+      step: 'Receiver',
+      savedAt: new Date(),
+    })),
+    quotes: Array.from({ length: 30 }, () => ({
+      route: `Makati → ${hostile}`,
+      weight: '4.5 kg',
+      total: 'PHP 120.00',
+      at: new Date(),
+    })),
+    rebook: { actionId: 'booking_rebook' },
+  };
+
+  it('at its fullest, stays within 100 blocks, says how many more there are, and escapes what was typed', () => {
+    const view = homeView(many);
+    expectWithinLimits(view.blocks, 100, view);
+    const text = textOf(view.blocks);
+    expect(text).toContain('Bookings today (412)');
+    expect(text).toContain('…and 397 more today');
+    expect(text).not.toContain('<!channel>');
+    for (const action of [
+      'quote_new',
+      'book_new',
+      'bulk_open',
+      'export_open',
+      'book_resume',
+      'booking_rebook',
+    ]) {
+      expect(text).toContain(`"action_id":"${action}"`);
+    }
+  });
+
+  it('leaves out Import for those who may not book from a file, and everything for those who may not book', () => {
+    expect(textOf(homeView({ ...many, bulkAllowed: false }))).not.toContain('bulk_open');
+    const refused = homeView({ ...many, allowed: false });
+    expect(textOf(refused)).not.toContain('WB1');
+    expect(textOf(refused)).toContain('You are not on the list');
+  });
+
+  it('the export modal: two days, a short title', () => {
+    const view = exportModal({ from: '2026-11-01', to: '2026-11-23', env: 'live', timeZone: 'Asia/Manila' });
+    expectWithinLimits(view.blocks, 100, view);
+    expect(textOf(view)).toContain('/waybill export 2026-11-01..2026-11-23');
+  });
+});
