@@ -1,5 +1,5 @@
 // Block Kit of the Home tab and bulk booking at their largest: within Slack's limits, everything typed escaped.
-import type { KnownBlock, View } from '@slack/types';
+import type { AnyBlock, KnownBlock, View } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import {
   countOutcomes,
@@ -18,14 +18,14 @@ const hostile = '<!channel> & <@U1> <http://x|click>';
 const escaped = '&lt;!channel&gt; &amp; &lt;@U1&gt; &lt;http://x|click&gt;';
 
 /** Every text Slack limits, checked on a view or message. */
-function expectWithinLimits(blocks: readonly KnownBlock[], maxBlocks: number, view?: View) {
+function expectWithinLimits(blocks: readonly (KnownBlock | AnyBlock)[], maxBlocks: number, view?: View) {
   expect(blocks.length).toBeLessThanOrEqual(maxBlocks);
   if (view && view.type === 'modal') {
     for (const text of [view.title, view.submit, view.close]) {
       if (text) expect(text.text.length).toBeLessThanOrEqual(24);
     }
   }
-  for (const block of blocks) {
+  for (const block of blocks as KnownBlock[]) {
     if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);
     if (block.type === 'header') expect(block.text.text.length).toBeLessThanOrEqual(150);
   }
@@ -169,7 +169,6 @@ describe('Home tab blocks', () => {
       total: 'PHP 120.00',
       at: new Date(),
     })),
-    rebook: { actionId: 'booking_rebook' },
   };
 
   it('at its fullest, stays within 100 blocks, says how many more there are, and escapes what was typed', () => {
@@ -180,12 +179,12 @@ describe('Home tab blocks', () => {
     expect(text).toContain('…and 397 more today');
     expect(text).not.toContain('<!channel>');
     for (const action of [
-      'quote_new',
-      'book_new',
+      'quote_from_home',
+      'book_from_home',
       'bulk_open',
       'export_open',
       'book_resume',
-      'booking_rebook',
+      'book_rebook',
     ]) {
       expect(text).toContain(`"action_id":"${action}"`);
     }

@@ -47,8 +47,6 @@ export interface HomeInput {
   bookingsToday: number;
   drafts: readonly HomeDraft[];
   quotes: readonly HomeQuote[];
-  /** The button that books a booking again, where the bot has one. */
-  rebook?: { actionId: string };
 }
 
 function button(actionId: string, text: string, value?: string, style?: Button['style']): Button {
@@ -61,14 +59,14 @@ function button(actionId: string, text: string, value?: string, style?: Button['
   };
 }
 
-function bookingBlocks(booking: HomeBooking, rebook: HomeInput['rebook']): KnownBlock[] {
+function bookingBlocks(booking: HomeBooking): KnownBlock[] {
   const where = [booking.receiver, booking.city].filter(Boolean).map(escapeMrkdwn).join(', ');
   const cod = booking.cod ? `  ·  COD ${escapeMrkdwn(booking.cod)}` : '';
   const actions: ActionsBlock = {
     type: 'actions',
     elements: [
       button(ids.waybillUpdate, 'Update', booking.trackingNumber),
-      ...(rebook ? [button(rebook.actionId, 'Rebook', booking.trackingNumber)] : []),
+      button(ids.bookRebook, 'Rebook', booking.trackingNumber),
     ],
   };
   return [
@@ -99,15 +97,15 @@ export function homeView(input: HomeInput): HomeView {
   const start: ActionsBlock = {
     type: 'actions',
     elements: [
-      button(ids.quoteNew, 'New quote'),
-      button(ids.bookingNew, 'New booking', undefined, 'primary'),
+      button(ids.quoteFromHome, 'New quote'),
+      button(ids.bookFromHome, 'New booking', undefined, 'primary'),
       ...(input.bulkAllowed
         ? [button(ids.bulkOpen, 'Import CSV'), button(ids.bulkTemplate, 'CSV template')]
         : []),
       button(ids.exportOpen, 'Export'),
     ],
   };
-  const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap((b) => bookingBlocks(b, input.rebook));
+  const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap(bookingBlocks);
   const more = input.bookingsToday - Math.min(input.bookings.length, HOME_BOOKINGS);
   const drafts = input.drafts.slice(0, HOME_DRAFTS).map(
     (draft): KnownBlock => ({

@@ -41,8 +41,9 @@ export const ids = {
   addressesEdit: 'addresses_edit',
   addressesDelete: 'addresses_delete',
   addressesEditForm: 'addresses_edit_form',
-  quoteNew: 'quote_new',
-  bookingNew: 'book_new',
+  /** The Home tab's New quote and New booking: the shortcuts' first view, from a button. */
+  quoteFromHome: 'quote_from_home',
+  bookFromHome: 'book_from_home',
   bookingResume: 'book_resume',
   bulkOpen: 'bulk_open',
   bulkImport: 'bulk_import',
