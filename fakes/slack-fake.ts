@@ -11,6 +11,13 @@
  *
  * `fake.responseUrl(path)` gives a `response_url` on the same server: POSTs to it are recorded in
  * `fake.responseUrlPosts` (Bolt's `respond()` POSTs JSON there with global fetch).
+ *
+ * Files, as Slack serves them: `fake.addFile(...)` makes a file that `files.info` describes, with a
+ * `url_private_download` on this server that answers only a bearer token (like Slack, which shows a
+ * login page otherwise); `fake.downloads` records each download. Uploads go the way
+ * `filesUploadV2` sends them: `files.getUploadURLExternal` hands out an `upload_url` here, the
+ * bytes POSTed to it land in `fake.uploads`, and `files.completeUploadExternal` shares them
+ * (`fake.uploadsCompleted()` joins the two).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +71,28 @@ export interface WaitOptions {
   timeoutMs?: number;
 }
 
+/** A file the fake serves, as `fake.addFile` made it. */
+export interface FakeFile {
+  id: string;
+  name: string;
+  bytes: Buffer;
+  /** As files.info reports it (default: the real size). */
+  size: number;
+  filetype: string;
+}
+
+/** A file the bot uploaded, with where `files.completeUploadExternal` shared it. */
+export interface CompletedUpload {
+  fileId: string;
+  filename: string;
+  text: string;
+  /** The token the bytes were sent with. */
+  token: string | undefined;
+  channelId?: string;
+  threadTs?: string;
+  initialComment?: string;
+}
+
 export interface FakeSlack {
   /** `http://127.0.0.1:PORT/api/`: pass as Bolt's `clientOptions.slackApiUrl`. */
   readonly apiUrl: string;
@@ -91,6 +120,14 @@ export interface FakeSlack {
   respond(method: string, answer: FakeAnswer | FakeAnswerFn, options?: { times?: number }): void;
   /** A response URL on this server: `<origin>/response/<path>`. */
   responseUrl(path?: string): string;
+  /** A file files.info describes and this server serves to a bearer token. */
+  addFile(input: { name: string; content: string | Uint8Array; size?: number; filetype?: string }): FakeFile;
+  /** Every download of a file: its id and the token it came with. */
+  readonly downloads: { fileId: string; token: string | undefined }[];
+  /** Bytes POSTed to an upload URL, by file id. */
+  readonly uploads: Map<string, { bytes: Buffer; token: string | undefined }>;
+  /** Uploads that files.completeUploadExternal shared, in the order they were completed. */
+  uploadsCompleted(): CompletedUpload[];
   /** Forget calls, posts, scripted answers and known views. */
   reset(): void;
   close(): Promise<void>;
@@ -99,7 +136,15 @@ export interface FakeSlack {
 export const RESPONSE_URL_METHOD = 'response_url';
 
 /** Body fields the WebClient sends as JSON strings inside a form body. */
-const JSON_FIELDS = new Set(['view', 'blocks', 'attachments', 'metadata', 'unfurls', 'user_auth_blocks']);
+const JSON_FIELDS = new Set([
+  'view',
+  'blocks',
+  'attachments',
+  'metadata',
+  'unfurls',
+  'user_auth_blocks',
+  'files',
+]);
 
 const FAKE_TEAM_ID = 'T0001';
 const FAKE_APP_ID = 'A0001';
@@ -188,11 +233,11 @@ function parseJsonFields(body: Record<string, unknown>): Record<string, unknown>
   return body;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -219,6 +264,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   let hashCounter = 0;
   let tsCounter = 0;
   let responseUrlCounter = 0;
+  const files = new Map<string, FakeFile>();
+  const downloads: { fileId: string; token: string | undefined }[] = [];
+  const uploads = new Map<string, { bytes: Buffer; token: string | undefined }>();
+  let fileCounter = 0;
+  const nextFileId = () => `F${String(++fileCounter).padStart(8, '0')}`;
 
   const nextHash = (): string => {
     hashCounter += 1;
@@ -382,6 +432,33 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       }
       case 'usergroups.users.list':
         return { ok: true, users: [] };
+      case 'files.info': {
+        const file = files.get(String(body.file ?? ''));
+        if (!file) return { ok: false, error: 'file_not_found' };
+        return {
+          ok: true,
+          file: {
+            id: file.id,
+            name: file.name,
+            title: file.name,
+            filetype: file.filetype,
+            mimetype: file.filetype === 'csv' ? 'text/csv' : 'application/octet-stream',
+            size: file.size,
+            url_private: `${origin}/files-pri/${FAKE_TEAM_ID}-${file.id}/${encodeURIComponent(file.name)}`,
+            url_private_download: `${origin}/files-pri/${FAKE_TEAM_ID}-${file.id}/download/${encodeURIComponent(file.name)}`,
+          },
+        };
+      }
+      case 'files.getUploadURLExternal': {
+        const id = nextFileId();
+        return { ok: true, upload_url: `${origin}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const list = Array.isArray(body.files) ? (body.files as { id?: string; title?: string }[]) : [];
+        const missing = list.find((file) => !uploads.has(String(file.id)));
+        if (missing) return { ok: false, error: 'file_not_found' };
+        return { ok: true, files: list.map((file) => ({ id: file.id, title: file.title ?? '' })) };
+      }
       default:
         return { ok: true };
     }
@@ -434,7 +511,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const raw = await readBody(req);
+      const bytes = await readBytes(req);
+      const raw = bytes.toString('utf8');
       const headers = req.headers;
       let body: Record<string, unknown>;
       try {
@@ -465,6 +543,30 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         await answer(call, res);
         // Again with the answer known: a waiter may be waiting for a call that succeeded.
         notifyWaiters();
+        return;
+      }
+      const download = /^\/files-pri\/[^/]+-(F\w+)\//.exec(url.pathname);
+      if (download && req.method === 'GET') {
+        const file = files.get(download[1] ?? '');
+        downloads.push({ fileId: download[1] ?? '', token: bearer });
+        if (!file) {
+          res.writeHead(404, { 'Content-Type': 'text/plain' });
+          res.end('not found');
+        } else if (!bearer) {
+          // Slack answers a request without the token with its sign-in page, not the file.
+          res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+          res.end('<!DOCTYPE html><html><body>Sign in to Slack</body></html>');
+        } else {
+          res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+          res.end(file.bytes);
+        }
+        return;
+      }
+      const upload = /^\/upload\/(F\w+)$/.exec(url.pathname);
+      if (upload && req.method === 'POST') {
+        uploads.set(upload[1] ?? '', { bytes, token: bearer });
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end(`OK - ${bytes.length}`);
         return;
       }
       if (url.pathname.startsWith('/response/') && req.method === 'POST') {
@@ -568,7 +670,44 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const rest = path ?? `commands/${FAKE_TEAM_ID}/${responseUrlCounter}/fake-response-url`;
       return `${origin}/response/${rest.replace(/^\/+/, '')}`;
     },
+    addFile({ name, content, size, filetype = 'csv' }) {
+      const bytes = Buffer.from(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+      const file: FakeFile = { id: nextFileId(), name, bytes, size: size ?? bytes.length, filetype };
+      files.set(file.id, file);
+      return file;
+    },
+    downloads,
+    uploads,
+    uploadsCompleted() {
+      return calls
+        .filter((call) => call.method === 'files.completeUploadExternal' && call.response?.status === 200)
+        .filter((call) => (call.response?.body as SlackApiAnswer | undefined)?.ok === true)
+        .flatMap((call) =>
+          (call.body.files as { id: string; title?: string }[]).map((file) => {
+            const uploaded = uploads.get(file.id);
+            const getUrl = calls.find(
+              (c) =>
+                c.method === 'files.getUploadURLExternal' &&
+                (c.response?.body as { file_id?: string } | undefined)?.file_id === file.id,
+            );
+            return {
+              fileId: file.id,
+              filename: String(getUrl?.body.filename ?? file.title ?? ''),
+              text: uploaded?.bytes.toString('utf8') ?? '',
+              token: uploaded?.token,
+              ...(typeof call.body.channel_id === 'string' ? { channelId: call.body.channel_id } : {}),
+              ...(typeof call.body.thread_ts === 'string' ? { threadTs: call.body.thread_ts } : {}),
+              ...(typeof call.body.initial_comment === 'string'
+                ? { initialComment: call.body.initial_comment }
+                : {}),
+            };
+          }),
+        );
+    },
     reset() {
+      files.clear();
+      downloads.length = 0;
+      uploads.clear();
       calls.length = 0;
       responseUrlPosts.length = 0;
       overrides.clear();

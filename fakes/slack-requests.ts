@@ -507,10 +507,41 @@ export function conversationsSelect(conversationId: string | null): StateValue {
   return { type: 'conversations_select', selected_conversation: conversationId };
 }
 
+/** file_input: the files chosen, as Slack describes them (the bot reads the rest with files.info). */
+export function fileInput(fileIds: readonly string[]): StateValue {
+  return { type: 'file_input', files: fileIds.map((id) => ({ id })) };
+}
+
 export function email(value: string | null): StateValue {
   return { type: 'email_text_input', value };
 }
 
 export function urlInput(value: string | null): StateValue {
   return { type: 'url_text_input', value };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Events API
+// ---------------------------------------------------------------------------------------------------------
+
+export const JSON_CONTENT_TYPE = 'application/json';
+
+let eventCounter = 0;
+
+/**
+ * An Events API delivery over HTTP (`event_callback`, JSON, signed like every request), e.g.
+ * `{ type: 'app_home_opened', user: 'U1', channel: 'D1', tab: 'home' }`.
+ */
+export function eventCallbackBody(event: Json, { eventId }: { eventId?: string } = {}): string {
+  eventCounter += 1;
+  return JSON.stringify({
+    token: 'verification-token-unused',
+    team_id: 'T0001',
+    api_app_id: 'A0001',
+    type: 'event_callback',
+    event_id: eventId ?? `Ev${String(eventCounter).padStart(8, '0')}`,
+    event_time: nowSeconds(),
+    event: { event_ts: `${nowSeconds()}.000100`, ...event },
+    authorizations: [{ team_id: 'T0001', user_id: 'UBOT', is_bot: true }],
+  });
 }

@@ -5,6 +5,7 @@ import {
   datepicker,
   email,
   externalSelect,
+  fileInput,
   numberInput,
   plainText,
   type StateValue,
@@ -35,6 +36,8 @@ function stateValue(
       return conversationsSelect(value);
     case 'external_select':
       return externalSelect(value);
+    case 'file_input':
+      return fileInput(value === null ? [] : value.split(','));
     default:
       return plainText(value);
   }
@@ -47,11 +50,15 @@ function initialValue(element: any): string | null {
     element.initial_option?.value ??
     element.initial_date ??
     element.initial_time ??
+    element.initial_conversation ??
     null
   );
 }
 
-/** The state Slack sends for a modal's inputs: `typed` by schema path, the rest as the modal pre-filled them. */
+/**
+ * The state Slack sends for a modal's inputs: `typed` by schema path (a file input's: file ids,
+ * comma-separated), the rest as the modal pre-filled them.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as Slack holds it
 export function stateFor(blocks: any[], typed: Record<string, string | null>): StateValues {
   const values: StateValues = {};

@@ -16,10 +16,12 @@ type Manifest = {
       url?: string;
     }[];
     shortcuts: { name: string; type: 'message' | 'global'; callback_id: string; description: string }[];
+    app_home?: Record<string, boolean>;
   };
   oauth_config: { scopes: Record<string, string[]> };
   settings: {
     interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string };
+    event_subscriptions?: { bot_events?: string[]; request_url?: string };
     socket_mode_enabled: boolean;
     org_deploy_enabled: boolean;
     token_rotation_enabled: boolean;
@@ -82,9 +84,9 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook <tracking number> | addresses [name, phone or city] | help',
+      'show | update | rebook <tracking number> | addresses [name, phone or city] | export <from>..<to> | help',
     );
-    expect(hints['/book']).toBe('[help]');
+    expect(hints['/book']).toBe('[import | help]');
     expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
   });
 
@@ -101,12 +103,30 @@ describe('manifest.yml', () => {
     const { scopes } = loadManifest().oauth_config;
     expect(Object.keys(scopes)).toEqual(['bot']);
     expect([...(scopes.bot ?? [])].sort()).toEqual(
-      ['chat:write', 'chat:write.public', 'commands', 'im:write', 'usergroups:read'].sort(),
+      [
+        'chat:write',
+        'chat:write.public',
+        'commands',
+        'im:write',
+        'usergroups:read',
+        'files:read',
+        'files:write',
+      ].sort(),
     );
   });
 
+  it('has the Home tab and the event that draws it, and a read-only Messages tab for the bot’s DMs', () => {
+    const manifest = loadManifest();
+    expect(manifest.features.app_home).toEqual({
+      home_tab_enabled: true,
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: true,
+    });
+    expect(manifest.settings.event_subscriptions).toEqual({ bot_events: ['app_home_opened'] });
+  });
+
   it('documents every scope with a comment', () => {
-    for (const scope of ['commands', 'chat:write', 'chat:write.public', 'im:write', 'usergroups:read']) {
+    for (const scope of loadManifest().oauth_config.scopes.bot ?? []) {
       const line = manifestText.split('\n').findIndex((l) => l.trim() === `- ${scope}`);
       expect(line, scope).toBeGreaterThan(0);
       expect(manifestText.split('\n')[line - 1]?.trim().startsWith('#'), scope).toBe(true);
@@ -122,6 +142,9 @@ describe('manifest.yml', () => {
     manifest.settings.interactivity.request_url = 'https://dispatch.example.com/slack/events';
     // The type-ahead menus' options come to the same endpoint.
     manifest.settings.interactivity.message_menu_options_url = 'https://dispatch.example.com/slack/events';
+    if (manifest.settings.event_subscriptions) {
+      manifest.settings.event_subscriptions.request_url = 'https://dispatch.example.com/slack/events';
+    }
     expect(validate(manifest), errorsOf(validate)).toBe(true);
     for (const step of ['request_url', 'message_menu_options_url']) {
       expect(manifestText).toContain(`#   ${step}: https://<host>/slack/events`);
