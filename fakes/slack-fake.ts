@@ -242,6 +242,14 @@ function readBytes(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** The file in an upload: the body itself, or the first file of a multipart form (as the WebClient sends it). */
+async function uploadedBytes(body: Buffer, contentType: string | undefined): Promise<Buffer> {
+  if (!contentType?.startsWith('multipart/form-data')) return body;
+  const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  const file = [...form.values()].find((value) => typeof value !== 'string');
+  return file ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
+}
+
 function describeCalls(calls: readonly FakeCall[]): string {
   if (calls.length === 0) return '  (none)';
   return calls
@@ -564,7 +572,10 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       }
       const upload = /^\/upload\/(F\w+)$/.exec(url.pathname);
       if (upload && req.method === 'POST') {
-        uploads.set(upload[1] ?? '', { bytes, token: bearer });
+        uploads.set(upload[1] ?? '', {
+          bytes: await uploadedBytes(bytes, headers['content-type']),
+          token: bearer,
+        });
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.end(`OK - ${bytes.length}`);
         return;

@@ -310,6 +310,43 @@ describe('fake Slack on its own', () => {
     const dm = await client.conversations.open({ users: 'U1' });
     expect(dm.channel?.id).toMatch(/^D/);
   });
+
+  it('serves a file to its bearer token only, and takes uploads the way filesUploadV2 sends them', async () => {
+    const { WebClient } = (await import('@slack/bolt')).webApi;
+    const client = new WebClient('xoxb-t', { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+    const file = fake.addFile({ name: 'orders.csv', content: 'a,b\n1,2\n' });
+    const info = await client.files.info({ file: file.id });
+    expect(info.file).toMatchObject({ id: file.id, name: 'orders.csv', size: 8, filetype: 'csv' });
+    const url = info.file?.url_private_download ?? '';
+    const withToken = await fetch(url, { headers: { Authorization: 'Bearer xoxb-t' } });
+    expect(await withToken.text()).toBe('a,b\n1,2\n');
+    const without = await fetch(url);
+    expect(without.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(fake.downloads).toEqual([
+      { fileId: file.id, token: 'xoxb-t' },
+      { fileId: file.id, token: undefined },
+    ]);
+    await expect(client.files.info({ file: 'F404' })).rejects.toMatchObject({
+      data: { error: 'file_not_found' },
+    });
+
+    await client.filesUploadV2({
+      channel_id: 'C1',
+      thread_ts: '1.2',
+      filename: 'results.csv',
+      content: 'row,outcome\n2,booked\n',
+      initial_comment: 'Results',
+    });
+    expect(fake.uploadsCompleted()).toEqual([
+      expect.objectContaining({
+        filename: 'results.csv',
+        text: 'row,outcome\n2,booked\n',
+        channelId: 'C1',
+        threadTs: '1.2',
+        initialComment: 'Results',
+      }),
+    ]);
+  });
 });
 
 describe('WebClient retries a 429 after Retry-After', () => {
