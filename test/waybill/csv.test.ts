@@ -1,4 +1,5 @@
 // Bookings CSV files: reading (encodings, delimiters, quoting, headers), every problem at once, and the files the bot writes.
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
@@ -42,6 +43,12 @@ describe('reading a bookings CSV', () => {
     expect(result.ready).toHaveLength(1);
     const headerRow = parse(template, { bom: true })[0];
     expect(headerRow).toEqual(bookingColumns(defaultCatalog).map((c) => c.header));
+  });
+
+  it('is the template docs/usage.md shows', () => {
+    const usage = readFileSync(new URL('../../docs/usage.md', import.meta.url), 'utf8');
+    const shown = /```\n(tracking_number,[^`]*)```/.exec(usage)?.[1];
+    expect(shown).toBe(templateCsv(defaultCatalog).replace('\uFEFF', '').replaceAll('\r\n', '\n'));
   });
 
   it('books what the row says, dates in the waybill time zone, defaults where cells are empty', () => {
