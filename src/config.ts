@@ -339,8 +339,6 @@ export interface BotConfig {
 }
 
 export interface BulkSettings {
-  /** Who may book from a file (and must also be allowed to book); undefined: whoever may book. */
-  userIds?: string[];
   maxRows: number;
   maxBytes: number;
 }
@@ -349,6 +347,8 @@ export interface AccessPolicy {
   userIds: string[];
   userGroupIds: string[];
   channelIds: string[];
+  /** Who may book from a file (and must also be allowed to book); undefined: whoever may book. */
+  bulkUserIds?: string[];
 }
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
@@ -377,9 +377,9 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       userIds: settings.ALLOWED_USER_IDS ?? [],
       userGroupIds: settings.ALLOWED_USERGROUP_IDS ?? [],
       channelIds: settings.ALLOWED_CHANNEL_IDS ?? [],
+      bulkUserIds: settings.ALLOWED_BULK_USER_IDS,
     },
     bulk: {
-      userIds: settings.ALLOWED_BULK_USER_IDS,
       maxRows: settings.BULK_MAX_ROWS,
       // Megabytes as a file browser counts them.
       maxBytes: settings.BULK_MAX_FILE_MB * 1_000_000,

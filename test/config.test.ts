@@ -457,14 +457,18 @@ describe('loadBotConfig: bulk booking', () => {
   const botError = (env: Env) => configError(() => loadBotConfig(env), env);
 
   it('defaults to 500 rows, 2 MB, and whoever may book', () => {
-    expect(loadBotConfig({}).bulk).toEqual({ userIds: undefined, maxRows: 500, maxBytes: 2_000_000 });
+    expect(loadBotConfig({}).bulk).toEqual({ maxRows: 500, maxBytes: 2_000_000 });
+    expect(loadBotConfig({}).access.bulkUserIds).toBeUndefined();
   });
 
   it('reads the limits and the list of who may book from a file', () => {
-    expect(
-      loadBotConfig({ BULK_MAX_ROWS: ' 40 ', BULK_MAX_FILE_MB: '5', ALLOWED_BULK_USER_IDS: 'U01AB, W02CD' })
-        .bulk,
-    ).toEqual({ userIds: ['U01AB', 'W02CD'], maxRows: 40, maxBytes: 5_000_000 });
+    const config = loadBotConfig({
+      BULK_MAX_ROWS: ' 40 ',
+      BULK_MAX_FILE_MB: '5',
+      ALLOWED_BULK_USER_IDS: 'U01AB, W02CD',
+    });
+    expect(config.bulk).toEqual({ maxRows: 40, maxBytes: 5_000_000 });
+    expect(config.access.bulkUserIds).toEqual(['U01AB', 'W02CD']);
   });
 
   it('names the setting in one line when a value is wrong', () => {

@@ -12,6 +12,8 @@ import {
   plain,
   section,
 } from '../shared/blocks.js';
+import { VALUE_ACTION } from '../shared/forms.js';
+import { DESTINATION_BLOCK } from '../shared/global-shortcut.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 
@@ -21,7 +23,8 @@ const LINES_PER_SECTION = 10;
 /** Rows per thread message: one section each, under the 50 blocks a message may hold. */
 export const ROWS_PER_MESSAGE = 45;
 
-export const importBlocks = { file: 'file', channel: 'channel' } as const;
+/** The file input's block; the conversation's is the shared destination block access control reads. */
+export const FILE_BLOCK = 'file';
 
 export interface Limits {
   maxRows: number;
@@ -53,17 +56,17 @@ export function importModal(input: { env: WaybillEnv; channelId?: string; limits
       context(limitsLine(input.limits)),
       {
         type: 'input',
-        block_id: importBlocks.file,
+        block_id: FILE_BLOCK,
         label: plain('CSV file'),
-        element: { type: 'file_input', action_id: 'value', filetypes: ['csv'], max_files: 1 },
+        element: { type: 'file_input', action_id: VALUE_ACTION, filetypes: ['csv'], max_files: 1 },
       },
       {
         type: 'input',
-        block_id: importBlocks.channel,
+        block_id: DESTINATION_BLOCK,
         label: plain('Post the results in'),
         element: {
           type: 'conversations_select',
-          action_id: 'value',
+          action_id: VALUE_ACTION,
           ...(input.channelId
             ? { initial_conversation: input.channelId }
             : { default_to_current_conversation: true }),

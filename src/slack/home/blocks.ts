@@ -3,6 +3,7 @@ import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@sla
 import type { WaybillEnv } from '../../config.js';
 import { context, environmentNotice, header, plain, section } from '../shared/blocks.js';
 import { slackDate } from '../shared/booking-card.js';
+import { VALUE_ACTION } from '../shared/forms.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 
@@ -155,7 +156,7 @@ export function exportModal(input: {
     type: 'input',
     block_id: blockId,
     label: plain(label),
-    element: { type: 'datepicker', action_id: 'value', initial_date: initial },
+    element: { type: 'datepicker', action_id: VALUE_ACTION, initial_date: initial },
   });
   return {
     type: 'modal',

@@ -15,7 +15,7 @@ import { ids, readViewMetadata } from './ids.js';
  * in the workspace may. User-group membership is read through the Web API and cached briefly.
  */
 
-export type GuardedOperation = 'quote' | 'book' | 'update' | 'show' | 'addresses';
+export type GuardedOperation = 'quote' | 'book' | 'update' | 'show' | 'addresses' | 'bulk';
 
 export type Verdict = { ok: true } | { ok: false; reason: 'user' | 'channel' };
 
@@ -31,8 +31,28 @@ export class AccessControl {
   ) {}
 
   get open(): boolean {
-    const { userIds, userGroupIds, channelIds } = this.policy;
-    return userIds.length === 0 && userGroupIds.length === 0 && channelIds.length === 0;
+    const { userIds, userGroupIds, channelIds, bulkUserIds } = this.policy;
+    return (
+      userIds.length === 0 &&
+      userGroupIds.length === 0 &&
+      channelIds.length === 0 &&
+      bulkUserIds === undefined
+    );
+  }
+
+  /** Booking from a file: whoever may book, narrowed to ALLOWED_BULK_USER_IDS when that is set. */
+  async allowsBulk(
+    client: SlackClient,
+    userId: string,
+    channelId: string | undefined,
+    options: { channelChosenLater?: boolean } = {},
+  ): Promise<Verdict> {
+    const verdict = await this.allows(client, userId, channelId, options);
+    if (!verdict.ok) return verdict;
+    const { bulkUserIds } = this.policy;
+    return bulkUserIds === undefined || bulkUserIds.includes(userId)
+      ? verdict
+      : { ok: false, reason: 'user' };
   }
 
   /**
@@ -86,7 +106,13 @@ type Body = Record<string, unknown> & {
   channel_id?: string;
   user?: { id?: string };
   channel?: { id?: string };
-  view?: { id?: string; callback_id?: string; private_metadata?: string; state?: { values?: unknown } };
+  view?: {
+    id?: string;
+    type?: string;
+    callback_id?: string;
+    private_metadata?: string;
+    state?: { values?: unknown };
+  };
   actions?: { action_id?: string }[];
   /** A type-ahead menu's, asking for options (block_suggestion). */
   action_id?: string;
@@ -97,6 +123,7 @@ export function operationOf(body: Body): GuardedOperation | undefined {
   if (body.command) {
     const request = readCommand(body.command, body.text ?? '');
     if (!request || request.kind === 'help') return undefined;
+    if (request.kind === 'export') return 'show';
     return request.kind === 'rebook' ? 'book' : request.kind;
   }
   const id =
@@ -111,6 +138,8 @@ export function operationOf(body: Body): GuardedOperation | undefined {
             : undefined;
   if (!id) return undefined;
   if (id.startsWith('quote_')) return 'quote';
+  if (id.startsWith('bulk_')) return 'bulk';
+  if (id.startsWith('export_')) return 'show';
   if (id.startsWith('book')) return 'book';
   if (id.startsWith('update_') || id === ids.waybillUpdate) return 'update';
   if (id.startsWith('addresses_')) return 'addresses';
@@ -136,6 +165,7 @@ const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
   update: ['update waybills', 'waybill changes'],
   show: ['look up waybills', 'waybill changes'],
   addresses: ['use the address book', 'the address book'],
+  bulk: ['book waybills from a CSV file', 'booking'],
 };
 
 const refusals = {
@@ -161,9 +191,12 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
     if (!operation || deps.access.open) return args.next();
     const userId = body.user_id ?? body.user?.id ?? '';
     const channelId = await channelOf(deps, body);
-    const verdict = await deps.access.allows(args.client, userId, channelId, {
-      channelChosenLater: body.type === 'shortcut',
-    });
+    // A shortcut and the Home tab come from no conversation: the one chosen next is checked then.
+    const channelChosenLater = body.type === 'shortcut' || body.view?.type === 'home';
+    const verdict =
+      operation === 'bulk'
+        ? await deps.access.allowsBulk(args.client, userId, channelId, { channelChosenLater })
+        : await deps.access.allows(args.client, userId, channelId, { channelChosenLater });
     if (verdict.ok) return args.next();
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     if (body.type === 'block_suggestion') {

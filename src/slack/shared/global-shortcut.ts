@@ -7,8 +7,8 @@ import { environmentNotice, plain } from './blocks.js';
 import { getPath, VALUE_ACTION } from './forms.js';
 import { openModalSoon } from './modal.js';
 
-/** The block of the destination view that holds the chosen conversation. */
-const DESTINATION_BLOCK = 'destination';
+/** The block of a view that holds the conversation chosen for the result (access control reads it). */
+export const DESTINATION_BLOCK = 'destination';
 
 /** "Post the result in": a channel picker, the only input of a global shortcut's first view. */
 export function destinationView(
