@@ -1,5 +1,6 @@
 /** Booking values as typed (a form, a CSV row) to the Booking schema's input: dates and times, numbered parcels. */
-import { instantFromZonedDateTime } from './dates.js';
+import type { Catalog } from './catalog.js';
+import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from './dates.js';
 import { isCalendarDate, isObject } from './fields.js';
 
 function field(source: unknown, key: string): unknown {
@@ -55,5 +56,16 @@ export function toBookingInput(
       ...(typeof row === 'object' && row !== null ? row : {}),
       trackingNumber: childTrackingNumber(parent, index),
     })),
+  };
+}
+
+/** A dispatcher in a hurry: pickup today at the next full hour, delivery tomorrow at 17:00. */
+export function bookingDefaults(now: Date, timeZone: string, catalog: Catalog): Record<string, unknown> {
+  const today = zonedDateAndTime(now, timeZone);
+  const nextHour = Math.min(Number(today.time.slice(0, 2)) + 1, 23);
+  return {
+    pickupAt: { date: today.date, time: `${String(nextHour).padStart(2, '0')}:00` },
+    expectedDeliveryAt: { date: zonedDateAfter(now, 1, timeZone), time: '17:00' },
+    ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
   };
 }

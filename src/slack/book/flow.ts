@@ -6,8 +6,7 @@ import {
   type StoreTables,
   StoreUnavailableError,
 } from '../../store/index.js';
-import { toBookingInput } from '../../waybill/booking-input.js';
-import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
+import { bookingDefaults, toBookingInput } from '../../waybill/booking-input.js';
 import { isWaybillApiError } from '../../waybill/errors.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
@@ -46,19 +45,6 @@ export function bookingMetadata(draft: Draft<BookingDraft>): string {
   return viewMetadata({ draftId: draft.id });
 }
 
-/** A dispatcher in a hurry: pickup today at the next full hour, delivery tomorrow at 17:00. */
-export function bookingDefaults(deps: BotDeps): Record<string, unknown> {
-  const { timeZone, catalog } = deps.waybill;
-  const now = deps.now();
-  const today = zonedDateAndTime(now, timeZone);
-  const nextHour = Math.min(Number(today.time.slice(0, 2)) + 1, 23);
-  return {
-    pickupAt: { date: today.date, time: `${String(nextHour).padStart(2, '0')}:00` },
-    expectedDeliveryAt: { date: zonedDateAfter(now, 1, timeZone), time: '17:00' },
-    ...(catalog.serviceTypes.length === 1 ? { serviceType: catalog.serviceTypes[0]?.value } : {}),
-  };
-}
-
 export function createBookingDraft(
   deps: BotDeps,
   where: { userId: string; channelId: string; responseUrl?: string },
@@ -73,7 +59,7 @@ export function createBookingDraft(
     userId: where.userId,
     channelId: where.channelId,
     data: {
-      input: { ...bookingDefaults(deps), ...input },
+      input: { ...bookingDefaults(deps.now(), deps.waybill.timeZone, deps.waybill.catalog), ...input },
       step: 'shipment',
       parcels,
       rev: 0,
