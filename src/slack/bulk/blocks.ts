@@ -17,6 +17,8 @@ import { DESTINATION_BLOCK } from '../shared/global-shortcut.js';
 import { ids } from '../shared/ids.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
 
+/** Problems kept for the summary's pages; a file with more is mostly wrong, and the first ones say how. */
+export const MAX_LISTED_PROBLEMS = 1000;
 /** Problems shown on one page of the summary: four sections of ten lines stay far below 100 blocks and 3000 characters each. */
 export const PROBLEMS_PER_PAGE = 40;
 const LINES_PER_SECTION = 10;
@@ -129,7 +131,10 @@ export interface SummaryInput {
   toBook: number;
   /** Rows an earlier run of the same file booked (or left of unknown outcome): never sent again. */
   earlier: { booked: number; unknown: number };
+  /** The problems listed (the first MAX_LISTED_PROBLEMS of them). */
   problems: readonly CsvProblem[];
+  /** How many there are in all. */
+  problemCount: number;
   /** Rows with at least one problem. */
   rowsWithProblems: number;
   page: number;
@@ -161,11 +166,14 @@ export function summaryView(input: SummaryInput): ModalView {
       `:question: ${plural(earlier.unknown, 'row')} of unknown outcome from an earlier run: never sent again; check them with the courier.`,
     );
   }
-  if (problems.length > 0) {
+  if (input.problemCount > 0) {
     lines.push(
-      `:warning: *${plural(problems.length, 'problem')}* in ${plural(input.rowsWithProblems, 'row')}: ` +
-        (input.rowsWithProblems > 0 ? 'those rows are not booked. ' : '') +
-        'Fix them in the file and import it again to book them.',
+      `:warning: *${plural(input.problemCount, 'problem')}*` +
+        (input.rowsWithProblems > 0
+          ? ` in ${plural(input.rowsWithProblems, 'row')}: those rows are not booked. `
+          : ': ') +
+        'Fix them in the file and import it again to book them.' +
+        (input.problemCount > problems.length ? ` The first ${problems.length} are listed here.` : ''),
     );
   }
   const pager: ActionsBlock['elements'] = [];
