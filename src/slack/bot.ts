@@ -3,7 +3,9 @@ import { App, HTTPReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
 import * as addresses from './addresses/index.js';
 import * as book from './book/index.js';
+import * as bulk from './bulk/index.js';
 import type { BotDeps } from './deps.js';
+import * as home from './home/index.js';
 import * as quote from './quote/index.js';
 import { accessGuard } from './shared/access.js';
 import { refuseNonObjectBodies } from './shared/body-guard.js';
@@ -57,7 +59,8 @@ export function createBot({
   app.use(storeFaultGuard(deps));
   app.use(retryGuard(deps));
   app.use(accessGuard(deps));
-  for (const feature of [quote, book, update, addresses, modalClosed]) feature.register(app, deps);
+  for (const feature of [quote, book, update, addresses, bulk, home, modalClosed])
+    feature.register(app, deps);
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'listener failed');
   });

@@ -1,4 +1,4 @@
-/** What every listener needs (settings, courier, store, forms, access), built once at start-up. */
+/** What every listener needs (settings, courier, store, forms, access, activity), built once at start-up. */
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
 import type { Store } from '../store/index.js';
@@ -7,8 +7,10 @@ import type { SenderProfile } from '../waybill/profiles.js';
 import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
 import { partyFormSpec } from './addresses/index.js';
 import { bookingFormSpec } from './book/index.js';
+import { DEFAULT_REFRESH_TIMING, type RefreshTiming } from './home/index.js';
 import { quoteFormSpec } from './quote/index.js';
 import { AccessControl } from './shared/access.js';
+import { Activity } from './shared/activity.js';
 import { InFlight } from './shared/in-flight.js';
 import { updateFormSpec } from './update/index.js';
 
@@ -20,7 +22,7 @@ export interface BotDeps {
   store: Store;
   logger: Logger;
   inFlight: InFlight;
-  bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId' | 'access'>;
+  bot: Pick<BotConfig, 'trackingPrefix' | 'maxParcels' | 'auditChannelId' | 'access' | 'bulk'>;
   access: AccessControl;
   profiles: SenderProfile[];
   /** Each form's fields and required set, worked out once from its schema. */
@@ -32,6 +34,10 @@ export interface BotDeps {
     party: ReturnType<typeof partyFormSpec>;
   };
   now: () => Date;
+  /** Who just booked or updated: the Home tab redraws theirs. */
+  activity: Activity;
+  /** How often Home tabs may be redrawn (tests make it quick). */
+  homeRefresh: RefreshTiming;
 }
 
 export function createBotDeps(input: {
@@ -42,6 +48,7 @@ export function createBotDeps(input: {
   bot: BotDeps['bot'];
   profiles?: SenderProfile[];
   now?: () => Date;
+  homeRefresh?: RefreshTiming;
 }): BotDeps {
   const schemas = createWaybillSchemas(input.waybill.catalog);
   const { catalog, timeZone } = input.waybill;
@@ -58,5 +65,7 @@ export function createBotDeps(input: {
       party: partyFormSpec(schemas.party),
     },
     now: input.now ?? (() => new Date()),
+    activity: new Activity(),
+    homeRefresh: input.homeRefresh ?? DEFAULT_REFRESH_TIMING,
   };
 }

@@ -1,6 +1,8 @@
 /** /book: opens the booking's first step, pre-filled from `key=value` words. */
 import type { App } from '@slack/bolt';
+import { importModalFor } from '../bulk/index.js';
 import type { BotDeps } from '../deps.js';
+import { readCommand } from '../shared/command-request.js';
 import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
 import { onPrefilledCommand } from '../shared/prefilled-command.js';
 import { createBookingDraft, showStep } from './flow.js';
@@ -29,7 +31,12 @@ export function register(app: App, deps: BotDeps): void {
   onPrefilledCommand(app, deps, '/book', {
     keys: bookPrefillKeys(deps),
     fields: allBookingFields(deps.waybill.catalog, 0),
-    intro: `*/book* books a waybill in steps: ${steps}.`,
+    intro: `*/book* books a waybill in steps: ${steps}. \`/book import\` books many at once from a CSV file.`,
+    // `/book import`: the bulk booking's modal instead of the form.
+    instead: (command) =>
+      readCommand('/book', command.text)?.kind === 'bulk'
+        ? () => importModalFor(deps, command.channel_id)
+        : undefined,
     form: async (command, prefill) => {
       const where = {
         userId: command.user_id,

@@ -1,21 +1,15 @@
 /** A booking from steps to card: the draft, each step's view, sending once, storing, and posting the card. */
 import type { ModalView } from '@slack/types';
-import {
-  type Draft,
-  DuplicateTrackingNumberError,
-  type StoreTables,
-  StoreUnavailableError,
-} from '../../store/index.js';
+import type { Draft } from '../../store/index.js';
 import { bookingDefaults, toBookingInput } from '../../waybill/booking-input.js';
-import { isWaybillApiError } from '../../waybill/errors.js';
-import type { BookingResult } from '../../waybill/responses.js';
 import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { BotDeps } from '../deps.js';
-import { beginAttempt, bookingAttempt, storeOutcome } from '../shared/attempts.js';
+import { beginAttempt, bookingAttempt } from '../shared/attempts.js';
 import { notice } from '../shared/blocks.js';
 import { bookingCard } from '../shared/booking-card.js';
+import { type BookingAttemptResult, sendBooking } from '../shared/booking-send.js';
 import {
   type Delivered,
   deliveredNote,
@@ -23,7 +17,7 @@ import {
   postToUser,
   type SlackClient,
 } from '../shared/delivery.js';
-import { mergeInput, readFormState, type StateValues } from '../shared/forms.js';
+import { getPath, mergeInput, readFormState, type StateValues } from '../shared/forms.js';
 import { draftOfView, viewMetadata } from '../shared/ids.js';
 import { type SendStep, showInModal } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
@@ -36,10 +30,14 @@ import {
   bookingUnknownView,
   bookingWorkingView,
 } from './blocks.js';
-import { type BookingDraft, type BookingOrigin, type BookingStep, bookingSteps, stepOfPath } from './form.js';
-
-/** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
-export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };
+import {
+  type BookingDraft,
+  type BookingOrigin,
+  type BookingStep,
+  bookingSteps,
+  stepOfPath,
+  stepTitles,
+} from './form.js';
 
 export function bookingMetadata(draft: Draft<BookingDraft>): string {
   return viewMetadata({ draftId: draft.id });
@@ -282,10 +280,10 @@ async function showOrTell(
 }
 
 /**
- * After "Booking…" is on screen: send the booking once; then, in one transaction, the booking, its
- * parties in the address book, the attempt's outcome, the audit entry and the draft; after the
- * commit, post the card and show the outcome (as a message if the modal was closed). The courier has acted by then, so a database
- * that does not answer is waited for (storeOutcome) rather than the outcome lost.
+ * After "Booking…" is on screen: the booking sent once and recorded (sendBooking: the booking, its
+ * parties in the address book, the attempt's outcome and the audit entry, with the draft marked
+ * booked in the same transaction); then the card is posted and the outcome shown (as a message if
+ * the modal was closed).
  */
 async function runBooking(
   deps: BotDeps,
@@ -306,62 +304,29 @@ async function runBooking(
 ): Promise<void> {
   const { env, catalog, currency } = deps.waybill;
   const { trackingNumber } = booking;
-  const who = { userId: draft.userId, trackingNumber, operation: 'book' };
   const metadata = bookingMetadata(draft);
-  let result: BookingResult;
-  try {
-    result = await deps.courier.book(request);
-  } catch (err) {
-    const message = isWaybillApiError(err) ? err.userMessage() : `Booking outcome unknown: ${String(err)}`;
-    const state = isWaybillApiError(err) && err.outcome === 'not-done' ? 'failed' : 'unknown';
-    await storeOutcome(deps, async (tx) => {
-      await tx.attempts.finish<BookingAttemptResult>(key, state, { message });
-      await tx.audit.record({ ...who, outcome: state, request, detail: message });
-    }).catch((storeErr: unknown) => {
-      deps.logger.error({ err: storeErr, trackingNumber, state }, 'a booking outcome could not be recorded');
-    });
+  const sent = await sendBooking(deps, {
+    key,
+    request,
+    booking,
+    userId: draft.userId,
+    channelId: draft.channelId,
+    postedNote: 'The booking card is being posted.',
+    alsoRecord: (tx) =>
+      tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber }),
+    waiting: (result) =>
+      showInModal(client, viewId, bookingDoneView(trackingNumber, result, recordedLaterNote, env, metadata)),
+  });
+  if (sent.state === 'failed' || sent.state === 'unknown') {
     const view =
-      state === 'failed'
-        ? bookingFailedView(message, env, metadata)
-        : bookingUnknownView(message, env, metadata);
-    await showOrTell(client, draft, viewId, view, { emoji: ':warning:', text: escapeMrkdwn(message) });
+      sent.state === 'failed'
+        ? bookingFailedView(sent.message, env, metadata)
+        : bookingUnknownView(sent.message, env, metadata);
+    await showOrTell(client, draft, viewId, view, { emoji: ':warning:', text: escapeMrkdwn(sent.message) });
     return;
   }
-  const bookedAt = deps.now();
-  const pending = 'The booking card is being posted.';
-  const record = async (tx: StoreTables, withBooking: boolean) => {
-    if (withBooking) {
-      await tx.bookings.insert({
-        trackingNumber,
-        trackingRefNo: result.trackingRefNo,
-        record: booking,
-        channelId: draft.channelId,
-        bookedBy: draft.userId,
-        bookedAt,
-      });
-      // The address book: its parties, saved (or used again) with the booking.
-      await tx.parties.save([booking.consignee, booking.shipper, booking.returnTo]);
-    }
-    await tx.attempts.finish<BookingAttemptResult>(key, 'succeeded', {
-      trackingRefNo: result.trackingRefNo,
-      postedNote: pending,
-    });
-    await tx.audit.record({ ...who, outcome: 'ok', request, response: result });
-    return tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber });
-  };
-  const waiting = () =>
-    showInModal(client, viewId, bookingDoneView(trackingNumber, result, recordedLaterNote, env, metadata));
-  let saved: Draft<BookingDraft>;
-  try {
-    saved = await storeOutcome(deps, (tx) => record(tx, true), { waiting }).catch((err: unknown) => {
-      // Reserved numbers make this all but impossible; the booking exists, so the rest is kept.
-      if (!(err instanceof DuplicateTrackingNumberError)) throw err;
-      deps.logger.error({ err, trackingNumber }, 'booked, but a booking with this number was stored already');
-      return storeOutcome(deps, (tx) => record(tx, false));
-    });
-  } catch (err) {
-    if (!(err instanceof StoreUnavailableError)) throw err;
-    deps.logger.error({ err, trackingNumber }, 'booked at the courier, but it could not be recorded');
+  const { result } = sent;
+  if (sent.state === 'unrecorded' || !sent.recorded) {
     const booked = `Booked \`${escapeMrkdwn(trackingNumber)}\`, courier reference \`${escapeMrkdwn(result.trackingRefNo)}\`.`;
     const view = bookingDoneView(trackingNumber, result, `:warning: ${unrecordedNote}`, env, metadata);
     await showOrTell(client, draft, viewId, view, {
@@ -374,12 +339,12 @@ async function runBooking(
     booking,
     trackingRefNo: result.trackingRefNo,
     bookedBy: draft.userId,
-    bookedAt,
+    bookedAt: sent.bookedAt,
     catalog,
     currency,
     env,
   });
-  const delivered = await postCard(deps, client, saved, card);
+  const delivered = await postCard(deps, client, sent.recorded, card);
   const postedNote = delivered
     ? deliveredNote(delivered)
     : 'Slack did not accept the booking card; the booking is stored.';
@@ -387,6 +352,32 @@ async function runBooking(
     .finish<BookingAttemptResult>(key, 'succeeded', { trackingRefNo: result.trackingRefNo, postedNote })
     .catch(cardPlaceLost(deps, trackingNumber));
   await showInModal(client, viewId, bookingDoneView(trackingNumber, result, postedNote, env, metadata));
+}
+
+/** Someone's booking drafts not sent yet, the latest first: what the Home tab offers to resume. */
+export async function openBookingDrafts(
+  deps: BotDeps,
+  userId: string,
+  limit: number,
+): Promise<{ id: string; receiver: string; step: string; savedAt: Date }[]> {
+  // Booked drafts stay until they expire: read a few more than are shown.
+  const drafts = await deps.store.drafts.listOpen<BookingDraft>({
+    userId,
+    kind: 'booking',
+    limit: limit * 4,
+  });
+  return drafts
+    .filter((draft) => !draft.data.bookedTrackingNumber)
+    .slice(0, limit)
+    .map((draft) => {
+      const name = getPath(draft.data.input, 'consignee.name');
+      return {
+        id: draft.id,
+        receiver: typeof name === 'string' ? name.trim() : '',
+        step: stepTitles[draft.data.step],
+        savedAt: draft.updatedAt,
+      };
+    });
 }
 
 /** The booking draft a modal belongs to (its private_metadata holds only the draft id). */

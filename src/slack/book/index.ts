@@ -13,10 +13,12 @@ import * as nextStep from './next-step.js';
 import * as partyPick from './party-pick.js';
 import * as rebook from './rebook.js';
 import * as removeParcel from './remove-parcel.js';
+import * as resume from './resume.js';
 import * as retry from './retry.js';
 import * as senderProfile from './sender-profile.js';
 import * as shortcut from './shortcut.js';
 
+export { openBookingDrafts } from './flow.js';
 export { bookingFormSpec, stepFields } from './form.js';
 export { rebookForm } from './rebook.js';
 
@@ -36,6 +38,7 @@ export function register(app: App, deps: BotDeps): void {
     partyPick,
     retry,
     changeDetails,
+    resume,
   ]) {
     listener.register(app, deps);
   }

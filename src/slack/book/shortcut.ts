@@ -8,6 +8,7 @@ import { createBookingDraft, showStep } from './flow.js';
 export function register(app: App, deps: BotDeps): void {
   onGlobalShortcut(app, deps, {
     callbackId: ids.bookNew,
+    buttonId: ids.bookFromHome,
     destinationId: ids.bookingDestination,
     title: 'New booking',
     result: 'the booking card',

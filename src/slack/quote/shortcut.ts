@@ -8,6 +8,7 @@ import { newQuoteForm } from './command.js';
 export function register(app: App, deps: BotDeps): void {
   onGlobalShortcut(app, deps, {
     callbackId: ids.quoteNew,
+    buttonId: ids.quoteFromHome,
     destinationId: ids.quoteDestination,
     title: 'New quote',
     result: 'the price',

@@ -70,14 +70,14 @@ export function updateAttempt(draftId: string, baseVersion: number, body: Update
 }
 
 /**
- * Records the attempt in flight, with who made it where and the modal it was made from (to show
- * there that its outcome is unknown, should this replica die mid-call), unless the store says it
- * may not go.
+ * Records the attempt in flight, with who made it where and the modal it was made from, if any (to
+ * show there that its outcome is unknown, should this replica die mid-call), unless the store says
+ * it may not go.
  */
 export function beginAttempt<R>(
   store: Store,
   attempt: CourierAttempt,
-  who: { userId: string; channelId: string; viewId: string },
+  who: { userId: string; channelId: string; viewId?: string },
   options: Pick<BeginOptions, 'again' | 'supersedeUnknown'> = {},
 ): Promise<BeginResult<R>> {
   return store.attempts.begin<R>(attempt.key, attempt.operation, {

@@ -9,7 +9,7 @@ export type ButtonClick = BlockAction<ButtonAction>;
 type ClickedModal = NonNullable<ButtonClick['view']>;
 
 /**
- * A button on a message that opens a modal ("Book this", "Update", "Open the form again"): `open`
+ * A button on a message or the Home tab that opens a modal ("Book this", "Update", "Resume"): `open`
  * reads what the button's value names and returns the modal to show, or, when that is gone, the
  * text the clicker is told instead. `again` says what to click when Slack was too slow to open it.
  */
@@ -22,12 +22,13 @@ export function onOpeningButton(
 ): void {
   app.action<ButtonClick>(actionId, async ({ ack, body, action, client, respond }) => {
     await ack();
+    const tell = tellClicker(body, client, respond);
     const opened = await open(action.value ?? '', body);
     if (typeof opened === 'string') {
-      await respond({ response_type: 'ephemeral', replace_original: false, text: opened });
+      await tell({ response_type: 'ephemeral', replace_original: false, text: opened });
       return;
     }
-    openModalSoon(deps, client, { triggerId: body.trigger_id, respond, again, view: opened });
+    openModalSoon(deps, client, { triggerId: body.trigger_id, respond: tell, again, view: opened });
   });
 }
 
@@ -35,11 +36,11 @@ export function onOpeningButton(
 export function onModalButton(
   app: App,
   actionId: string,
-  handle: (view: ClickedModal, client: SlackClient) => Promise<void>,
+  handle: (view: ClickedModal, client: SlackClient, action: ButtonAction) => Promise<void>,
 ): void {
-  app.action<ButtonClick>(actionId, async ({ ack, body, client }) => {
+  app.action<ButtonClick>(actionId, async ({ ack, body, action, client }) => {
     await ack();
-    if (body.view) await handle(body.view, client);
+    if (body.view) await handle(body.view, client, action);
   });
 }
 
@@ -55,5 +56,33 @@ export function onBackToForm(
   onModalButton(app, actionId, async (view, client) => {
     const shown = await form(view.private_metadata);
     if (shown) await showInModal(client, view.id, shown, view.hash);
+  });
+}
+
+/** What the clicker is told: through the click's response_url, or (the Home tab has none) in a DM. */
+export type TellClicker = (message: {
+  response_type: 'ephemeral';
+  replace_original?: boolean;
+  text: string;
+}) => Promise<unknown>;
+
+export function tellClicker(
+  body: ButtonClick,
+  client: SlackClient,
+  respond: TellClicker | undefined,
+): TellClicker {
+  if (body.response_url && respond) return respond;
+  return (message) => client.chat.postMessage({ channel: body.user.id, text: message.text });
+}
+
+/** A button acknowledged at once, whatever it then does: `handle` gets the click and how to answer the clicker. */
+export function onButton(
+  app: App,
+  actionId: string,
+  handle: (body: ButtonClick, client: SlackClient, tell: TellClicker, action: ButtonAction) => Promise<void>,
+): void {
+  app.action<ButtonClick>(actionId, async ({ ack, body, action, client, respond }) => {
+    await ack();
+    await handle(body, client, tellClicker(body, client, respond), action);
   });
 }

@@ -4,6 +4,7 @@ import type { ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { BotDeps } from '../deps.js';
 import { environmentNotice, plain } from './blocks.js';
+import { onButton } from './buttons.js';
 import { getPath, VALUE_ACTION } from './forms.js';
 import { openModalSoon } from './modal.js';
 
@@ -50,20 +51,24 @@ export function chosenConversation(values: unknown): string | undefined {
 }
 
 /**
- * A global shortcut that opens a form: first "Post the result in" (access control checks the
- * chosen channel on that submission), then the form, as if its command had been typed there.
+ * A global shortcut (and its button on the Home tab) that opens a form: first "Post the result
+ * in" (access control checks the chosen channel on that submission), then the form, as if its
+ * command had been typed there.
  */
 export function onGlobalShortcut(
   app: App,
   deps: Pick<BotDeps, 'inFlight' | 'logger' | 'waybill'>,
   {
     callbackId,
+    buttonId,
     destinationId,
     title,
     result,
     form,
   }: {
     callbackId: string;
+    /** A button (on the Home tab) that opens the same first view. */
+    buttonId: string;
     destinationId: string;
     /** The shortcut's name, also the first view's title. */
     title: string;
@@ -72,6 +77,7 @@ export function onGlobalShortcut(
     form: (where: { userId: string; channelId: string }) => Promise<ModalView>;
   },
 ): void {
+  const first = () => destinationView(destinationId, title, result, deps.waybill.env);
   app.shortcut<GlobalShortcut>(callbackId, async ({ shortcut, ack, client }) => {
     await ack();
     openModalSoon(deps, client, {
@@ -79,7 +85,15 @@ export function onGlobalShortcut(
       // A global shortcut has no response_url: a form Slack was too slow to open is said in a DM.
       respond: (message) => client.chat.postMessage({ channel: shortcut.user.id, text: message.text }),
       again: `use *${title}*`,
-      view: () => destinationView(destinationId, title, result, deps.waybill.env),
+      view: first,
+    });
+  });
+  onButton(app, buttonId, async (body, client, tell) => {
+    openModalSoon(deps, client, {
+      triggerId: body.trigger_id,
+      respond: tell,
+      again: `click *${title}*`,
+      view: first,
     });
   });
   app.view<ViewSubmitAction>(destinationId, async ({ ack, body, view }) => {

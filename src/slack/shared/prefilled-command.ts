@@ -16,6 +16,7 @@ export function onPrefilledCommand(
     fields,
     intro,
     form,
+    instead,
   }: {
     keys: PrefillKeys;
     /** The form's fields: a pre-filled value must fit its input. */
@@ -24,6 +25,8 @@ export function onPrefilledCommand(
     intro?: string;
     /** The form to open, from the command and what its words pre-fill. */
     form: (command: SlashCommand, prefill: Prefill) => Promise<ModalView>;
+    /** Another modal the command's words ask for (`/book import`), or undefined for the form. */
+    instead?: (command: SlashCommand) => (() => ModalView) | undefined;
   },
 ): void {
   const help = intro ? `${intro}\n\n${prefillHelp(name, keys)}` : prefillHelp(name, keys);
@@ -34,11 +37,12 @@ export function onPrefilledCommand(
     }
     // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
     await ack();
+    const other = instead?.(command);
     openModalSoon(deps, client, {
       triggerId: command.trigger_id,
       respond,
-      again: `type \`${name}\``,
-      view: () => form(command, parsePrefill(command.text, keys, fields)),
+      again: `type \`${other ? `${name} ${command.text.trim()}` : name}\``,
+      view: other ?? (() => form(command, parsePrefill(command.text, keys, fields))),
     });
   });
 }

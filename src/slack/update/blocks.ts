@@ -185,6 +185,9 @@ export function waybillHelp(): string {
     "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
     '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
     '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
+    '• `/waybill export 2026-11-01..2026-11-30`: the bookings and updates of those days as a CSV file, in a DM',
+    '• `/book import`: book many waybills at once from a CSV file',
+    'The bot’s *Home* tab lists today’s bookings and your unfinished ones.',
     'Every booking card in the channel also has *Update* and *Rebook* buttons.',
     'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
   ].join('\n');

@@ -459,6 +459,7 @@ async function runUpdate(
   }
   if (!stored.ok)
     deps.logger.error({ trackingNumber }, 'updated at the courier, but the record changed here meanwhile');
+  deps.activity.changed(draft.userId);
   const posted = await announce(
     deps,
     client,

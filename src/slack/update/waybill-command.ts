@@ -1,9 +1,10 @@
-/** /waybill: help, `show`, `update` and `rebook <tracking number>`, and `addresses` (the address book). */
+/** /waybill: help, `show`, `update` and `rebook <tracking number>`, `addresses` (the address book) and `export <from>..<to>`. */
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { openAddressBook } from '../addresses/index.js';
 import { rebookForm } from '../book/index.js';
 import type { BotDeps } from '../deps.js';
+import { exportFromCommand } from '../home/index.js';
 import { bookingCard } from '../shared/booking-card.js';
 import { readCommand } from '../shared/command-request.js';
 import { openModalSoon } from '../shared/modal.js';
@@ -27,6 +28,13 @@ async function updateOpening(
 export function register(app: App, deps: BotDeps): void {
   app.command('/waybill', async ({ command, ack, client, respond }) => {
     const request = readCommand('/waybill', command.text);
+    if (request?.kind === 'export') {
+      await ack({
+        response_type: 'ephemeral',
+        text: await exportFromCommand(deps, client, command, request.range),
+      });
+      return;
+    }
     if (request?.kind === 'addresses') {
       await ack();
       openAddressBook(deps, client, {

@@ -1,0 +1,44 @@
+/** Opening the import modal (Import CSV on the Home tab, `/book import`), and sending the CSV template. */
+import type { App } from '@slack/bolt';
+import { templateCsv } from '../../waybill/csv/columns.js';
+import type { BotDeps } from '../deps.js';
+import { type ButtonClick, onButton } from '../shared/buttons.js';
+import type { SlackClient } from '../shared/delivery.js';
+import { uploadToUser } from '../shared/files.js';
+import { ids } from '../shared/ids.js';
+import { openModalSoon } from '../shared/modal.js';
+import { importModal } from './blocks.js';
+
+/** The import modal; from a command, its channel is chosen for the results. */
+export function importModalFor(deps: BotDeps, channelId?: string) {
+  const { maxRows, maxBytes } = deps.bot.bulk;
+  return importModal({
+    env: deps.waybill.env,
+    limits: { maxRows, maxBytes },
+    ...(channelId ? { channelId } : {}),
+  });
+}
+
+async function sendTemplate(deps: BotDeps, client: SlackClient, body: ButtonClick): Promise<void> {
+  await uploadToUser(client, body.user.id, {
+    filename: 'bookings-template.csv',
+    title: 'Bookings template',
+    content: templateCsv(deps.waybill.catalog),
+    comment:
+      'The template for booking from a CSV file: one booking per row, one example row. Fill it in, save it as CSV (UTF-8), then `/book import`.',
+  });
+}
+
+export function register(app: App, deps: BotDeps): void {
+  onButton(app, ids.bulkOpen, async (body, client, respond) => {
+    openModalSoon(deps, client, {
+      triggerId: body.trigger_id,
+      respond,
+      again: 'click *Import CSV*',
+      view: () => importModalFor(deps),
+    });
+  });
+  onButton(app, ids.bulkTemplate, async (body, client) => {
+    deps.inFlight.run('csv template', () => sendTemplate(deps, client, body));
+  });
+}

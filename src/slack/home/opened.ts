@@ -1,0 +1,21 @@
+/** The Home tab drawn when someone opens it, and redrawn after their own bookings and updates. */
+import type { App } from '@slack/bolt';
+import type { BotDeps } from '../deps.js';
+import { publishHome } from './flow.js';
+import { HomeRefresher } from './refresh.js';
+
+export function register(app: App, deps: BotDeps): void {
+  const refresher = new HomeRefresher(
+    deps.inFlight,
+    (userId) =>
+      publishHome(deps, app.client, userId).catch((err: unknown) => {
+        deps.logger.warn({ err, user: userId }, 'a Home tab could not be drawn');
+      }),
+    deps.homeRefresh,
+  );
+  deps.activity.onChange((userId) => refresher.changed(userId));
+  app.event('app_home_opened', async ({ event }) => {
+    // The Messages tab opens this event too; only the Home tab is drawn.
+    if (event.tab === 'home') refresher.opened(event.user);
+  });
+}
