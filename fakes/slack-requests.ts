@@ -227,6 +227,8 @@ export function interactiveBody(payload: object): string {
 }
 
 export interface ViewArgs {
+  /** Default the fixture's `modal`; `home` for the App Home tab. */
+  type?: 'modal' | 'home';
   callbackId?: string;
   privateMetadata?: string;
   /** Replaces `view.state.values` entirely. */
@@ -244,6 +246,7 @@ export interface ViewArgs {
 
 function buildView(args: ViewArgs): Json {
   const view = loadSlackFixture<{ view: Json }>('view_submission.java-sdk.basic.json').view;
+  if (args.type !== undefined) view.type = args.type;
   if (args.callbackId !== undefined) view.callback_id = args.callbackId;
   if (args.privateMetadata !== undefined) view.private_metadata = args.privateMetadata;
   if (args.stateValues !== undefined) view.state = { values: args.stateValues };

@@ -105,6 +105,7 @@ describe('bulk booking blocks', () => {
     const outcomes = ['booked', 'failed', 'unknown', 'not valid', 'already booked'] as const;
     const results: RowResult[] = Array.from({ length: 500 }, (_, i) => ({
       row: i + 2,
+      receiver: hostile,
       trackingNumber: `WB${String(i + 1).padStart(6, '0')}`,
       courierReference: `REF-${i}`,
       outcome: outcomes[i % 5] ?? 'booked',

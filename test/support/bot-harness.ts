@@ -9,8 +9,10 @@ import {
   type AppResponse,
   blockActionsPayload,
   blockSuggestionPayload,
+  eventCallbackBody,
   globalShortcutPayload,
   interactiveBody,
+  JSON_CONTENT_TYPE,
   messageShortcutPayload,
   postToApp,
   slashCommandBody,
@@ -134,6 +136,10 @@ export interface TestBot {
   ): Promise<AppResponse>;
   /** "Book from this message" on a message with this text (as Slack sends it), in CREQUESTS by default. */
   messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
+  /** A button on the Home tab (no conversation, no response_url). */
+  clickInHome(actionId: string, value?: string, user?: string): Promise<AppResponse>;
+  /** An Events API delivery, e.g. `{ type: 'app_home_opened', user: 'UDISPATCH', tab: 'home' }`. */
+  event(event: Record<string, unknown>): Promise<AppResponse>;
   /** A global shortcut from the shortcut menu ("New booking", "New quote"). */
   globalShortcut(callbackId: string, user?: string): Promise<AppResponse>;
   /**
@@ -206,6 +212,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     bot: botConfig,
     profiles: senderProfiles(waybill.env, botConfig.senderProfilesFile),
     now: options.now ?? (() => fixedNow),
+    // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
+    homeRefresh: { perPersonMs: 50, spacingMs: 5 },
   });
   const app = createBot({
     slack,
@@ -332,6 +340,17 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           }),
         ),
       ),
+    clickInHome: (actionId, value, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          blockActionsPayload({
+            actionId,
+            ...(value === undefined ? {} : { value }),
+            user,
+            view: { type: 'home', viewId: 'VHOME0001', callbackId: '', privateMetadata: '', blocks: [] },
+          }),
+        ),
+      ),
     messageShortcut: (text, { channelId = 'CREQUESTS', user = 'UDISPATCH' } = {}) =>
       post(
         interactiveBody(
@@ -344,6 +363,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           }),
         ),
       ),
+    event: (event) =>
+      postToApp(url, secrets.signingSecret, eventCallbackBody(event), { contentType: JSON_CONTENT_TYPE }),
     globalShortcut: (callbackId, user = 'UDISPATCH') =>
       post(interactiveBody(globalShortcutPayload({ callbackId, user }))),
     async lookAfterStore() {

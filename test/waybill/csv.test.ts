@@ -184,24 +184,40 @@ describe('reading a bookings CSV', () => {
 });
 
 describe('files the bot writes', () => {
-  it('results: every row, in row order, with a BOM and CRLF', () => {
+  it('results: every row, in row order, with a BOM and CRLF, formula-safe', () => {
     const csv = resultsCsv([
       {
         row: 3,
+        receiver: '',
         trackingNumber: '',
         courierReference: '',
         outcome: 'not valid',
         message: 'Receiver name is required',
       },
-      { row: 2, trackingNumber: 'WB000001', courierReference: 'REF-1', outcome: 'booked', message: '' },
+      {
+        row: 2,
+        receiver: '=cmd Maria',
+        trackingNumber: 'WB000001',
+        courierReference: 'REF-1',
+        outcome: 'booked',
+        message: '',
+      },
     ]);
-    expect(csv.startsWith('\uFEFFrow,tracking_number,courier_reference,outcome,message\r\n2,WB000001,')).toBe(
-      true,
-    );
+    expect(
+      csv.startsWith('\uFEFFrow,receiver_name,tracking_number,courier_reference,outcome,message\r\n2,'),
+    ).toBe(true);
     expect(parse(csv, { bom: true, columns: true })).toEqual([
-      { row: '2', tracking_number: 'WB000001', courier_reference: 'REF-1', outcome: 'booked', message: '' },
+      {
+        row: '2',
+        receiver_name: "'=cmd Maria",
+        tracking_number: 'WB000001',
+        courier_reference: 'REF-1',
+        outcome: 'booked',
+        message: '',
+      },
       {
         row: '3',
+        receiver_name: '',
         tracking_number: '',
         courier_reference: '',
         outcome: 'not valid',

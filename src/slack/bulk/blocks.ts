@@ -310,11 +310,10 @@ function rowBlock(result: RowResult): SectionBlock {
   const number = result.trackingNumber ? ` \`${escapeMrkdwn(result.trackingNumber)}\`` : '';
   const reference = result.courierReference ? ` (${escapeMrkdwn(result.courierReference)})` : '';
   const message = result.message ? `: ${escapeMrkdwn(result.message)}` : '';
+  const receiver = result.receiver ? ` ${escapeMrkdwn(result.receiver)}` : '';
+  // section() keeps it within a section's 3000 characters.
   const block = section(
-    `${outcomeEmoji[result.outcome]} Row ${result.row}${number}${reference} ${result.outcome}${message}`.slice(
-      0,
-      3000,
-    ),
+    `${outcomeEmoji[result.outcome]} Row ${result.row}${number}${receiver}${reference}: ${result.outcome}${message}`,
   );
   const booked = result.outcome === 'booked' || result.outcome === 'already booked';
   return booked

@@ -8,6 +8,7 @@ import { beginAttempt, bookingAttempt } from '../shared/attempts.js';
 import { sendBooking } from '../shared/booking-send.js';
 import { type Delivered, deliveredNote, postToChannel, type SlackClient } from '../shared/delivery.js';
 import { downloadFile, FileNotReadError, uploadFile, uploadToUser } from '../shared/files.js';
+import { getPath } from '../shared/forms.js';
 import { viewMetadata } from '../shared/ids.js';
 import { showInModal } from '../shared/modal.js';
 import { escapeMrkdwn } from '../shared/mrkdwn.js';
@@ -34,11 +35,17 @@ function notValid(problems: readonly CsvProblem[]): RowResult[] {
   }
   return [...byRow].map(([row, messages]) => ({
     row,
+    receiver: '',
     trackingNumber: '',
     courierReference: '',
     outcome: 'not valid',
     message: messages.join('; '),
   }));
+}
+
+function receiverOf(row: CsvBooking): string {
+  const name = getPath(row.values, 'consignee.name');
+  return typeof name === 'string' ? name : '';
 }
 
 interface RunContext {
@@ -70,13 +77,15 @@ async function numberFor(
 async function bookRow(run: RunContext, row: CsvBooking, before: ImportRow | undefined): Promise<RowResult> {
   const { deps, draft } = run;
   const { fileHash: hash, fileName } = draft.data;
+  const receiver = receiverOf(row);
   const result = (
     outcome: RowResult['outcome'],
     trackingNumber: string,
     message: string,
     reference = '',
-  ) => ({
+  ): RowResult => ({
     row: row.row,
+    receiver,
     trackingNumber,
     courierReference: reference,
     outcome,
@@ -273,6 +282,7 @@ export async function runImport(
       deps.logger.error({ err, row: row.row }, 'an imported row could not be booked');
       return {
         row: row.row,
+        receiver: receiverOf(row),
         trackingNumber: earlier.get(row.row)?.trackingNumber ?? row.trackingNumber,
         courierReference: '',
         outcome: 'failed' as const,

@@ -10,19 +10,28 @@ export type RowOutcome = 'booked' | 'already booked' | 'failed' | 'unknown' | 'n
 
 export interface RowResult {
   row: number;
+  /** Who it is for, so a row is recognised at a glance ('' when the row could not be read). */
+  receiver: string;
   trackingNumber: string;
   courierReference: string;
   outcome: RowOutcome;
   message: string;
 }
 
-export const RESULT_COLUMNS = ['row', 'tracking_number', 'courier_reference', 'outcome', 'message'];
+export const RESULT_COLUMNS = [
+  'row',
+  'receiver_name',
+  'tracking_number',
+  'courier_reference',
+  'outcome',
+  'message',
+];
 
 export function resultsCsv(results: readonly RowResult[]): string {
   return toCsv(
     RESULT_COLUMNS,
     [...results]
       .sort((a, b) => a.row - b.row)
-      .map((r) => [String(r.row), r.trackingNumber, r.courierReference, r.outcome, r.message]),
+      .map((r) => [String(r.row), r.receiver, r.trackingNumber, r.courierReference, r.outcome, r.message]),
   );
 }

@@ -1,0 +1,239 @@
+// Bulk booking end to end: /book import, the file input submitted, the file downloaded and results uploaded through the fake Slack, the sandbox courier.
+import { parse } from 'csv-parse/sync';
+import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../src/slack/shared/ids.js';
+import { describeEachBackend } from '../store/backends.js';
+import {
+  secrets,
+  startTestBot as startBot,
+  type TestBot,
+  type TestBotOptions,
+  type View,
+} from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (value: any): string => JSON.stringify(value);
+
+const header =
+  'receiver_name,receiver_phone,receiver_street,receiver_city,receiver_country,item_description,payment_method,cod_amount,package_type,package_weight,operator_contact_number,sender_profile';
+const row = (name: string, extra = { cod: '1500', weight: '2.5', phone: '0917 123 4567' }) =>
+  `${name},${extra.phone},88 Rizal Ave,Cebu City,PH,Scales,COD,${extra.cod},BOX,${extra.weight},+63 917 555 0100,pasig-warehouse`;
+const csv = (...rows: string[]) => `${[header, ...rows].join('\r\n')}\r\n`;
+
+let bot: TestBot;
+
+/** `/book import`, the file chosen, Check file: the summary as the modal then shows it. */
+async function check(content: string | Uint8Array, name = 'orders.csv'): Promise<View> {
+  const file = bot.fake.addFile({ name, content });
+  await bot.command('/book', 'import');
+  const modal = await bot.openedView();
+  expect(modal.callback_id).toBe(ids.bulkImport);
+  const ack = await bot.submit(modal, { file: file.id });
+  expect(textOf(ack.body.view)).toContain('Checking');
+  await bot.idle();
+  return bot.updatedView(
+    modal.id,
+    (view) => view.callback_id === ids.bulkConfirm || textOf(view).includes(':warning:'),
+  );
+}
+
+/** Book N rows, and everything that follows: the results file as rows, and the card's thread. */
+async function confirm(summary: View) {
+  const ack = await bot.submit(summary);
+  expect(textOf(ack.body.view)).toMatch(/Booking \*orders\.csv\*: 0 of \d+/);
+  await bot.idle();
+  const finished = await bot.updatedView(summary.id, (view) => textOf(view).includes(':checkered_flag:'));
+  const uploads = bot.fake.uploadsCompleted();
+  const results = parse(uploads.at(-1)?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+  return { finished, results, upload: uploads.at(-1) };
+}
+
+const booked = () => bot.sandbox.received.filter((request) => request.operation === 'book');
+
+describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
+  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, ...options });
+
+  afterEach(async () => {
+    await bot?.stop();
+  });
+
+  it('a clean file: checked, then each row booked once, one card with each row in its thread, and a results file', async () => {
+    bot = await startTestBot();
+    const summary = await check(csv(row('Ana Cruz'), row('Ben <@U1> & Co'), row('Cora Diaz')));
+    expect(textOf(summary.blocks)).toContain('3 rows ready to book');
+    expect((summary.submit as { text?: string } | undefined)?.text).toBe('Book 3 rows');
+    // The file was read with the bot's own token, once for the check.
+    expect(bot.fake.downloads).toEqual([expect.objectContaining({ token: secrets.botToken })]);
+
+    const { finished, results, upload } = await confirm(summary);
+    expect(textOf(finished.blocks)).toContain('3 booked');
+    expect(booked().map((request) => (request.body as { consigneeName: string }).consigneeName)).toEqual([
+      'Ana Cruz',
+      'Ben <@U1> & Co',
+      'Cora Diaz',
+    ]);
+    expect(results.map((r) => [r.row, r.tracking_number, r.outcome])).toEqual([
+      ['2', 'WB000001', 'booked'],
+      ['3', 'WB000002', 'booked'],
+      ['4', 'WB000003', 'booked'],
+    ]);
+    for (const result of results) expect(result.courier_reference).not.toBe('');
+
+    // Stored through the one booking path: the booking, its attempt and its audit entry.
+    const stored = await bot.deps.store.bookings.get('WB000002');
+    expect(stored).toMatchObject({ bookedBy: 'UDISPATCH', channelId: 'CDISPATCH' });
+    expect((await bot.deps.store.audit.list({ operation: 'book' })).map((e) => e.outcome)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+    ]);
+
+    const card = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('Bulk booking'));
+    expect(card.body.channel).toBe('CDISPATCH');
+    expect(String(card.body.text)).toContain('3 booked');
+    const cardTs = (card.response?.body as { ts: string }).ts;
+    const thread = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts === cardTs);
+    expect(thread).toHaveLength(1);
+    const rows = textOf(thread[0]?.body.blocks);
+    expect(rows).toContain('Row 3 `WB000002` Ben');
+    expect(rows).not.toContain('<@U1>');
+    expect(rows).toContain('&lt;@U1&gt;');
+    expect(upload).toMatchObject({
+      channelId: 'CDISPATCH',
+      threadTs: cardTs,
+      filename: 'results-orders.csv',
+    });
+  });
+
+  it('a file with errors in several rows: every problem with row and column, the rest booked, the results say why', async () => {
+    bot = await startTestBot();
+    const summary = await check(
+      csv(
+        row('Ana Cruz'),
+        row('', { cod: '1500', weight: '-1', phone: '12' }),
+        row('Cora Diaz'),
+        row('Dan Eng', { cod: '', weight: '2', phone: '0917 123 4567' }),
+      ),
+    );
+    const shown = textOf(summary.blocks);
+    expect(shown).toContain('2 rows ready to book');
+    expect(shown).toContain('4 problems* in 2 rows');
+    expect(shown).toContain('row 3, `receiver_name`: Receiver name is required');
+    expect(shown).toContain('row 3, `receiver_phone`: Receiver phone must be a phone number');
+    expect(shown).toContain('row 3, `package_weight`: Package weight must be a number');
+    expect(shown).toContain('row 5, `cod_amount`: COD amount must be more than 0');
+
+    const { results } = await confirm(summary);
+    expect(booked()).toHaveLength(2);
+    expect(results.map((r) => [r.row, r.outcome])).toEqual([
+      ['2', 'booked'],
+      ['3', 'not valid'],
+      ['4', 'booked'],
+      ['5', 'not valid'],
+    ]);
+    expect(results[1]?.message).toContain('receiver_name: Receiver name is required');
+  });
+
+  it('a courier failure mid-file stops nothing; an unknown outcome is said and never resent; a re-run books no row twice', async () => {
+    bot = await startTestBot({ timeoutMs: 500 });
+    const content = csv(row('Ana Cruz'), row('Ben Uy'), row('Cora Diaz'), row('Dan Eng'));
+    bot.sandbox.injectNext(
+      {},
+      {
+        status: 400,
+        body: JSON.stringify({
+          ResponseCode: '400',
+          ResponseDetail: 'Invalid request',
+          remarks: 'Unknown barangay',
+        }),
+        contentType: 'application/json',
+      },
+      { dropAfterProcessing: true },
+    );
+    const first = await confirm(await check(content));
+    expect(first.results.map((r) => [r.row, r.tracking_number, r.outcome])).toEqual([
+      ['2', 'WB000001', 'booked'],
+      ['3', 'WB000002', 'failed'],
+      ['4', 'WB000003', 'unknown'],
+      ['5', 'WB000004', 'booked'],
+    ]);
+    expect(first.results[1]?.message).toContain('Unknown barangay');
+    expect(textOf(first.finished.blocks)).toMatch(/2 booked.*1 refused.*1 outcome unknown/);
+    expect(booked()).toHaveLength(4);
+
+    // The same bytes again (another upload of the same file): only the refused row is sent, under its number.
+    const again = await check(content, 'orders.csv');
+    const shown = textOf(again.blocks);
+    expect(shown).toContain('1 row ready to book');
+    expect(shown).toContain('2 rows booked by an earlier run of this file: not booked again');
+    expect(shown).toContain('1 row of unknown outcome from an earlier run: never sent again');
+    const second = await confirm(again);
+    expect(second.results.map((r) => [r.row, r.tracking_number, r.outcome])).toEqual([
+      ['2', 'WB000001', 'already booked'],
+      ['3', 'WB000002', 'booked'],
+      ['4', 'WB000003', 'unknown'],
+      ['5', 'WB000004', 'already booked'],
+    ]);
+    expect(booked()).toHaveLength(5);
+    expect((booked()[4]?.body as { trackingNumber: string }).trackingNumber).toBe('WB000002');
+
+    // A third time: nothing is left to send.
+    const third = await check(content);
+    expect(third.submit).toBeUndefined();
+    expect(textOf(third.blocks)).toContain('0 rows ready to book');
+  });
+
+  it('a double click on Book N rows books the file once', async () => {
+    bot = await startTestBot();
+    const summary = await check(csv(row('Ana Cruz'), row('Ben Uy')));
+    const [a, b] = await Promise.all([bot.submit(summary), bot.submit(summary)]);
+    const views = [textOf(a.body.view), textOf(b.body.view)];
+    expect(views.filter((v) => v.includes('being booked already'))).toHaveLength(1);
+    await bot.idle();
+    expect(booked()).toHaveLength(2);
+    expect(
+      bot.fake.callsTo('chat.postMessage').filter((c) => textOf(c.body).includes('Bulk booking')),
+    ).toHaveLength(1);
+  });
+
+  it('refuses a file it cannot read in one line, before booking anything', async () => {
+    bot = await startTestBot({ env: { BULK_MAX_ROWS: '2' } });
+    const tooMany = await check(csv(row('A'), row('B'), row('C')));
+    expect(textOf(tooMany.blocks)).toContain('The file has 3 bookings; at most 2 at once');
+    expect(tooMany.submit).toBeUndefined();
+    const latin1 = await check(Buffer.from(`${header}\nNi\xf1o,0917 123 4567\n`, 'latin1'));
+    expect(textOf(latin1.blocks)).toContain('not UTF-8');
+    expect(booked()).toHaveLength(0);
+  });
+
+  it('a file larger than the limit is refused from files.info, never downloaded', async () => {
+    bot = await startTestBot({ env: { BULK_MAX_FILE_MB: '1' } });
+    const file = bot.fake.addFile({ name: 'huge.csv', content: csv(row('A')), size: 3_000_000 });
+    await bot.command('/book', 'import');
+    const modal = await bot.openedView();
+    await bot.submit(modal, { file: file.id });
+    await bot.idle();
+    const refused = await bot.updatedView(modal.id, (view) => textOf(view).includes('huge.csv is 3 MB'));
+    expect(textOf(refused.blocks)).toContain('at most 1 MB');
+    expect(bot.fake.downloads).toEqual([]);
+  });
+
+  it('needs its own permission when ALLOWED_BULK_USER_IDS is set, also for Import CSV and the template', async () => {
+    bot = await startTestBot({ env: { ALLOWED_BULK_USER_IDS: 'UBULK' } });
+    const refused = await bot.command('/book', 'import');
+    expect(refused.body.text).toContain('may book waybills from a CSV file');
+    await bot.clickInHome(ids.bulkTemplate);
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+    // /book itself stays open to whoever may book.
+    await bot.command('/book');
+    expect((await bot.openedView()).callback_id).toBe(ids.bookingStep);
+    // The one who may: the template arrives in a DM.
+    await bot.clickInHome(ids.bulkTemplate, undefined, 'UBULK');
+    await bot.idle();
+    const [template] = bot.fake.uploadsCompleted();
+    expect(template?.filename).toBe('bookings-template.csv');
+    expect(template?.channelId).toMatch(/^D/);
+    expect(template?.text.split('\r\n')[0]).toContain('tracking_number,service_type');
+  });
+});
