@@ -76,6 +76,8 @@ export interface TestBotOptions {
   /** Without `store`: a store on this backend's database for the test; default a fresh in-memory SQLite one. */
   backend?: TestBackend;
   sandbox?: Sandbox;
+  /** How often Home tabs may be redrawn (default: every 50 ms per person, 5 ms apart). */
+  homeRefresh?: { perPersonMs: number; spacingMs: number };
   now?: () => Date;
   timeoutMs?: number;
   /** WebClient retries (default 0, so a failing call fails at once). */
@@ -213,7 +215,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     profiles: senderProfiles(waybill.env, botConfig.senderProfilesFile),
     now: options.now ?? (() => fixedNow),
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
-    homeRefresh: { perPersonMs: 50, spacingMs: 5 },
+    homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },
   });
   const app = createBot({
     slack,

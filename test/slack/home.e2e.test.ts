@@ -1,0 +1,173 @@
+// The Home tab and exports end to end: app_home_opened events, Home-tab buttons, /waybill export, files uploaded through the fake Slack.
+import { parse } from 'csv-parse/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
+import { ids } from '../../src/slack/shared/ids.js';
+import { bookThroughModal, next, shipment } from '../support/booking-flow.js';
+import { startTestBot, type TestBot } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (value: any): string => JSON.stringify(value);
+
+let bot: TestBot;
+
+const publishes = (user = 'UDISPATCH') =>
+  bot.fake.callsTo('views.publish').filter((c) => c.body.user_id === user);
+
+/** The person opens their Home tab: the tab Slack is then given. */
+async function openHome(user = 'UDISPATCH') {
+  const before = publishes(user).length;
+  const response = await bot.event({ type: 'app_home_opened', user, channel: 'DHOME', tab: 'home' });
+  expect(response.status).toBe(200);
+  await bot.idle();
+  const call = await bot.fake.waitFor('views.publish', (c) => c.body.user_id === user, { count: before + 1 });
+  return call.body.view as { type: string; blocks: unknown[] };
+}
+
+afterEach(async () => {
+  await bot?.stop();
+});
+
+describe('Home tab', () => {
+  it("shows what to start, the team's bookings today, the person's unfinished bookings and recent quotes", async () => {
+    bot = await startTestBot({ env: { AUDIT_CHANNEL_ID: 'CAUDIT' } });
+    const empty = await openHome();
+    expect(empty.type).toBe('home');
+    expect(textOf(empty)).toContain('Bookings today (0)');
+    expect(textOf(empty)).toContain('No quotes yet');
+
+    await bookThroughModal(bot);
+    // A quote, the way a dispatcher gets one.
+    await bot.command('/quote', quoteCommandText);
+    const form = await bot.openedView();
+    await bot.submit(form, quoteTyped);
+    await bot.idle();
+    // A booking left at its second step.
+    await bot.command('/book');
+    const first = await bot.openedView();
+    await next(bot, first, shipment);
+
+    const home = textOf(await openHome());
+    expect(home).toContain('Bookings today (1)');
+    expect(home).toContain('`WB000001`  Maria Santos, Cebu City  ·  COD PHP 1,500.00');
+    expect(home).toContain(`"action_id":"${ids.waybillUpdate}"`);
+    expect(home).toContain(`"action_id":"${ids.bookRebook}"`);
+    expect(home).toContain('at Receiver');
+    expect(home).toContain(`"action_id":"${ids.bookingResume}"`);
+    expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
+  });
+
+  it('is redrawn after the person’s own booking; the Messages tab is not the Home tab', async () => {
+    bot = await startTestBot();
+    await openHome();
+    await bookThroughModal(bot);
+    await bot.idle();
+    const redrawn = await bot.fake.waitFor('views.publish', (c) =>
+      textOf(c.body).includes('Bookings today (1)'),
+    );
+    expect(redrawn.body.user_id).toBe('UDISPATCH');
+    await bot.event({ type: 'app_home_opened', user: 'UOTHER', channel: 'DHOME', tab: 'messages' });
+    await bot.idle();
+    expect(publishes('UOTHER')).toEqual([]);
+  });
+
+  it('a burst of opens is drawn twice, not twenty times: at once, then once more after the interval', async () => {
+    bot = await startTestBot({ homeRefresh: { perPersonMs: 1000, spacingMs: 5 } });
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        bot.event({ type: 'app_home_opened', user: 'UDISPATCH', channel: 'DHOME', tab: 'home' }),
+      ),
+    );
+    await bot.idle();
+    expect(publishes()).toHaveLength(2);
+    expect((publishes()[1]?.receivedAt ?? 0) - (publishes()[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(900);
+  });
+
+  it('Resume opens the unfinished booking at its step; New booking first asks where the card goes', async () => {
+    bot = await startTestBot();
+    await bot.command('/book');
+    const first = await bot.openedView();
+    const second = await next(bot, first, shipment);
+    const draftId = JSON.parse(second.private_metadata ?? '{}').draftId as string;
+    await bot.clickInHome(ids.bookingResume, draftId);
+    const resumed = await bot.openedView();
+    expect(resumed.callback_id).toBe(ids.bookingStep);
+    expect(textOf(resumed.title)).toContain('2/5');
+    // Someone else's draft is not theirs to resume.
+    await bot.clickInHome(ids.bookingResume, draftId, 'UOTHER');
+    const told = await bot.fake.waitFor('chat.postMessage', (c) => c.body.channel === 'UOTHER');
+    expect(String(told.body.text)).toContain('no longer open');
+
+    await bot.clickInHome(ids.bookFromHome);
+    expect((await bot.openedView()).callback_id).toBe(ids.bookingDestination);
+  });
+
+  it('for someone not allowed to book: only a line saying so', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    await bookThroughModal(bot);
+    const home = textOf(await openHome('UOTHER'));
+    expect(home).toContain('You are not on the list');
+    expect(home).not.toContain('WB000001');
+  });
+});
+
+describe('export', () => {
+  it('/waybill export sends a CSV of the bookings and updates of those days to the person’s DM', async () => {
+    bot = await startTestBot();
+    await bookThroughModal(bot);
+    const ack = await bot.command('/waybill', 'export 2026-11-01..2026-11-30');
+    expect(ack.body.text).toContain('Exporting 2026-11-01 to 2026-11-30');
+    await bot.idle();
+    const [upload] = bot.fake.uploadsCompleted();
+    expect(upload?.channelId).toMatch(/^D/);
+    expect(upload?.filename).toBe('waybills-2026-11-01-to-2026-11-30.csv');
+    expect(upload?.initialComment).toContain('1 line');
+    const rows = parse(upload?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows).toEqual([
+      expect.objectContaining({
+        operation: 'book',
+        outcome: 'ok',
+        tracking_number: 'WB000001',
+        by: 'UDISPATCH',
+        receiver_name: 'Maria Santos',
+        receiver_city: 'Cebu City',
+        cod_amount: '1500.00',
+      }),
+    ]);
+    expect(rows[0]?.courier_reference).not.toBe('');
+
+    // A day with nothing in it still gives a file, with its header.
+    await bot.command('/waybill', 'export 2026-10-01');
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()[1]?.initialComment).toContain('0 lines');
+  });
+
+  it('says how to write the range, and refuses a reversed or too long one', async () => {
+    bot = await startTestBot();
+    expect((await bot.command('/waybill', 'export last month')).body.text).toContain(
+      '`/waybill export 2026-11-01..2026-11-30`',
+    );
+    expect((await bot.command('/waybill', 'export 2026-11-30..2026-11-01')).body.text).toContain(
+      'is before the first',
+    );
+    expect((await bot.command('/waybill', 'export 2024-01-01..2026-11-30')).body.text).toContain(
+      'export at most 366',
+    );
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+  });
+
+  it('Export on the Home tab asks for two days, then sends the file', async () => {
+    bot = await startTestBot();
+    await bookThroughModal(bot);
+    await bot.clickInHome(ids.exportOpen);
+    const modal = await bot.openedView();
+    expect(modal.callback_id).toBe(ids.exportRange);
+    const reversed = await bot.submit(modal, { from: '2026-11-23', to: '2026-11-01' });
+    expect(reversed.body).toMatchObject({ response_action: 'errors' });
+    await bot.submit(modal, { from: '2026-11-23', to: '2026-11-23' });
+    await bot.idle();
+    const [upload] = bot.fake.uploadsCompleted();
+    expect(upload?.text).toContain('WB000001');
+  });
+});
