@@ -1,6 +1,7 @@
 /** The bench's report: the machine, the figures as tables, and the targets met or missed. */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import type { BulkReport } from './bulk.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
 
 export function machine() {
@@ -102,6 +103,7 @@ export function render(report: {
   mode: string;
   totalSeconds: number;
   instances: InstanceReport[];
+  bulk?: BulkReport;
   targets: TargetCheck[];
 }): string {
   const m = report.machine;
@@ -209,6 +211,34 @@ export function render(report: {
       }),
     ]),
   );
+  const { bulk } = report;
+  if (bulk) {
+    out.push('');
+    out.push('Bulk booking: one CSV file, upstream answering at once (ms from the request)');
+    out.push(
+      table([
+        [
+          'rows',
+          'check (download, read, summary)',
+          'booking to results file',
+          'rows/s',
+          'outcomes',
+          'peak RSS MB',
+        ],
+        [
+          bulk.rows,
+          bulk.checkMs,
+          bulk.bookMs,
+          bulk.rowsPerSecond,
+          Object.entries(bulk.outcomes)
+            .map(([outcome, count]) => `${count} ${outcome}`)
+            .join(', '),
+          bulk.peakRssMB,
+        ],
+      ]),
+    );
+    for (const note of bulk.notes) out.push(`  ${note}`);
+  }
   out.push('');
   out.push('Targets (reported, not enforced)');
   out.push(

@@ -6,6 +6,8 @@
  * the signed requests come from a third process (`bench/load.ts`). Everything is on 127.0.0.1, and
  * every phase has a request count and a time cap.
  *
+ * Then one bulk booking: a CSV file of 500 rows from `/book import` to its results file (bench/bulk.ts).
+ *
  * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase: for CI), --skip-slow (no 10 s
  * phase), --check (exit 1 when a result is lost or duplicated, an ack fails or an outcome is an error;
  * timing targets are reported, never enforced).
@@ -15,6 +17,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../fakes/slack-fake.js';
+import { type BulkReport, benchBulk } from './bulk.js';
 import type { OpenedForm } from './fixtures.js';
 import { epochMs, repoRoot } from './lib.js';
 import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
@@ -43,6 +46,7 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(os.tmpdir(), 'waybill-bench-'));
   const ctx: Context = { fake, arrivals, tmp, n: N };
   const instances: InstanceReport[] = [];
+  let bulk: BulkReport | undefined;
   try {
     let forms: OpenedForm[] = [];
     for (const latencyMs of latencies) {
@@ -53,6 +57,7 @@ async function main(): Promise<void> {
       );
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
     }
+    bulk = await benchBulk(ctx);
   } finally {
     await fake.close();
   }
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
     machine: machine(),
     totalSeconds: Math.round((epochMs() - begun) / 100) / 10,
     instances,
+    bulk,
     targets: targets(instances, N),
   };
   const text = render(report);
@@ -83,8 +89,10 @@ async function main(): Promise<void> {
         (i.kind === 'bot' &&
           i.phases.some((p) => p.results?.dbRows !== undefined && p.results.dbRows !== p.results.expected)),
     );
-    if (broken) {
-      log('--check: a result was lost or duplicated, or an ack or outcome failed');
+    if (broken || bulk?.outcomes.booked !== bulk?.rows) {
+      log(
+        '--check: a result was lost or duplicated, an ack or outcome failed, or a row of the bulk file was not booked',
+      );
       process.exitCode = 1;
     }
   }

@@ -79,26 +79,24 @@ export function importModal(input: { env: WaybillEnv; channelId?: string; limits
   };
 }
 
+/** Every window of an import after the file modal: the same title, no submit, only Close. */
+function importWindow(env: WaybillEnv, metadata: string, blocks: KnownBlock[]): ModalView {
+  return outcomeModal({ callbackId: ids.bulkProgress, title: 'Import bookings', metadata, env, blocks });
+}
+
 /** While the file is downloaded and checked. */
 export function checkingView(fileName: string, env: WaybillEnv, metadata: string): ModalView {
-  return outcomeModal({
-    callbackId: ids.bulkProgress,
-    title: 'Import bookings',
-    metadata,
-    env,
-    blocks: [section(`:hourglass_flowing_sand: Checking *${escapeMrkdwn(fileName)}*…`)],
-  });
+  return importWindow(env, metadata, [
+    section(`:hourglass_flowing_sand: Checking *${escapeMrkdwn(fileName)}*…`),
+  ]);
 }
 
 /** A file that could not be checked at all (too large, not downloadable, not CSV). */
 export function notCheckedView(reason: string, env: WaybillEnv): ModalView {
-  return outcomeModal({
-    callbackId: ids.bulkProgress,
-    title: 'Import bookings',
-    metadata: '',
-    env,
-    blocks: [section(`:warning: ${escapeMrkdwn(reason)}`), context('Nothing was booked.')],
-  });
+  return importWindow(env, '', [
+    section(`:warning: ${escapeMrkdwn(reason)}`),
+    context('Nothing was booked.'),
+  ]);
 }
 
 function plural(count: number, one: string, many = `${one}s`): string {
@@ -243,19 +241,13 @@ export function progressView(input: {
 }): ModalView {
   const filled = input.total === 0 ? 10 : Math.round((input.done / input.total) * 10);
   const bar = `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)}`;
-  return outcomeModal({
-    callbackId: ids.bulkProgress,
-    title: 'Import bookings',
-    metadata: input.metadata,
-    env: input.env,
-    blocks: [
-      section(
-        `:hourglass_flowing_sand: Booking *${escapeMrkdwn(input.fileName)}*: ${input.done} of ${input.total}\n\`${bar}\``,
-      ),
-      context(countsLine(input.counts)),
-      context('You may close this window: the booking goes on, and the summary is posted when it is done.'),
-    ],
-  });
+  return importWindow(input.env, input.metadata, [
+    section(
+      `:hourglass_flowing_sand: Booking *${escapeMrkdwn(input.fileName)}*: ${input.done} of ${input.total}\n\`${bar}\``,
+    ),
+    context(countsLine(input.counts)),
+    context('You may close this window: the booking goes on, and the summary is posted when it is done.'),
+  ]);
 }
 
 /** When every row has its outcome. */
@@ -266,16 +258,10 @@ export function finishedView(input: {
   env: WaybillEnv;
   metadata: string;
 }): ModalView {
-  return outcomeModal({
-    callbackId: ids.bulkProgress,
-    title: 'Import bookings',
-    metadata: input.metadata,
-    env: input.env,
-    blocks: [
-      section(`:checkered_flag: *${escapeMrkdwn(input.fileName)}* is done.\n${countsLine(input.counts)}`),
-      context(input.postedNote),
-    ],
-  });
+  return importWindow(input.env, input.metadata, [
+    section(`:checkered_flag: *${escapeMrkdwn(input.fileName)}* is done.\n${countsLine(input.counts)}`),
+    context(input.postedNote),
+  ]);
 }
 
 /** The one card in the channel; each row's outcome follows in its thread. */

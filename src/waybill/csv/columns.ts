@@ -21,6 +21,13 @@ export interface BookingColumn {
 
 export const PROFILE_COLUMN = 'sender_profile';
 
+const column = (header: string, path: string, about: string, example?: string): BookingColumn => ({
+  header,
+  path,
+  about,
+  example: example ?? '',
+});
+
 function party(prefix: string, who: string, path: string, example: Record<string, string>): BookingColumn[] {
   const fields: [string, string][] = [
     ['name', 'name'],
@@ -36,12 +43,9 @@ function party(prefix: string, who: string, path: string, example: Record<string
     ['latitude', 'latitude'],
     ['longitude', 'longitude'],
   ];
-  return fields.map(([field, about]) => ({
-    header: `${prefix}_${field}`,
-    path: `${path}.${field}`,
-    about: `${who} ${about}`,
-    example: example[field] ?? '',
-  }));
+  return fields.map(([field, about]) =>
+    column(`${prefix}_${field}`, `${path}.${field}`, `${who} ${about}`, example[field]),
+  );
 }
 
 /** Every column, in the template's order. */
@@ -49,81 +53,43 @@ export function bookingColumns(catalog: Catalog): BookingColumn[] {
   const values = (choices: Catalog['serviceTypes']) => choices.map((choice) => choice.value).join(' | ');
   const cod = catalog.codPaymentMethod;
   return [
-    {
-      header: 'tracking_number',
-      path: 'trackingNumber',
-      about: 'empty: the next free number',
-      example: '',
-    },
-    {
-      header: 'service_type',
-      path: 'serviceType',
-      about: values(catalog.serviceTypes),
-      example: catalog.serviceTypes[0]?.value ?? '',
-    },
-    {
-      header: 'payment_method',
-      path: 'paymentMethod',
-      about: values(catalog.paymentMethods),
-      example: cod,
-    },
-    {
-      header: 'cod_amount',
-      path: 'codAmount',
-      about: `only for ${labelOf(catalog.paymentMethods, cod)}, e.g. 1500.00`,
-      example: '1500.00',
-    },
-    { header: 'declared_value', path: 'declaredValue', about: 'e.g. 2000.00', example: '2000.00' },
-    { header: 'quantity', path: 'quantity', about: 'number of parcels, empty: 1', example: '1' },
-    { header: 'pickup_date', path: 'pickupAt.date', about: 'YYYY-MM-DD, empty: today', example: '' },
-    { header: 'pickup_time', path: 'pickupAt.time', about: 'HH:MM, empty: the next full hour', example: '' },
-    {
-      header: 'delivery_date',
-      path: 'expectedDeliveryAt.date',
-      about: 'expected delivery, YYYY-MM-DD, empty: tomorrow',
-      example: '',
-    },
-    {
-      header: 'delivery_time',
-      path: 'expectedDeliveryAt.time',
-      about: 'expected delivery, HH:MM, empty: 17:00',
-      example: '',
-    },
-    { header: 'item_description', path: 'itemDescription', about: 'what is sent', example: 'Kitchen scales' },
-    {
-      header: 'handling_instructions',
-      path: 'handlingInstructions',
-      about: 'e.g. Fragile',
-      example: 'Fragile',
-    },
-    {
-      header: 'package_type',
-      path: 'package.type',
-      about: values(catalog.packageTypes),
-      example: catalog.packageTypes.at(-1)?.value ?? '',
-    },
-    { header: 'package_weight', path: 'package.weight', about: 'kg', example: '4.5' },
-    { header: 'package_length', path: 'package.length', about: 'cm', example: '40' },
-    { header: 'package_width', path: 'package.width', about: 'cm', example: '30' },
-    { header: 'package_height', path: 'package.height', about: 'cm', example: '20' },
-    {
-      header: 'package_volume',
-      path: 'package.volume',
-      about: 'cm³, empty: length × width × height',
-      example: '',
-    },
-    {
-      header: 'operator_contact_number',
-      path: 'operatorContactNumber',
-      about: 'phone of whoever the courier should call',
-      example: '+63 917 555 0100',
-    },
-    ...[1, 2, 3, 4, 5].map((n) => ({
-      header: `reference${n}`,
-      path: `reference${n}`,
-      about: `reference ${n}, e.g. an order number`,
-      example: n === 1 ? 'PO-77' : '',
-    })),
+    column('tracking_number', 'trackingNumber', 'empty: the next free number'),
+    column('service_type', 'serviceType', values(catalog.serviceTypes), catalog.serviceTypes[0]?.value),
+    column('payment_method', 'paymentMethod', values(catalog.paymentMethods), cod),
+    column(
+      'cod_amount',
+      'codAmount',
+      `only for ${labelOf(catalog.paymentMethods, cod)}, e.g. 1500.00`,
+      '1500.00',
+    ),
+    column('declared_value', 'declaredValue', 'e.g. 2000.00', '2000.00'),
+    column('quantity', 'quantity', 'number of parcels, empty: 1', '1'),
+    column('pickup_date', 'pickupAt.date', 'YYYY-MM-DD, empty: today'),
+    column('pickup_time', 'pickupAt.time', 'HH:MM, empty: the next full hour'),
+    column('delivery_date', 'expectedDeliveryAt.date', 'expected delivery, YYYY-MM-DD, empty: tomorrow'),
+    column('delivery_time', 'expectedDeliveryAt.time', 'expected delivery, HH:MM, empty: 17:00'),
+    column('item_description', 'itemDescription', 'what is sent', 'Kitchen scales'),
+    column('handling_instructions', 'handlingInstructions', 'e.g. Fragile', 'Fragile'),
+    column('package_type', 'package.type', values(catalog.packageTypes), catalog.packageTypes.at(-1)?.value),
+    column('package_weight', 'package.weight', 'kg', '4.5'),
+    column('package_length', 'package.length', 'cm', '40'),
+    column('package_width', 'package.width', 'cm', '30'),
+    column('package_height', 'package.height', 'cm', '20'),
+    column('package_volume', 'package.volume', 'cm³, empty: length × width × height'),
+    column(
+      'operator_contact_number',
+      'operatorContactNumber',
+      'phone of whoever the courier should call',
+      '+63 917 555 0100',
+    ),
+    ...[1, 2, 3, 4, 5].map((n) =>
+      column(
+        `reference${n}`,
+        `reference${n}`,
+        `reference ${n}, e.g. an order number`,
+        n === 1 ? 'PO-77' : '',
+      ),
+    ),
     ...party('receiver', 'Receiver', 'consignee', {
       name: 'Maria Santos',
       phone: '0917 123 4567',
@@ -132,15 +98,14 @@ export function bookingColumns(catalog: Catalog): BookingColumn[] {
       postal: '6000',
       country: 'PH',
     }),
-    {
-      header: PROFILE_COLUMN,
-      path: PROFILE_COLUMN,
-      about: 'id of a sender profile: fills the sender and return columns left empty',
-      example: '',
-    },
-    { header: 'shipper_code', path: 'shipperCode', about: "the sender's code with the courier", example: '' },
-    { header: 'merchant_name', path: 'merchantName', about: 'merchant', example: '' },
-    { header: 'warehouse_name', path: 'warehouseName', about: 'warehouse', example: '' },
+    column(
+      PROFILE_COLUMN,
+      PROFILE_COLUMN,
+      'id of a sender profile: fills the sender and return columns left empty',
+    ),
+    column('shipper_code', 'shipperCode', "the sender's code with the courier"),
+    column('merchant_name', 'merchantName', 'merchant'),
+    column('warehouse_name', 'warehouseName', 'warehouse'),
     ...party('sender', 'Sender', 'shipper', {
       name: 'Acme Trading',
       phone: '+63 2 8123 4567',

@@ -1,0 +1,142 @@
+/** The bench's bulk booking: one CSV file of 500 rows, from `/book import` to the results file. */
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { FakeCall } from '../fakes/slack-fake.js';
+import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
+import { stateFor } from '../fakes/view-state.js';
+import { ids } from '../src/slack/shared/ids.js';
+import { CHANNEL } from './fixtures.js';
+import { freePort } from './lib.js';
+import type { Context } from './phases.js';
+import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
+import { type Json, viewOf } from './slack-calls.js';
+
+export const BULK_ROWS = 500;
+/** Caps: the check, and booking every row (each a courier call and a transaction). */
+const CHECK_WAIT_MS = 30_000;
+const BOOK_WAIT_MS = 240_000;
+const USER = 'UBENCHBULK';
+
+export interface BulkReport {
+  rows: number;
+  /** "Check file" sent → the summary in the modal: download, read and check every row. */
+  checkMs: number | null;
+  /** "Book N rows" sent → the results file shared: every row booked, the card, its thread, the file. */
+  bookMs: number | null;
+  rowsPerSecond: number | null;
+  outcomes: Record<string, number>;
+  peakRssMB: number;
+  warnOrErrorLogLines: number;
+  notes: string[];
+}
+
+/** A file of distinct, valid bookings, the sender from the sandbox's example profile. */
+function bookingsFile(rows: number): string {
+  const header =
+    'receiver_name,receiver_phone,receiver_street,receiver_city,receiver_postal,receiver_country,item_description,payment_method,cod_amount,package_type,package_weight,package_length,package_width,package_height,operator_contact_number,reference1,sender_profile';
+  const lines = Array.from(
+    { length: rows },
+    (_, i) =>
+      `Receiver ${i + 1},0917 123 ${String(4000 + i).padStart(4, '0')},${i + 1} Rizal Ave,Cebu City,6000,PH,Order ${i + 1},COD,${1000 + i}.50,BOX,${(1 + (i % 20) / 4).toFixed(2)},40,30,20,+63 917 555 0100,PO-${i + 1},pasig-warehouse`,
+  );
+  return `${[header, ...lines].join('\r\n')}\r\n`;
+}
+
+/** The submission of a modal the bot showed: its blocks, with `typed` in its inputs. */
+function submission(call: FakeCall, viewId: string, typed: Record<string, string>) {
+  const view = viewOf(call);
+  const answered = ((call.response?.body as Json | undefined)?.view ?? {}) as Json;
+  const blocks = (view.blocks ?? []) as Json[];
+  return interactiveBody(
+    viewSubmissionPayload({
+      callbackId: String(view.callback_id),
+      privateMetadata: String(view.private_metadata ?? ''),
+      viewId,
+      hash: String(answered.hash ?? 'h1'),
+      // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake recorded it
+      blocks: blocks as any[],
+      // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake recorded it
+      stateValues: stateFor(blocks as any[], typed),
+      user: USER,
+    }),
+  );
+}
+
+/** One bot, upstream answering at once: a 500-row file checked, then booked, timed from the requests. */
+export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkReport> {
+  const { fake, arrivals } = ctx;
+  const name = `bulk booking, ${rows} rows`;
+  fake.reset();
+  arrivals.clear();
+  const port = await freePort();
+  const env = botEnv(port, join(ctx.tmp, 'bulk.sqlite'), 0, fake.apiUrl);
+  const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, 'bulk.log'));
+  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
+  const notes: string[] = [];
+  const file = fake.addFile({ name: 'bench-orders.csv', content: bookingsFile(rows) });
+  const found = (method: string, match: (call: FakeCall) => boolean) =>
+    fake.calls.find((call) => call.method === method && match(call));
+
+  log(`${name}: /book import, the file checked`);
+  await runLoad(target, [
+    {
+      key: 'bulk.command',
+      body: slashCommandBody({
+        command: '/book',
+        text: 'import',
+        user_id: USER,
+        channel_id: CHANNEL,
+        trigger_id: 'trigger.bulk',
+        response_url: fake.responseUrl('commands/bulk'),
+      }),
+    },
+  ]);
+  await waitUntil(
+    () => found('views.open', (c) => c.body.trigger_id === 'trigger.bulk') !== undefined,
+    10_000,
+  );
+  const opened = found('views.open', (c) => c.body.trigger_id === 'trigger.bulk');
+  const viewId = String((((opened?.response?.body as Json | undefined)?.view ?? {}) as Json).id ?? '');
+  const summaryOf = (c: FakeCall) => c.body.view_id === viewId && viewOf(c).callback_id === ids.bulkConfirm;
+  let checkMs: number | null = null;
+  let bookMs: number | null = null;
+  if (opened) {
+    const checkLoad = await runLoad(target, [
+      { key: 'bulk.check', body: submission(opened, viewId, { file: file.id }) },
+    ]);
+    await waitUntil(() => found('views.update', summaryOf) !== undefined, CHECK_WAIT_MS);
+    const summary = found('views.update', summaryOf);
+    const checkSent = checkLoad.results[0]?.sentAt;
+    if (summary && checkSent !== undefined) checkMs = (arrivals.get(summary) ?? Number.NaN) - checkSent;
+    if (summary) {
+      log(`${name}: Book ${rows} rows`);
+      const bookLoad = await runLoad(target, [{ key: 'bulk.book', body: submission(summary, viewId, {}) }]);
+      const uploaded = () => found('files.completeUploadExternal', (c) => c.response?.status === 200);
+      await waitUntil(() => uploaded() !== undefined, BOOK_WAIT_MS);
+      const done = uploaded();
+      const bookSent = bookLoad.results[0]?.sentAt;
+      if (done && bookSent !== undefined) bookMs = (arrivals.get(done) ?? Number.NaN) - bookSent;
+    } else {
+      notes.push('the summary never reached the modal');
+    }
+  } else {
+    notes.push('the import modal never opened');
+  }
+  const stopped = await stopProcess(started, 25_000);
+  const results = parse(fake.uploadsCompleted().at(-1)?.text ?? '', { bom: true, columns: true }) as {
+    outcome: string;
+  }[];
+  const outcomes: Record<string, number> = {};
+  for (const result of results) outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
+  if (outcomes.booked !== rows) notes.push(`${outcomes.booked ?? 0} of ${rows} rows booked`);
+  return {
+    rows,
+    checkMs: checkMs === null ? null : Math.round(checkMs),
+    bookMs: bookMs === null ? null : Math.round(bookMs),
+    rowsPerSecond: bookMs ? Math.round((rows / bookMs) * 1000 * 10) / 10 : null,
+    outcomes,
+    peakRssMB: stopped.peakRssMB,
+    warnOrErrorLogLines: stopped.warnOrErrorLogLines,
+    notes,
+  };
+}
