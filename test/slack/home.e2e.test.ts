@@ -57,7 +57,7 @@ describe('Home tab', () => {
     expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
   });
 
-  it('is redrawn after the person’s own booking; the Messages tab is not the Home tab', async () => {
+  it('is redrawn after the person’s own booking and update; the Messages tab is not the Home tab', async () => {
     bot = await startTestBot();
     await openHome();
     await bookThroughModal(bot);
@@ -66,6 +66,11 @@ describe('Home tab', () => {
       textOf(c.body).includes('Bookings today (1)'),
     );
     expect(redrawn.body.user_id).toBe('UDISPATCH');
+    // And after their own update: the receiver's new name shows.
+    await bot.command('/waybill', 'update WB000001');
+    await bot.submit(await bot.openedView(), { 'consignee.name': 'Maria Reyes' });
+    await bot.idle();
+    await bot.fake.waitFor('views.publish', (c) => textOf(c.body).includes('Maria Reyes, Cebu City'));
     await bot.event({ type: 'app_home_opened', user: 'UOTHER', channel: 'DHOME', tab: 'messages' });
     await bot.idle();
     expect(publishes('UOTHER')).toEqual([]);
@@ -102,12 +107,24 @@ describe('Home tab', () => {
     expect((await bot.openedView()).callback_id).toBe(ids.bookingDestination);
   });
 
-  it('for someone not allowed to book: only a line saying so', async () => {
+  it('for someone not allowed to book: only a line saying so, and no export', async () => {
     bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
     await bookThroughModal(bot);
     const home = textOf(await openHome('UOTHER'));
     expect(home).toContain('You are not on the list');
     expect(home).not.toContain('WB000001');
+    // Nor may they export, by command or from the Home tab.
+    const refused = await bot.command('/waybill', 'export 2026-11-01..2026-11-30', { user_id: 'UOTHER' });
+    expect(refused.body.text).toContain('may look up waybills');
+    await bot.clickInHome(ids.exportOpen, undefined, 'UOTHER');
+    await bot.idle();
+    const told = await bot.fake.waitFor('views.open', (c) => textOf(c.body).includes('Not allowed'));
+    expect(textOf(told.body)).toContain('may look up waybills');
+    expect(bot.fake.callsTo('views.open').filter((c) => textOf(c.body).includes(ids.exportRange))).toEqual(
+      [],
+    );
+    expect(bot.fake.callsTo('views.update').filter((c) => c.body.view_id === 'VHOME0001')).toEqual([]);
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
   });
 });
 

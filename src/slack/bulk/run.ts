@@ -11,7 +11,6 @@ import { downloadFile, FileNotReadError, uploadFile, uploadToUser } from '../sha
 import { getPath } from '../shared/forms.js';
 import { viewMetadata } from '../shared/ids.js';
 import { showInModal } from '../shared/modal.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
 import {
   countOutcomes,
   finishedView,
@@ -229,7 +228,8 @@ async function report(
       }
       await uploadFile(client, delivered.channelId, { ...file, threadTs: delivered.ts });
     } else {
-      await uploadToUser(client, draft.userId, { ...file, comment: escapeMrkdwn(card.text) });
+      // The card's text has the file name escaped already.
+      await uploadToUser(client, draft.userId, { ...file, comment: card.text });
     }
   } catch (err) {
     deps.logger.error({ err }, 'the outcome of each row could not all be posted');

@@ -218,7 +218,11 @@ export function accessGuard(deps: BotDeps): Middleware<AnyMiddlewareArgs> {
     );
     if (body.command) {
       await ack?.({ response_type: 'ephemeral', text });
-    } else if ((body.type === 'shortcut' || body.type === 'message_action') && body.trigger_id) {
+    } else if (
+      (body.type === 'shortcut' || body.type === 'message_action' || body.view?.type === 'home') &&
+      body.trigger_id
+    ) {
+      // Nothing to answer in: a modal saying why (the Home tab is no modal to replace).
       await ack?.();
       await args.client.views.open({ trigger_id: body.trigger_id, view: refusedView(text) });
     } else if (body.type === 'view_submission') {
