@@ -225,6 +225,8 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     await bot.clickInHome(ids.bulkTemplate);
     await bot.idle();
     expect(bot.fake.uploadsCompleted()).toEqual([]);
+    // The Home tab has nothing to answer in: the refusal comes as a modal.
+    expect(textOf(await bot.openedView())).toContain('may book waybills from a CSV file');
     // /book itself stays open to whoever may book.
     await bot.command('/book');
     expect((await bot.openedView()).callback_id).toBe(ids.bookingStep);
