@@ -1,15 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
 import { beginAttempt, updateAttempt } from '../src/slack/shared/attempts.js';
 import { openStore } from '../src/store/index.js';
+import { spawnBot } from './support/bot-process.js';
 import { sampleUpdate } from './support/wire-samples.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
@@ -26,27 +26,9 @@ afterEach(async () => {
 });
 
 function startBot(env: Record<string, string>) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/app.ts'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  const lines: string[] = [];
-  const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = [];
-  for (const stream of [proc.stdout, proc.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line);
-    });
-  }
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const lineMatching = (test: (line: string) => boolean) =>
-    new Promise<string>((resolve) => {
-      const seen = lines.find(test);
-      if (seen) resolve(seen);
-      else waiters.push({ test, resolve });
-    });
-  return { proc, lines, exited, lineMatching };
+  const bot = spawnBot(env);
+  child = bot.proc;
+  return bot;
 }
 
 /** A loopback port nothing listens on. */

@@ -40,7 +40,7 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString();
 }
 
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -51,23 +51,23 @@ async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>
 }
 
 /** Databases created by this file, dropped (connections and all) after it. */
-function throwawayDatabases(adminUrl: string) {
+export function throwawayDatabases(adminUrl: () => string) {
   const created: string[] = [];
   return {
     async create(): Promise<string> {
       const name = `waybill_test_${randomBytes(6).toString('hex')}`;
-      await withClient(adminUrl, async (client) => {
+      await withClient(adminUrl(), async (client) => {
         await client.query(`CREATE DATABASE ${name}`);
         // Throwaway data: no need to wait for the disk at every commit.
         await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
       });
       created.push(name);
-      return databaseUrl(adminUrl, name);
+      return databaseUrl(adminUrl(), name);
     },
     async dropAll(): Promise<void> {
       const names = created.splice(0);
       if (names.length === 0) return;
-      await withClient(adminUrl, async (client) => {
+      await withClient(adminUrl(), async (client) => {
         for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       });
     },
@@ -119,7 +119,7 @@ function sqliteBackend(): TestBackend {
   };
 }
 
-function postgresBackend(adminUrl: string): TestBackend {
+function postgresBackend(adminUrl: () => string): TestBackend {
   const databases = throwawayDatabases(adminUrl);
   let url = '';
   beforeAll(async () => {
@@ -148,17 +148,32 @@ function postgresBackend(adminUrl: string): TestBackend {
 }
 
 /** Where the PostgreSQL suite would have run, when it cannot. */
-function missingPostgres(): TestBackend {
-  const missing = (): never => {
-    throw new Error(
-      `CI=true but TEST_DATABASE_URL is not set: the PostgreSQL store tests must run in CI; ${HOW_TO_RUN}`,
-    );
-  };
-  beforeAll(missing);
-  return { name: 'postgres', target: missing, open: missing, query: missing, emptyDatabase: missing };
+function missingPostgres(): never {
+  throw new Error(
+    `CI=true but TEST_DATABASE_URL is not set: the PostgreSQL tests must run in CI; ${HOW_TO_RUN}`,
+  );
 }
 
 const skippedLines = new Set<string>();
+
+/**
+ * `describe(title)` for tests that need PostgreSQL; `suite` gets TEST_DATABASE_URL (read it in a
+ * hook or test, not while registering). Without it the suite is skipped with a line saying how to
+ * run it, or fails under CI=true.
+ */
+export function describePostgres(file: string, title: string, suite: (adminUrl: () => string) => void): void {
+  if (!TEST_DATABASE_URL && process.env.CI !== 'true') {
+    const line = `PostgreSQL tests skipped (${basename(file)}: "${title}"): ${HOW_TO_RUN}`;
+    if (!skippedLines.has(line)) console.warn(line);
+    skippedLines.add(line);
+    describe.skip(title, () => suite(missingPostgres));
+    return;
+  }
+  describe(title, () => {
+    if (!TEST_DATABASE_URL) beforeAll(missingPostgres);
+    suite(() => TEST_DATABASE_URL ?? missingPostgres());
+  });
+}
 
 /**
  * `describe(title)` once per backend; `suite` registers the tests given the backend. Without
@@ -171,16 +186,7 @@ export function describeEachBackend(
   backends: readonly TestBackend['name'][] = ['sqlite', 'postgres'],
 ): void {
   for (const name of backends) {
-    if (name === 'postgres' && !TEST_DATABASE_URL && process.env.CI !== 'true') {
-      const line = `PostgreSQL store tests skipped (${basename(file)}: "${title}"): ${HOW_TO_RUN}`;
-      if (!skippedLines.has(line)) console.warn(line);
-      skippedLines.add(line);
-      describe.skip(`${title} [postgres]`, () => suite(missingPostgres()));
-      continue;
-    }
-    describe(`${title} [${name}]`, () => {
-      if (name === 'sqlite') return suite(sqliteBackend());
-      return suite(TEST_DATABASE_URL ? postgresBackend(TEST_DATABASE_URL) : missingPostgres());
-    });
+    if (name === 'sqlite') describe(`${title} [sqlite]`, () => suite(sqliteBackend()));
+    else describePostgres(file, `${title} [postgres]`, (adminUrl) => suite(postgresBackend(adminUrl)));
   }
 }

@@ -1,7 +1,8 @@
 /** A booking typed through every step of the modal, for the end-to-end tests. */
 import { expect } from 'vitest';
 import { ids } from '../../src/slack/shared/ids.js';
-import type { TestBot, View } from './bot-harness.js';
+import type { TestBot } from './bot-harness.js';
+import type { SlackDriver, View } from './slack-driver.js';
 
 /** A booking typed through every step of the /book modal, the way a dispatcher would. */
 
@@ -42,7 +43,7 @@ export const parcel = (i: number, weight: string) => ({
 });
 
 export async function next(
-  bot: TestBot,
+  bot: SlackDriver,
   view: View,
   typed: Record<string, string | null> = {},
 ): Promise<View> {
@@ -50,13 +51,13 @@ export async function next(
 }
 
 /** /book, then Shipment → Receiver → Sender (with a profile) → Parcels (three) → Review. */
-export async function fillToReview(bot: TestBot): Promise<View> {
+export async function fillToReview(bot: SlackDriver): Promise<View> {
   await bot.command('/book');
   return fillStepsToReview(bot, await bot.openedView());
 }
 
 /** From the first booking step on screen: every step typed, a profile, three parcels, to the review. */
-export async function fillStepsToReview(bot: TestBot, first: View): Promise<View> {
+export async function fillStepsToReview(bot: SlackDriver, first: View): Promise<View> {
   expect(first.callback_id).toBe(ids.bookingStep);
   const second = await next(bot, first, shipment);
   const third = await next(bot, second, receiver);
