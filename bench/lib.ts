@@ -21,8 +21,11 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // ---------------------------------------------------------------------------------------------------------
 
 export interface LoadJob {
-  /** e.g. http://127.0.0.1:PORT/slack/events (loopback only). */
-  url: string;
+  /**
+   * e.g. http://127.0.0.1:PORT/slack/events (loopback only). Several: request i goes to
+   * urls[i % urls.length], a round-robin balancer in front of several replicas.
+   */
+  urls: string[];
   signingSecret: string;
   /** Raw form bodies, all sent at once; each is signed just before it is sent. */
   requests: { key: string; body: string }[];

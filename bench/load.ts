@@ -2,7 +2,8 @@
  * The load generator, a process of its own so its work does not run on the bot's event loop.
  *
  * Reads one LoadJob as JSON on stdin, sends every request at once (signed as Slack signs them,
- * each just before it is written) to a loopback address, and prints a LoadReport as JSON on stdout.
+ * each just before it is written) to a loopback address, or to several in turn (round-robin, as a
+ * load balancer in front of replicas would), and prints a LoadReport as JSON on stdout.
  * Bounded: each request gives up after `requestTimeoutMs`, the whole job after `deadlineMs`.
  */
 import { Agent, request } from 'node:http';
@@ -78,8 +79,8 @@ function send(
 
 async function main(): Promise<void> {
   const job = JSON.parse(await readStdin()) as LoadJob;
-  const url = new URL(job.url);
-  assertLoopback(url);
+  const urls = job.urls.map((url) => new URL(url));
+  for (const url of urls) assertLoopback(url);
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   const cancels: (() => void)[] = [];
   const deadline = setTimeout(() => {
@@ -87,7 +88,9 @@ async function main(): Promise<void> {
   }, job.deadlineMs);
   const startedAt = epochMs();
   const results = await Promise.all(
-    job.requests.map((item) => send(agent, url, job, item, (cancel) => cancels.push(cancel))),
+    job.requests.map((item, i) =>
+      send(agent, urls[i % urls.length] as URL, job, item, (cancel) => cancels.push(cancel)),
+    ),
   );
   const report: LoadReport = { startedAt, finishedAt: epochMs(), results };
   clearTimeout(deadline);

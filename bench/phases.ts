@@ -1,8 +1,10 @@
-/** The phases of a bench run: commands, quote submissions and booking confirmations, bot and bare Bolt. */
+/** The phases of a bench run: commands, quote submissions and booking confirmations, bot (one or more replicas) and bare Bolt. */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
+import { loadBotConfig } from '../src/config.js';
 import { ids } from '../src/slack/shared/ids.js';
+import { openStore } from '../src/store/index.js';
+import { type Backend, benchDatabase } from './databases.js';
 import {
   bookingSubmission,
   createBookingDrafts,
@@ -33,10 +35,15 @@ export interface PhaseReport {
 export interface InstanceReport {
   name: string;
   kind: 'bot' | 'bare-bolt';
+  backend?: Backend;
+  /** Bot processes behind the load process's round-robin. */
+  replicas: number;
   upstreamLatencyMs?: number;
+  /** The slowest replica's. */
   startupMs: number;
+  /** Per process (the largest of the replicas'). */
   idleRssMB: number;
-  /** VmHWM just before stopping: the highest resident set of the process's life. */
+  /** VmHWM just before stopping: the highest resident set of the process's life (the largest of the replicas'). */
   peakRssMB: number;
   exit: number | string;
   warnOrErrorLogLines: number;
@@ -51,145 +58,175 @@ export interface Context {
   n: number;
 }
 
-export async function benchBot(ctx: Context, latencyMs: number, onForms: (forms: OpenedForm[]) => void) {
+/** One bot start: where it keeps its data, how many replicas share it, how slow the courier is. */
+export interface BotSetup {
+  backend: Backend;
+  replicas: number;
+  latencyMs: number;
+}
+
+export function botName({ backend, replicas, latencyMs }: BotSetup): string {
+  const who = replicas > 1 ? `${replicas} replicas` : 'bot';
+  return `${who}, ${backend}, upstream ${latencyMs / 1000} s`;
+}
+
+/** Bookings stored for these tracking numbers in the bot's database (as `env` names it), once it has stopped. */
+async function storedBookings(env: NodeJS.ProcessEnv, trackingNumbers: string[]): Promise<number> {
+  const store = await openStore({ ...loadBotConfig(env).database, leaseRenewMs: 0 });
+  try {
+    const found = await Promise.all(trackingNumbers.map((tn) => store.bookings.get(tn)));
+    return found.filter(Boolean).length;
+  } finally {
+    await store.close();
+  }
+}
+
+export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: OpenedForm[]) => void) {
   const { fake, arrivals, n } = ctx;
-  const tag = `l${latencyMs / 1000}s`.replace('.', '_');
-  const name = `bot, upstream ${latencyMs / 1000} s`;
+  const { latencyMs } = setup;
+  const tag = `${setup.backend === 'SQLite' ? 'sq' : 'pg'}${setup.replicas}_l${latencyMs / 1000}s`.replace(
+    '.',
+    '_',
+  );
+  const name = botName(setup);
   fake.reset();
   arrivals.clear();
   const index = new CallIndex(fake);
-  const port = await freePort();
-  const dbPath = join(ctx.tmp, `${tag}.sqlite`);
-  const env = botEnv(port, dbPath, latencyMs, fake.apiUrl);
-  const bookings = await createBookingDrafts(fake, tag, env, n);
-  log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
-  const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, `${tag}.log`));
-  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
-
-  // Warm-up, not measured: a few forms opened and submitted, one at a time.
-  const warm = Array.from({ length: WARM_UP }, (_, i) => quoteCommand(fake, `${tag}w`, i));
-  for (const request of warm) await runLoad(target, [request]);
-  await waitUntil(() => warm.every((w) => index.update().opensByTrigger.has(`trigger.${w.key}`)), 10_000);
-  const warmForms = warm
-    .flatMap((w) => index.opensByTrigger.get(`trigger.${w.key}`) ?? [])
-    .map(quoteSubmission);
-  await runLoad(
-    target,
-    warmForms.map((f) => ({ key: `warm.${f.viewId}`, body: f.body })),
-  );
-
-  // 1. n concurrent /quote commands.
-  log(`${name}: ${n} concurrent /quote commands`);
-  const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
-  const commandLoad = await runLoad(target, commands);
-  const openedAll = await waitUntil(
-    () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
-    RESULT_WAIT_MS,
-  );
-  const sentAtOf = new Map(commandLoad.results.map((r) => [r.key, r.sentAt]));
-  const openDelays = commands.flatMap((c) => {
-    const open = index.opensByTrigger.get(`trigger.${c.key}`)?.[0];
-    const sentAt = sentAtOf.get(c.key);
-    return open && sentAt !== undefined ? [(arrivals.get(open) ?? Number.NaN) - sentAt] : [];
-  });
-  const commandPhase: PhaseReport = {
-    name: '/quote command',
-    ack: ackStats(commandLoad, undefined),
-    formOpenMs: summarize(openDelays),
-    formsOpened: openDelays.length,
-    formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
-  };
-  if (!openedAll) log(`${name}: only ${openDelays.length} of ${n} forms opened`);
-
-  // 2. n concurrent quote submissions, one per form just opened.
-  const forms = commands.flatMap((c) => index.opensByTrigger.get(`trigger.${c.key}`)?.slice(0, 1) ?? []);
-  const submissions = forms.map(quoteSubmission);
-  onForms(submissions);
-  log(`${name}: ${submissions.length} concurrent quote submissions`);
-  const quoteLoad = await runLoad(
-    target,
-    submissions.map((s) => ({ key: s.viewId, body: s.body })),
-  );
-  const quoteWait = latencyMs + RESULT_WAIT_MS;
-  await waitUntil(() => {
-    index.update();
-    return submissions.every(
-      (s) => index.updates(s.viewId, ids.quoteResult).length > 0 && index.quotePostsByDraft.has(s.draftId),
-    );
-  }, quoteWait);
-
-  // 3. n concurrent booking confirmations of the pre-created drafts.
-  log(`${name}: ${bookings.length} concurrent booking confirmations`);
-  const bookingLoad = await runLoad(target, bookings.map(bookingSubmission));
-  await waitUntil(() => {
-    index.update();
-    return bookings.every(
-      (b) =>
-        index.updates(b.viewId, ids.bookingOutcome).length > 0 && index.cardsByTracking.has(b.trackingNumber),
-    );
-  }, quoteWait);
-
-  // Stop (the bot finishes what is in flight), then count everything that reached Slack.
-  const stopped = await stopProcess(started, latencyMs + 25_000);
-  const final = new CallIndex(fake).update();
-  const quoteSent = new Map(quoteLoad.results.map((r) => [r.key, r.sentAt]));
-  const quoteAcks = ackStats(quoteLoad, 'update');
-  const quoteResults = resultStats(
-    submissions.map((s) => ({
-      key: s.viewId,
-      sentAt: quoteSent.get(s.viewId),
-      views: final.updates(s.viewId, ids.quoteResult),
-      posts: final.quotePostsByDraft.get(s.draftId) ?? [],
-      failedView: (view) => titleOf(view) !== 'Quote',
-    })),
-    arrivals,
-    quoteAcks.failed,
-    final.ephemeral.length,
-  );
-  const bookingSent = new Map(bookingLoad.results.map((r) => [r.key, r.sentAt]));
-  const bookingAcks = ackStats(bookingLoad, 'update');
-  const bookingResults = resultStats(
-    bookings.map((b) => ({
-      key: b.trackingNumber,
-      sentAt: bookingSent.get(b.trackingNumber),
-      views: final.updates(b.viewId, ids.bookingOutcome),
-      posts: final.cardsByTracking.get(b.trackingNumber) ?? [],
-      failedView: (view) => titleOf(view) !== 'Booked',
-    })),
-    arrivals,
-    bookingAcks.failed,
-    0,
-  );
-  const db = new Database(dbPath, { readonly: true });
+  const database = await benchDatabase(setup.backend, ctx.tmp, tag);
   try {
-    const count = db.prepare('SELECT count(*) AS n FROM bookings WHERE tracking_number = ?');
-    bookingResults.dbRows = bookings.reduce(
-      (sum, b) => sum + Number((count.get(b.trackingNumber) as { n: number }).n),
+    const ports = await Promise.all(Array.from({ length: setup.replicas }, () => freePort()));
+    const envs = ports.map((port) => botEnv(port, database.env, latencyMs, fake.apiUrl));
+    const bookings = await createBookingDrafts(fake, tag, envs[0] ?? {}, n);
+    log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
+    const started = await Promise.all(
+      ports.map((port, i) =>
+        startProcess('dist/app.js', envs[i] ?? {}, port, join(ctx.tmp, `${tag}.${i}.log`)),
+      ),
+    );
+    const target = { name, urls: ports.map((port) => `http://127.0.0.1:${port}/slack/events`) };
+    // Warm-up, not measured: a few forms opened and submitted on each replica, one at a time.
+    const warm = Array.from({ length: WARM_UP * setup.replicas }, (_, i) => quoteCommand(fake, `${tag}w`, i));
+    const replicaOf = (i: number) => ({ name, urls: [target.urls[i % target.urls.length] ?? ''] });
+    for (const [i, request] of warm.entries()) await runLoad(replicaOf(i), [request]);
+    await waitUntil(() => warm.every((w) => index.update().opensByTrigger.has(`trigger.${w.key}`)), 10_000);
+    const warmForms = warm
+      .flatMap((w) => index.opensByTrigger.get(`trigger.${w.key}`) ?? [])
+      .map(quoteSubmission);
+    for (const [i, f] of warmForms.entries())
+      await runLoad(replicaOf(i), [{ key: `warm.${f.viewId}`, body: f.body }]);
+
+    // 1. n concurrent /quote commands.
+    log(`${name}: ${n} concurrent /quote commands`);
+    const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
+    const commandLoad = await runLoad(target, commands);
+    const openedAll = await waitUntil(
+      () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
+      RESULT_WAIT_MS,
+    );
+    const sentAtOf = new Map(commandLoad.results.map((r) => [r.key, r.sentAt]));
+    const openDelays = commands.flatMap((c) => {
+      const open = index.opensByTrigger.get(`trigger.${c.key}`)?.[0];
+      const sentAt = sentAtOf.get(c.key);
+      return open && sentAt !== undefined ? [(arrivals.get(open) ?? Number.NaN) - sentAt] : [];
+    });
+    const commandPhase: PhaseReport = {
+      name: '/quote command',
+      ack: ackStats(commandLoad, undefined),
+      formOpenMs: summarize(openDelays),
+      formsOpened: openDelays.length,
+      formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
+    };
+    if (!openedAll) log(`${name}: only ${openDelays.length} of ${n} forms opened`);
+
+    // 2. n concurrent quote submissions, one per form just opened.
+    const forms = commands.flatMap((c) => index.opensByTrigger.get(`trigger.${c.key}`)?.slice(0, 1) ?? []);
+    const submissions = forms.map(quoteSubmission);
+    onForms?.(submissions);
+    log(`${name}: ${submissions.length} concurrent quote submissions`);
+    const quoteLoad = await runLoad(
+      target,
+      submissions.map((s) => ({ key: s.viewId, body: s.body })),
+    );
+    const quoteWait = latencyMs + RESULT_WAIT_MS;
+    await waitUntil(() => {
+      index.update();
+      return submissions.every(
+        (s) => index.updates(s.viewId, ids.quoteResult).length > 0 && index.quotePostsByDraft.has(s.draftId),
+      );
+    }, quoteWait);
+
+    // 3. n concurrent booking confirmations of the pre-created drafts.
+    log(`${name}: ${bookings.length} concurrent booking confirmations`);
+    const bookingLoad = await runLoad(target, bookings.map(bookingSubmission));
+    await waitUntil(() => {
+      index.update();
+      return bookings.every(
+        (b) =>
+          index.updates(b.viewId, ids.bookingOutcome).length > 0 &&
+          index.cardsByTracking.has(b.trackingNumber),
+      );
+    }, quoteWait);
+
+    // Stop (the bot finishes what is in flight), then count everything that reached Slack.
+    const stopped = await Promise.all(started.map((s) => stopProcess(s, latencyMs + 25_000)));
+    const final = new CallIndex(fake).update();
+    const quoteSent = new Map(quoteLoad.results.map((r) => [r.key, r.sentAt]));
+    const quoteAcks = ackStats(quoteLoad, 'update');
+    const quoteResults = resultStats(
+      submissions.map((s) => ({
+        key: s.viewId,
+        sentAt: quoteSent.get(s.viewId),
+        views: final.updates(s.viewId, ids.quoteResult),
+        posts: final.quotePostsByDraft.get(s.draftId) ?? [],
+        failedView: (view) => titleOf(view) !== 'Quote',
+      })),
+      arrivals,
+      quoteAcks.failed,
+      final.ephemeral.length,
+    );
+    const bookingSent = new Map(bookingLoad.results.map((r) => [r.key, r.sentAt]));
+    const bookingAcks = ackStats(bookingLoad, 'update');
+    const bookingResults = resultStats(
+      bookings.map((b) => ({
+        key: b.trackingNumber,
+        sentAt: bookingSent.get(b.trackingNumber),
+        views: final.updates(b.viewId, ids.bookingOutcome),
+        posts: final.cardsByTracking.get(b.trackingNumber) ?? [],
+        failedView: (view) => titleOf(view) !== 'Booked',
+      })),
+      arrivals,
+      bookingAcks.failed,
       0,
     );
-  } finally {
-    db.close();
-  }
-  if (bookingResults.dbRows !== bookings.length) {
-    bookingResults.notes.push(`${bookingResults.dbRows} booking rows for ${bookings.length} confirmations`);
-  }
+    bookingResults.dbRows = await storedBookings(
+      database.target,
+      bookings.map((b) => b.trackingNumber),
+    );
+    if (bookingResults.dbRows !== bookings.length) {
+      bookingResults.notes.push(`${bookingResults.dbRows} booking rows for ${bookings.length} confirmations`);
+    }
 
-  const report: InstanceReport = {
-    name,
-    kind: 'bot',
-    upstreamLatencyMs: latencyMs,
-    startupMs: started.startupMs,
-    idleRssMB: started.idleRssMB,
-    peakRssMB: stopped.peakRssMB,
-    exit: stopped.exit,
-    warnOrErrorLogLines: stopped.warnOrErrorLogLines,
-    phases: [
-      commandPhase,
-      { name: 'quote submission', ack: quoteAcks, results: quoteResults },
-      { name: 'booking confirmation', ack: bookingAcks, results: bookingResults },
-    ],
-  };
-  return report;
+    const report: InstanceReport = {
+      name,
+      kind: 'bot',
+      backend: setup.backend,
+      replicas: setup.replicas,
+      upstreamLatencyMs: latencyMs,
+      startupMs: Math.max(...started.map((s) => s.startupMs)),
+      idleRssMB: Math.max(...started.map((s) => s.idleRssMB)),
+      peakRssMB: Math.max(...stopped.map((s) => s.peakRssMB)),
+      exit: [...new Set(stopped.map((s) => s.exit))].join(' '),
+      warnOrErrorLogLines: stopped.reduce((sum, s) => sum + s.warnOrErrorLogLines, 0),
+      phases: [
+        commandPhase,
+        { name: 'quote submission', ack: quoteAcks, results: quoteResults },
+        { name: 'booking confirmation', ack: bookingAcks, results: bookingResults },
+      ],
+    };
+    return report;
+  } finally {
+    await database.drop();
+  }
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
@@ -209,7 +246,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
   };
   log(`${name}: starting`);
   const started = await startProcess('bench/bare-bolt.mjs', env, port, join(ctx.tmp, 'bare-bolt.log'));
-  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
+  const target = { name, urls: [`http://127.0.0.1:${port}/slack/events`] };
   for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, 'barew', i)]);
   await runLoad(
     target,
@@ -229,6 +266,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
   return {
     name,
     kind: 'bare-bolt',
+    replicas: 1,
     startupMs: started.startupMs,
     idleRssMB: started.idleRssMB,
     peakRssMB: stopped.peakRssMB,

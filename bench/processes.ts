@@ -22,12 +22,13 @@ const START_TIMEOUT_MS = 20_000;
 
 export interface Target {
   name: string;
-  url: string;
+  /** One per replica: the load process sends to them in turn. */
+  urls: string[];
 }
 
 export async function runLoad(target: Target, requests: LoadJob['requests']): Promise<LoadReport> {
   const job: LoadJob = {
-    url: target.url,
+    urls: target.urls,
     signingSecret: secrets.signingSecret,
     requests,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
@@ -106,7 +107,12 @@ process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
-export function botEnv(port: number, dbPath: string, latencyMs: number, apiUrl: string): NodeJS.ProcessEnv {
+export function botEnv(
+  port: number,
+  database: Record<string, string>,
+  latencyMs: number,
+  apiUrl: string,
+): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -117,7 +123,7 @@ export function botEnv(port: number, dbPath: string, latencyMs: number, apiUrl: 
     SLACK_API_URL: apiUrl,
     PORT: String(port),
     LOG_LEVEL: 'warn',
-    DATABASE_PATH: dbPath,
+    ...database,
     WAYBILL_ENV: 'sandbox',
     WAYBILL_TIMEZONE: 'UTC',
     WAYBILL_SANDBOX_LATENCY_MS: String(latencyMs),

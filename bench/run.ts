@@ -1,16 +1,18 @@
 /**
- * `npm run bench`: the bot under concurrent load, against a bare Bolt app on the same machine.
+ * `npm run bench`: the bot under concurrent load, on SQLite, on PostgreSQL and as two replicas on
+ * one PostgreSQL database, against a bare Bolt app on the same machine.
  *
  * This process (the orchestrator) runs the fake Slack Web API and watches what reaches it; the bot
  * (`src/app.ts`, HTTP mode, embedded sandbox courier) and the bare Bolt app run as child processes;
- * the signed requests come from a third process (`bench/load.ts`). Everything is on 127.0.0.1, and
- * every phase has a request count and a time cap.
+ * the signed requests come from a third process (`bench/load.ts`), which sends them to the replicas
+ * in turn. Everything is on 127.0.0.1, and every phase has a request count and a time cap. The
+ * PostgreSQL runs need BENCH_DATABASE_URL or TEST_DATABASE_URL (a user allowed to create databases).
  *
  * Then one bulk booking: a CSV file of 500 rows from `/book import` to its results file (bench/bulk.ts).
  *
- * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase: for CI), --skip-slow (no 10 s
- * phase), --check (exit 1 when a result is lost or duplicated, an ack fails or an outcome is an error;
- * timing targets are reported, never enforced).
+ * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase, PostgreSQL at 0 s only: for CI),
+ * --skip-slow (no 10 s phase), --check (exit 1 when a result is lost or duplicated, an ack fails or
+ * an outcome is an error; timing targets are reported, never enforced).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../fakes/slack-fake.js';
 import { type BulkReport, benchBulk } from './bulk.js';
+import { postgresAdminUrl } from './databases.js';
 import type { OpenedForm } from './fixtures.js';
 import { epochMs, repoRoot } from './lib.js';
 import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
@@ -38,6 +41,8 @@ const N = flags.n !== undefined ? Number(flags.n) : smoke ? 10 : 200;
 if (!Number.isInteger(N) || N < 1 || N > 2000) throw new Error('--n must be a whole number from 1 to 2000');
 const skipSlow = smoke || flags['skip-slow'] === true;
 const latencies = skipSlow ? [0, 2000] : [0, 2000, 10_000];
+/** PostgreSQL (one bot, then two replicas) at these courier delays, when a server is given. */
+const postgresLatencies = postgresAdminUrl ? (smoke ? [0] : [0, 2000]) : [];
 
 async function main(): Promise<void> {
   const begun = epochMs();
@@ -48,14 +53,15 @@ async function main(): Promise<void> {
   const instances: InstanceReport[] = [];
   let bulk: BulkReport | undefined;
   try {
-    let forms: OpenedForm[] = [];
+    if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of latencies) {
-      instances.push(
-        await benchBot(ctx, latencyMs, (f) => {
-          if (latencyMs === 0) forms = f;
-        }),
-      );
+      let forms: OpenedForm[] = [];
+      instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
+      if (!postgresLatencies.includes(latencyMs)) continue;
+      for (const replicas of [1, 2]) {
+        instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
+      }
     }
     bulk = await benchBulk(ctx);
   } finally {

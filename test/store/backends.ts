@@ -1,11 +1,10 @@
 // Runs a store test suite once per backend: SQLite in a temporary file, PostgreSQL in a throwaway database.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 /*
@@ -32,47 +31,6 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 const HOW_TO_RUN =
   'set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (a user allowed to CREATE DATABASE) to run them';
-
-/** `postgres://…/admin` → the same server, another database. */
-export function databaseUrl(adminUrl: string, database: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Databases created by this file, dropped (connections and all) after it. */
-export function throwawayDatabases(adminUrl: () => string) {
-  const created: string[] = [];
-  return {
-    async create(): Promise<string> {
-      const name = `waybill_test_${randomBytes(6).toString('hex')}`;
-      await withClient(adminUrl(), async (client) => {
-        await client.query(`CREATE DATABASE ${name}`);
-        // Throwaway data: no need to wait for the disk at every commit.
-        await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
-      });
-      created.push(name);
-      return databaseUrl(adminUrl(), name);
-    },
-    async dropAll(): Promise<void> {
-      const names = created.splice(0);
-      if (names.length === 0) return;
-      await withClient(adminUrl(), async (client) => {
-        for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      });
-    },
-  };
-}
 
 /** Stores opened by a test, closed after it. */
 function openedStores(target: () => Target) {

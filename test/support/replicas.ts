@@ -1,8 +1,8 @@
 /** Several bot processes on one PostgreSQL database, one fake Slack and one sandbox courier, for end-to-end tests. */
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import { type AppResponse, type PostOptions, postToApp } from '../../fakes/slack-requests.js';
+import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
-import { throwawayDatabases, withClient } from '../store/backends.js';
 import { type ServingBot, startServingBot } from './bot-process.js';
 import { type SlackDriver, slackDriver } from './slack-driver.js';
 

@@ -1,0 +1,55 @@
+/** PostgreSQL databases made for one test file or bench run and dropped after it, on a server the caller names. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** `postgres://…/admin` → the same server, another database. */
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** One connection for `run`, closed after it. */
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface ThrowawayOptions {
+  /** Start of each database's name (a random suffix follows). Default `waybill_test`. */
+  prefix?: string;
+  /** Commit without waiting for the disk (`synchronous_commit = off`): quicker tests. Default true; the bench measures with false. */
+  fastCommits?: boolean;
+}
+
+/**
+ * Databases on the server of `adminUrl` (a user allowed to CREATE DATABASE; read when first
+ * needed), each created empty and all dropped, connections and all, by `dropAll`.
+ */
+export function throwawayDatabases(adminUrl: () => string, options: ThrowawayOptions = {}) {
+  const { prefix = 'waybill_test', fastCommits = true } = options;
+  const created: string[] = [];
+  return {
+    async create(): Promise<string> {
+      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+      await withClient(adminUrl(), async (client) => {
+        await client.query(`CREATE DATABASE ${name}`);
+        if (fastCommits) await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+      });
+      created.push(name);
+      return databaseUrl(adminUrl(), name);
+    },
+    async dropAll(): Promise<void> {
+      const names = created.splice(0);
+      if (names.length === 0) return;
+      await withClient(adminUrl(), async (client) => {
+        for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      });
+    },
+  };
+}
