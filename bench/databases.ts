@@ -11,8 +11,6 @@ export type Backend = 'SQLite' | 'PostgreSQL';
 export const postgresAdminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 
 export interface BenchDatabase {
-  /** What openStore takes. */
-  target: { path: string } | { url: string };
   /** The bot's settings for it. */
   env: Record<string, string>;
   /** Drops a PostgreSQL database (a SQLite file goes with the run's temporary directory). */
@@ -23,12 +21,12 @@ export interface BenchDatabase {
 export async function benchDatabase(backend: Backend, tmp: string, tag: string): Promise<BenchDatabase> {
   if (backend === 'SQLite') {
     const path = join(tmp, `${tag}.sqlite`);
-    return { target: { path }, env: { DATABASE_PATH: path }, drop: async () => {} };
+    return { env: { DATABASE_PATH: path }, drop: async () => {} };
   }
   const adminUrl = postgresAdminUrl;
   if (!adminUrl) throw new Error('set BENCH_DATABASE_URL (or TEST_DATABASE_URL) for the PostgreSQL runs');
   // Commits wait for the disk, as in production.
   const databases = throwawayDatabases(() => adminUrl, { prefix: 'waybill_bench', fastCommits: false });
   const url = await databases.create();
-  return { target: { url }, env: { DATABASE_URL: url }, drop: () => databases.dropAll() };
+  return { env: { DATABASE_URL: url }, drop: () => databases.dropAll() };
 }
