@@ -199,7 +199,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       0,
     );
     bookingResults.dbRows = await storedBookings(
-      database.target,
+      envs[0] ?? {},
       bookings.map((b) => b.trackingNumber),
     );
     if (bookingResults.dbRows !== bookings.length) {
