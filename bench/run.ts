@@ -10,7 +10,7 @@
  *
  * Then one bulk booking: a CSV file of 500 rows from `/book import` to its results file (bench/bulk.ts).
  *
- * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase, PostgreSQL at 0 s only: for CI),
+ * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase, PostgreSQL as two replicas at 0 s only: for CI),
  * --skip-slow (no 10 s phase), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
@@ -41,8 +41,9 @@ const N = flags.n !== undefined ? Number(flags.n) : smoke ? 10 : 200;
 if (!Number.isInteger(N) || N < 1 || N > 2000) throw new Error('--n must be a whole number from 1 to 2000');
 const skipSlow = smoke || flags['skip-slow'] === true;
 const latencies = skipSlow ? [0, 2000] : [0, 2000, 10_000];
-/** PostgreSQL (one bot, then two replicas) at these courier delays, when a server is given. */
+/** PostgreSQL at these courier delays, when a server is given: one bot, then two replicas (the smoke run: two replicas only). */
 const postgresLatencies = postgresAdminUrl ? (smoke ? [0] : [0, 2000]) : [];
+const postgresReplicas = smoke ? [2] : [1, 2];
 
 async function main(): Promise<void> {
   const begun = epochMs();
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
       instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
       if (!postgresLatencies.includes(latencyMs)) continue;
-      for (const replicas of [1, 2]) {
+      for (const replicas of postgresReplicas) {
         instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
       }
     }
