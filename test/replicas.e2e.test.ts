@@ -70,7 +70,8 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
   }, 30_000);
 
   afterAll(async () => {
-    await replicas?.close();
+    if (!replicas) return;
+    await replicas.close();
     const written = [
       ...replicas.all.flatMap((r) => r.lines),
       ...replicas.fake.calls.map((c) => c.rawBody),
