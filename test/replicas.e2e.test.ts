@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { FakeCall } from '../fakes/slack-fake.js';
 import { newTriggerId, slashCommandBody } from '../fakes/slack-requests.js';
+import { withClient } from '../fakes/throwaway-databases.js';
 import { ids } from '../src/slack/shared/ids.js';
 import { describePostgres } from './store/backends.js';
 import { fillToReview } from './support/booking-flow.js';
@@ -107,6 +108,23 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
     if (!first || !second) throw new Error('two replicas expected');
     const acks = await Promise.all([replicas.on(first).submit(review), replicas.on(second).submit(review)]);
     for (const ack of acks) expect(ack.body.response_action).toBe('update');
+    await confirmed(review, trackingNumber);
+    expect(courierCalls('book', trackingNumber)).toHaveLength(1);
+    expect(cardsOf(trackingNumber)).toHaveLength(1);
+  });
+
+  it('sends a confirmation whose answer came too late for Slack (the database slow), once, and shows its outcome', async () => {
+    const review = await fillToReview(replicas.driver);
+    const trackingNumber = trackingNumberOf(review);
+    // Recording the courier call waits on the attempts table until Bolt has given up on the answer (404 after 3 s).
+    const answer = await withClient(replicas.url, async (client) => {
+      await client.query('BEGIN');
+      await client.query('LOCK TABLE attempts IN EXCLUSIVE MODE');
+      const late = await replicas.driver.submit(review);
+      await client.query('COMMIT');
+      return late;
+    });
+    expect(answer.status).toBe(404);
     await confirmed(review, trackingNumber);
     expect(courierCalls('book', trackingNumber)).toHaveLength(1);
     expect(cardsOf(trackingNumber)).toHaveLength(1);

@@ -23,7 +23,9 @@ export function register(app: App, deps: BotDeps): void {
       return;
     }
     const step = await startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
-    await ack({ response_action: 'update', view: step.view });
+    // Before the ack, which fails when this answer comes too late for Slack (a slow database): a
+    // booking once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
     if (step.work) deps.inFlight.run('book', step.work);
+    await ack({ response_action: 'update', view: step.view });
   });
 }

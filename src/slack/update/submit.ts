@@ -39,6 +39,9 @@ export function register(app: App, deps: BotDeps): void {
       record: stored.record,
       proposal: check.value,
     });
+    // Before the ack, which fails when this answer comes too late for Slack (a slow database): an
+    // update once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
+    if (step.work) deps.inFlight.run('update', step.work);
     await ack({ response_action: 'update', view: step.view });
     if (step.started) {
       deps.logger.info(
@@ -50,6 +53,5 @@ export function register(app: App, deps: BotDeps): void {
         'update confirmed',
       );
     }
-    if (step.work) deps.inFlight.run('update', step.work);
   });
 }
