@@ -51,7 +51,7 @@ async function renewedTwiceSince(since: number, count: number): Promise<void> {
   );
 }
 
-/** Submits the review and waits for its card and its outcome in the modal. */
+/** Waits for a booking's card and for its outcome in the modal. */
 async function confirmed(review: View, trackingNumber: string): Promise<void> {
   await replicas.fake.waitFor('chat.postMessage', isCardOf(trackingNumber));
   await replicas.driver.updatedView(review.id, (v) => textOf(v.title).includes('Booked'));
