@@ -57,6 +57,13 @@ async function confirmed(review: View, trackingNumber: string): Promise<void> {
   await replicas.driver.updatedView(review.id, (v) => textOf(v.title).includes('Booked'));
 }
 
+/** Confirmed, and sent to the courier once, with one card. */
+async function bookedOnce(review: View, trackingNumber: string): Promise<void> {
+  await confirmed(review, trackingNumber);
+  expect(courierCalls('book', trackingNumber)).toHaveLength(1);
+  expect(cardsOf(trackingNumber)).toHaveLength(1);
+}
+
 describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database', (adminUrl) => {
   beforeAll(async () => {
     replicas = await startReplicas(adminUrl, 2, {
@@ -90,12 +97,10 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
     const trackingNumber = trackingNumberOf(review);
     const ack = await replicas.driver.submit(review);
     expect(textOf(ack.body.view)).toContain('Booking');
-    await confirmed(review, trackingNumber);
+    await bookedOnce(review, trackingNumber);
 
     // Ten requests in turn: each replica took half of them.
     expect(replicas.live().map((r, i) => r.served - (served[i] ?? 0))).toEqual([5, 5]);
-    expect(courierCalls('book', trackingNumber)).toHaveLength(1);
-    expect(cardsOf(trackingNumber)).toHaveLength(1);
     expect(
       await replicas.query('SELECT version FROM bookings WHERE tracking_number = $1', [trackingNumber]),
     ).toEqual([{ version: 1 }]);
@@ -108,9 +113,7 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
     if (!first || !second) throw new Error('two replicas expected');
     const acks = await Promise.all([replicas.on(first).submit(review), replicas.on(second).submit(review)]);
     for (const ack of acks) expect(ack.body.response_action).toBe('update');
-    await confirmed(review, trackingNumber);
-    expect(courierCalls('book', trackingNumber)).toHaveLength(1);
-    expect(cardsOf(trackingNumber)).toHaveLength(1);
+    await bookedOnce(review, trackingNumber);
   });
 
   it('sends a confirmation whose answer came too late for Slack (the database slow), once, and shows its outcome', async () => {
@@ -125,9 +128,7 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
       return late;
     });
     expect(answer.status).toBe(404);
-    await confirmed(review, trackingNumber);
-    expect(courierCalls('book', trackingNumber)).toHaveLength(1);
-    expect(cardsOf(trackingNumber)).toHaveLength(1);
+    await bookedOnce(review, trackingNumber);
   });
 
   it("holds an update's optimistic concurrency across replicas: the second editor is told, then shown the new values", async () => {
@@ -262,8 +263,6 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
     expect(doomed.served - servedBefore).toBeGreaterThan(0);
     const trackingNumber = trackingNumberOf(review);
     await driver.submit(review);
-    await confirmed(review, trackingNumber);
-    expect(courierCalls('book', trackingNumber)).toHaveLength(1);
-    expect(cardsOf(trackingNumber)).toHaveLength(1);
+    await bookedOnce(review, trackingNumber);
   });
 });
