@@ -69,9 +69,9 @@ export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkRep
   fake.reset();
   arrivals.clear();
   const port = await freePort();
-  const env = botEnv(port, join(ctx.tmp, 'bulk.sqlite'), 0, fake.apiUrl);
+  const env = botEnv(port, { DATABASE_PATH: join(ctx.tmp, 'bulk.sqlite') }, 0, fake.apiUrl);
   const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, 'bulk.log'));
-  const target = { name, url: `http://127.0.0.1:${port}/slack/events` };
+  const target = { name, urls: [`http://127.0.0.1:${port}/slack/events`] };
   const notes: string[] = [];
   const file = fake.addFile({ name: 'bench-orders.csv', content: bookingsFile(rows) });
   const found = (method: string, match: (call: FakeCall) => boolean) =>

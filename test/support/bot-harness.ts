@@ -17,7 +17,7 @@ import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
 import type { TestBackend } from '../store/backends.js';
-import { type SlackDriver, slackDriver, type View } from './slack-driver.js';
+import { type Post, type SlackDriver, slackDriver, type View } from './slack-driver.js';
 
 export type { View } from './slack-driver.js';
 
@@ -139,7 +139,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ),
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-  const post = (body: string) => postToApp(url, secrets.signingSecret, body);
+  const post: Post = (body, postOptions) => postToApp(url, secrets.signingSecret, body, postOptions);
 
   const bot: TestBot = {
     ...slackDriver(fake, post),
