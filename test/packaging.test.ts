@@ -1,0 +1,123 @@
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** What a production install (`npm ci --omit=dev`, then `npm start`) relies on. */
+
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  scripts: Record<string, string>;
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
+  );
+}
+
+/** Packages src/ imports at run time (`import type` is erased by the compiler). */
+function runtimePackages(): Set<string> {
+  const packages = new Set<string>();
+  for (const file of sourceFiles('src')) {
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier = ''] of text.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms)) {
+      if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+      const [scope = '', name = ''] = specifier.split('/');
+      packages.add(scope.startsWith('@') ? `${scope}/${name}` : scope);
+    }
+  }
+  return packages;
+}
+
+describe('package.json', () => {
+  it('depends at run time on exactly what src/ imports; everything else is a dev dependency', () => {
+    expect([...runtimePackages()].sort()).toEqual(Object.keys(manifest.dependencies).sort());
+  });
+
+  it('starts (and runs the sandbox) with node alone once dist/ is built', () => {
+    for (const script of ['prestart', 'start', 'presandbox', 'sandbox']) {
+      expect(manifest.scripts[script], script).toMatch(/^node (dist|scripts)\//);
+    }
+  });
+});
+
+describe('scripts/build.mjs --if-stale', () => {
+  /** A project copy without TypeScript: building is impossible, so the script can only say so. */
+  function project(): { dir: string; run(): ReturnType<typeof spawnSync> } {
+    const dir = mkdtempSync(join(tmpdir(), 'waybill-build-'));
+    cpSync('scripts/build.mjs', join(dir, 'scripts/build.mjs'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    mkdirSync(join(dir, 'src/waybill'), { recursive: true });
+    writeFileSync(join(dir, 'src/app.ts'), '');
+    writeFileSync(join(dir, 'src/waybill/dates.ts'), '');
+    const run = () =>
+      spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: dir, encoding: 'utf8' });
+    return { dir, run };
+  }
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  /** Built well before the change that follows (file times are only as fine as the kernel's clock tick). */
+  const builtAt = new Date(Date.now() - 1_800_000);
+
+  function built(dir: string): void {
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'dist/app.js'), '');
+    utimesSync(join(dir, 'dist/app.js'), builtAt, builtAt);
+    for (const path of ['src/app.ts', 'src/waybill/dates.ts', 'src/waybill', 'src']) {
+      utimesSync(join(dir, path), hourAgo, hourAgo);
+    }
+  }
+
+  it('does nothing when dist/ is newer than every source', () => {
+    const { dir, run } = project();
+    built(dir);
+    const result = run();
+    expect([result.status, result.stderr]).toEqual([0, '']);
+    rmSync(dir, { recursive: true });
+  });
+
+  it('builds when dist/ is missing, a source changed, or a source was deleted; without TypeScript it says so', () => {
+    const { dir, run } = project();
+    const changes = [
+      () => rmSync(join(dir, 'dist'), { recursive: true, force: true }),
+      () => utimesSync(join(dir, 'src/waybill/dates.ts'), new Date(), new Date()),
+      () => rmSync(join(dir, 'src/waybill/dates.ts')),
+    ];
+    for (const change of changes) {
+      built(dir);
+      writeFileSync(join(dir, 'src/waybill/dates.ts'), '');
+      utimesSync(join(dir, 'src/waybill/dates.ts'), hourAgo, hourAgo);
+      utimesSync(join(dir, 'src/waybill'), hourAgo, hourAgo);
+      change();
+      const result = run();
+      expect(result.status).toBe(1);
+      expect(String(result.stderr)).toContain(
+        'dist/ is missing or older than src/, and TypeScript is not installed (a production install)',
+      );
+    }
+    rmSync(dir, { recursive: true });
+  });
+
+  it('treats a copy that ships dist/ without src/ as built', () => {
+    const { dir, run } = project();
+    built(dir);
+    rmSync(join(dir, 'src'), { recursive: true });
+    expect(run().status).toBe(0);
+    rmSync(dir, { recursive: true });
+  });
+});
