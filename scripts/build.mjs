@@ -5,7 +5,7 @@
  * Plain JavaScript with no dependencies, so it runs where TypeScript is not installed.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,15 +18,15 @@ const sources = ['src', 'tsconfig.json', 'tsconfig.build.json'];
 /** Files the program reads at run time that the compiler does not copy. */
 const assets = ['waybill/sender-profiles.example.json'];
 
-/** Newest modification time under `path`; directories count too, so a deleted or renamed file shows. */
+/**
+ * Newest modification time of the files under `path`. Directories' own times are left out: a copy made
+ * file by file gives them the time of copying. (Removing a module changes the files that imported it.)
+ */
 function newestChange(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce(
-    (newest, name) => Math.max(newest, newestChange(join(path, name))),
-    stat.mtimeMs,
-  );
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), 0);
 }
 
 function isStale() {
@@ -52,6 +52,8 @@ function build() {
     );
     process.exit(1);
   }
+  // From scratch, so modules moved or removed in src/ leave nothing behind in dist/.
+  rmSync(at('dist'), { recursive: true, force: true });
   const compiled = spawnSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
   if (compiled.status !== 0) process.exit(compiled.status ?? 1);
   for (const asset of assets) cpSync(at(join('src', asset)), at(join('dist', asset)));

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -78,31 +79,32 @@ describe('scripts/build.mjs --if-stale', () => {
     mkdirSync(join(dir, 'dist'), { recursive: true });
     writeFileSync(join(dir, 'dist/app.js'), '');
     utimesSync(join(dir, 'dist/app.js'), builtAt, builtAt);
-    for (const path of ['src/app.ts', 'src/waybill/dates.ts', 'src/waybill', 'src']) {
-      utimesSync(join(dir, path), hourAgo, hourAgo);
+    for (const path of ['src/app.ts', 'src/waybill/dates.ts', 'tsconfig.build.json']) {
+      if (existsSync(join(dir, path))) utimesSync(join(dir, path), hourAgo, hourAgo);
     }
   }
 
-  it('does nothing when dist/ is newer than every source', () => {
+  it('does nothing when dist/ is newer than every source, whatever the times of the directories', () => {
     const { dir, run } = project();
     built(dir);
+    utimesSync(join(dir, 'src/waybill'), new Date(), new Date());
     const result = run();
     expect([result.status, result.stderr]).toEqual([0, '']);
     rmSync(dir, { recursive: true });
   });
 
-  it('builds when dist/ is missing, a source changed, or a source was deleted; without TypeScript it says so', () => {
+  it('builds when dist/ is missing or a source changed or was added; without TypeScript it says so', () => {
     const { dir, run } = project();
     const changes = [
       () => rmSync(join(dir, 'dist'), { recursive: true, force: true }),
       () => utimesSync(join(dir, 'src/waybill/dates.ts'), new Date(), new Date()),
-      () => rmSync(join(dir, 'src/waybill/dates.ts')),
+      () => writeFileSync(join(dir, 'src/waybill/added.ts'), ''),
+      () => utimesSync(join(dir, 'tsconfig.build.json'), new Date(), new Date()),
     ];
+    writeFileSync(join(dir, 'tsconfig.build.json'), '{}');
     for (const change of changes) {
       built(dir);
-      writeFileSync(join(dir, 'src/waybill/dates.ts'), '');
-      utimesSync(join(dir, 'src/waybill/dates.ts'), hourAgo, hourAgo);
-      utimesSync(join(dir, 'src/waybill'), hourAgo, hourAgo);
+      rmSync(join(dir, 'src/waybill/added.ts'), { force: true });
       change();
       const result = run();
       expect(result.status).toBe(1);
