@@ -1,22 +1,42 @@
 /**
- * `npm run build` compiles src/ into dist/. With --if-stale (what `npm start` and `npm run sandbox` run
- * first) it does so only when dist/ is missing or older than its sources, so a start after a build does not
- * wait for TypeScript, and a production install (no dev dependencies) starts from the dist/ it was given.
- * Plain JavaScript with no dependencies, so it runs where TypeScript is not installed.
+ * `npm run build`: type-checks src/ and bundles it into dist/app.js (the bot) and dist/sandbox.js (`npm run
+ * sandbox`). The `dependencies` of package.json stay outside the bundle and are loaded from node_modules;
+ * what else src/ imports (zod, date-fns: devDependencies) is bundled, so only the parts used are loaded, in
+ * one file, which starts faster and uses less memory than a few hundred modules.
+ *
+ * With --if-stale (what `npm start` and `npm run sandbox` run first) it builds only when dist/ is missing
+ * or older than its sources, so a start after a build does not wait, and a production install (no dev
+ * dependencies) starts from the dist/ it was given. Plain JavaScript that imports its build tools only
+ * when it builds, so it runs where they are not installed.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (path) => join(root, path);
-/** Written by every successful compile (noEmitOnError: a failed one leaves dist/ as it was). */
+/** Written last by every successful build (a failed one leaves no dist/ at all). */
 const builtMarker = at('dist/app.js');
-const sources = ['src', 'tsconfig.json', 'tsconfig.build.json'];
-/** Files the program reads at run time that the compiler does not copy. */
-const assets = ['waybill/sender-profiles.example.json'];
+const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const entryPoints = { app: 'src/app.ts', sandbox: 'src/waybill/sandbox/main.ts' };
+/**
+ * zod's translations of its own error messages (a third of the bundle): the bot words every message
+ * itself, and zod's English default is imported on its own, so `z.locales` is left empty.
+ */
+const withoutZodTranslations = {
+  name: 'without-zod-translations',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer }) =>
+      /[\\/]zod[\\/]/.test(importer) ? { path: 'zod-translations', namespace: 'left-out' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'export {};' }));
+  },
+};
+
+/** Files the program reads at run time, next to the bundles (`new URL(…, import.meta.url)`). */
+const assets = ['src/waybill/sender-profiles.example.json'];
 
 /**
  * Newest modification time of the files under `path`. Directories' own times are left out: a copy made
@@ -36,31 +56,46 @@ function isStale() {
   return Math.max(...sources.map((source) => newestChange(at(source)))) > built.mtimeMs;
 }
 
-function typescriptCompiler() {
+function resolveTool(specifier) {
   try {
-    return createRequire(at('package.json')).resolve('typescript/bin/tsc');
+    return createRequire(at('package.json')).resolve(specifier);
   } catch {
     return undefined;
   }
 }
 
-function build() {
-  const tsc = typescriptCompiler();
-  if (!tsc) {
+async function build() {
+  const tsc = resolveTool('typescript/bin/tsc');
+  const esbuild = resolveTool('esbuild');
+  if (!tsc || !esbuild) {
     process.stderr.write(
-      'dist/ is missing or older than src/, and TypeScript is not installed (a production install): run "npm run build" where the dev dependencies are installed, then copy dist/ here\n',
+      'dist/ is missing or older than src/, and the build tools are not installed (a production install): run "npm run build" where the dev dependencies are installed, then copy dist/ here\n',
     );
     process.exit(1);
   }
-  // From scratch, so modules moved or removed in src/ leave nothing behind in dist/.
+  // Type errors stop the build: the bundler alone would only strip the types.
+  const checked = spawnSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
+  if (checked.status !== 0) process.exit(checked.status ?? 1);
   rmSync(at('dist'), { recursive: true, force: true });
-  const compiled = spawnSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
-  if (compiled.status !== 0) process.exit(compiled.status ?? 1);
-  for (const asset of assets) cpSync(at(join('src', asset)), at(join('dist', asset)));
+  const manifest = JSON.parse(readFileSync(at('package.json'), 'utf8'));
+  const { build: bundle } = await import(pathToFileURL(esbuild).href);
+  for (const asset of assets) cpSync(at(asset), at(join('dist', asset.split('/').at(-1))));
+  await bundle({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: at('dist'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: `node${manifest.engines.node.match(/\d+\.\d+\.\d+/)[0]}`,
+    external: Object.keys(manifest.dependencies),
+    plugins: [withoutZodTranslations],
+    logLevel: 'warning',
+  });
 }
 
-if (!process.argv.includes('--if-stale')) build();
+if (!process.argv.includes('--if-stale')) await build();
 else if (isStale()) {
   process.stderr.write(`Building dist/ (${existsSync(builtMarker) ? 'src/ changed' : 'first start'})…\n`);
-  build();
+  await build();
 }
