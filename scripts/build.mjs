@@ -1,14 +1,14 @@
 /**
  * `npm run build`: type-checks src/ and bundles it into dist/app.js (the bot), dist/sandbox.js (`npm run
  * sandbox`) and dist/healthz.js (for the benchmark). The `dependencies` of package.json stay outside the
- * bundles and are loaded from node_modules; what else src/ imports (zod, date-fns, the CSV libraries:
- * devDependencies) is bundled, so only the parts used are loaded, in one file, which starts faster and
+ * bundles and are loaded from node_modules; what else src/ imports (zod, date-fns, Kysely, the CSV
+ * libraries: devDependencies) is bundled, so only the parts used are loaded, in one file, which starts faster and
  * uses less memory than a few hundred modules.
  *
- * With --if-stale (what `npm start` and `npm run sandbox` run first) it builds only when dist/ is missing
- * or older than its sources, so a start after a build does not wait, and a production install (no dev
- * dependencies) starts from the dist/ it was given. Plain JavaScript that imports its build tools only
- * when it builds, so it runs where they are not installed.
+ * With --if-stale (what `npm start` and `npm run sandbox` run first, through scripts/start.mjs) it builds
+ * only when dist/ is missing or older than its sources, so a start after a build does not wait, and a
+ * production install (no dev dependencies) starts from the dist/ it was given. Plain JavaScript that
+ * imports its build tools only when it builds, so it runs where they are not installed.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -55,7 +55,8 @@ function newestChange(path) {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), 0);
 }
 
-function isStale() {
+/** Whether dist/ must be built before it is run (scripts/start.mjs asks too). */
+export function isStale() {
   const built = statSync(builtMarker, { throwIfNoEntry: false });
   if (!built) return true;
   // A copy without src/ (only dist/ shipped) is current by definition.
@@ -100,8 +101,10 @@ async function build() {
   });
 }
 
-if (!process.argv.includes('--if-stale')) await build();
-else if (isStale()) {
-  process.stderr.write(`Building dist/ (${existsSync(builtMarker) ? 'src/ changed' : 'first start'})…\n`);
-  await build();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!process.argv.includes('--if-stale')) await build();
+  else if (isStale()) {
+    process.stderr.write(`Building dist/ (${existsSync(builtMarker) ? 'src/ changed' : 'first start'})…\n`);
+    await build();
+  }
 }

@@ -57,7 +57,7 @@ describe('package.json', () => {
   });
 
   it('starts (and runs the sandbox) with node alone once dist/ is built', () => {
-    for (const script of ['prestart', 'start', 'presandbox', 'sandbox']) {
+    for (const script of ['start', 'sandbox']) {
       expect(manifest.scripts[script], script).toMatch(/^node (--\S+ )*(dist|scripts)\//);
     }
   });
