@@ -5,7 +5,7 @@
  */
 import bolt from '@slack/bolt';
 // The bot's own route, from the build `npm run bench` makes first.
-import { healthzRoute } from '../dist/slack/shared/healthz.js';
+import { healthzRoute } from '../dist/healthz.js';
 
 const { App, LogLevel } = bolt;
 

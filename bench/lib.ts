@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable between processes on one machine. */
@@ -125,6 +126,14 @@ export function spawnTs(
     child.stderr?.pipe(log);
   }
   return child;
+}
+
+/** The node options `npm start` gives the bot (package.json), so the bench measures that same process. */
+export function startNodeOptions(): string[] {
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return manifest.scripts.start.split(' ').filter((word) => word.startsWith('--'));
 }
 
 /** Resolves with the exit code (or signal) once the child has exited. */

@@ -11,6 +11,7 @@ import {
   repoRoot,
   sleep,
   spawnTs,
+  startNodeOptions,
   stopChild,
   waitHealthy,
 } from './lib.js';
@@ -65,8 +66,12 @@ export interface Started {
 
 export async function startProcess(script: string, env: NodeJS.ProcessEnv, port: number, logFile: string) {
   const spawnedAt = epochMs();
-  // e.g. BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The bot gets the node options `npm start` gives it. And e.g.
+  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
+  const nodeArgs = [
+    ...(script === 'dist/app.js' ? startNodeOptions() : []),
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs });
   live.add(child);
   const startupMs = await waitHealthy(`http://127.0.0.1:${port}/healthz`, spawnedAt, START_TIMEOUT_MS);

@@ -1,20 +1,12 @@
 /** The bot's entry point: reads the settings, connects to Slack, the courier and the store, and serves. */
-import { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
-import {
-  databaseFailure,
-  exitOnConfigError,
-  keepStore,
-  logUnhandledRejections,
-  shutdown,
-  stopOnSignals,
-} from './lifecycle.js';
+import { keepStore, shutdown, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
-import { createBot } from './slack/bot.js';
+import { createBot, startReceiving } from './slack/bot.js';
 import { createBotDeps } from './slack/deps.js';
 import { tellAbandoned } from './slack/shared/attempts.js';
 import { identifyBot } from './slack/shared/identity.js';
+import { databaseFailure, exitOnStartupFailure, failFastUntilReady, readyMessage } from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
@@ -26,14 +18,14 @@ const environmentWords = {
 };
 
 async function main(): Promise<void> {
+  const starting = failFastUntilReady();
   loadDotEnv();
   const [waybill, slack, bot] = [loadWaybillConfig(), loadSlackConfig(), loadBotConfig()];
   const profiles = senderProfiles(waybill.env, bot.senderProfilesFile);
   const logger = createLogger({ level: slack.logLevel, secrets: secretsOf() });
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
-  logUnhandledRejections(logger);
 
-  const identity = await identifyBot(slack);
+  const identity = await identifyBot(slack, logger);
   const upstream = await connectUpstream(waybill, logger);
   const store = await openStore({
     ...bot.database,
@@ -48,12 +40,8 @@ async function main(): Promise<void> {
 
   const tell = (attempts: Attempt[]) => tellAbandoned(app.client, attempts, { logger, env: waybill.env });
 
-  const server = await (slack.appToken ? app.start() : app.start(slack.port));
-  const port = (server as { address?: () => AddressInfo | string | null })?.address?.();
-  logger.info(
-    { mode: slack.appToken ? 'socket' : 'http', port: typeof port === 'object' ? port?.port : undefined },
-    'Waybill bot ready',
-  );
+  const { server, port } = await startReceiving(app, slack);
+  starting.ready(logger);
   // Calls abandoned by a replica that is gone (this one's last run, say) are reported from now on.
   const keeping = keepStore({
     store,
@@ -62,6 +50,7 @@ async function main(): Promise<void> {
     tell: async (abandoned) => deps.inFlight.run('tell abandoned', () => tell(abandoned)),
   });
 
+  // Before the ready line: whoever reacts to it with SIGTERM gets a clean stop.
   stopOnSignals(logger, () =>
     shutdown({
       stopReceiving: async () => {
@@ -69,7 +58,7 @@ async function main(): Promise<void> {
         await app.stop();
       },
       // HTTP mode: connections still open once the calls in flight are done are cut (Socket Mode has none).
-      dropConnections: () => (server instanceof Server ? server.closeAllConnections() : undefined),
+      dropConnections: () => server?.closeAllConnections(),
       inFlight: deps.inFlight,
       store,
       closeUpstream: () => upstream.close(),
@@ -78,6 +67,7 @@ async function main(): Promise<void> {
       tellAbandoned: tell,
     }),
   );
+  logger.info({ mode: slack.appToken ? 'socket' : 'http', port }, readyMessage(port));
 }
 
-main().catch(exitOnConfigError);
+main().catch(exitOnStartupFailure);

@@ -207,7 +207,33 @@ export interface SlackConfig {
   logLevel: string;
 }
 
+/** The values `.env.example` ships with: a copy never filled in is caught before Slack is asked. */
+export const exampleValues = {
+  SLACK_BOT_TOKEN: 'xoxb-your-bot-token',
+  SLACK_SIGNING_SECRET: 'your-signing-secret',
+  SLACK_APP_TOKEN: 'xapp-your-app-level-token',
+} as const;
+
+function listWords(words: string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
+}
+
+function rejectExampleValues(env: Env): void {
+  const names = Object.keys(exampleValues) as (keyof typeof exampleValues)[];
+  const unfilled = names.filter((name) => env[name]?.trim() === exampleValues[name]);
+  if (unfilled.length === 0) return;
+  const [holds, placeholder, them] =
+    unfilled.length > 1 ? ['hold', 'placeholders', 'them'] : ['holds', 'placeholder', 'it'];
+  const appTokenNote = unfilled.includes('SLACK_APP_TOKEN')
+    ? '; remove SLACK_APP_TOKEN instead for HTTP mode'
+    : '';
+  throw new ConfigError(
+    `${listWords(unfilled)} still ${holds} the ${placeholder} of .env.example: you copied .env.example but did not fill ${them} in${appTokenNote} (see README: "Create the Slack app")`,
+  );
+}
+
 export function loadSlackConfig(env: Env = process.env): SlackConfig {
+  rejectExampleValues(env);
   const settings = parseEnv(slackEnvSchema, env);
   const missing = [
     ['SLACK_BOT_TOKEN', settings.SLACK_BOT_TOKEN],

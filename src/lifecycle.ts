@@ -1,35 +1,7 @@
-/** The process's life: one-line exit on a bad setting, graceful stop on a signal, calls cut off by a stop or a gone replica, purges. */
+/** The process's life: graceful stop on a signal, calls cut off by a stop or a gone replica, purges. */
 import type { Logger } from 'pino';
-import { ConfigError, type DatabaseConfig } from './config.js';
 import type { InFlight } from './slack/shared/in-flight.js';
 import type { Attempt, Store, StoreTables } from './store/index.js';
-
-/** A bad setting ends the program with one line, never a stack trace. */
-export function exitOnConfigError(err: unknown): never {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`Configuration error: ${err.message}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
-
-/**
- * The database could not be opened at start-up (unreachable, refused, migrated by a newer build):
- * one line naming the setting that chose it; the store's message masks a URL's password.
- */
-export function databaseFailure(database: DatabaseConfig, err: unknown): ConfigError {
-  const setting = database.url ? 'DATABASE_URL' : 'DATABASE_PATH';
-  const reason = err instanceof Error ? err.message : String(err);
-  return new ConfigError(`${setting}: ${reason.replace(/\s+/g, ' ')}`, { cause: err });
-}
-
-/**
- * A rejected promise nobody awaited (one inside Bolt's receiver, for a malformed request) is
- * logged rather than ending the process with every booking in flight.
- */
-export function logUnhandledRejections(logger: Logger): void {
-  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
-}
 
 /**
  * On SIGTERM or SIGINT: run `stop` once (stop taking requests, finish those in flight, close),

@@ -299,6 +299,23 @@ describe('loadWaybillConfig', () => {
 });
 
 describe('loadSlackConfig', () => {
+  it.each([
+    [
+      { ...SLACK_OK, SLACK_BOT_TOKEN: 'xoxb-your-bot-token' },
+      'SLACK_BOT_TOKEN still holds the placeholder of .env.example: you copied .env.example but did not fill it in (see README: "Create the Slack app")',
+    ],
+    [
+      { SLACK_BOT_TOKEN: ' xoxb-your-bot-token ', SLACK_SIGNING_SECRET: 'your-signing-secret' },
+      'SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET still hold the placeholders of .env.example: you copied .env.example but did not fill them in (see README: "Create the Slack app")',
+    ],
+    [
+      { ...SLACK_OK, SLACK_APP_TOKEN: 'xapp-your-app-level-token' },
+      'SLACK_APP_TOKEN still holds the placeholder of .env.example: you copied .env.example but did not fill it in; remove SLACK_APP_TOKEN instead for HTTP mode (see README: "Create the Slack app")',
+    ],
+  ])('recognises the placeholders of .env.example: %o', (env, message) => {
+    expect(slackError(env)).toBe(message);
+  });
+
   it('reads the tokens (trimmed) and defaults to HTTP mode on port 3000 at level info', () => {
     expect(
       loadSlackConfig({

@@ -1,7 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
 import { beginAttempt, updateAttempt } from '../src/slack/shared/attempts.js';
 import { openStore } from '../src/store/index.js';
-import { spawnBot } from './support/bot-process.js';
+import { closedPort, killStarted, spawnBot } from './support/bot-process.js';
 import { sampleUpdate } from './support/wire-samples.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
@@ -17,47 +16,32 @@ import { sampleUpdate } from './support/wire-samples.js';
 const secrets = { SLACK_BOT_TOKEN: 'xoxb-proc-SECRET-1', SLACK_SIGNING_SECRET: 'proc-signing-SECRET-2' };
 
 let fake: FakeSlack | undefined;
-let child: ChildProcess | undefined;
 
 afterEach(async () => {
-  child?.kill('SIGKILL');
+  killStarted();
   await fake?.close();
   fake = undefined;
 });
 
-function startBot(env: Record<string, string>) {
-  const bot = spawnBot(env);
-  child = bot.proc;
-  return bot;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** The bot in HTTP mode against a fake Slack, once it says it is ready (its port is in that line). */
 async function startServing() {
   fake = await startFakeSlack();
-  const bot = startBot({
+  const bot = spawnBot({
     ...secrets,
     SLACK_API_URL: fake.apiUrl,
     PORT: '0',
     DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
   });
   const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
-  return { bot, slack: fake, ready: ready as { port: number } };
+  return { bot, slack: fake, ready: ready as { port: number; msg: string } };
 }
 
 describe('npm start', () => {
   it('runs against the sandbox, says so first, serves Slack, and stops cleanly on SIGTERM', async () => {
     const { bot, slack, ready } = await startServing();
     expect(JSON.parse(bot.lines[0] ?? '{}').msg).toContain('SANDBOX');
+    expect(ready.msg).toContain(`:${ready.port}/slack/events`);
+    expect(ready.msg).toContain('type /quote in Slack');
     const url = `http://127.0.0.1:${ready.port}`;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const body = slashCommandBody({ command: '/quote', fake: slack });
@@ -84,7 +68,7 @@ describe('npm start', () => {
     });
     await before.close();
     fake.respond('views.update', { ok: false, error: 'not_found' });
-    const bot = startBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0', DATABASE_PATH: path });
+    const bot = spawnBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0', DATABASE_PATH: path });
     // Start-up is bounded on its own (tsx compiling on a busy machine); then the dispatcher is told.
     await bot.lineMatching((line) => line.includes('Waybill bot ready'));
     const told = await fake.waitFor('chat.postEphemeral');
@@ -131,7 +115,7 @@ describe('npm start', () => {
   });
 
   it('stops with one clear line when a setting is bad', async () => {
-    const bot = startBot({ ...secrets, WAYBILL_ENV: 'live' });
+    const bot = spawnBot({ ...secrets, WAYBILL_ENV: 'live' });
     expect(await bot.exited).toBe(1);
     expect(bot.lines).toEqual([
       'Configuration error: WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
@@ -141,7 +125,7 @@ describe('npm start', () => {
   it('stops with one line naming DATABASE_URL, password masked, when PostgreSQL cannot be reached', async () => {
     fake = await startFakeSlack();
     const port = await closedPort();
-    const bot = startBot({
+    const bot = spawnBot({
       ...secrets,
       SLACK_API_URL: fake.apiUrl,
       PORT: '0',
@@ -150,14 +134,14 @@ describe('npm start', () => {
     expect(await bot.exited).toBe(1);
     const named = bot.lines.filter((line) => line.includes('DATABASE_URL'));
     expect(named).toEqual([
-      `Configuration error: DATABASE_URL: Cannot reach the database postgres://bot:***@127.0.0.1:${port}/waybill: connect ECONNREFUSED 127.0.0.1:${port}`,
+      `Cannot start: DATABASE_URL: Cannot reach the database postgres://bot:***@127.0.0.1:${port}/waybill: connect ECONNREFUSED 127.0.0.1:${port}`,
     ]);
     expect(bot.lines.at(-1)).toBe(named[0]);
     expect(bot.lines.filter((line) => line.includes('db-SECRET-pw'))).toEqual([]);
   });
 
   it('names the Slack settings it needs when they are missing', async () => {
-    const bot = startBot({});
+    const bot = spawnBot({});
     expect(await bot.exited).toBe(1);
     expect(bot.lines).toHaveLength(1);
     expect(bot.lines[0]).toContain('SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET must be set');

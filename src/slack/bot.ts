@@ -1,6 +1,8 @@
 /** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
+import type { Server } from 'node:http';
 import { App, HTTPReceiver } from '@slack/bolt';
-import type { SlackConfig } from '../config.js';
+import { ConfigError, type SlackConfig } from '../config.js';
+import { listenFailure } from '../startup.js';
 import * as addresses from './addresses/index.js';
 import * as book from './book/index.js';
 import * as bulk from './bulk/index.js';
@@ -13,6 +15,7 @@ import { boltLogger } from './shared/bolt-logger.js';
 import { healthzRoute } from './shared/healthz.js';
 import * as modalClosed from './shared/modal-closed.js';
 import { retryGuard } from './shared/retries.js';
+import { slackErrorCode } from './shared/slack-errors.js';
 import { storeFaultGuard } from './shared/store-faults.js';
 import * as update from './update/index.js';
 
@@ -52,7 +55,13 @@ export function createBot({
     ...identity,
   };
   const app = slack.appToken
-    ? new App({ ...common, appToken: slack.appToken, socketMode: true })
+    ? new App({
+        ...common,
+        appToken: slack.appToken,
+        socketMode: true,
+        // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
+        ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
+      })
     : new App({ ...common, receiver: httpReceiver(slack, deps, processBeforeResponse) });
   // Before every listener: a database out of reach told plainly, Slack's re-deliveries, then who may
   // do what (a refusal never reaches the courier).
@@ -89,4 +98,29 @@ function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: 
     logger: deps.logger,
   });
   return receiver;
+}
+
+/**
+ * Starts receiving: Socket Mode connects to Slack, HTTP mode listens on PORT (its server and port are
+ * returned). A refused app token or a taken port is a one-line start-up failure.
+ */
+export async function startReceiving(
+  app: App,
+  slack: SlackConfig,
+): Promise<{ server?: Server; port?: number }> {
+  if (slack.appToken) {
+    await app.start().catch((err: unknown) => {
+      const code = slackErrorCode(err);
+      if (!code) throw err;
+      throw new ConfigError(
+        `SLACK_APP_TOKEN was refused by Slack (${code}): copy the app-level token with connections:write again (Basic Information → App-Level Tokens)`,
+      );
+    });
+    return {};
+  }
+  const server = (await app.start(slack.port).catch((err: unknown) => {
+    throw listenFailure(err, 'PORT', slack.port);
+  })) as Server;
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : undefined };
 }

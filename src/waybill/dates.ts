@@ -1,6 +1,8 @@
 /** Dates and times in the waybill's time zone: a day and a clock time to an instant, and back. */
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { addDays, format } from 'date-fns';
+// Each function's own module, not the package index (which loads all ~300 of them).
+import { addDays } from 'date-fns/addDays';
+import { format } from 'date-fns/format';
 
 /**
  * The interface writes date-times as `YYYY-MM-DD HH:MM:SS.mmm` with no zone, so the bot writes

@@ -1,32 +1,57 @@
-/** The real entry point (what `npm start` runs) as a child process: its output lines, its exit, its readiness. */
-import { type ChildProcess, spawn } from 'node:child_process';
+/** The real entry points (what `npm start` and `npm run sandbox` run) as child processes: their output lines, their exit, their readiness; and ports for them. */
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 
 export interface BotProcess {
   proc: ChildProcess;
   /** Every line it wrote, stdout and stderr, in order. */
   lines: string[];
-  /** Its exit code (null when a signal ended it). */
+  /** The lines it wrote on stderr. */
+  stderr: string[];
+  /** Its exit code (null when a signal ended it), once all its output has been read. */
   exited: Promise<number | null>;
   /** The first line passing `test`, already written or still to come; rejects after `timeoutMs` (default 15 s). */
   lineMatching(test: (line: string) => boolean, timeoutMs?: number): Promise<string>;
 }
 
-/** `node --import tsx src/app.ts` with only this environment (and PATH, HOME). */
-export function spawnBot(env: Record<string, string>): BotProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/app.ts'], {
+const started = new Set<ChildProcess>();
+
+/** Kills every process started here that is still running (for afterEach). */
+export function killStarted(): void {
+  for (const proc of started) proc.kill('SIGKILL');
+  started.clear();
+}
+
+/** `node --import tsx SCRIPT` with only this environment (and PATH, HOME). */
+export function spawnScript(
+  script: string,
+  env: Record<string, string>,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): BotProcess {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
   });
+  started.add(proc);
   const lines: string[] = [];
+  const stderr: string[] = [];
   const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   for (const stream of [proc.stdout, proc.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
+    createInterface({ input: stream as NodeJS.ReadableStream }).on('line', (line) => {
       lines.push(line);
+      if (stream === proc.stderr) stderr.push(line);
       for (const waiter of waiters.filter((w) => w.test(line))) waiter.resolve(line);
     });
   }
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    proc.on('close', (code) => {
+      started.delete(proc);
+      resolve(code);
+    }),
+  );
   const lineMatching = (test: (line: string) => boolean, timeoutMs = 15_000) =>
     new Promise<string>((resolve, reject) => {
       const seen = lines.find(test);
@@ -44,8 +69,12 @@ export function spawnBot(env: Record<string, string>): BotProcess {
         },
       });
     });
-  return { proc, lines, exited, lineMatching };
+  return { proc, lines, stderr, exited, lineMatching };
 }
+
+/** The bot, src/app.ts. */
+export const spawnBot = (env: Record<string, string>, options?: Pick<SpawnOptions, 'uid' | 'gid'>) =>
+  spawnScript('src/app.ts', env, options);
 
 export interface ServingBot extends BotProcess {
   /** http://127.0.0.1:PORT */
@@ -64,4 +93,28 @@ export async function startServingBot(env: Record<string, string>): Promise<Serv
     bot.proc.kill('SIGKILL');
     throw err;
   }
+}
+
+/** `promise`, or a rejection naming `what` once `ms` have passed. */
+export function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A port some other server is listening on (all interfaces, as the bot would); close it when done. */
+export async function takenPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  server.listen(0);
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, server };
+}
+
+/** A loopback port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const { port, server } = await takenPort();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

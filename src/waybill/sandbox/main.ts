@@ -6,6 +6,8 @@
  * Prints one line with the base address on stdout; one line per request on stderr. Never prints the token.
  */
 
+import { ConfigError } from '../../config.js';
+import { exitOnStartupFailure, listenFailure } from '../../startup.js';
 import { startSandbox } from './server.js';
 
 const DEFAULT_TOKEN = 'sandbox-token';
@@ -15,8 +17,7 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    process.stderr.write(`${name} must be an integer between ${min} and ${max}\n`);
-    process.exit(2);
+    exitOnStartupFailure(new ConfigError(`${name} must be an integer between ${min} and ${max}`));
   }
   return value;
 }
@@ -35,7 +36,7 @@ const sandbox = await startSandbox({
   onRequest: ({ operation, status, latencyMs: ms }) => {
     process.stderr.write(`${operation} -> ${status ?? 'dropped'} in ${ms} ms\n`);
   },
-});
+}).catch((err: unknown) => exitOnStartupFailure(listenFailure(err, 'SANDBOX_PORT', port)));
 
 const tokenNote = token === DEFAULT_TOKEN ? 'default token' : 'token from SANDBOX_TOKEN';
 const latencyNote = latencyMs > 0 ? `, latency ${latencyMs} ms` : '';

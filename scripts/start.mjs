@@ -1,0 +1,16 @@
+/**
+ * `npm start` and `npm run sandbox`: builds dist/ first when it is missing or older than src/ (as a
+ * process of its own, scripts/build.mjs), then runs the bundle named by the argument (`app` or `sandbox`)
+ * in this process, so the node options of the npm script are the bot's, with no second process to wait for.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { isStale } from './build.mjs';
+
+const [bundle = 'app'] = process.argv.slice(2);
+if (isStale()) {
+  const builder = fileURLToPath(new URL('build.mjs', import.meta.url));
+  const built = spawnSync(process.execPath, [builder, '--if-stale'], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+await import(new URL(`../dist/${bundle}.js`, import.meta.url).href);
