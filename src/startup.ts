@@ -125,5 +125,5 @@ export function databaseFailure(database: DatabaseConfig, err: unknown): Startup
 /** The ready line says what to do next: where Slack must send requests, then try /quote. */
 export function readyMessage(port: number | undefined): string {
   if (port === undefined) return 'Waybill bot ready (Socket Mode): type /quote in Slack';
-  return `Waybill bot ready: Slack must send requests to http://<this host>:${port}/slack/events (the Request URL of the slash commands and of Interactivity), then type /quote in Slack`;
+  return `Waybill bot ready: Slack must send requests to http://<this host>:${port}/slack/events (the Request URL of the slash commands, Interactivity and Event Subscriptions), then type /quote in Slack`;
 }
