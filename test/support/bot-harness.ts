@@ -6,6 +6,7 @@ import type { App } from '@slack/bolt';
 import { expect } from 'vitest';
 import { startFakeSlack } from '../../fakes/slack-fake.js';
 import { postToApp } from '../../fakes/slack-requests.js';
+import { type SocketModeFake, startSocketModeFake } from '../../fakes/socket-mode-fake.js';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
 import { keepStore } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
@@ -30,6 +31,7 @@ export type { View } from './slack-driver.js';
 export const secrets = {
   botToken: 'xoxb-test-1111-2222-SECRETBOTTOKEN',
   signingSecret: 'signing-SECRET-0123456789abcdef',
+  appToken: 'xapp-1-A0001-SECRETAPPTOKEN',
   upstreamToken: 'upstream-SECRET-token-42',
 };
 
@@ -60,10 +62,15 @@ export interface TestBotOptions {
   timeoutMs?: number;
   /** WebClient retries (default 0, so a failing call fails at once). */
   slackRetries?: number;
+  /** Receive over Socket Mode (an app-level token, the fake's WebSocket) instead of signed HTTP. */
+  socketMode?: boolean;
 }
 
 export interface TestBot extends SlackDriver {
+  /** Where requests go: the HTTP endpoint, or the Socket Mode WebSocket. */
   url: string;
+  /** With `socketMode`: Slack's side of the connection. */
+  socket?: SocketModeFake;
   app: App;
   sandbox: Sandbox;
   deps: BotDeps;
@@ -102,10 +109,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     options.store ??
     (options.backend ? await options.backend.open() : await openStore({ path: ':memory:', leaseRenewMs: 0 }));
   const waybill = loadWaybillConfig({ WAYBILL_TIMEZONE: 'Asia/Manila', ...options.env });
+  const socket = options.socketMode ? await startSocketModeFake() : undefined;
+  if (socket) fake.respond('apps.connections.open', { ok: true, url: socket.url });
   const slack = loadSlackConfig({
     SLACK_BOT_TOKEN: secrets.botToken,
     SLACK_SIGNING_SECRET: secrets.signingSecret,
     SLACK_API_URL: fake.apiUrl,
+    ...(socket ? { SLACK_APP_TOKEN: secrets.appToken } : {}),
     ...options.env,
   });
   const botConfig = loadBotConfig(options.env ?? {});
@@ -127,7 +137,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     processBeforeResponse: true,
     clientOptions: { retryConfig: { retries: options.slackRetries ?? 0, minTimeout: 0, maxTimeout: 0 } },
   });
-  const server = (await app.start({ port: 0, host: '127.0.0.1' })) as Server;
+  const server = socket ? undefined : ((await app.start({ port: 0, host: '127.0.0.1' })) as Server);
+  if (socket) await app.start();
   // As the running bot does; its timer is far off, so a test takes each turn itself.
   const keeping = keepStore({
     store,
@@ -138,12 +149,17 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         tellAbandoned(app.client, abandoned, { logger, env: waybill.env }),
       ),
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`;
-  const post: Post = (body, postOptions) => postToApp(url, secrets.signingSecret, body, postOptions);
+  const url = server
+    ? `http://127.0.0.1:${(server.address() as AddressInfo).port}/slack/events`
+    : (socket?.url ?? '');
+  const post: Post = socket
+    ? (body, postOptions) => socket.deliver(body, postOptions)
+    : (body, postOptions) => postToApp(url, secrets.signingSecret, body, postOptions);
 
   const bot: TestBot = {
     ...slackDriver(fake, post),
     url,
+    ...(socket ? { socket } : {}),
     app,
     sandbox,
     deps,
@@ -165,6 +181,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       expect(leaks, 'a secret reached a log line or Slack').toEqual([]);
       await keeping.stop();
       await app.stop();
+      await socket?.close();
       await courier.close();
       if (!options.sandbox) await sandbox.close();
       // A backend's stores are closed by the backend, after the test.
