@@ -47,6 +47,8 @@ export interface InstanceReport {
   peakRssMB: number;
   exit: number | string;
   warnOrErrorLogLines: number;
+  /** Dispatchers told "the database is not answering" (the bench's database always answers). */
+  toldDatabaseDown: number;
   phases: PhaseReport[];
 }
 
@@ -217,6 +219,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       peakRssMB: Math.max(...stopped.map((s) => s.peakRssMB)),
       exit: [...new Set(stopped.map((s) => s.exit))].join(' '),
       warnOrErrorLogLines: stopped.reduce((sum, s) => sum + s.warnOrErrorLogLines, 0),
+      toldDatabaseDown: stopped.reduce((sum, s) => sum + s.toldDatabaseDown, 0),
       phases: [
         commandPhase,
         { name: 'quote submission', ack: quoteAcks, results: quoteResults },
@@ -272,6 +275,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
     peakRssMB: stopped.peakRssMB,
     exit: stopped.exit,
     warnOrErrorLogLines: stopped.warnOrErrorLogLines,
+    toldDatabaseDown: stopped.toldDatabaseDown,
     phases: [
       { name: '/quote command', ack: ackStats(commands, undefined) },
       { name: 'quote submission', ack: ackStats(submissions, undefined) },

@@ -96,7 +96,11 @@ export async function stopProcess(started: Started, graceMs: number) {
   live.delete(started.child);
   const lines = readFileSync(started.logFile, 'utf8').split('\n');
   const warnOrErrorLogLines = lines.filter((l) => /"level":(40|50|60)|\b(WARN|ERROR)\b/.test(l)).length;
-  return { peakRssMB, exit, warnOrErrorLogLines };
+  // The line src/slack/shared/store-faults.ts logs each time a dispatcher is told the database is not answering.
+  const toldDatabaseDown = lines.filter((l) =>
+    l.includes('the database did not answer: the dispatcher was told'),
+  ).length;
+  return { peakRssMB, exit, warnOrErrorLogLines, toldDatabaseDown };
 }
 
 function tail(file: string): string {

@@ -156,13 +156,22 @@ export function render(report: {
   out.push('');
   out.push(
     table([
-      ['process (per replica)', 'start-up ms', 'idle RSS MB', 'peak RSS MB', 'warn/error log lines', 'exit'],
+      [
+        'process (per replica)',
+        'start-up ms',
+        'idle RSS MB',
+        'peak RSS MB',
+        'warn/error log lines',
+        'told DB not answering',
+        'exit',
+      ],
       ...report.instances.map((i) => [
         i.name,
         i.startupMs,
         i.idleRssMB,
         i.peakRssMB,
         i.warnOrErrorLogLines,
+        i.toldDatabaseDown,
         i.exit,
       ]),
     ]),

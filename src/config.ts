@@ -304,6 +304,7 @@ const botEnvSchema = z.object({
   ),
   DATABASE_POOL_SIZE: optionalSetting(wholeNumber(1, 100, 'a whole number of connections')).default(10),
   DATABASE_CONNECT_TIMEOUT_MS: optionalSetting(milliseconds(100, 60_000)).default(2500),
+  DATABASE_POOL_WAIT_MS: optionalSetting(milliseconds(100, 600_000)).default(10_000),
   DATABASE_STATEMENT_TIMEOUT_MS: optionalSetting(milliseconds(100, 600_000)).default(10_000),
   REPLICA_LEASE_TTL_MS: optionalSetting(milliseconds(1000, 600_000)).default(30_000),
   REPLICA_LEASE_RENEW_MS: optionalSetting(milliseconds(100, 300_000)).default(10_000),
@@ -339,8 +340,10 @@ export interface DatabaseConfig {
   path: string;
   /** PostgreSQL: connections per replica. */
   poolSize: number;
-  /** PostgreSQL: how long to wait for a connection. */
+  /** PostgreSQL: how long opening a connection may take. */
   connectTimeoutMs: number;
+  /** PostgreSQL: how long a request may wait for a pooled connection while all are busy. */
+  poolWaitMs: number;
   /** PostgreSQL: longer statements are cancelled. */
   statementTimeoutMs: number;
   /** A replica not heard from for this long is gone: its courier calls in flight are reported as outcome unknown. */
@@ -385,12 +388,19 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       `REPLICA_LEASE_RENEW_MS must be at most half of REPLICA_LEASE_TTL_MS (${settings.REPLICA_LEASE_TTL_MS} ms), so one late renewal does not end a live replica's lease`,
     );
   }
+  // A wait for a pooled connection may include opening one, so it is never the shorter bound.
+  if (settings.DATABASE_POOL_WAIT_MS < settings.DATABASE_CONNECT_TIMEOUT_MS) {
+    throw new ConfigError(
+      `DATABASE_POOL_WAIT_MS must be at least DATABASE_CONNECT_TIMEOUT_MS (${settings.DATABASE_CONNECT_TIMEOUT_MS} ms): waiting for a pooled connection may include opening one`,
+    );
+  }
   return {
     database: {
       url: settings.DATABASE_URL,
       path: settings.DATABASE_PATH,
       poolSize: settings.DATABASE_POOL_SIZE,
       connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+      poolWaitMs: settings.DATABASE_POOL_WAIT_MS,
       statementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
       leaseTtlMs: settings.REPLICA_LEASE_TTL_MS,
       leaseRenewMs: settings.REPLICA_LEASE_RENEW_MS,

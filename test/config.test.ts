@@ -413,6 +413,7 @@ describe('loadBotConfig: the database and the replica', () => {
       url: undefined,
       poolSize: 10,
       connectTimeoutMs: 2500,
+      poolWaitMs: 10_000,
       statementTimeoutMs: 10_000,
       leaseTtlMs: 30_000,
       leaseRenewMs: 10_000,
@@ -425,6 +426,7 @@ describe('loadBotConfig: the database and the replica', () => {
         DATABASE_URL: ' postgresql://bot:pw@db.internal:5432/waybill ',
         DATABASE_POOL_SIZE: '4',
         DATABASE_CONNECT_TIMEOUT_MS: '2000',
+        DATABASE_POOL_WAIT_MS: '20000',
         DATABASE_STATEMENT_TIMEOUT_MS: '30000',
         REPLICA_LEASE_TTL_MS: '20000',
         REPLICA_LEASE_RENEW_MS: '5000',
@@ -433,6 +435,7 @@ describe('loadBotConfig: the database and the replica', () => {
       url: 'postgresql://bot:pw@db.internal:5432/waybill',
       poolSize: 4,
       connectTimeoutMs: 2000,
+      poolWaitMs: 20_000,
       statementTimeoutMs: 30_000,
       leaseTtlMs: 20_000,
       leaseRenewMs: 5000,
@@ -452,6 +455,14 @@ describe('loadBotConfig: the database and the replica', () => {
     [
       { DATABASE_CONNECT_TIMEOUT_MS: '5s' },
       'DATABASE_CONNECT_TIMEOUT_MS must be a whole number of milliseconds between 100 and 60000',
+    ],
+    [
+      { DATABASE_POOL_WAIT_MS: '700000' },
+      'DATABASE_POOL_WAIT_MS must be a whole number of milliseconds between 100 and 600000',
+    ],
+    [
+      { DATABASE_CONNECT_TIMEOUT_MS: '5000', DATABASE_POOL_WAIT_MS: '4000' },
+      /^DATABASE_POOL_WAIT_MS must be at least DATABASE_CONNECT_TIMEOUT_MS \(5000 ms\)/,
     ],
     [
       { DATABASE_STATEMENT_TIMEOUT_MS: '50' },

@@ -28,8 +28,10 @@ export interface Backend {
 export interface PostgresOptions {
   /** Connections per replica. */
   poolSize: number;
-  /** How long to wait for a new connection before failing. */
+  /** How long opening a new connection may take. */
   connectTimeoutMs: number;
+  /** How long a query may wait for a pooled connection while all are busy. */
+  poolWaitMs: number;
   /** The server cancels any statement running longer. */
   statementTimeoutMs: number;
 }
@@ -212,9 +214,10 @@ const PG_UNAVAILABLE_CODES = new Set([
   '57014', // query_canceled: statement_timeout
 ]);
 
-// pg reports a dropped or timed-out connection with a plain Error and no code.
+// pg reports a dropped or timed-out connection with a plain Error and no code: "timeout expired"
+// is a connection that did not open in time, "timeout exceeded…" a wait for a pooled one.
 const PG_UNAVAILABLE_MESSAGES =
-  /connection terminated|timeout exceeded when trying to connect|not queryable/i;
+  /connection terminated|^timeout expired$|timeout exceeded when trying to connect|not queryable/i;
 
 function isPostgresUnavailable(err: unknown): boolean {
   const code = codeOf(err);
@@ -224,6 +227,15 @@ function isPostgresUnavailable(err: unknown): boolean {
     (err instanceof Error && PG_UNAVAILABLE_MESSAGES.test(err.message)) ||
     (err instanceof AggregateError && err.errors.some(isPostgresUnavailable))
   );
+}
+
+/** pg's Client, giving up on opening its connection after `timeoutMs` (the password is in the URL, which the copy keeps). */
+function clientOpeningWithin(timeoutMs: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: timeoutMs });
+    }
+  };
 }
 
 /** A pool of connections to the PostgreSQL database at `url`; nothing is connected until the first query. */
@@ -238,7 +250,11 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
-    connectionTimeoutMillis: options.connectTimeoutMs,
+    // pg-pool bounds opening a connection and waiting for a busy pool's with this one timeout.
+    // Only a connection that does not open says the database is away; a full pool only says it
+    // is busy, so its queue gets the longer bound and each connection the short one of its own.
+    connectionTimeoutMillis: options.poolWaitMs,
+    Client: clientOpeningWithin(options.connectTimeoutMs),
     statement_timeout: options.statementTimeoutMs,
     keepAlive: true,
     application_name: 'waybill-bot',

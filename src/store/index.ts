@@ -36,6 +36,7 @@ export type * from './types.js';
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_POOL_WAIT_MS = 10_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 /** How long SQLite waits for another process's write lock before failing. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
@@ -61,8 +62,10 @@ export interface StoreOptions {
   onBackgroundError?: (err: unknown) => void;
   /** PostgreSQL: connections per replica. Default 10. */
   poolSize?: number;
-  /** PostgreSQL: how long to wait for a connection. Default 5 s. */
+  /** PostgreSQL: how long opening a connection may take. Default 5 s. */
   connectTimeoutMs?: number;
+  /** PostgreSQL: how long a call may wait for a pooled connection while all are busy. Default 10 s. */
+  poolWaitMs?: number;
   /** PostgreSQL: the server cancels statements running longer. Default 10 s. */
   statementTimeoutMs?: number;
   /** SQLite: how long to wait for another process's write lock. Default 5 s. */
@@ -80,6 +83,7 @@ function connect(options: StoreOptions): Backend {
   return connectPostgres(options.url, {
     poolSize: positive('poolSize', options.poolSize ?? DEFAULT_POOL_SIZE),
     connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
+    poolWaitMs: positive('poolWaitMs', options.poolWaitMs ?? DEFAULT_POOL_WAIT_MS),
     statementTimeoutMs: positive(
       'statementTimeoutMs',
       options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,

@@ -134,11 +134,15 @@ describeEachBackend(
       proxy = undefined;
     });
 
+    const CONNECT_TIMEOUT_MS = 1000;
+
     /** A bot whose database is reached through a proxy the test can cut. */
     async function botBehindProxy(): Promise<TestBot> {
       const proxied = await proxyDatabase((backend.target() as { url: string }).url);
       proxy = proxied.proxy;
-      return replica(await backend.open({ url: proxied.url.toString(), connectTimeoutMs: 1000 }));
+      return replica(
+        await backend.open({ url: proxied.url.toString(), connectTimeoutMs: CONNECT_TIMEOUT_MS }),
+      );
     }
 
     const healthz = async (bot: TestBot) => (await fetch(new URL('/healthz', bot.url))).status;
@@ -180,6 +184,31 @@ describeEachBackend(
       await bot.command('/quote');
       expect((await bot.openedView()).callback_id).toBe(ids.quoteForm);
       expect(bot.logs.some((line) => line.includes('the database did not answer'))).toBe(true);
+    });
+
+    it("a database that takes connections and never answers: the plain message within Slack's 3 seconds", async () => {
+      const bot = await botBehindProxy();
+      await bot.command('/quote');
+      await bot.openedView();
+
+      // Cut first, until a call has to open a connection (refused at once): none is left to reuse.
+      await proxy?.cut();
+      await until(
+        async () =>
+          /ECONNREFUSED/.test(String(await bot.deps.store.ping().catch((err: Error) => err.message))),
+        'the pool has no connection left',
+      );
+      await proxy?.silence();
+      const started = Date.now();
+      const said = await bot.command('/quote');
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS);
+      expect(elapsed).toBeLessThan(3000);
+      expect(said.body).toEqual({ response_type: 'ephemeral', text: `:warning: ${storeUnavailableText}` });
+
+      await proxy?.restore();
+      await bot.command('/quote');
+      expect((await bot.openedView()).callback_id).toBe(ids.quoteForm);
     });
 
     it('a booking the courier made while the database was away is recorded once it is back, with its card', async () => {

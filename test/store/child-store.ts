@@ -14,7 +14,12 @@ if (mode === 'migrate') {
   // Connected first, then all children are told to go at once: their migrations really overlap.
   const backend =
     'url' in args.target
-      ? connectPostgres(args.target.url, { poolSize: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 })
+      ? connectPostgres(args.target.url, {
+          poolSize: 2,
+          connectTimeoutMs: 5000,
+          poolWaitMs: 10_000,
+          statementTimeoutMs: 10_000,
+        })
       : connectSqlite(args.target.path, 10_000);
   await backend.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
   say('ready');

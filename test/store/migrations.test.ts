@@ -19,7 +19,12 @@ afterEach(async () => {
 function connectTo(target: Target): Backend {
   const backend =
     'url' in target
-      ? connectPostgres(target.url, { poolSize: 2, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 })
+      ? connectPostgres(target.url, {
+          poolSize: 2,
+          connectTimeoutMs: 5000,
+          poolWaitMs: 10_000,
+          statementTimeoutMs: 10_000,
+        })
       : connectSqlite(target.path, 5000);
   connected.push(backend);
   return backend;

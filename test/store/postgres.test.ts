@@ -1,8 +1,8 @@
-// PostgreSQL faults: unreachable at start, lost while running, connections killed; passwords never shown.
+// PostgreSQL faults: unreachable at start, lost while running, connections killed, a busy pool; passwords never shown.
 
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, redactUrl, StoreError, StoreUnavailableError } from '../../src/store/index.js';
 import { describeEachBackend } from './backends.js';
 import { proxyDatabase, type TcpProxy } from './tcp-proxy.js';
@@ -84,6 +84,100 @@ describeEachBackend(
       );
       expect(killed.length).toBeGreaterThan(0);
       expect(await store.trackingNumbers.next('WB')).toBe('WB000001');
+      await store.ping();
+    });
+
+    it('a busy pool: calls wait their turn past the connect timeout and succeed; the wait has its own bound', async () => {
+      const connectTimeoutMs = 100;
+      const poolWaitMs = 30_000;
+      const store = await backend.open({ poolSize: 2, connectTimeoutMs, poolWaitMs });
+      /** Both connections taken, each by a transaction that holds it until `free` is called. */
+      const holdBoth = async () => {
+        let free = () => {};
+        const freed = new Promise<void>((resolve) => {
+          free = resolve;
+        });
+        const inside: Promise<void>[] = [];
+        const holders = [1, 2].map((n) => {
+          let entered = () => {};
+          inside.push(new Promise<void>((resolve) => (entered = resolve)));
+          return store.transaction(async (tx) => {
+            await tx.drafts.create({ kind: 'quote', userId: `UHOLD${n}`, channelId: 'C1', data: n });
+            entered();
+            await freed;
+          });
+        });
+        await Promise.all(inside);
+        return async () => {
+          free();
+          await Promise.all(holders);
+        };
+      };
+      /** Moves the pool's clock by `ms`, a turn of the event loop at a time, so calls just made have queued. */
+      const pass = async (ms: number) => {
+        for (let step = 0; step < 10; step += 1) {
+          await new Promise((resolve) => setImmediate(resolve));
+          await vi.advanceTimersByTimeAsync(ms / 10);
+        }
+      };
+
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        let release = await holdBoth();
+        const queued = Array.from({ length: 6 }, (_, n) =>
+          store.drafts.create({ kind: 'quote', userId: `UQ${n}`, channelId: 'C1', data: n }),
+        );
+        const settled = Promise.allSettled(queued);
+        await pass(connectTimeoutMs * 20);
+        await release();
+        expect((await settled).map((outcome) => outcome.status)).toEqual(Array(6).fill('fulfilled'));
+        expect(await backend.query('SELECT 1 FROM drafts')).toHaveLength(8);
+
+        // A pool that stays busy for longer than the wait: the plain failure, as for a database away.
+        release = await holdBoth();
+        const late = store.drafts.create({ kind: 'quote', userId: 'ULATE', channelId: 'C1', data: 0 });
+        const failure = late.catch((err: unknown) => err);
+        await pass(poolWaitMs + connectTimeoutMs);
+        expect(await failure).toBeInstanceOf(StoreUnavailableError);
+        await release();
+      } finally {
+        vi.useRealTimers();
+      }
+      await store.ping();
+    });
+
+    it('a database that takes connections and never answers: calls fail within the connect timeout, not the pool wait', async () => {
+      const proxied = await proxyDatabase((backend.target() as { url: string }).url);
+      proxy = proxied.proxy;
+      const connectTimeoutMs = 300;
+      const store = await backend.open({
+        url: proxied.url.toString(),
+        poolSize: 2,
+        connectTimeoutMs,
+        poolWaitMs: 60_000,
+      });
+      await store.ping();
+
+      await proxy.silence();
+      const started = Date.now();
+      const failures = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          store.ping().then(
+            () => new Error('answered'),
+            (err: Error) => err,
+          ),
+        ),
+      );
+      const elapsed = Date.now() - started;
+      for (const failure of failures) {
+        expect(failure).toBeInstanceOf(StoreUnavailableError);
+        expect(failure.message).toMatch(/^The database did not answer: /);
+      }
+      // Four calls on two connections: two rounds of the connect timeout, far from the minute's wait.
+      expect(elapsed).toBeGreaterThanOrEqual(connectTimeoutMs);
+      expect(elapsed).toBeLessThan(10 * connectTimeoutMs);
+
+      await proxy.restore();
       await store.ping();
     });
 

@@ -6,7 +6,9 @@ export interface TcpProxy {
   port: number;
   /** Stops listening and drops every connection, as a database host going down. */
   cut(): Promise<void>;
-  /** Listens again on the same port. */
+  /** Drops every connection and takes new ones (listening again if cut) without ever answering, as a host that hangs. */
+  silence(): Promise<void>;
+  /** Answers again, listening on the same port if it was cut. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -19,10 +21,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     socket.on('error', () => socket.destroy());
   };
   let server: Server | undefined;
+  let silent = false;
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
   const listen = async (port: number) => {
     server = createServer((client) => {
-      const upstream = createConnection(target);
       track(client);
+      if (silent) return;
+      const upstream = createConnection(target);
       track(upstream);
       client.pipe(upstream).pipe(client);
       client.on('close', () => upstream.destroy());
@@ -38,13 +45,22 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const cut = async () => {
     const stopping = server;
     server = undefined;
-    for (const socket of sockets) socket.destroy();
+    dropAll();
     if (stopping) await new Promise<void>((resolve) => stopping.close(() => resolve()));
   };
   return {
     port,
     cut,
-    restore: async () => void (await listen(port)),
+    silence: async () => {
+      silent = true;
+      dropAll();
+      if (!server) await listen(port);
+    },
+    restore: async () => {
+      if (silent) dropAll();
+      silent = false;
+      if (!server) await listen(port);
+    },
     close: cut,
   };
 }
