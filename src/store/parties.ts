@@ -1,9 +1,10 @@
 // The address book: every party booked, one row per name and phone, found by the words of its name, city and phone.
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { type Context, present, type Scope } from './context.js';
+import type { Party } from '../waybill/schemas.js';
+import type { Context, Scope } from './context.js';
 import type { Db, PartiesTable } from './schema.js';
-import type { Parties, PartyDetails, SavedParty } from './types.js';
+import type { Parties, SavedParty } from './types.js';
 
 /** Slack shows at most 100 options: no search needs more. */
 export const PARTY_SEARCH_LIMIT = 100;
@@ -29,7 +30,7 @@ export function wordsOf(text: string): string[] {
 const digitsOf = (phone: string) => phone.replace(/\D/g, '');
 
 /** One key per party: the name as written, ignoring case and spacing, and the phone's last ten digits. */
-export function partyKey({ name, phone }: Pick<PartyDetails, 'name' | 'phone'>): string {
+export function partyKey({ name, phone }: Pick<Party, 'name' | 'phone'>): string {
   const person = name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
   return `${person}|${digitsOf(phone).slice(-10)}`;
 }
@@ -56,7 +57,7 @@ function termsOf(row: Selectable<PartiesTable>) {
   return [...unique.values()];
 }
 
-function columns(details: PartyDetails) {
+function columns(details: Party) {
   const text = (value: string | undefined) => (value ?? '').trim();
   return {
     name: text(details.name),
@@ -88,7 +89,8 @@ function toParty(row: Selectable<PartiesTable>): SavedParty {
     neighbourhood: row.neighbourhood,
     postal: row.postal,
     country: row.country,
-    ...present({ latitude: row.latitude, longitude: row.longitude }),
+    latitude: row.latitude ?? undefined,
+    longitude: row.longitude ?? undefined,
     createdAt: new Date(row.created_at),
     lastUsedAt: new Date(row.last_used_at),
     uses: row.uses,
@@ -126,7 +128,7 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
   return {
     save: (list) =>
       atomically(async (tx) => {
-        const byKey = new Map<string, PartyDetails>();
+        const byKey = new Map<string, Party>();
         for (const details of list) {
           if (details.name.trim()) byKey.set(partyKey(details), details);
         }
@@ -134,7 +136,7 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
         const saved = new Map<string, SavedParty>();
         // In key order: two transactions saving the same parties lock their rows in the same order.
         for (const key of [...byKey.keys()].sort()) {
-          const values = columns(byKey.get(key) as PartyDetails);
+          const values = columns(byKey.get(key) as Party);
           const row = await tx
             .insertInto('parties')
             .values({

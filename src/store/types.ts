@@ -1,5 +1,7 @@
 // The store's interface: what callers may ask of it, whichever database runs underneath.
 
+import type { Party } from '../waybill/schemas.js';
+
 /*
  * The store knows nothing about Slack or the courier's shapes: `data`, `record`, `result`,
  * `request` and `response` are stored with `JSON.stringify` and returned with `JSON.parse`, so
@@ -303,25 +305,8 @@ export interface Deliveries {
   purgeExpired(): Promise<number>;
 }
 
-/** A party as booked: who and where. Text not given is ''. */
-export interface PartyDetails {
-  name: string;
-  phone: string;
-  email: string;
-  street: string;
-  region: string;
-  city: string;
-  district: string;
-  neighbourhood: string;
-  postal: string;
-  /** Two letters, as the booking had it. */
-  country: string;
-  latitude?: number | undefined;
-  longitude?: number | undefined;
-}
-
-/** A party in the address book: the details it was last booked (or edited) with. */
-export interface SavedParty extends PartyDetails {
+/** A party in the address book: the details it was last booked (or edited) with (text not given is ''). */
+export interface SavedParty extends Party {
   /** Random, URL-safe, 22 characters. */
   id: string;
   createdAt: Date;
@@ -348,7 +333,7 @@ export interface Parties {
    * Parties without a name are skipped. Two replicas saving the same party at once leave one row.
    * Returns one saved party per distinct party given, in the order given.
    */
-  save(parties: readonly PartyDetails[]): Promise<SavedParty[]>;
+  save(parties: readonly Party[]): Promise<SavedParty[]>;
   /**
    * At most `limit` (default and most PARTY_SEARCH_LIMIT = 100) parties, most recently used first:
    * those with, for every word of `query`, a word of their name or city (or their phone's digits)
@@ -360,7 +345,7 @@ export interface Parties {
   namedIn(text: string, limit?: number): Promise<SavedParty[]>;
   get(id: string): Promise<SavedParty | undefined>;
   /** Replaces a saved party's details (its key follows them); its uses and last use stay. */
-  edit(id: string, details: PartyDetails): Promise<PartyEditResult>;
+  edit(id: string, details: Party): Promise<PartyEditResult>;
   /** True when it was there. */
   delete(id: string): Promise<boolean>;
 }

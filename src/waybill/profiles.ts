@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import { defaultCatalog } from './catalog.js';
 import { phone, text } from './fields.js';
-import { createWaybillSchemas, isBlankParty } from './schemas.js';
+import { createWaybillSchemas, isBlankParty, type Party } from './schemas.js';
 
 /**
  * Sender profiles: the few regular senders dispatchers book for, listed in a JSON file
@@ -34,21 +34,8 @@ export interface SenderProfile {
   returnTo?: ProfileParty;
 }
 
-/** Party fields as TEXT, exactly as a form would hold them (numbers as decimal text), so they pre-fill inputs. */
-export interface ProfileParty {
-  name: string;
-  phone: string;
-  email: string;
-  street: string;
-  region: string;
-  city: string;
-  district: string;
-  neighbourhood: string;
-  postal: string;
-  country: string;
-  latitude: string;
-  longitude: string;
-}
+/** A party's fields as text, exactly as a form would hold them (numbers as decimal text), so they pre-fill inputs. */
+export type ProfileParty = Record<keyof Party, string>;
 
 /** A Slack static select lists at most 100 options. */
 export const MAX_SENDER_PROFILES = 100;
@@ -122,16 +109,7 @@ function coordinateText(raw: unknown): string {
 
 function toProfileParty(party: ParsedParty, raw: Record<string, unknown>): ProfileParty {
   return {
-    name: party.name,
-    phone: party.phone,
-    email: party.email,
-    street: party.street,
-    region: party.region,
-    city: party.city,
-    district: party.district,
-    neighbourhood: party.neighbourhood,
-    postal: party.postal,
-    country: party.country,
+    ...party,
     latitude: party.latitude === undefined ? '' : coordinateText(raw.latitude),
     longitude: party.longitude === undefined ? '' : coordinateText(raw.longitude),
   };

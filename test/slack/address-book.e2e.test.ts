@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/shared/ids.js';
-import type { PartyDetails, SavedParty } from '../../src/store/index.js';
+import type { SavedParty } from '../../src/store/index.js';
+import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';
 import {
   bookFromSenderStep,
@@ -31,7 +32,7 @@ afterEach(async () => {
   await bot?.stop();
 });
 
-async function seed(...parties: PartyDetails[]): Promise<SavedParty[]> {
+async function seed(...parties: Party[]): Promise<SavedParty[]> {
   return bot.deps.store.parties.save(parties);
 }
 

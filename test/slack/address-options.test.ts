@@ -14,9 +14,10 @@ import type { SavedParty } from '../../src/store/index.js';
 import { maria } from '../fixtures/parties.js';
 
 function saved(overrides: Partial<SavedParty> = {}): SavedParty {
-  const { latitude: _lat, longitude: _lon, ...details } = maria;
   return {
-    ...details,
+    ...maria,
+    latitude: undefined,
+    longitude: undefined,
     neighbourhood: '',
     id: 'p4Yq2sJ0b1Xv7wK3mN8rTg',
     createdAt: new Date('2026-11-01T00:00:00Z'),

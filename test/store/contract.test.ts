@@ -7,10 +7,10 @@ import {
   DEFAULT_DRAFT_TTL_MS,
   DraftNotFoundError,
   DuplicateTrackingNumberError,
-  type PartyDetails,
   StoreError,
   StoreUnavailableError,
 } from '../../src/store/index.js';
+import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';
 import { describeEachBackend } from './backends.js';
 import { startChild } from './child.js';
@@ -812,7 +812,7 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
     it('finds parties by the start of any word of their name or city, or by phone, most recently used first', async () => {
       const clock = fakeClock();
       const store = await backend.open({ now: clock.now });
-      const saveAt = async (details: PartyDetails) => {
+      const saveAt = async (details: Party) => {
         clock.advance(1000);
         return (await store.parties.save([details]))[0]?.id;
       };

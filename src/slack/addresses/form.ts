@@ -1,8 +1,8 @@
 /** The edit form of a saved party: its fields, and the domain's party schema around them. */
 import { z } from 'zod';
-import type { PartyDetails, SavedParty } from '../../store/index.js';
+import type { SavedParty } from '../../store/index.js';
 import type { KnownParty } from '../../waybill/message-reader.js';
-import type { WaybillSchemas } from '../../waybill/schemas.js';
+import type { Party, WaybillSchemas } from '../../waybill/schemas.js';
 import { contactFields, placeFields } from '../shared/fields.js';
 import { type FormField, requiredPaths, setPath } from '../shared/forms.js';
 
@@ -20,7 +20,7 @@ const PARTY_KEYS = [
   'country',
   'latitude',
   'longitude',
-] as const satisfies readonly (keyof PartyDetails)[];
+] as const satisfies readonly (keyof Party)[];
 
 /**
  * The edit form: a booking party's fields under `party.`, checked by the domain's party schema
