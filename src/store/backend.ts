@@ -59,10 +59,11 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function translator(isUnavailable: (err: unknown) => boolean, scrub: (text: string) => string) {
+/** `phrase` turns the driver's reason into the one the error gives (secrets masked). */
+function translator(isUnavailable: (err: unknown) => boolean, phrase: (text: string) => string) {
   return (err: unknown): unknown => {
     if (err instanceof StoreError || !isUnavailable(err)) return err;
-    return new StoreUnavailableError(scrub(oneLine(reasonOf(err))), { cause: err });
+    return new StoreUnavailableError(phrase(oneLine(reasonOf(err))), { cause: err });
   };
 }
 
@@ -246,7 +247,15 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
   } catch {
     throw new StoreError('not a valid URL (postgres://user:password@host:5432/database)');
   }
-  const scrub = (text: string) => (password ? text.replaceAll(password, '***') : text);
+  // pg's words for its two timeouts, in ours: the one says the database is away, the other busy.
+  const timeouts: Record<string, string> = {
+    'timeout expired': `no connection opened within ${options.connectTimeoutMs} ms`,
+    'timeout exceeded when trying to connect': `all ${options.poolSize} connections stayed in use for ${options.poolWaitMs} ms`,
+  };
+  const reason = (text: string) => {
+    const said = timeouts[text] ?? text;
+    return password ? said.replaceAll(password, '***') : said;
+  };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
@@ -270,5 +279,5 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
   const lock = async (connection: Db, name: string) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(connection);
   };
-  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, scrub), lock);
+  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, reason), lock);
 }
