@@ -216,9 +216,10 @@ const PG_UNAVAILABLE_CODES = new Set([
 ]);
 
 // pg reports a dropped or timed-out connection with a plain Error and no code: "timeout expired"
-// is a connection that did not open in time, "timeout exceeded…" a wait for a pooled one.
+// is a connection that did not open in time, "timeout exceeded…" a wait for a pooled one, "Query
+// read timeout" a statement nobody answered.
 const PG_UNAVAILABLE_MESSAGES =
-  /connection terminated|^timeout expired$|timeout exceeded when trying to connect|not queryable/i;
+  /connection terminated|^timeout expired$|timeout exceeded when trying to connect|not queryable|^query read timeout$/i;
 
 function isPostgresUnavailable(err: unknown): boolean {
   const code = codeOf(err);
@@ -251,6 +252,7 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
   const timeouts: Record<string, string> = {
     'timeout expired': `no connection opened within ${options.connectTimeoutMs} ms`,
     'timeout exceeded when trying to connect': `all ${options.poolSize} connections stayed in use for ${options.poolWaitMs} ms`,
+    'Query read timeout': `no answer to a statement within ${options.statementTimeoutMs + options.connectTimeoutMs} ms`,
   };
   const reason = (text: string) => {
     const said = timeouts[text] ?? text;
@@ -265,6 +267,10 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
     connectionTimeoutMillis: options.poolWaitMs,
     Client: clientOpeningWithin(options.connectTimeoutMs),
     statement_timeout: options.statementTimeoutMs,
+    // A server that answers cancels a statement at statement_timeout; one that has not even said so
+    // a connect timeout later is gone (a host that hangs, a network that loses everything), and
+    // TCP alone would take minutes to tell.
+    query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
     keepAlive: true,
     application_name: 'waybill-bot',
     // Times are BIGINT milliseconds: read them as numbers (exact below 2^53), not strings.

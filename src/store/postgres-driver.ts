@@ -1,4 +1,5 @@
-// The query builder's way into a pg Pool, replacing a pooled connection the server had already ended.
+// The query builder's way into a pg Pool, replacing a pooled connection the server had already ended
+// and closing one the server no longer answers.
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -19,15 +20,23 @@ function endedBeforeRunning(err: unknown): boolean {
   return code === '57P01' || code === '57P02' || (err instanceof Error && /not queryable/.test(err.message));
 }
 
+/** pg's client-side `query_timeout` ran out: no answer at all, not even the server's own cancel. */
+function unanswered(err: unknown): boolean {
+  return err instanceof Error && err.message === 'Query read timeout';
+}
+
 /** One connection as the query builder sees it; the pooled client behind it is taken on first use. */
 class PoolConnection implements DatabaseConnection {
   #client: pg.PoolClient | undefined;
   /** Once a statement has run, the session may hold state (a transaction): it is never swapped then. */
   #used = false;
+  /** The server stopped answering this session: it was closed, and nothing more is sent in it. */
+  #unanswered: Error | undefined;
 
   constructor(private readonly pool: pg.Pool) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#unanswered) throw this.#unanswered;
     for (let retried = false; ; retried = true) {
       this.#client ??= await this.pool.connect();
       try {
@@ -38,6 +47,13 @@ class PoolConnection implements DatabaseConnection {
           numAffectedRows: WRITES.has(result.command) ? BigInt(result.rowCount ?? 0) : undefined,
         };
       } catch (err) {
+        if (unanswered(err)) {
+          // The statement may still be waiting somewhere: the connection is closed, not pooled, and
+          // the rest of this session (a transaction's rollback) is not sent on another one.
+          this.#unanswered = err as Error;
+          this.release(this.#unanswered);
+          throw err;
+        }
         if (this.#used || retried || !endedBeforeRunning(err)) throw err;
         this.release(err as Error);
         // Let the pool hear of any other connection that died the same way before taking one.

@@ -149,14 +149,16 @@ describeEachBackend(
       await store.ping();
     });
 
-    it('a database that takes connections and never answers: calls fail within the connect timeout, not the pool wait', async () => {
+    it('a database that stops answering: calls fail within its timeouts, not the pool wait, and work once it is back', async () => {
       const proxied = await proxyDatabase((backend.target() as { url: string }).url);
       proxy = proxied.proxy;
       const connectTimeoutMs = 300;
+      const statementTimeoutMs = 300;
       const store = await backend.open({
         url: proxied.url.toString(),
         poolSize: 2,
         connectTimeoutMs,
+        statementTimeoutMs,
         poolWaitMs: 60_000,
       });
       await store.ping();
@@ -176,15 +178,42 @@ describeEachBackend(
         expect(failure).toBeInstanceOf(StoreUnavailableError);
         expect(failure.message).toMatch(/^The database did not answer: /);
       }
-      // One may have met a connection the proxy dropped; the others waited for new ones.
-      expect(failures.map((failure) => failure.message)).toContain(
+      // One went to the open connection, which no longer answers; the others waited for new ones.
+      const said = failures.map((failure) => failure.message);
+      expect(said).toContain(
+        `The database did not answer: no answer to a statement within ${statementTimeoutMs + connectTimeoutMs} ms`,
+      );
+      expect(said).toContain(
         `The database did not answer: no connection opened within ${connectTimeoutMs} ms`,
       );
-      // Four calls on two connections: two rounds of the connect timeout, far from the minute's wait.
+      // Four calls on two connections: a few rounds of those timeouts, far from the minute's wait.
       expect(elapsed).toBeGreaterThanOrEqual(connectTimeoutMs);
       expect(elapsed).toBeLessThan(10 * connectTimeoutMs);
 
       await proxy.restore();
+      await store.ping();
+    });
+
+    it('a transaction whose statement got no answer sends nothing more, on that connection or another', async () => {
+      const proxied = await proxyDatabase((backend.target() as { url: string }).url);
+      proxy = proxied.proxy;
+      const store = await backend.open({
+        url: proxied.url.toString(),
+        connectTimeoutMs: 200,
+        statementTimeoutMs: 200,
+      });
+      const draft = (userId: string) => ({ kind: 'quote', userId, channelId: 'C1', data: 1 });
+      const outcome = await store
+        .transaction(async (tx) => {
+          await tx.drafts.create(draft('UBEFORE'));
+          await proxy?.silence();
+          await tx.drafts.create(draft('UUNANSWERED')).catch(() => undefined);
+          await proxy?.restore();
+          await tx.drafts.create(draft('UAFTER'));
+        })
+        .catch((err: unknown) => err);
+      expect(outcome).toBeInstanceOf(StoreUnavailableError);
+      expect(await backend.query('SELECT user_id FROM drafts')).toEqual([]);
       await store.ping();
     });
 

@@ -6,7 +6,10 @@ export interface TcpProxy {
   port: number;
   /** Stops listening and drops every connection, as a database host going down. */
   cut(): Promise<void>;
-  /** Drops every connection and takes new ones (listening again if cut) without ever answering, as a host that hangs. */
+  /**
+   * Passes nothing more on the connections it has, and takes new ones (listening again if cut)
+   * without ever answering: a host that hangs, or a network that loses everything.
+   */
   silence(): Promise<void>;
   /** Answers again, listening on the same port if it was cut. */
   restore(): Promise<void>;
@@ -25,6 +28,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const dropAll = () => {
     for (const socket of sockets) socket.destroy();
   };
+  /** Unpipes each connection's two ends from each other. */
+  const links = new Set<() => void>();
   const listen = async (port: number) => {
     server = createServer((client) => {
       track(client);
@@ -32,7 +37,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       const upstream = createConnection(target);
       track(upstream);
       client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
+      const unlink = () => {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      };
+      links.add(unlink);
+      client.on('close', () => {
+        links.delete(unlink);
+        upstream.destroy();
+      });
       upstream.on('close', () => client.destroy());
     });
     server.listen(port, '127.0.0.1');
@@ -53,10 +68,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cut,
     silence: async () => {
       silent = true;
-      dropAll();
+      for (const unlink of links) unlink();
+      links.clear();
       if (!server) await listen(port);
     },
     restore: async () => {
+      // What was held silent is dropped: its clients have given up on it.
       if (silent) dropAll();
       silent = false;
       if (!server) await listen(port);
