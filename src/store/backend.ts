@@ -248,7 +248,8 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
   } catch {
     throw new StoreError('not a valid URL (postgres://user:password@host:5432/database)');
   }
-  // pg's words for its two timeouts, in ours: the one says the database is away, the other busy.
+  // pg's words for its timeouts, in ours, naming the bound that ran out: a connection that did not
+  // open (the database is away), a pool that stayed busy, a statement nobody answered.
   const timeouts: Record<string, string> = {
     'timeout expired': `no connection opened within ${options.connectTimeoutMs} ms`,
     'timeout exceeded when trying to connect': `all ${options.poolSize} connections stayed in use for ${options.poolWaitMs} ms`,
