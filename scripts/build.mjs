@@ -97,8 +97,31 @@ async function build() {
     target: `node${manifest.engines.node.match(/\d+\.\d+\.\d+/)[0]}`,
     external: Object.keys(manifest.dependencies),
     plugins: [withoutZodTranslations],
+    // Without comments (a few of the libraries' are not ASCII, see refuseNonAscii) and indentation: a
+    // smaller source to hold in memory. Names are kept, so a stack trace still names its functions.
+    minifyWhitespace: true,
     logLevel: 'warning',
   });
+  refuseNonAscii();
+}
+
+/**
+ * V8 holds a bundle's source in memory for as long as it runs, at two bytes a character if a single
+ * character is not ASCII (twice the file's size). esbuild escapes strings, but not regular
+ * expressions and String.raw: write their non-ASCII characters as \u escapes.
+ */
+function refuseNonAscii() {
+  for (const name of Object.keys(entryPoints)) {
+    const lines = readFileSync(at(`dist/${name}.js`), 'utf8').split('\n');
+    const index = lines.findIndex((line) => /[\u0080-\uffff]/.test(line));
+    if (index === -1) continue;
+    const found = lines[index].match(/.{0,40}[\u0080-\uffff].{0,20}/)?.[0].trim();
+    rmSync(at('dist'), { recursive: true, force: true });
+    process.stderr.write(
+      `dist/${name}.js line ${index + 1} is not ASCII ("${found}"): write the character as a \\u escape in src/ (see scripts/build.mjs)\n`,
+    );
+    process.exit(1);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -10,6 +10,9 @@ import type { Choice } from './catalog.js';
  * `From:` label says otherwise. Values are keyed by the Booking schema's input paths.
  */
 
+// Patterns name their non-ASCII characters by escape (\u2019 ’, \uFF1A ：, \u2013 –, \u2014 —, \u20B1 ₱,
+// \u00D7 ×): the bundle stays ASCII, so V8 keeps its source at one byte a character (scripts/build.mjs).
+
 export type ReadParty = 'consignee' | 'shipper';
 
 export interface Recognised {
@@ -187,7 +190,7 @@ function lookUpLabel(phrase: string): Label | undefined {
 
 /** A line that only says whose details follow: `RECEIVER:`, `Sender details`, `Receiver's info:`. */
 function sectionOf(line: string): ReadParty | undefined {
-  const phrase = normaliseLabel(line.replace(/[:：]\s*$/, '')).replace(
+  const phrase = normaliseLabel(line.replace(/[:\uFF1A]\s*$/, '')).replace(
     /\s+(details?|info|information|data)$/,
     '',
   );
@@ -206,10 +209,10 @@ interface Segment {
 /** A line cut at its labels: the text before the first one, then each label with its value. */
 function segmentsOf(line: string, party: ReadParty): { segments: Segment[]; party: ReadParty } {
   const found: { start: number; end: number; label: Label }[] = [];
-  for (const colon of line.matchAll(/[:：]/g)) {
+  for (const colon of line.matchAll(/[:\uFF1A]/g)) {
     const index = colon.index ?? 0;
     if (found.some((f) => index < f.end)) continue;
-    const words = [...line.slice(0, index).matchAll(/[\p{L}'’./#-]+/gu)];
+    const words = [...line.slice(0, index).matchAll(/[\p{L}'\u2019./#-]+/gu)];
     const last = words.at(-1);
     // The label ends right before the colon (spaces allowed), and is made of words only.
     if (!last || line.slice((last.index ?? 0) + last[0].length, index).trim() !== '') continue;
@@ -217,7 +220,7 @@ function segmentsOf(line: string, party: ReadParty): { segments: Segment[]; part
       const first = words[words.length - count];
       const start = first?.index ?? 0;
       const between = line.slice(start, index);
-      if (/[^\p{L}'’./# -]/u.test(between)) continue;
+      if (/[^\p{L}'\u2019./# -]/u.test(between)) continue;
       if (start < (found.at(-1)?.end ?? 0)) continue;
       const label = lookUpLabel(normaliseLabel(between));
       if (label) {
@@ -251,7 +254,7 @@ function segmentsOf(line: string, party: ReadParty): { segments: Segment[]; part
 // ---------------------------------------------------------------------------------------------------
 
 /** A trimmed value without the separators around it. */
-const clean = (text: string) => text.replace(/^[\s,;:/|–—-]+|[\s,;:/|–—-]+$/g, '');
+const clean = (text: string) => text.replace(/^[\s,;:/|\u2013\u2014-]+|[\s,;:/|\u2013\u2014-]+$/g, '');
 
 /** A number without a trailing `.0`: 0.5, 2, 30.48. */
 function decimalText(value: number): string {
@@ -309,14 +312,14 @@ function amountOf(typed: string): { text: string; cents: number } | undefined {
 }
 
 const AMOUNT = String.raw`(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?`;
-const CURRENCY = String.raw`(?:php|₱|p)\s*`;
+const CURRENCY = String.raw`(?:php|\u20B1|p)\s*`;
 const COD = String.raw`c\.?o\.?d\.?`;
 const NEGATED_COD = new RegExp(String.raw`\b(?:no|non|not|walang|hindi)[\s-]+${COD}(?![\p{L}])`, 'giu');
 
 const WEIGHT = String.raw`(?<![\d.,])(\d+(?:\.\d+)?)\s*(kgs?|kilos?|kilograms?|grams?|gms?|g)(?![\p{L}])(\s*(?:each|per\s+(?:pc|piece|box|parcel)|bawat\s+isa))?`;
 
 const DIMENSION = String.raw`(\d+(?:\.\d+)?)\s*(?:cm|mm|in)?`;
-const DIMENSIONS = String.raw`(?<![\d.])${DIMENSION}\s*[x×*]\s*${DIMENSION}\s*[x×*]\s*(\d+(?:\.\d+)?)\s*(cm|mm|inches|inch|in|")?(?![\p{L}\d])`;
+const DIMENSIONS = String.raw`(?<![\d.])${DIMENSION}\s*[x\u00D7*]\s*${DIMENSION}\s*[x\u00D7*]\s*(\d+(?:\.\d+)?)\s*(cm|mm|inches|inch|in|")?(?![\p{L}\d])`;
 
 const PARCEL_WORDS =
   '(pcs?|pieces?|box(?:es)?|parcels?|packages?|pkgs?|pouch(?:es)?|bags?|sacks?|envelopes?|bundles?|documents?)';
@@ -334,7 +337,7 @@ const singular = (word: string) =>
     .replace(/s$/, '');
 
 /** A name: capitalised words, with the particles of Filipino and Spanish names in between. */
-const NAME_WORD = String.raw`\p{Lu}[\p{L}'’.-]*`;
+const NAME_WORD = String.raw`\p{Lu}[\p{L}'\u2019.-]*`;
 const PARTICLE = String.raw`(?:de|dela|del|delos|de la|de los|la|los|van|von|y|da|dos|jr\.?|sr\.?|ii|iii|iv)`;
 const nameOf = (minWords: number, maxWords: number) =>
   String.raw`${NAME_WORD}(?:\s+(?:${PARTICLE}\s+)?${NAME_WORD}){${minWords - 1},${maxWords - 1}}`;
@@ -362,7 +365,7 @@ const STREET_WORDS =
   '(?:st|street|ave|avenue|rd|road|blvd|boulevard|hwy|highway|dr|drive|ext|extension|lane|ln|avenida|kalye)';
 /** A house number (or block / lot / unit) and a street word: `45 Rizal St Ermita`, `Blk 4 Lot 12 Mabini Ave`. */
 const STREET = new RegExp(
-  String.raw`^(?=.*\d)(?:(?:blk|block|lot|unit|bldg|ph|phase|no\.?|#)\s*[\w-]+\s+)*(?:\d+[a-z]?(?:[-/]\d+[a-z]?)?\s+)?[\p{L}\d.'’ -]*?\b${STREET_WORDS}\b\.?(?:\s+[\p{L}.'’-]+)*$`,
+  String.raw`^(?=.*\d)(?:(?:blk|block|lot|unit|bldg|ph|phase|no\.?|#)\s*[\w-]+\s+)*(?:\d+[a-z]?(?:[-/]\d+[a-z]?)?\s+)?[\p{L}\d.'\u2019 -]*?\b${STREET_WORDS}\b\.?(?:\s+[\p{L}.'\u2019-]+)*$`,
   'iu',
 );
 const PUROK = String.raw`\b(?:purok|sitio)\s+[\p{L}\d-]+(?:\s+\d+)?`;
@@ -505,7 +508,7 @@ function readContacts(reader: Reader, segment: Segment): string {
 /** A 4-digit number ending a stretch of address words, as in `Tanza Cavite 4108`. */
 function readPostal(reader: Reader, party: ReadParty, text: string) {
   for (const part of text.split(/[,;|]|\.\s/)) {
-    const match = /(?:^|\s)([\p{L}.'’-]+)\s+(\d{4})[\s.)]*(?:philippines|ph)?[\s.)]*$/iu.exec(part);
+    const match = /(?:^|\s)([\p{L}.'\u2019-]+)\s+(\d{4})[\s.)]*(?:philippines|ph)?[\s.)]*$/iu.exec(part);
     if (!match) continue;
     const before = (match[1] ?? '').toLowerCase().replace(/\.$/, '');
     if (NOT_POSTAL_BEFORE.has(before) || new RegExp(`^${COD}$`, 'iu').test(before)) continue;

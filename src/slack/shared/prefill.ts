@@ -50,7 +50,8 @@ export interface Prefill {
   notices: string[];
 }
 
-const TOKEN = /([A-Za-z_]+)=(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(\S+))|(\S+)/g;
+// “…” written as escapes, so the bundle stays ASCII (scripts/build.mjs).
+const TOKEN = /([A-Za-z_]+)=(?:"([^"]*)"|\u201C([^\u201D]*)\u201D|'([^']*)'|(\S+))|(\S+)/g;
 
 export function parsePrefill(text: string, keys: PrefillKeys, fields: readonly FormField[]): Prefill {
   const values: Record<string, unknown> = {};
