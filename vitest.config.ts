@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/bundles.ts'],
     testTimeout: 15_000,
     hookTimeout: 15_000,
   },

@@ -21,7 +21,7 @@ const at = (path) => join(root, path);
 /** Written last by every successful build (a failed one leaves no dist/ at all). */
 const builtMarker = at('dist/app.js');
 const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
-const entryPoints = {
+export const entryPoints = {
   app: 'src/app.ts',
   sandbox: 'src/waybill/sandbox/main.ts',
   // The bot's /healthz route alone, for the benchmark's bare Bolt baseline (bench/bare-bolt.mjs).
@@ -71,26 +71,18 @@ function resolveTool(specifier) {
   }
 }
 
-async function build() {
-  const tsc = resolveTool('typescript/bin/tsc');
-  const esbuild = resolveTool('esbuild');
-  if (!tsc || !esbuild) {
-    process.stderr.write(
-      'dist/ is missing or older than src/, and the build tools are not installed (a production install): run "npm run build" where the dev dependencies are installed, then copy dist/ here\n',
-    );
-    process.exit(1);
-  }
-  // Type errors stop the build: the bundler alone would only strip the types.
-  const checked = spawnSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
-  if (checked.status !== 0) process.exit(checked.status ?? 1);
-  rmSync(at('dist'), { recursive: true, force: true });
+/**
+ * The bundles of `entries` (name: source) in `outdir`, with the files they read at run time: what the
+ * build writes to dist/, and what the tests run as child processes (test/support/bundles.ts).
+ */
+export async function bundle(outdir, entries = entryPoints) {
   const manifest = JSON.parse(readFileSync(at('package.json'), 'utf8'));
-  const { build: bundle } = await import(pathToFileURL(esbuild).href);
-  for (const asset of assets) cpSync(at(asset), at(join('dist', asset.split('/').at(-1))));
-  await bundle({
+  const { build: esbuild } = await import(pathToFileURL(resolveTool('esbuild')).href);
+  for (const asset of assets) cpSync(at(asset), join(outdir, asset.split('/').at(-1)));
+  await esbuild({
     absWorkingDir: root,
-    entryPoints,
-    outdir: at('dist'),
+    entryPoints: entries,
+    outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -122,6 +114,21 @@ function refuseNonAscii() {
     );
     process.exit(1);
   }
+}
+
+async function build() {
+  const tsc = resolveTool('typescript/bin/tsc');
+  if (!tsc || !resolveTool('esbuild')) {
+    process.stderr.write(
+      'dist/ is missing or older than src/, and the build tools are not installed (a production install): run "npm run build" where the dev dependencies are installed, then copy dist/ here\n',
+    );
+    process.exit(1);
+  }
+  // Type errors stop the build: the bundler alone would only strip the types.
+  const checked = spawnSync(process.execPath, [tsc, '-p', at('tsconfig.build.json')], { stdio: 'inherit' });
+  if (checked.status !== 0) process.exit(checked.status ?? 1);
+  rmSync(at('dist'), { recursive: true, force: true });
+  await bundle(at('dist'));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -69,7 +69,7 @@ describe('npm start', () => {
     await before.close();
     fake.respond('views.update', { ok: false, error: 'not_found' });
     const bot = spawnBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0', DATABASE_PATH: path });
-    // Start-up is bounded on its own (tsx compiling on a busy machine); then the dispatcher is told.
+    // Start-up is bounded on its own (a busy machine); then the dispatcher is told.
     await bot.lineMatching((line) => line.includes('Waybill bot ready'));
     const told = await fake.waitFor('chat.postEphemeral');
     expect(fake.callsTo('views.update').map((call) => call.body.view_id)).toEqual(['VCLOSED']);

@@ -11,7 +11,7 @@ import {
   killStarted,
   takenPort as listening,
   spawnBot,
-  spawnScript,
+  spawnBundle,
   within,
 } from './support/bot-process.js';
 
@@ -21,7 +21,7 @@ import {
  */
 
 const secrets = { SLACK_BOT_TOKEN: 'xoxb-start-SECRET-1', SLACK_SIGNING_SECRET: 'start-signing-SECRET-2' };
-/** Generous for a tsx start on a loaded machine (and Slack unreachable retries twice); a hang never ends. */
+/** Generous for a start on a loaded machine (and Slack unreachable retries twice); a hang never ends. */
 const EXIT_WITHIN_MS = 12_000;
 
 let fake: FakeSlack | undefined;
@@ -171,7 +171,7 @@ describe('start-up failures', () => {
   it('npm run sandbox: SANDBOX_PORT already in use', async () => {
     const port = await takenPort();
     const line = await failsWithOneLine(
-      spawnScript('src/waybill/sandbox/main.ts', { SANDBOX_PORT: String(port) }),
+      spawnBundle('sandbox', { SANDBOX_PORT: String(port) }),
     );
     expect(line).toBe(
       `Cannot start: SANDBOX_PORT ${port} is already in use: set SANDBOX_PORT to a free port`,

@@ -1,8 +1,9 @@
 // Starts test/store/child-store.ts in its own process and talks to it line by line.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach } from 'vitest';
+import { afterEach, inject } from 'vitest';
 import type { AttemptAbout } from '../../src/store/index.js';
 import type { Target } from './backends.js';
 
@@ -30,11 +31,11 @@ afterEach(() => {
   running.clear();
 });
 
-const script = new URL('./child-store.ts', import.meta.url).pathname;
-
 /** Resolves once the child has printed "ready". */
 export async function startChild(mode: ChildArgs['mode'], args: Omit<ChildArgs, 'mode'>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, mode, JSON.stringify({ ...args, mode })], {
+  // child-store.ts, bundled for the run (test/support/bundles.ts).
+  const script = join(inject('bundles'), 'child-store.js');
+  const proc = spawn(process.execPath, [script, mode, JSON.stringify({ ...args, mode })], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   running.add(proc);

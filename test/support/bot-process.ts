@@ -2,7 +2,9 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { inject } from 'vitest';
 
 export interface BotProcess {
   proc: ChildProcess;
@@ -24,13 +26,13 @@ export function killStarted(): void {
   started.clear();
 }
 
-/** `node --import tsx SCRIPT` with only this environment (and PATH, HOME). */
-export function spawnScript(
-  script: string,
+/** An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment (and PATH, HOME). */
+export function spawnBundle(
+  name: 'app' | 'sandbox',
   env: Record<string, string>,
   options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
 ): BotProcess {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`)], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...options,
@@ -74,7 +76,7 @@ export function spawnScript(
 
 /** The bot, src/app.ts. */
 export const spawnBot = (env: Record<string, string>, options?: Pick<SpawnOptions, 'uid' | 'gid'>) =>
-  spawnScript('src/app.ts', env, options);
+  spawnBundle('app', env, options);
 
 export interface ServingBot extends BotProcess {
   /** http://127.0.0.1:PORT */

@@ -1,0 +1,4 @@
+// The types of what scripts/build.mjs exports, for the tests that import it.
+/** The bundles the build writes to dist/ (name: source). */
+export const entryPoints: Record<string, string>;
+export function bundle(outdir: string, entries?: Record<string, string>): Promise<void>;
