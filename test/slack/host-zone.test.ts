@@ -8,7 +8,7 @@ import { startTestBot, type TestBot, type View } from '../support/bot-harness.js
  */
 
 const hostZone = process.env.TZ;
-// Node applies a TZ change at once; each test file runs in its own process.
+// Node applies a TZ change at once; the zone is put back for the test files after this one.
 beforeAll(() => {
   process.env.TZ = 'America/New_York';
 });

@@ -1,9 +1,9 @@
 // Starts test/store/child-store.ts in its own process and talks to it line by line.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterEach, inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import type { AttemptAbout } from '../../src/store/index.js';
 import type { Target } from './backends.js';
 
@@ -25,20 +25,17 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-const running = new Set<ChildProcess>();
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL');
-  running.clear();
-});
-
-/** Resolves once the child has printed "ready". */
+/** Resolves once the child has printed "ready"; call it in a test, which kills the child when it ends. */
 export async function startChild(mode: ChildArgs['mode'], args: Omit<ChildArgs, 'mode'>): Promise<Child> {
   // child-store.ts, bundled for the run (test/support/bundles.ts).
   const script = join(inject('bundles'), 'child-store.js');
   const proc = spawn(process.execPath, [script, mode, JSON.stringify({ ...args, mode })], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  running.add(proc);
+  // Also when the test fails before it is done with the child (kill() on an exited process does nothing).
+  onTestFinished(() => {
+    proc.kill('SIGKILL');
+  });
   let stderr = '';
   proc.stderr?.on('data', (chunk) => {
     stderr += chunk;
@@ -55,7 +52,6 @@ export async function startChild(mode: ChildArgs['mode'], args: Omit<ChildArgs, 
     async kill() {
       proc.kill('SIGKILL');
       await exited;
-      running.delete(proc);
     },
     exited,
   };
