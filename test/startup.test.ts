@@ -2,13 +2,12 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { exampleValues } from '../src/config.js';
 import {
   type BotProcess,
   closedPort,
-  killStarted,
   takenPort as listening,
   spawnBot,
   spawnBundle,
@@ -24,38 +23,60 @@ const secrets = { SLACK_BOT_TOKEN: 'xoxb-start-SECRET-1', SLACK_SIGNING_SECRET: 
 /** Generous for a start on a loaded machine (and Slack unreachable retries twice); a hang never ends. */
 const EXIT_WITHIN_MS = 12_000;
 
-let fake: FakeSlack | undefined;
-const servers: Server[] = [];
-/** Made writable again afterwards, so the temporary directory can be removed. */
-const readOnlyDirs: string[] = [];
-
-afterEach(async () => {
-  killStarted();
-  for (const dir of readOnlyDirs.splice(0)) chmodSync(dir, 0o755);
-  await fake?.close();
-  fake = undefined;
-  for (const server of servers.splice(0)) server.close();
-});
-
-const tempDir = () => mkdtempSync(join(tmpdir(), 'waybill-start-'));
-
-async function botEnv(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  fake ??= await startFakeSlack();
+/**
+ * What one test starts (a fake Slack, bots, servers holding ports, read-only directories), undone when
+ * it ends: the tests run at once, each waiting on its own processes.
+ */
+function startUp(onTestFinished: TestContext['onTestFinished']) {
+  let fake: FakeSlack | undefined;
+  const bots: BotProcess[] = [];
+  const servers: Server[] = [];
+  const readOnlyDirs: string[] = [];
+  onTestFinished(async () => {
+    for (const bot of bots) bot.proc.kill('SIGKILL');
+    // Made writable again, so the temporary directory can be removed.
+    for (const dir of readOnlyDirs) chmodSync(dir, 0o755);
+    for (const server of servers) server.close();
+    await fake?.close();
+  });
+  const started = (bot: BotProcess) => {
+    bots.push(bot);
+    return bot;
+  };
   return {
-    ...secrets,
-    SLACK_API_URL: fake.apiUrl,
-    PORT: '0',
-    DATABASE_PATH: join(tempDir(), 'bot.sqlite'),
-    ...extra,
+    /** The fake Slack the bots of `env()` talk to. */
+    async slack(): Promise<FakeSlack> {
+      fake ??= await startFakeSlack();
+      return fake;
+    },
+    async env(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+      return {
+        ...secrets,
+        SLACK_API_URL: (await this.slack()).apiUrl,
+        PORT: '0',
+        DATABASE_PATH: join(tempDir(), 'bot.sqlite'),
+        ...extra,
+      };
+    },
+    bot: (env: Record<string, string>, options?: Parameters<typeof spawnBot>[1]) =>
+      started(spawnBot(env, options)),
+    sandbox: (env: Record<string, string>) => started(spawnBundle('sandbox', env)),
+    /** A port another server listens on until the test ends. */
+    async takenPort(): Promise<number> {
+      const { port, server } = await listening();
+      servers.push(server);
+      return port;
+    },
+    readOnlyDir(): string {
+      const dir = tempDir();
+      chmodSync(dir, 0o555);
+      readOnlyDirs.push(dir);
+      return dir;
+    },
   };
 }
 
-/** A port another server listens on until the test ends. */
-async function takenPort(): Promise<number> {
-  const { port, server } = await listening();
-  servers.push(server);
-  return port;
-}
+const tempDir = () => mkdtempSync(join(tmpdir(), 'waybill-start-'));
 
 /** Exits 1 within the bound, with exactly one line on stderr, which it returns. */
 async function failsWithOneLine(run: BotProcess): Promise<string> {
@@ -69,110 +90,122 @@ async function failsWithOneLine(run: BotProcess): Promise<string> {
 /** Root may write anywhere: the permission cases run the bot as nobody then. */
 const asUnprivileged = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
-describe('start-up failures', () => {
-  it('PORT already in use', async () => {
-    const port = await takenPort();
-    const line = await failsWithOneLine(spawnBot(await botEnv({ PORT: String(port) })));
+describe.concurrent('start-up failures', () => {
+  it('PORT already in use', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const port = await run.takenPort();
+    const line = await failsWithOneLine(run.bot(await run.env({ PORT: String(port) })));
     expect(line).toBe(`Cannot start: PORT ${port} is already in use: set PORT to a free port`);
   });
 
-  it('DATABASE_PATH whose parent is a file', async () => {
+  it('DATABASE_PATH whose parent is a file', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
     const file = join(tempDir(), 'not-a-directory');
     writeFileSync(file, '');
     for (const path of [join(file, 'bot.sqlite'), join(file, 'more', 'bot.sqlite')]) {
-      const line = await failsWithOneLine(spawnBot(await botEnv({ DATABASE_PATH: path })));
+      const line = await failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path })));
       expect(line).toBe(
         `Cannot start: DATABASE_PATH ${path} cannot be used: ${file} is a file, not a directory`,
       );
     }
   });
 
-  it('DATABASE_PATH in a directory it cannot create, or in a read-only directory', async () => {
-    const readOnly = tempDir();
-    chmodSync(readOnly, 0o555);
-    readOnlyDirs.push(readOnly);
+  it('DATABASE_PATH in a directory it cannot create, or in a read-only directory', async ({
+    onTestFinished,
+  }) => {
+    const run = startUp(onTestFinished);
+    const readOnly = run.readOnlyDir();
     const cannotCreate = join(readOnly, 'data', 'bot.sqlite');
     const created = await failsWithOneLine(
-      spawnBot(await botEnv({ DATABASE_PATH: cannotCreate }), asUnprivileged),
+      run.bot(await run.env({ DATABASE_PATH: cannotCreate }), asUnprivileged),
     );
     expect(created).toBe(
       `Cannot start: DATABASE_PATH ${cannotCreate} cannot be used: this user may not create or write ${join(readOnly, 'data')}`,
     );
     const inReadOnly = join(readOnly, 'bot.sqlite');
     const written = await failsWithOneLine(
-      spawnBot(await botEnv({ DATABASE_PATH: inReadOnly }), asUnprivileged),
+      run.bot(await run.env({ DATABASE_PATH: inReadOnly }), asUnprivileged),
     );
     expect(written).toBe(
       `Cannot start: DATABASE_PATH ${inReadOnly} cannot be used: this user may not create or write ${readOnly}`,
     );
   });
 
-  it('SLACK_BOT_TOKEN refused by Slack', async () => {
-    const env = await botEnv();
-    fake?.respond('auth.test', { ok: false, error: 'invalid_auth' });
-    const line = await failsWithOneLine(spawnBot(env));
+  it('SLACK_BOT_TOKEN refused by Slack', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env();
+    (await run.slack()).respond('auth.test', { ok: false, error: 'invalid_auth' });
+    const line = await failsWithOneLine(run.bot(env));
     expect(line).toBe(
       'Configuration error: SLACK_BOT_TOKEN was refused by Slack (invalid_auth): copy the Bot User OAuth Token again (OAuth & Permissions)',
     );
   });
 
-  it('SLACK_APP_TOKEN refused by Slack', async () => {
-    const env = await botEnv({ SLACK_APP_TOKEN: 'xapp-start-SECRET-3' });
-    fake?.respond('apps.connections.open', { ok: false, error: 'invalid_auth' });
-    const line = await failsWithOneLine(spawnBot(env));
+  it('SLACK_APP_TOKEN refused by Slack', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env({ SLACK_APP_TOKEN: 'xapp-start-SECRET-3' });
+    const fake = await run.slack();
+    fake.respond('apps.connections.open', { ok: false, error: 'invalid_auth' });
+    const line = await failsWithOneLine(run.bot(env));
     expect(line).toMatch(/^Configuration error: SLACK_APP_TOKEN was refused by Slack \(invalid_auth\): /);
     expect(line).not.toContain(env.SLACK_APP_TOKEN);
-    expect(fake?.calls.map((call) => call.method)).toEqual(['auth.test', 'apps.connections.open']);
+    expect(fake.calls.map((call) => call.method)).toEqual(['auth.test', 'apps.connections.open']);
   });
 
-  it('the values .env.example ships with, before asking Slack anything', async () => {
-    const env = await botEnv({
+  it('the values .env.example ships with, before asking Slack anything', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env({
       SLACK_BOT_TOKEN: exampleValues.SLACK_BOT_TOKEN,
       SLACK_SIGNING_SECRET: exampleValues.SLACK_SIGNING_SECRET,
       SLACK_APP_TOKEN: exampleValues.SLACK_APP_TOKEN,
     });
-    const line = await failsWithOneLine(spawnBot(env));
+    const line = await failsWithOneLine(run.bot(env));
     expect(line).toContain(
       'SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET and SLACK_APP_TOKEN still hold the placeholders of .env.example: you copied .env.example but did not fill them in',
     );
-    expect(fake?.calls).toEqual([]);
+    expect((await run.slack()).calls).toEqual([]);
   });
 
-  it('Slack unreachable is not a configuration error', async () => {
+  it('Slack unreachable is not a configuration error', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
     const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
-    const line = await failsWithOneLine(spawnBot(await botEnv({ SLACK_API_URL: apiUrl })));
+    const line = await failsWithOneLine(run.bot(await run.env({ SLACK_API_URL: apiUrl })));
     expect(line).toMatch(
       `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: A request error occurred:`,
     );
   });
 
-  it('the start-up check of the bot token logs its retries through the logger, as JSON', async () => {
-    const env = await botEnv();
-    fake?.respond('auth.test', { status: 500 }, { times: 1 });
-    const bot = spawnBot(env);
+  it('the start-up check of the bot token logs its retries through the logger, as JSON', async ({
+    onTestFinished,
+  }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env();
+    const fake = await run.slack();
+    fake.respond('auth.test', { status: 500 }, { times: 1 });
+    const bot = run.bot(env);
     await within(
       EXIT_WITHIN_MS,
       'ready',
       bot.lineMatching((line) => line.includes('Waybill bot ready')),
     );
-    expect(fake?.calls.filter((call) => call.method === 'auth.test')).toHaveLength(2);
+    expect(fake.calls.filter((call) => call.method === 'auth.test')).toHaveLength(2);
     expect(bot.stderr).toEqual([]);
     for (const line of bot.lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
-  it('shows the stack too with LOG_LEVEL=debug', async () => {
-    const port = await takenPort();
-    const bot = spawnBot(await botEnv({ PORT: String(port), LOG_LEVEL: 'debug' }));
+  it('shows the stack too with LOG_LEVEL=debug', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const port = await run.takenPort();
+    const bot = run.bot(await run.env({ PORT: String(port), LOG_LEVEL: 'debug' }));
     expect(await within(EXIT_WITHIN_MS, 'exit', bot.exited)).toBe(1);
     expect(bot.stderr[0]).toBe(`Cannot start: PORT ${port} is already in use: set PORT to a free port`);
     expect(bot.stderr.slice(1).some((line) => /^\s+at /.test(line))).toBe(true);
   });
 
-  it('npm run sandbox: SANDBOX_PORT already in use', async () => {
-    const port = await takenPort();
-    const line = await failsWithOneLine(
-      spawnBundle('sandbox', { SANDBOX_PORT: String(port) }),
-    );
+  it('npm run sandbox: SANDBOX_PORT already in use', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const port = await run.takenPort();
+    const line = await failsWithOneLine(run.sandbox({ SANDBOX_PORT: String(port) }));
     expect(line).toBe(
       `Cannot start: SANDBOX_PORT ${port} is already in use: set SANDBOX_PORT to a free port`,
     );
