@@ -46,10 +46,13 @@ export function throwawayDatabases(adminUrl: () => string, options: ThrowawayOpt
     },
     async dropAll(): Promise<void> {
       const names = created.splice(0);
-      if (names.length === 0) return;
-      await withClient(adminUrl(), async (client) => {
-        for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      });
+      // At once, each on its own connection: every drop waits for a checkpoint, and drops waiting
+      // together share one (one after another, a file's eight drops took seconds on a busy disk).
+      await Promise.all(
+        names.map((name) =>
+          withClient(adminUrl(), (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+        ),
+      );
     },
   };
 }

@@ -102,12 +102,15 @@ describe.concurrent('start-up failures', () => {
     const run = startUp(onTestFinished);
     const file = join(tempDir(), 'not-a-directory');
     writeFileSync(file, '');
-    for (const path of [join(file, 'bot.sqlite'), join(file, 'more', 'bot.sqlite')]) {
-      const line = await failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path })));
-      expect(line).toBe(
-        `Cannot start: DATABASE_PATH ${path} cannot be used: ${file} is a file, not a directory`,
-      );
-    }
+    const paths = [join(file, 'bot.sqlite'), join(file, 'more', 'bot.sqlite')];
+    const lines = await Promise.all(
+      paths.map(async (path) => failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path })))),
+    );
+    expect(lines).toEqual(
+      paths.map(
+        (path) => `Cannot start: DATABASE_PATH ${path} cannot be used: ${file} is a file, not a directory`,
+      ),
+    );
   });
 
   it('DATABASE_PATH in a directory it cannot create, or in a read-only directory', async ({
@@ -116,15 +119,14 @@ describe.concurrent('start-up failures', () => {
     const run = startUp(onTestFinished);
     const readOnly = run.readOnlyDir();
     const cannotCreate = join(readOnly, 'data', 'bot.sqlite');
-    const created = await failsWithOneLine(
-      run.bot(await run.env({ DATABASE_PATH: cannotCreate }), asUnprivileged),
+    const inReadOnly = join(readOnly, 'bot.sqlite');
+    const [created, written] = await Promise.all(
+      [cannotCreate, inReadOnly].map(async (path) =>
+        failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path }), asUnprivileged)),
+      ),
     );
     expect(created).toBe(
       `Cannot start: DATABASE_PATH ${cannotCreate} cannot be used: this user may not create or write ${join(readOnly, 'data')}`,
-    );
-    const inReadOnly = join(readOnly, 'bot.sqlite');
-    const written = await failsWithOneLine(
-      run.bot(await run.env({ DATABASE_PATH: inReadOnly }), asUnprivileged),
     );
     expect(written).toBe(
       `Cannot start: DATABASE_PATH ${inReadOnly} cannot be used: this user may not create or write ${readOnly}`,
