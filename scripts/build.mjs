@@ -94,7 +94,6 @@ export async function bundle(outdir, entries = entryPoints) {
     minifyWhitespace: true,
     logLevel: 'warning',
   });
-  refuseNonAscii();
 }
 
 /**
@@ -129,6 +128,7 @@ async function build() {
   if (checked.status !== 0) process.exit(checked.status ?? 1);
   rmSync(at('dist'), { recursive: true, force: true });
   await bundle(at('dist'));
+  refuseNonAscii();
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
