@@ -53,6 +53,13 @@ describe('/quote', () => {
     expect(textOf(view.blocks)).toContain('Ignored \\"oops\\"');
   });
 
+  it('takes a value in curly quotes, as phones and Slack on a Mac type them', async () => {
+    const view = await openQuoteForm('to_city=“Lapu-Lapu City” weight=3');
+    const block = (id: string) => view.blocks.find((b) => b.block_id === id);
+    expect(block('consignee.city').element.initial_value).toBe('Lapu-Lapu City');
+    expect(block('package.weight').element.initial_value).toBe('3');
+  });
+
   it('explains itself with /quote help, without opening anything', async () => {
     const response = await bot.command('/quote', 'help');
     expect(response.body).toMatchObject({ response_type: 'ephemeral' });
