@@ -1,9 +1,9 @@
 /**
  * `npm run build`: type-checks src/ and bundles it into dist/app.js (the bot), dist/sandbox.js (`npm run
- * sandbox`) and dist/healthz.js (for the benchmark). The `dependencies` of package.json stay outside the
- * bundles and are loaded from node_modules; what else src/ imports (zod, date-fns, Kysely, the CSV
- * libraries: devDependencies) is bundled, so only the parts used are loaded, in one file, which starts faster and
- * uses less memory than a few hundred modules.
+ * sandbox`) and dist/healthz.js (for the benchmark). The `dependencies` and `optionalDependencies` of
+ * package.json stay outside the bundles and are loaded from node_modules; what else src/ imports (zod,
+ * date-fns, Kysely, the CSV libraries: devDependencies) is bundled, so only the parts used are loaded, in
+ * one file, which starts faster and uses less memory than a few hundred modules.
  *
  * With --if-stale (what `npm start` and `npm run sandbox` run first, through scripts/start.mjs) it builds
  * only when dist/ is missing or older than its sources, so a start after a build does not wait, and a
@@ -87,7 +87,7 @@ export async function bundle(outdir, entries = entryPoints) {
     platform: 'node',
     format: 'esm',
     target: `node${manifest.engines.node.match(/\d+\.\d+\.\d+/)[0]}`,
-    external: Object.keys(manifest.dependencies),
+    external: Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }),
     plugins: [withoutZodTranslations],
     // Without comments (a few of the libraries' are not ASCII, see refuseNonAscii) and indentation: a
     // smaller source to hold in memory. Names are kept, so a stack trace still names its functions.

@@ -10,17 +10,22 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sqliteDriver } from '../src/store/backend.js';
 
 /** What a production install (`npm ci --omit=dev`, then `npm start`) relies on. */
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
   dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
+/** Installed by a production install: the optional ones where their `engines` allow. */
+const runtimeDependencies = { ...manifest.dependencies, ...manifest.optionalDependencies };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -32,12 +37,14 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Packages src/ imports at run time (`import type` is erased by the compiler). */
+/** Packages src/ imports or requires at run time (`import type` is erased by the compiler). */
 function runtimePackages(): Set<string> {
   const packages = new Set<string>();
   for (const file of sourceFiles('src')) {
     const text = readFileSync(file, 'utf8');
-    for (const [, specifier = ''] of text.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms)) {
+    const loads = text.matchAll(/^import (?!type )[^;]*? from '([^']+)'|\brequire\('([^']+)'\)/gms);
+    for (const [, imported, required] of loads) {
+      const specifier = imported ?? required ?? '';
       if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
       const [scope = '', name = ''] = specifier.split('/');
       packages.add(scope.startsWith('@') ? `${scope}/${name}` : scope);
@@ -49,11 +56,21 @@ function runtimePackages(): Set<string> {
 describe('package.json', () => {
   it('depends at run time only on what src/ imports; the rest src/ imports is bundled at build time', () => {
     const imported = runtimePackages();
-    for (const name of Object.keys(manifest.dependencies)) expect(imported, name).toContain(name);
+    for (const name of Object.keys(runtimeDependencies)) expect(imported, name).toContain(name);
     // Not a dependency: scripts/build.mjs bundles it into dist/, so it must be a dev dependency.
     for (const name of imported) {
-      expect(name in manifest.dependencies || name in manifest.devDependencies, name).toBe(true);
+      expect(name in runtimeDependencies || name in manifest.devDependencies, name).toBe(true);
     }
+  });
+
+  it(`opens SQLite with better-sqlite3 13 from Node 22 on, 12 on Node 20 (here ${process.version})`, () => {
+    const [name, major] =
+      Number(process.versions.node.split('.')[0]) >= 22
+        ? ['better-sqlite3', '13']
+        : ['better-sqlite3-node20', '12'];
+    const load = createRequire(import.meta.url);
+    expect(sqliteDriver()).toBe(load(name));
+    expect(load(`${name}/package.json`).version).toMatch(new RegExp(`^${major}\\.`));
   });
 
   it('starts (and runs the sandbox) with node alone once dist/ is built', () => {

@@ -1,7 +1,8 @@
 // Connecting to SQLite or PostgreSQL: the one place that knows which database runs.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { type Driver, Kysely, SqliteDialect, type SqliteDialectConfig, sql } from 'kysely';
 import pg from 'pg';
 import { StoreError, StoreUnavailableError } from './errors.js';
@@ -99,6 +100,19 @@ function backend(
   };
 }
 
+const require = createRequire(import.meta.url);
+
+/**
+ * better-sqlite3 13 from Node 22 on; on Node 20, where 13 crashes while loading, 12 under the alias
+ * better-sqlite3-node20 (12 aborts on Node 24 once a statement is garbage-collected). One API, and
+ * loaded on first use: a PostgreSQL deployment never loads either.
+ */
+export function sqliteDriver(): typeof BetterSqlite3 {
+  return Number(process.versions.node.split('.')[0]) >= 22
+    ? require('better-sqlite3')
+    : require('better-sqlite3-node20');
+}
+
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
 
 /** Per file in this process: the promise the next user of that file waits for. */
@@ -180,9 +194,10 @@ export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
     (err) => SQLITE_UNAVAILABLE.test(codeOf(err)),
     (text) => text,
   );
-  let database: Database.Database;
+  let database: BetterSqlite3.Database;
   try {
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    const Database = sqliteDriver();
     database = new Database(path, { timeout: busyTimeoutMs });
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');

@@ -2,15 +2,15 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Backend, connectPostgres, connectSqlite } from '../../src/store/backend.js';
+import { type Backend, connectPostgres, connectSqlite, sqliteDriver } from '../../src/store/backend.js';
 import { NewerSchemaError, openStore } from '../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
 import { describeEachBackend, type Target } from './backends.js';
 import { startChild } from './child.js';
 
+const Database = sqliteDriver();
 const connected: Backend[] = [];
 afterEach(async () => {
   await Promise.all(connected.splice(0).map((backend) => backend.close()));
