@@ -185,6 +185,26 @@ class TurnTakingSqliteDialect extends SqliteDialect {
 }
 
 /**
+ * Switching a file to WAL needs it to itself. Processes opening a new file at once can be refused
+ * with SQLITE_BUSY straight away, without SQLite's busy timeout (it would risk a deadlock), so the
+ * switch is tried again, briefly apart, within that timeout.
+ */
+function switchToWal(database: BetterSqlite3.Database, timeoutMs: number): void {
+  const giveUpAt = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (codeOf(err) !== 'SQLITE_BUSY' || Date.now() >= giveUpAt) throw err;
+      // Start-up only, before anything else runs: a blocking 10 ms wait costs nobody.
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
+}
+
+/**
  * Opens (creating it and its directory if needed) the SQLite file at `path`, or an in-memory
  * database for `':memory:'`, with WAL and a busy timeout so several processes can share a file.
  */
@@ -199,7 +219,7 @@ export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
     const Database = sqliteDriver();
     database = new Database(path, { timeout: busyTimeoutMs });
-    database.pragma('journal_mode = WAL');
+    switchToWal(database, busyTimeoutMs);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
   } catch (err) {
