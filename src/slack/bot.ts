@@ -1,6 +1,6 @@
 /** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
 import type { Server } from 'node:http';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { ConfigError, type SlackConfig } from '../config.js';
 import { listenFailure } from '../startup.js';
 import * as addresses from './addresses/index.js';
@@ -54,15 +54,12 @@ export function createBot({
     },
     ...identity,
   };
-  const app = slack.appToken
-    ? new App({
-        ...common,
-        appToken: slack.appToken,
-        socketMode: true,
-        // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
-        ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
-      })
-    : new App({ ...common, receiver: httpReceiver(slack, deps, processBeforeResponse) });
+  const app = new App({
+    ...common,
+    receiver: slack.appToken
+      ? socketModeReceiver(slack.appToken, slack, deps)
+      : httpReceiver(slack, deps, processBeforeResponse),
+  });
   // Before every listener: a database out of reach told plainly, Slack's re-deliveries, then who may
   // do what (a refusal never reaches the courier).
   app.use(storeFaultGuard(deps));
@@ -76,6 +73,26 @@ export function createBot({
   return app;
 }
 
+/** A payload Bolt cannot even route (no user, actions not a list) is the sender's fault, not a failure of ours. */
+function unroutable(error: Error, deps: BotDeps): boolean {
+  deps.logger.warn({ err: error }, 'a Slack request could not be processed');
+  return error instanceof TypeError;
+}
+
+/**
+ * Socket Mode: an envelope Bolt cannot route is acknowledged all the same, so Slack does not send it
+ * again and again (Bolt's default leaves it unanswered).
+ */
+function socketModeReceiver(appToken: string, slack: SlackConfig, deps: BotDeps): SocketModeReceiver {
+  return new SocketModeReceiver({
+    appToken,
+    logger: boltLogger(deps.logger),
+    // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
+    ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
+    processEventErrorHandler: async ({ error }) => unroutable(error, deps),
+  });
+}
+
 /** HTTP mode: /slack/events and GET /healthz; a request Bolt cannot use is answered 400, never left hanging. */
 function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: boolean): HTTPReceiver {
   const receiver = new HTTPReceiver({
@@ -83,11 +100,10 @@ function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: 
     logger: boltLogger(deps.logger),
     processBeforeResponse,
     customRoutes: [healthzRoute(deps)],
-    // A payload Bolt cannot even route (no user, actions not a list) is the sender's fault: 400.
     processEventErrorHandler: async ({ error, response }) => {
-      deps.logger.warn({ err: error }, 'a Slack request could not be processed');
+      const senderFault = unroutable(error, deps);
       if (response.headersSent) return false;
-      response.writeHead(error instanceof TypeError ? 400 : 500);
+      response.writeHead(senderFault ? 400 : 500);
       response.end();
       return true;
     },

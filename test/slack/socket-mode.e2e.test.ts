@@ -1,7 +1,7 @@
 // Socket Mode, the manifest's default, end to end: envelopes over a real loopback WebSocket, acknowledged on it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
-import { slashCommandBody } from '../../fakes/slack-requests.js';
+import { blockActionsPayload, interactiveBody, slashCommandBody } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/shared/ids.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
@@ -86,6 +86,20 @@ describe('Socket Mode', () => {
     await bot.idle();
     expect(bot.fake.callsTo('views.open')).toHaveLength(1);
     expect(bot.logs.some((line) => line.includes('Slack retry of a request already received'))).toBe(true);
+  });
+
+  it('acknowledges an envelope Bolt cannot route (a click without `user`), so Slack does not send it again, and logs it', async () => {
+    bot = await startTestBot({ socketMode: true });
+    const from = bot.logs.length;
+    const { user: _user, ...withoutUser } = blockActionsPayload({
+      actionId: ids.bookRebook,
+      value: 'WB000001',
+    });
+    const response = await bot.socket?.deliver(interactiveBody(withoutUser));
+    expect(response).toMatchObject({ status: 200, body: '' });
+    expect(bot.logs.slice(from).some((line) => line.includes('a Slack request could not be processed'))).toBe(
+      true,
+    );
   });
 
   it('reconnects when Slack asks it to (disconnect: refresh_requested) and goes on answering', async () => {
