@@ -73,8 +73,11 @@ export function createBot({
   return app;
 }
 
-/** A payload Bolt cannot even route (no user, actions not a list) is the sender's fault, not a failure of ours. */
-function unroutable(error: Error, deps: BotDeps): boolean {
+/**
+ * Logs a request Bolt could not process, and says whether the sender is at fault: a payload Bolt
+ * cannot even route (no user, actions not a list) is, where a failure of ours is not.
+ */
+function senderAtFault(error: Error, deps: BotDeps): boolean {
   deps.logger.warn({ err: error }, 'a Slack request could not be processed');
   return error instanceof TypeError;
 }
@@ -89,7 +92,7 @@ function socketModeReceiver(appToken: string, slack: SlackConfig, deps: BotDeps)
     logger: boltLogger(deps.logger),
     // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
     ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
-    processEventErrorHandler: async ({ error }) => unroutable(error, deps),
+    processEventErrorHandler: async ({ error }) => senderAtFault(error, deps),
   });
 }
 
@@ -101,7 +104,7 @@ function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: 
     processBeforeResponse,
     customRoutes: [healthzRoute(deps)],
     processEventErrorHandler: async ({ error, response }) => {
-      const senderFault = unroutable(error, deps);
+      const senderFault = senderAtFault(error, deps);
       if (response.headersSent) return false;
       response.writeHead(senderFault ? 400 : 500);
       response.end();
