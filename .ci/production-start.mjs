@@ -1,6 +1,7 @@
 /**
  * CI, in a production install (`npm ci --omit=dev`, dist/ already built): `npm start` reaches the ready
- * line against a stand-in Slack Web API on loopback, then the bot stops on SIGTERM and npm ends with 0.
+ * line against a stand-in Slack Web API on loopback, then SIGTERM to npm (as a process manager sends it)
+ * stops the bot and npm ends with 0.
  * Plain JavaScript without dependencies: the dev dependencies (tsx, the test support) are not installed.
  */
 import { spawn } from 'node:child_process';
@@ -66,7 +67,13 @@ process.stdout.write(
   `production start: ready ${Math.round(readyMs)} ms after npm start (${process.version})\n`,
 );
 
-process.kill(botPid, 'SIGTERM');
+npm.kill('SIGTERM');
 const code = await Promise.race([exited, after(STOP_WITHIN_MS, 'no exit')]);
-if (code !== 0) fail(`npm start ended with ${code} after SIGTERM to the bot, expected 0`);
+if (code !== 0) fail(`npm start ended with ${code} after SIGTERM to npm, expected 0`);
+try {
+  process.kill(botPid, 0);
+  fail(`the bot (pid ${botPid}) outlived npm`);
+} catch {
+  // gone with npm, as it should be
+}
 slack.close();

@@ -1,11 +1,11 @@
 /**
  * The baseline: a bare Bolt app with the bot's receiver set-up (HTTPReceiver on PORT, /slack/events,
- * signature verification, GET /healthz) and handlers that only acknowledge. Plain JavaScript, so it
+ * signature verification, the probes) and handlers that only acknowledge. Plain JavaScript, so it
  * runs on plain node like the built bot. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
  */
 import bolt from '@slack/bolt';
 // The bot's own route, from the build `npm run bench` makes first.
-import { healthzRoute } from '../dist/healthz.js';
+import { Probes } from '../dist/probes.js';
 
 const { App, LogLevel } = bolt;
 
@@ -15,6 +15,8 @@ const env = (name) => {
   return value;
 };
 
+const probes = new Probes({ store: { ping: async () => {} }, logger: console });
+probes.receivingWhen(() => true);
 const app = new App({
   token: env('SLACK_BOT_TOKEN'),
   signingSecret: env('SLACK_SIGNING_SECRET'),
@@ -23,7 +25,7 @@ const app = new App({
   logLevel: LogLevel.WARN,
   clientOptions: { slackApiUrl: env('SLACK_API_URL') },
   // No database here: always ready.
-  customRoutes: [healthzRoute({ store: { ping: async () => {} }, logger: console })],
+  customRoutes: probes.routes(),
 });
 
 app.command(/.*/, async ({ ack }) => {

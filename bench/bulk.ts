@@ -1,29 +1,39 @@
-/** The bench's bulk booking: one CSV file of 500 rows, from `/book import` to the results file. */
+/** The bench's bulk booking: one CSV file, from `/book import` to the results file, on one bot or two replicas sharing its rows. */
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { FakeCall } from '../fakes/slack-fake.js';
 import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
 import { stateFor } from '../fakes/view-state.js';
-import { ids } from '../src/slack/shared/ids.js';
+import { ids } from '../src/slack/kit/ids.js';
+import { type Backend, benchDatabase } from './databases.js';
 import { CHANNEL } from './fixtures.js';
-import { freePort } from './lib.js';
+import { readCpuMs } from './lib.js';
 import type { Context } from './phases.js';
-import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
+import { botEnv, log, runLoad, type Started, startProcess, stopProcess, waitUntil } from './processes.js';
 import { type Json, viewOf } from './slack-calls.js';
 
-export const BULK_ROWS = 500;
 /** Caps: the check, and booking every row (each a courier call and a transaction). */
-const CHECK_WAIT_MS = 30_000;
-const BOOK_WAIT_MS = 240_000;
+const CHECK_WAIT_MS = 60_000;
+const BOOK_WAIT_MS = 300_000;
 const USER = 'UBENCHBULK';
 
-export interface BulkReport {
+/** One bulk run: the file's size, where the bot keeps its data, how many replicas share the rows, how slow the courier is. */
+export interface BulkSetup {
   rows: number;
+  backend: Backend;
+  replicas: number;
+  latencyMs: number;
+}
+
+export interface BulkReport extends BulkSetup {
+  name: string;
   /** "Check file" sent → the summary in the modal: download, read and check every row. */
   checkMs: number | null;
   /** "Book N rows" sent → the results file shared: every row booked, the card, its thread, the file. */
   bookMs: number | null;
   rowsPerSecond: number | null;
+  /** CPU the bot processes spent from "Book N rows" to the results file, per row (all replicas): what bounds rows/s on busy cores. */
+  cpuMsPerRow: number | null;
   outcomes: Record<string, number>;
   peakRssMB: number;
   warnOrErrorLogLines: number;
@@ -43,7 +53,7 @@ function bookingsFile(rows: number): string {
 }
 
 /** The submission of a modal the bot showed: its blocks, with `typed` in its inputs. */
-function submission(call: FakeCall, viewId: string, typed: Record<string, string>) {
+export function submission(call: FakeCall, viewId: string, typed: Record<string, string>, user = USER) {
   const view = viewOf(call);
   const answered = ((call.response?.body as Json | undefined)?.view ?? {}) as Json;
   const blocks = (view.blocks ?? []) as Json[];
@@ -57,23 +67,50 @@ function submission(call: FakeCall, viewId: string, typed: Record<string, string
       blocks: blocks as any[],
       // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake recorded it
       stateValues: stateFor(blocks as any[], typed),
-      user: USER,
+      user,
     }),
   );
 }
 
-/** One bot, upstream answering at once: a 500-row file checked, then booked, timed from the requests. */
-export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkReport> {
+/**
+ * One bot (or two replicas on one PostgreSQL database), the courier answering after `latencyMs`
+ * (each replica's embedded sandbox): a file checked, then booked, timed from the requests.
+ */
+export async function benchBulk(ctx: Context, setup: BulkSetup): Promise<BulkReport> {
   const { fake, arrivals } = ctx;
-  const name = `bulk booking, ${rows} rows`;
+  const { rows } = setup;
+  const name = `bulk ${rows} rows, ${setup.backend}, ${setup.replicas === 1 ? '1 bot' : `${setup.replicas} replicas`}, courier ${setup.latencyMs} ms`;
   fake.reset();
   arrivals.clear();
-  const port = await freePort();
-  const env = botEnv(port, { DATABASE_PATH: join(ctx.tmp, 'bulk.sqlite') }, 0, fake.apiUrl);
-  const started = await startProcess('dist/app.js', env, port, join(ctx.tmp, 'bulk.log'));
-  const target = { name, urls: [`http://127.0.0.1:${port}/slack/events`] };
+  const tag = `bulk-${setup.backend}-${setup.replicas}`.toLowerCase();
+  const database = await benchDatabase(setup.backend, ctx.tmp, tag);
+  const processes: Started[] = [];
+  try {
+    for (let i = 0; i < setup.replicas; i += 1) {
+      const envFor = (port: number) => ({
+        ...botEnv(port, database.env, setup.latencyMs, fake.apiUrl),
+        BULK_MAX_ROWS: String(Math.max(rows, 500)),
+        BULK_MAX_FILE_MB: '5',
+      });
+      processes.push(await startProcess('dist/app.js', envFor, join(ctx.tmp, `${tag}-${i}.log`)));
+    }
+    return await bookFile(ctx, setup, name, processes);
+  } finally {
+    await database.drop();
+  }
+}
+
+async function bookFile(
+  ctx: Context,
+  setup: BulkSetup,
+  name: string,
+  processes: Started[],
+): Promise<BulkReport> {
+  const { fake, arrivals } = ctx;
+  const { rows } = setup;
+  const target = { name, urls: processes.map((p) => p.url) };
   const notes: string[] = [];
-  const file = fake.addFile({ name: 'bench-orders.csv', content: bookingsFile(rows) });
+  const file = fake.addFile({ name: 'bench-orders.csv', content: bookingsFile(rows), user: USER });
   const found = (method: string, match: (call: FakeCall) => boolean) =>
     fake.calls.find((call) => call.method === method && match(call));
 
@@ -100,6 +137,7 @@ export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkRep
   const summaryOf = (c: FakeCall) => c.body.view_id === viewId && viewOf(c).callback_id === ids.bulkConfirm;
   let checkMs: number | null = null;
   let bookMs: number | null = null;
+  let cpuMsPerRow: number | null = null;
   if (opened) {
     const checkLoad = await runLoad(target, [
       { key: 'bulk.check', body: submission(opened, viewId, { file: file.id }) },
@@ -110,10 +148,13 @@ export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkRep
     if (summary && checkSent !== undefined) checkMs = (arrivals.get(summary) ?? Number.NaN) - checkSent;
     if (summary) {
       log(`${name}: Book ${rows} rows`);
+      const cpu = () => processes.reduce((sum, p) => sum + (readCpuMs(p.pid) ?? Number.NaN), 0);
+      const cpuBefore = cpu();
       const bookLoad = await runLoad(target, [{ key: 'bulk.book', body: submission(summary, viewId, {}) }]);
       const uploaded = () => found('files.completeUploadExternal', (c) => c.response?.status === 200);
       await waitUntil(() => uploaded() !== undefined, BOOK_WAIT_MS);
       const done = uploaded();
+      cpuMsPerRow = Math.round(((cpu() - cpuBefore) / rows) * 100) / 100;
       const bookSent = bookLoad.results[0]?.sentAt;
       if (done && bookSent !== undefined) bookMs = (arrivals.get(done) ?? Number.NaN) - bookSent;
     } else {
@@ -122,7 +163,7 @@ export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkRep
   } else {
     notes.push('the import modal never opened');
   }
-  const stopped = await stopProcess(started, 25_000);
+  const stopped = await Promise.all(processes.map((started) => stopProcess(started, 25_000)));
   const results = parse(fake.uploadsCompleted().at(-1)?.text ?? '', { bom: true, columns: true }) as {
     outcome: string;
   }[];
@@ -130,13 +171,15 @@ export async function benchBulk(ctx: Context, rows = BULK_ROWS): Promise<BulkRep
   for (const result of results) outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
   if (outcomes.booked !== rows) notes.push(`${outcomes.booked ?? 0} of ${rows} rows booked`);
   return {
-    rows,
+    ...setup,
+    name,
     checkMs: checkMs === null ? null : Math.round(checkMs),
     bookMs: bookMs === null ? null : Math.round(bookMs),
+    cpuMsPerRow: Number.isFinite(cpuMsPerRow) ? cpuMsPerRow : null,
     rowsPerSecond: bookMs ? Math.round((rows / bookMs) * 1000 * 10) / 10 : null,
     outcomes,
-    peakRssMB: stopped.peakRssMB,
-    warnOrErrorLogLines: stopped.warnOrErrorLogLines,
+    peakRssMB: Math.max(...stopped.map((s) => s.peakRssMB)),
+    warnOrErrorLogLines: stopped.reduce((sum, s) => sum + s.warnOrErrorLogLines, 0),
     notes,
   };
 }

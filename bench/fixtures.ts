@@ -5,10 +5,10 @@ import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
 import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
 import { stateFor } from '../fakes/view-state.js';
 import { loadBotConfig, loadWaybillConfig } from '../src/config.js';
-import { validateDraft } from '../src/slack/book/flow.js';
+import { validateDraft } from '../src/slack/book/draft.js';
 import type { BookingDraft } from '../src/slack/book/form.js';
-import { createBotDeps } from '../src/slack/deps.js';
-import { ids } from '../src/slack/shared/ids.js';
+import { createCore } from '../src/slack/core.js';
+import { ids } from '../src/slack/kit/ids.js';
 import { openStore } from '../src/store/index.js';
 import type { WaybillClient } from '../src/waybill/client.js';
 import { type Json, viewOf } from './slack-calls.js';
@@ -138,7 +138,7 @@ export async function createBookingDrafts(fake: FakeSlack, tag: string, env: Nod
   const bot = loadBotConfig(env);
   const store = await openStore({ ...bot.database, leaseRenewMs: 0 });
   const waybill = loadWaybillConfig(env);
-  const deps = createBotDeps({
+  const deps = createCore({
     waybill,
     courier: {} as WaybillClient,
     store,

@@ -58,6 +58,13 @@ export interface LoadReport {
 // Statistics
 // ---------------------------------------------------------------------------------------------------------
 
+/** One of the issue's targets: the figure measured, and whether it is met (null: not measured in this run). */
+export interface TargetCheck {
+  target: string;
+  figure: string;
+  met: boolean | null;
+}
+
 export interface Summary {
   count: number;
   p50: number | null;
@@ -68,7 +75,7 @@ export interface Summary {
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number | null {
+export function percentile(sorted: number[], p: number): number | null {
   if (sorted.length === 0) return null;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? null;
@@ -173,6 +180,21 @@ export function readMemory(pid: number): Memory | undefined {
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
   const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
   return { rssMiB: mib(kib('VmRSS')), hwmMiB: mib(kib('VmHWM')) };
+}
+
+/** CPU time a process has used so far (user + system), in ms; undefined once it is gone. */
+export function readCpuMs(pid: number): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces), from field 3: utime and stime are 14 and 15.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  // Linux counts in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
+  return ticks * 10;
 }
 
 /** Polls GET url every 10 ms until it answers 200; the time it took, or undefined after `timeoutMs`. */

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
 import { loadBotConfig } from '../src/config.js';
-import { ids } from '../src/slack/shared/ids.js';
+import { ids } from '../src/slack/kit/ids.js';
 import { openStore } from '../src/store/index.js';
 import { type Backend, benchDatabase } from './databases.js';
 import {
@@ -13,7 +13,7 @@ import {
   quoteSubmission,
   secrets,
 } from './fixtures.js';
-import { freePort, type Summary, summarize } from './lib.js';
+import { type Summary, summarize } from './lib.js';
 import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
 import { CallIndex, titleOf } from './slack-calls.js';
 import { ACK_LIMIT_MS, type AckStats, ackStats, type ResultStats, resultStats } from './statistics.js';
@@ -96,16 +96,15 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
   const index = new CallIndex(fake);
   const database = await benchDatabase(setup.backend, ctx.tmp, tag);
   try {
-    const ports = await Promise.all(Array.from({ length: setup.replicas }, () => freePort()));
-    const envs = ports.map((port) => botEnv(port, database.env, latencyMs, fake.apiUrl));
-    const bookings = await createBookingDrafts(fake, tag, envs[0] ?? {}, n);
+    const envFor = (port: number) => botEnv(port, database.env, latencyMs, fake.apiUrl);
+    const bookings = await createBookingDrafts(fake, tag, envFor(0), n);
     log(`${name}: starting (${bookings.length} booking drafts pre-created)`);
     const started = await Promise.all(
-      ports.map((port, i) =>
-        startProcess('dist/app.js', envs[i] ?? {}, port, join(ctx.tmp, `${tag}.${i}.log`)),
+      Array.from({ length: setup.replicas }, (_, i) =>
+        startProcess('dist/app.js', envFor, join(ctx.tmp, `${tag}.${i}.log`)),
       ),
     );
-    const target = { name, urls: ports.map((port) => `http://127.0.0.1:${port}/slack/events`) };
+    const target = { name, urls: started.map((s) => s.url) };
     // Warm-up, not measured: a few forms opened and submitted on each replica, one at a time.
     const warm = Array.from({ length: WARM_UP * setup.replicas }, (_, i) => quoteCommand(fake, `${tag}w`, i));
     const replicaOf = (i: number) => ({ name, urls: [target.urls[i % target.urls.length] ?? ''] });
@@ -201,7 +200,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       0,
     );
     bookingResults.dbRows = await storedBookings(
-      envs[0] ?? {},
+      envFor(0),
       bookings.map((b) => b.trackingNumber),
     );
     if (bookingResults.dbRows !== bookings.length) {
@@ -237,8 +236,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
   const { fake, n } = ctx;
   const name = 'bare Bolt';
   fake.reset();
-  const port = await freePort();
-  const env = {
+  const envFor = (port: number) => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
@@ -246,10 +244,10 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
     SLACK_SIGNING_SECRET: secrets.signingSecret,
     SLACK_API_URL: fake.apiUrl,
     PORT: String(port),
-  };
+  });
   log(`${name}: starting`);
-  const started = await startProcess('bench/bare-bolt.mjs', env, port, join(ctx.tmp, 'bare-bolt.log'));
-  const target = { name, urls: [`http://127.0.0.1:${port}/slack/events`] };
+  const started = await startProcess('bench/bare-bolt.mjs', envFor, join(ctx.tmp, 'bare-bolt.log'));
+  const target = { name, urls: [started.url] };
   for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, 'barew', i)]);
   await runLoad(
     target,

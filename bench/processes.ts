@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { secrets } from './fixtures.js';
 import {
   epochMs,
+  freePort,
   type LoadJob,
   type LoadReport,
   type Memory,
@@ -59,35 +60,72 @@ const mb = (mem: Memory | undefined, field: keyof Memory) =>
 export interface Started {
   pid: number;
   child: ReturnType<typeof spawnTs>;
+  /** The port it serves on, and its Events API address there. */
+  port: number;
+  url: string;
   startupMs: number;
   idleRssMB: number;
   logFile: string;
 }
 
-export async function startProcess(script: string, env: NodeJS.ProcessEnv, port: number, logFile: string) {
-  const spawnedAt = epochMs();
+/** Another port is tried when the one chosen was taken in between (an outgoing connection may take it). */
+const START_ATTEMPTS = 5;
+
+/**
+ * `script` serving on a free port (`envFor` gives its environment for that port), once /healthz
+ * answers. A port taken between choosing and binding it is retried with another; any other early
+ * exit fails at once with the end of the process's log.
+ */
+export async function startProcess(
+  script: string,
+  envFor: (port: number) => NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<Started> {
   // The bot gets the node options `npm start` gives it. And e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
   const nodeArgs = [
     ...(script === 'dist/app.js' ? startNodeOptions() : []),
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ];
-  const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs });
-  live.add(child);
-  const startupMs = await waitHealthy(`http://127.0.0.1:${port}/healthz`, spawnedAt, START_TIMEOUT_MS);
-  if (startupMs === undefined || child.pid === undefined) {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const spawnedAt = epochMs();
+    const child = spawnTs(join(repoRoot, script), { env: envFor(port), logFile, nodeArgs });
+    live.add(child);
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-4000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    // 'close': its output has all been read by then.
+    const exited = new Promise<undefined>((resolve) => child.once('close', () => resolve(undefined)));
+    const startupMs = await Promise.race([
+      waitHealthy(`http://127.0.0.1:${port}/healthz`, spawnedAt, START_TIMEOUT_MS),
+      exited,
+    ]);
+    if (startupMs !== undefined && child.pid !== undefined) {
+      child.stdout?.off('data', keep);
+      child.stderr?.off('data', keep);
+      await sleep(500);
+      return {
+        pid: child.pid,
+        child,
+        port,
+        url: `http://127.0.0.1:${port}/slack/events`,
+        startupMs: Math.round(startupMs),
+        idleRssMB: mb(readMemory(child.pid), 'rssMiB'),
+        logFile,
+      };
+    }
     await stopChild(child, 2000);
+    live.delete(child);
+    if (attempt < START_ATTEMPTS && /already in use/.test(output)) {
+      log(`${script}: port ${port} was taken meanwhile, another one tried`);
+      continue;
+    }
     throw new Error(`${script} did not answer /healthz within ${START_TIMEOUT_MS} ms:\n${tail(logFile)}`);
   }
-  await sleep(500);
-  const started: Started = {
-    pid: child.pid,
-    child,
-    startupMs: Math.round(startupMs),
-    idleRssMB: mb(readMemory(child.pid), 'rssMiB'),
-    logFile,
-  };
-  return started;
 }
 
 export async function stopProcess(started: Started, graceMs: number) {
@@ -96,7 +134,7 @@ export async function stopProcess(started: Started, graceMs: number) {
   live.delete(started.child);
   const lines = readFileSync(started.logFile, 'utf8').split('\n');
   const warnOrErrorLogLines = lines.filter((l) => /"level":(40|50|60)|\b(WARN|ERROR)\b/.test(l)).length;
-  // The line src/slack/shared/store-faults.ts logs each time a dispatcher is told the database is not answering.
+  // The line src/slack/guards/store-faults.ts logs each time a dispatcher is told the database is not answering.
   const toldDatabaseDown = lines.filter((l) =>
     l.includes('the database did not answer: the dispatcher was told'),
   ).length;

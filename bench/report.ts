@@ -2,7 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type { BulkReport } from './bulk.js';
+import type { ExportReport } from './export.js';
+import type { LabelsReport } from './labels.js';
+import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
+import type { RemittanceReport } from './remittance.js';
+import { TYPE_AHEAD_ROUNDS, type TypeAheadRow } from './type-ahead.js';
 
 export function machine() {
   const run = (cmd: string, args: string[]) => {
@@ -22,14 +27,38 @@ export function machine() {
   };
 }
 
-export interface TargetCheck {
-  target: string;
-  figure: string;
-  met: boolean | null;
-}
-
 function phase(instance: InstanceReport | undefined, name: string): PhaseReport | undefined {
   return instance?.phases.find((p) => p.name === name);
+}
+
+/** Issue 21's bulk targets, with a 200 ms courier: 5,000 rows in 60 s on one bot; about twice that with two replicas. */
+export function bulkTargets(bulk: BulkReport[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const run of bulk.filter((r) => r.latencyMs === 200)) {
+    const projected = run.rowsPerSecond ? Math.round(5000 / run.rowsPerSecond) : null;
+    if (run.replicas === 1) {
+      checks.push({
+        target: `bulk, ${run.backend}, one bot: 5,000 rows in ≤ 60 s (courier 200 ms)`,
+        figure:
+          projected === null
+            ? 'n/a'
+            : `${run.rowsPerSecond} rows/s: ${run.rows === 5000 ? '' : 'projected '}${projected} s for 5,000`,
+        met: projected === null ? null : projected <= 60,
+      });
+      continue;
+    }
+    const one = bulk.find((r) => r.backend === run.backend && r.replicas === 1 && r.latencyMs === 200);
+    const ratio = run.rowsPerSecond && one?.rowsPerSecond ? run.rowsPerSecond / one.rowsPerSecond : null;
+    checks.push({
+      target: `bulk, ${run.backend}, ${run.replicas} replicas: about ${run.replicas}× one bot's rows/s`,
+      figure:
+        ratio === null
+          ? 'n/a (no one-bot run)'
+          : `${run.rowsPerSecond} vs ${one?.rowsPerSecond} rows/s = ${ratio.toFixed(2)}×`,
+      met: ratio === null ? null : ratio >= run.replicas * 0.8,
+    });
+  }
+  return checks;
 }
 
 export function targets(instances: InstanceReport[], n: number): TargetCheck[] {
@@ -145,7 +174,11 @@ export function render(report: {
   mode: string;
   totalSeconds: number;
   instances: InstanceReport[];
-  bulk?: BulkReport;
+  bulk?: BulkReport[];
+  labels?: LabelsReport[];
+  exported?: ExportReport[];
+  remittance?: RemittanceReport;
+  typeAhead?: TypeAheadRow[];
   targets: TargetCheck[];
 }): string {
   const m = report.machine;
@@ -264,33 +297,171 @@ export function render(report: {
       }),
     ]),
   );
-  const { bulk } = report;
-  if (bulk) {
+  const bulk = report.bulk ?? [];
+  if (bulk.length > 0) {
     out.push('');
-    out.push('Bulk booking: one CSV file, upstream answering at once (ms from the request)');
+    out.push(
+      'Bulk booking: one CSV file (ms from the request; rows/s against the serial ideal, 1 / courier latency, and against one bot on the same backend)',
+    );
+    const oneBot = (run: BulkReport) =>
+      bulk.find(
+        (other) => other.backend === run.backend && other.replicas === 1 && other.latencyMs === run.latencyMs,
+      );
+    const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+      a && b ? Math.round((a / b) * 100) / 100 : null;
     out.push(
       table([
         [
-          'rows',
+          'run',
           'check (download, read, summary)',
           'booking to results file',
           'rows/s',
+          'x serial ideal',
+          'x one bot',
+          'CPU ms/row',
           'outcomes',
           'peak RSS MB',
         ],
-        [
-          bulk.rows,
-          bulk.checkMs,
-          bulk.bookMs,
-          bulk.rowsPerSecond,
-          Object.entries(bulk.outcomes)
+        ...bulk.map((run) => [
+          run.name,
+          run.checkMs,
+          run.bookMs,
+          run.rowsPerSecond,
+          run.latencyMs > 0 ? ratio(run.rowsPerSecond, 1000 / run.latencyMs) : null,
+          run.replicas > 1 ? ratio(run.rowsPerSecond, oneBot(run)?.rowsPerSecond) : null,
+          run.cpuMsPerRow,
+          Object.entries(run.outcomes)
             .map(([outcome, count]) => `${count} ${outcome}`)
             .join(', '),
-          bulk.peakRssMB,
+          run.peakRssMB,
+        ]),
+      ]),
+    );
+    for (const run of bulk) for (const note of run.notes) out.push(`  ${run.name}: ${note}`);
+  }
+  if (report.labels && report.labels.length > 0) {
+    out.push('');
+    out.push(
+      'Labels and pickup manifests (PDF; each in a process of its own; ms; x CSV: against the same bookings as the manifest CSV)',
+    );
+    out.push(
+      table([
+        [
+          'PDF',
+          'bookings',
+          'pages',
+          'kB',
+          'first (libraries loaded)',
+          'again',
+          'per booking',
+          'x CSV',
+          'start RSS MB',
+          'peak RSS MB',
+        ],
+        ...report.labels.map((l) => [
+          l.kind,
+          l.bookings,
+          l.pages,
+          l.kilobytes,
+          l.firstMs,
+          l.ms,
+          Math.round((l.ms / l.bookings) * 10) / 10,
+          l.csvMs > 0 ? Math.round(l.ms / l.csvMs) : null,
+          l.startRssMB,
+          l.peakRssMB,
+        ]),
+      ]),
+    );
+  }
+  if (report.exported?.length) {
+    out.push('');
+    out.push(
+      'Export: /waybill export of 2026, streamed to Slack (ms from the command); the store written straight into its tables first',
+    );
+    out.push(
+      table([
+        [
+          'backend',
+          'store: audit lines, bookings, parties',
+          'seed ms',
+          'lines in file',
+          'export ms',
+          'idle RSS MB',
+          'peak RSS MB',
+          '/quote ack p99 before',
+          'during (n)',
+          'during/before',
+        ],
+        ...report.exported.map((e) => [
+          e.backend,
+          `${e.auditRows}, ${e.bookings}, ${e.parties}`,
+          e.seedMs,
+          `${e.lines} of ${e.expectedLines}`,
+          e.exportMs,
+          e.idleRssMB,
+          e.peakRssMB,
+          e.ackBefore.p99,
+          `${e.ackDuring.p99} (${e.ackDuring.count})`,
+          e.ackDuring.p99 !== null && e.ackBefore.p99
+            ? Math.round((e.ackDuring.p99 / e.ackBefore.p99) * 100) / 100
+            : null,
+        ]),
+      ]),
+    );
+    for (const e of report.exported) for (const note of e.notes) out.push(`  ${e.backend}: ${note}`);
+  }
+  const { remittance } = report;
+  if (remittance) {
+    // Against the first bulk run's bot (SQLite, one bot): the same kind of work, a file read and booked.
+    const bulkPeak = report.bulk?.[0]?.peakRssMB;
+    out.push('');
+    out.push('COD remittance: one file against as many COD bookings (ms from the request)');
+    out.push(
+      table([
+        [
+          'lines',
+          'to results file (read, match, record, card)',
+          'to outstanding list',
+          'lines/s',
+          'outcomes',
+          'peak RSS MB',
+          'vs bulk bot peak',
+        ],
+        [
+          remittance.lines,
+          remittance.resultsMs,
+          remittance.outstandingMs,
+          remittance.linesPerSecond,
+          Object.entries(remittance.outcomes)
+            .map(([outcome, count]) => `${count} ${outcome}`)
+            .join(', '),
+          remittance.peakRssMB,
+          bulkPeak ? `${Math.round((remittance.peakRssMB / bulkPeak) * 100) / 100}x` : 'n/a',
         ],
       ]),
     );
-    for (const note of bulk.notes) out.push(`  ${note}`);
+    for (const note of remittance.notes) out.push(`  ${note}`);
+  }
+  if (report.typeAhead?.length) {
+    const ms = (value: number) => Math.round(value * 100) / 100;
+    out.push('');
+    out.push(
+      `Type-ahead: the address book's search with ${report.typeAhead[0]?.parties} saved parties, ${TYPE_AHEAD_ROUNDS} times each in a row (ms)`,
+    );
+    out.push(
+      table([
+        ['backend', 'query', 'what it matches', 'found', 'p50', 'p99', 'p50 x lookup by id'],
+        ...report.typeAhead.map((r) => [
+          r.backend,
+          JSON.stringify(r.query),
+          r.what,
+          r.found,
+          ms(r.p50Ms),
+          ms(r.p99Ms),
+          Math.round(r.xLookup * 10) / 10,
+        ]),
+      ]),
+    );
   }
   out.push('');
   out.push('Targets (reported, not enforced)');

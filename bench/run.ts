@@ -8,10 +8,22 @@
  * in turn. Everything is on 127.0.0.1, and every phase has a request count and a time cap. The
  * PostgreSQL runs need BENCH_DATABASE_URL or TEST_DATABASE_URL (a user allowed to create databases).
  *
- * Then one bulk booking: a CSV file of 500 rows from `/book import` to its results file (bench/bulk.ts).
+ * Then bulk booking: a CSV file of 5,000 rows (50 in the smoke run), the courier answering after 200 ms, from
+ * `/book import` to its results file, on SQLite, and on PostgreSQL with one bot and two replicas (bench/bulk.ts);
+ * the PDFs of labels and of a pickup manifest for 1 and 1,000 bookings (bench/labels.ts; 1 only in the smoke run);
+ * one COD remittance file of 5,000 lines against 5,000 bookings (bench/remittance.ts);
+ * one export of a year from a big audit trail, with /quote acks before and during it (bench/export.ts); and the
+ * address book's type-ahead on 50,000 saved parties (2,000 in the smoke run), SQLite and PostgreSQL (bench/type-ahead.ts).
+ * With --big-store, the export and the type-ahead run instead on issue 21's big store (100,000 bookings, 1,000,000
+ * audit lines, 50,000 parties), one per backend, written straight into its tables (bench/big-store.ts).
  *
  * Flags: --n 200 (requests per phase), --smoke (N=10, no 10 s phase, PostgreSQL as two replicas at 0 s only: for CI),
- * --skip-slow (no 10 s phase), --check (exit 1 when a result is lost or duplicated, an ack fails or
+ * --skip-slow (no 10 s phase), --bulk-only (the bulk runs alone), --bulk-rows 5000 (the bulk file's rows),
+ * --export-rows 200000 (audit lines of the export's store; the smoke run: 5000), --parties 50000 (saved parties of the
+ * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
+ * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
+ * sizes, same proportions), --acks-only (the
+ * phases against the bot and bare Bolt alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,14 +31,19 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../fakes/slack-fake.js';
-import { type BulkReport, benchBulk } from './bulk.js';
-import { postgresAdminUrl } from './databases.js';
+import { benchBigStore } from './big-store.js';
+import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
+import { type Backend, postgresAdminUrl } from './databases.js';
+import { auditTrailStore, benchExport, type ExportReport, exportTargets } from './export.js';
 import type { OpenedForm } from './fixtures.js';
+import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
 import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
 import { log } from './processes.js';
-import { machine, render, targets } from './report.js';
+import { benchRemittance, type RemittanceReport } from './remittance.js';
+import { bulkTargets, machine, render, targets } from './report.js';
 import { trackArrivals } from './slack-calls.js';
+import { benchTypeAhead, type TypeAheadRow, typeAheadTargets } from './type-ahead.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -34,16 +51,51 @@ const { values: flags } = parseArgs({
     smoke: { type: 'boolean', default: false },
     'skip-slow': { type: 'boolean', default: false },
     check: { type: 'boolean', default: false },
+    'export-rows': { type: 'string' },
+    'bulk-only': { type: 'boolean', default: false },
+    'bulk-rows': { type: 'string' },
+    parties: { type: 'string' },
+    'type-ahead-only': { type: 'boolean', default: false },
+    'acks-only': { type: 'boolean', default: false },
+    'big-store': { type: 'boolean', default: false },
+    'big-store-only': { type: 'boolean', default: false },
+    'big-store-scale': { type: 'string' },
   },
 });
+const typeAheadOnly = flags['type-ahead-only'] === true;
+const bulkOnly = flags['bulk-only'] === true || typeAheadOnly;
+const acksOnly = flags['acks-only'] === true;
+const bigStoreOnly = flags['big-store-only'] === true;
+const bigStore = (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly;
+const bigStoreScale = flags['big-store-scale'] !== undefined ? Number(flags['big-store-scale']) : 1;
+if (!(bigStoreScale > 0 && bigStoreScale <= 1))
+  throw new Error('--big-store-scale must be a number above 0, at most 1');
 const smoke = flags.smoke === true;
 const N = flags.n !== undefined ? Number(flags.n) : smoke ? 10 : 200;
 if (!Number.isInteger(N) || N < 1 || N > 2000) throw new Error('--n must be a whole number from 1 to 2000');
 const skipSlow = smoke || flags['skip-slow'] === true;
+const exportRows = flags['export-rows'] !== undefined ? Number(flags['export-rows']) : smoke ? 5000 : 200_000;
+if (!Number.isInteger(exportRows) || exportRows < 10)
+  throw new Error('--export-rows must be a whole number of at least 10');
+const parties = flags.parties !== undefined ? Number(flags.parties) : smoke ? 2000 : 50_000;
+if (!Number.isInteger(parties) || parties < 1)
+  throw new Error('--parties must be a whole number of at least 1');
 const latencies = skipSlow ? [0, 2000] : [0, 2000, 10_000];
 /** PostgreSQL at these courier delays, when a server is given: one bot, then two replicas (the smoke run: two replicas only). */
 const postgresLatencies = postgresAdminUrl ? (smoke ? [0] : [0, 2000]) : [];
 const postgresReplicas = smoke ? [2] : [1, 2];
+/** Bulk runs: a 200 ms courier, as a real one answers; the two-replica run's rows/s is read against the one-bot run's. */
+const bulkRows = flags['bulk-rows'] !== undefined ? Number(flags['bulk-rows']) : smoke ? 50 : 5000;
+if (!Number.isInteger(bulkRows) || bulkRows < 1 || bulkRows > 5000)
+  throw new Error('--bulk-rows must be a whole number from 1 to 5000');
+const bulkRuns: BulkSetup[] = [
+  { rows: bulkRows, backend: 'SQLite', replicas: 1, latencyMs: 200 },
+  ...(postgresAdminUrl
+    ? postgresReplicas.map(
+        (replicas): BulkSetup => ({ rows: bulkRows, backend: 'PostgreSQL', replicas, latencyMs: 200 }),
+      )
+    : []),
+];
 
 async function main(): Promise<void> {
   const begun = epochMs();
@@ -52,10 +104,14 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(os.tmpdir(), 'waybill-bench-'));
   const ctx: Context = { fake, arrivals, tmp, n: N };
   const instances: InstanceReport[] = [];
-  let bulk: BulkReport | undefined;
+  const bulk: BulkReport[] = [];
+  let labels: LabelsReport[] = [];
+  const exported: ExportReport[] = [];
+  let remittance: RemittanceReport | undefined;
+  let typeAhead: TypeAheadRow[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
-    for (const latencyMs of latencies) {
+    for (const latencyMs of bulkOnly || bigStoreOnly ? [] : latencies) {
       let forms: OpenedForm[] = [];
       instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
@@ -64,19 +120,51 @@ async function main(): Promise<void> {
         instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
       }
     }
-    bulk = await benchBulk(ctx);
+    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly ? [] : bulkRuns)
+      bulk.push(await benchBulk(ctx, setup));
+    // bulkOnly is also true for --type-ahead-only.
+    if (!bulkOnly && !acksOnly && !bigStoreOnly) {
+      labels = await benchLabels(smoke ? [1] : [1, 1000]);
+      if (!bigStore) {
+        const store = await auditTrailStore(ctx, exportRows);
+        try {
+          exported.push(await benchExport(ctx, store));
+        } finally {
+          await store.database.drop();
+        }
+      }
+      remittance = await benchRemittance(ctx, smoke ? 500 : undefined);
+    }
+    if (flags['bulk-only'] !== true && !acksOnly && !bigStore)
+      typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
+    const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
+    for (const backend of bigStore ? bigStoreBackends : []) {
+      const measured = await benchBigStore(ctx, backend, bigStoreScale);
+      exported.push(measured.exported);
+      typeAhead.push(...measured.typeAhead);
+    }
   } finally {
     await fake.close();
   }
   const report = {
-    mode: smoke ? 'smoke' : skipSlow ? 'skip-slow' : 'full',
+    mode: `${smoke ? 'smoke' : skipSlow ? 'skip-slow' : 'full'}${bigStore ? `, big store x${bigStoreScale}` : ''}`,
     n: N,
     date: new Date().toISOString(),
     machine: machine(),
     totalSeconds: Math.round((epochMs() - begun) / 100) / 10,
     instances,
     bulk,
-    targets: targets(instances, N),
+    labels,
+    exported,
+    remittance,
+    typeAhead,
+    targets: [
+      // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
+      ...(instances.length > 0 ? targets(instances, N) : []),
+      ...bulkTargets(bulk),
+      ...typeAheadTargets(typeAhead),
+      ...exportTargets(exported),
+    ],
   };
   const text = render(report);
   process.stdout.write(`${text}\n`);
@@ -96,9 +184,14 @@ async function main(): Promise<void> {
         (i.kind === 'bot' &&
           i.phases.some((p) => p.results?.dbRows !== undefined && p.results.dbRows !== p.results.expected)),
     );
-    if (broken || bulk?.outcomes.booked !== bulk?.rows) {
+    if (
+      broken ||
+      bulk.some((run) => run.outcomes.booked !== run.rows) ||
+      exported.some((e) => e.lines !== e.expectedLines) ||
+      (remittance !== undefined && remittance.notes.length > 0)
+    ) {
       log(
-        '--check: a result was lost or duplicated, an ack or outcome failed, or a row of the bulk file was not booked',
+        '--check: a result was lost or duplicated, an ack or outcome failed, a row of the bulk file was not booked, the export lost lines, or the remittance file was not reconciled in full',
       );
       process.exitCode = 1;
     }

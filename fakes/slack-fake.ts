@@ -39,10 +39,11 @@ export interface HttpAnswer {
 }
 
 export type FakeAnswer = SlackApiAnswer | HttpAnswer;
+/** A scripted answer worked out per call; `undefined` answers as the fake would without a script. */
 export type FakeAnswerFn = (
   body: Record<string, unknown>,
   call: FakeCall,
-) => FakeAnswer | Promise<FakeAnswer>;
+) => FakeAnswer | undefined | Promise<FakeAnswer | undefined>;
 
 export interface FakeCall {
   /** Web API method, e.g. `chat.postMessage`; `response_url` for a POST to a response URL. */
@@ -79,6 +80,15 @@ export interface FakeFile {
   /** As files.info reports it (default: the real size). */
   size: number;
   filetype: string;
+  /** Who shared it: files.info's `user` (default UDISPATCH, the harness's dispatcher). */
+  user: string;
+  /** files.info's `url_private_download` when it is not this server (a test's other host). */
+  downloadUrl?: string;
+  /**
+   * How the download goes wrong, if it does: `stall` sends no headers, `trickle` sends the headers
+   * and then one byte a second, `reset` cuts the connection after the headers and a first byte.
+   */
+  serve?: 'stall' | 'trickle' | 'reset';
 }
 
 /** A file the bot uploaded, with where `files.completeUploadExternal` shared it. */
@@ -91,6 +101,28 @@ export interface CompletedUpload {
   channelId?: string;
   threadTs?: string;
   initialComment?: string;
+}
+
+/** A download that stalls, trickles or is cut off, as FakeFile.serve says; stopped when the bot gives up. */
+function serveBadly(file: FakeFile, res: ServerResponse): void {
+  if (file.serve === 'stall') return;
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+  res.write(file.bytes.subarray(0, 1));
+  if (file.serve === 'reset') {
+    res.socket?.destroy();
+    return;
+  }
+  let sent = 1;
+  const timer = setInterval(() => {
+    if (sent >= file.bytes.length) {
+      clearInterval(timer);
+      res.end();
+      return;
+    }
+    res.write(file.bytes.subarray(sent, sent + 1));
+    sent += 1;
+  }, 1000);
+  res.on('close', () => clearInterval(timer));
 }
 
 export interface FakeSlack {
@@ -121,7 +153,15 @@ export interface FakeSlack {
   /** A response URL on this server: `<origin>/response/<path>`. */
   responseUrl(path?: string): string;
   /** A file files.info describes and this server serves to a bearer token. */
-  addFile(input: { name: string; content: string | Uint8Array; size?: number; filetype?: string }): FakeFile;
+  addFile(input: {
+    name: string;
+    content: string | Uint8Array;
+    size?: number;
+    filetype?: string;
+    user?: string;
+    downloadUrl?: string;
+    serve?: FakeFile['serve'];
+  }): FakeFile;
   /** Every download of a file: its id and the token it came with. */
   readonly downloads: { fileId: string; token: string | undefined }[];
   /** Bytes POSTed to an upload URL, by file id. */
@@ -452,8 +492,11 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             filetype: file.filetype,
             mimetype: file.filetype === 'csv' ? 'text/csv' : 'application/octet-stream',
             size: file.size,
+            user: file.user,
             url_private: `${origin}/files-pri/${FAKE_TEAM_ID}-${file.id}/${encodeURIComponent(file.name)}`,
-            url_private_download: `${origin}/files-pri/${FAKE_TEAM_ID}-${file.id}/download/${encodeURIComponent(file.name)}`,
+            url_private_download:
+              file.downloadUrl ??
+              `${origin}/files-pri/${FAKE_TEAM_ID}-${file.id}/download/${encodeURIComponent(file.name)}`,
           },
         };
       }
@@ -490,7 +533,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     if (scripted === undefined) {
       result = defaultAnswer(call.method, call.body);
     } else if (typeof scripted === 'function') {
-      result = await scripted(call.body, call);
+      result = (await scripted(call.body, call)) ?? defaultAnswer(call.method, call.body);
     } else {
       result = scripted;
     }
@@ -564,6 +607,8 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           // Slack answers a request without the token with its sign-in page, not the file.
           res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
           res.end('<!DOCTYPE html><html><body>Sign in to Slack</body></html>');
+        } else if (file.serve) {
+          serveBadly(file, res);
         } else {
           res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
           res.end(file.bytes);
@@ -681,9 +726,18 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       const rest = path ?? `commands/${FAKE_TEAM_ID}/${responseUrlCounter}/fake-response-url`;
       return `${origin}/response/${rest.replace(/^\/+/, '')}`;
     },
-    addFile({ name, content, size, filetype = 'csv' }) {
+    addFile({ name, content, size, filetype = 'csv', user = 'UDISPATCH', downloadUrl, serve }) {
       const bytes = Buffer.from(typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
-      const file: FakeFile = { id: nextFileId(), name, bytes, size: size ?? bytes.length, filetype };
+      const file: FakeFile = {
+        id: nextFileId(),
+        name,
+        bytes,
+        size: size ?? bytes.length,
+        filetype,
+        user,
+        ...(downloadUrl ? { downloadUrl } : {}),
+        ...(serve ? { serve } : {}),
+      };
       files.set(file.id, file);
       return file;
     },

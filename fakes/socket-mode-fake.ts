@@ -23,6 +23,11 @@ export interface SocketModeFake {
   /** Resolves once the bot has opened this many connections and holds an open one. */
   waitForConnection(count: number): Promise<void>;
   deliver(rawBody: string, options?: PostOptions): Promise<AppResponse>;
+  /**
+   * Sends `message` as it is: an envelope of any shape (resolving with the payload of the bot's
+   * acknowledgement once one comes for its `envelope_id`), or raw text or bytes (resolving at once).
+   */
+  sendRaw(message: Record<string, unknown> | string | Buffer): Promise<unknown>;
   /** Slack's `disconnect` message on the open connection (`refresh_requested`, `warning`, …). */
   disconnect(reason: string): void;
   close(): Promise<void>;
@@ -100,6 +105,21 @@ export async function startSocketModeFake(): Promise<SocketModeFake> {
         const empty = payload === undefined || Object.keys(payload as object).length === 0;
         return { status: 200, body: empty ? '' : payload, headers: new Headers() };
       });
+    },
+    sendRaw(message) {
+      if (typeof message === 'string' || Buffer.isBuffer(message)) {
+        openSocket().send(message, { binary: Buffer.isBuffer(message) });
+        return Promise.resolve(undefined);
+      }
+      const envelopeId = message.envelope_id;
+      const acked =
+        typeof envelopeId === 'string'
+          ? new Promise<unknown>((resolve) => acks.set(envelopeId, resolve)).finally(() =>
+              acks.delete(envelopeId),
+            )
+          : Promise.resolve(undefined);
+      openSocket().send(JSON.stringify(message));
+      return acked;
     },
     disconnect(reason) {
       openSocket().send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'fake' } }));

@@ -1,5 +1,5 @@
 /** A modal's input state as a Slack client sends it, from the modal's blocks and what a dispatcher typed. */
-import { pathOfBlock } from '../src/slack/shared/forms.js';
+import { pathOfBlock } from '../src/slack/kit/forms.js';
 import {
   conversationsSelect,
   datepicker,

@@ -1,12 +1,21 @@
 /** The bot's entry point: reads the settings, connects to Slack, the courier and the store, and serves. */
+import type { AddressInfo } from 'node:net';
 import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
-import { keepStore, shutdown, stopOnSignals } from './lifecycle.js';
+import { shutdown, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
+import { Metrics } from './metrics.js';
+import { keepStore } from './operations/recovery.js';
 import { createBot, startReceiving } from './slack/bot.js';
-import { createBotDeps } from './slack/deps.js';
-import { tellAbandoned } from './slack/shared/attempts.js';
-import { identifyBot } from './slack/shared/identity.js';
-import { databaseFailure, exitOnStartupFailure, failFastUntilReady, readyMessage } from './startup.js';
+import { createCore } from './slack/core.js';
+import { tellAbandoned } from './slack/kit/abandoned.js';
+import { identifyBot } from './slack/runtime/identity.js';
+import {
+  databaseFailure,
+  exitOnStartupFailure,
+  failFastUntilReady,
+  listenFailure,
+  readyMessage,
+} from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
@@ -25,21 +34,32 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: slack.logLevel, secrets: secretsOf() });
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
 
+  const metrics = new Metrics();
   const identity = await identifyBot(slack, logger);
-  const upstream = await connectUpstream(waybill, logger);
+  const upstream = await connectUpstream(waybill, logger, (operation) => metrics.courierCall(operation));
   const store = await openStore({
     ...bot.database,
     onBackgroundError: (err) =>
       logger.warn({ err }, "this replica's lease could not be renewed; trying again"),
+    onPoolError: (err) => logger.warn({ err }, 'a database connection failed; the pool replaces it'),
   }).catch((err: unknown) => {
     throw databaseFailure(bot.database, err);
   });
   logger.info({ database: store.location, replica: store.replica.id }, 'store open');
-  const deps = createBotDeps({ waybill, courier: upstream.client, store, logger, bot, profiles });
+  const deps = createCore({ waybill, courier: upstream.client, store, logger, bot, profiles, metrics });
   const app = createBot({ slack, deps, identity });
+  const { healthPort } = slack;
+  const probes =
+    healthPort === undefined
+      ? undefined
+      : await deps.probes.listen(healthPort).catch((err: unknown) => {
+          throw listenFailure(err, 'HEALTH_PORT', healthPort);
+        });
 
   const tell = (attempts: Attempt[]) => tellAbandoned(app.client, attempts, { logger, env: waybill.env });
 
+  // Bookings through other replicas redraw the Home tabs this one keeps current.
+  await deps.activity.follow();
   const { server, port } = await startReceiving(app, slack);
   starting.ready(logger);
   // Calls abandoned by a replica that is gone (this one's last run, say) are reported from now on.
@@ -49,11 +69,16 @@ async function main(): Promise<void> {
     everyMs: bot.database.leaseRenewMs,
     tell: async (abandoned) => deps.inFlight.run('tell abandoned', () => tell(abandoned)),
   });
+  // The features' background work: the bulk rows queue, the daily digest.
+  deps.jobs.start();
 
   // Before the ready line: whoever reacts to it with SIGTERM gets a clean stop.
-  stopOnSignals(logger, () =>
-    shutdown({
+  stopOnSignals(logger, async () => {
+    await shutdown({
       stopReceiving: async () => {
+        deps.probes.stop();
+        deps.activity.stop();
+        deps.jobs.stop();
         await keeping.stop();
         await app.stop();
       },
@@ -65,9 +90,16 @@ async function main(): Promise<void> {
       logger,
       graceMs: waybill.timeoutMs + 5000,
       tellAbandoned: tell,
-    }),
+    });
+    // Last: until the bot has stopped, the probes say 503 rather than nothing.
+    probes?.closeAllConnections();
+    await new Promise((resolve) => probes?.close(resolve) ?? resolve(undefined));
+  });
+  const probePort = (probes?.address() as AddressInfo | null)?.port;
+  logger.info(
+    { mode: slack.appToken ? 'socket' : 'http', port, ...(probes ? { healthPort: probePort } : {}) },
+    readyMessage(port),
   );
-  logger.info({ mode: slack.appToken ? 'socket' : 'http', port }, readyMessage(port));
 }
 
 main().catch(exitOnStartupFailure);

@@ -180,6 +180,7 @@ const slackEnvSchema = z.object({
     z.string().trim().startsWith('xapp-', 'an app-level token starting with xapp- (or unset for HTTP mode)'),
   ),
   PORT: optionalSetting(wholeNumber(0, 65_535, 'a port number')).default(3000),
+  HEALTH_PORT: optionalSetting(wholeNumber(0, 65_535, 'a port number')),
   SLACK_API_URL: optionalSetting(
     z
       .string()
@@ -203,6 +204,8 @@ export interface SlackConfig {
   /** Set: Socket Mode. Unset: HTTP mode on `port`. */
   appToken?: string;
   port: number;
+  /** Set: the probes and /metrics on a listener of their own (Socket Mode has no other). */
+  healthPort?: number;
   apiUrl?: string;
   logLevel: string;
 }
@@ -251,6 +254,7 @@ export function loadSlackConfig(env: Env = process.env): SlackConfig {
     signingSecret: settings.SLACK_SIGNING_SECRET,
     appToken: settings.SLACK_APP_TOKEN,
     port: settings.PORT,
+    healthPort: settings.HEALTH_PORT,
     apiUrl: settings.SLACK_API_URL,
     logLevel: settings.LOG_LEVEL,
   };
@@ -287,6 +291,13 @@ const idList = (pattern: RegExp, what: string) =>
     .refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
 
 const milliseconds = (min: number, max: number) => wholeNumber(min, max, 'a whole number of milliseconds');
+
+/** A column's header in a file someone else writes: any text of at most 100 characters. */
+const columnHeader = z
+  .string()
+  .trim()
+  .min(1, 'a column header')
+  .max(100, 'a column header of at most 100 characters');
 
 const botEnvSchema = z.object({
   DATABASE_PATH: optionalSetting(z.string().trim().min(1, 'a file path')).default(
@@ -330,6 +341,37 @@ const botEnvSchema = z.object({
   ALLOWED_BULK_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
   BULK_MAX_ROWS: optionalSetting(wholeNumber(1, 5000, 'a whole number of rows')).default(500),
   BULK_MAX_FILE_MB: optionalSetting(wholeNumber(1, 50, 'a whole number of megabytes')).default(2),
+  BULK_DOWNLOAD_TIMEOUT_MS: optionalSetting(
+    wholeNumber(100, 600_000, 'a whole number of milliseconds'),
+  ).default(30_000),
+  LABEL_PAGE_SIZE: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['4x6', 'A6'], 'one of 4x6, A6')),
+  ).default('4x6'),
+  BULK_CONCURRENCY: optionalSetting(wholeNumber(1, 100, 'a whole number of rows')).default(20),
+  ALLOWED_FINANCE_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
+  ALLOWED_FINANCE_USERGROUP_IDS: optionalSetting(
+    idList(/^S[A-Z0-9]{2,}$/, 'user-group IDs such as S0123ABCD'),
+  ),
+  REMITTANCE_TRACKING_COLUMN: optionalSetting(columnHeader).default('tracking_number'),
+  REMITTANCE_AMOUNT_COLUMN: optionalSetting(columnHeader).default('amount'),
+  REMITTANCE_REMITTED_AT_COLUMN: optionalSetting(columnHeader).default('remitted_at'),
+  REMITTANCE_STATUS_COLUMN: optionalSetting(columnHeader).default('status'),
+  REMITTANCE_OUTSTANDING_DAYS: optionalSetting(wholeNumber(1, 365, 'a whole number of days')).default(7),
+  DIGEST_CHANNEL_ID: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
+  ),
+  DIGEST_TIME: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, such as 18:00 (in WAYBILL_TIMEZONE)'),
+  ),
 });
 
 /** Where the bot keeps its state, and how its replica shows it is alive. */
@@ -365,11 +407,27 @@ export interface BotConfig {
   access: AccessPolicy;
   /** Bulk booking from a CSV file: who may, and how large a file may be. */
   bulk: BulkSettings;
+  /** Parcel labels: 4x6 in (thermal printers) or A6. */
+  labelPageSize: '4x6' | 'A6';
+  /** COD remittance files: their column headers, and when an unpaid COD booking is outstanding. */
+  remittance: RemittanceSettings;
+  /** The daily digest: where and when (HH:MM in WAYBILL_TIMEZONE); undefined: off. */
+  digest?: { channelId: string; time: string };
+}
+
+export interface RemittanceSettings {
+  columns: { trackingNumber: string; amount: string; remittedAt: string; status: string };
+  /** A COD booking this many days old that no file has remitted is outstanding. */
+  outstandingDays: number;
 }
 
 export interface BulkSettings {
   maxRows: number;
   maxBytes: number;
+  /** A file not downloaded in full by then is not read. */
+  downloadTimeoutMs: number;
+  /** Rows at the courier at once, per replica (halved while the courier answers 429). */
+  concurrency: number;
 }
 
 export interface AccessPolicy {
@@ -378,6 +436,9 @@ export interface AccessPolicy {
   channelIds: string[];
   /** Who may book from a file (and must also be allowed to book); undefined: whoever may book. */
   bulkUserIds?: string[];
+  /** Who may reconcile COD remittances (money figures); both undefined: whoever may book from a file. */
+  financeUserIds?: string[];
+  financeUserGroupIds?: string[];
 }
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
@@ -394,7 +455,17 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       `DATABASE_POOL_WAIT_MS must be at least DATABASE_CONNECT_TIMEOUT_MS (${settings.DATABASE_CONNECT_TIMEOUT_MS} ms): waiting for a pooled connection may include opening one`,
     );
   }
+  // The digest needs both: one without the other is a mistake, not "off".
+  const { DIGEST_CHANNEL_ID: digestChannel, DIGEST_TIME: digestTime } = settings;
+  if (Boolean(digestChannel) !== Boolean(digestTime)) {
+    throw new ConfigError(
+      digestChannel
+        ? 'DIGEST_TIME must be set with DIGEST_CHANNEL_ID: the time of day (HH:MM in WAYBILL_TIMEZONE) the daily digest is posted'
+        : 'DIGEST_CHANNEL_ID must be set with DIGEST_TIME: the channel the daily digest is posted to',
+    );
+  }
   return {
+    ...(digestChannel && digestTime ? { digest: { channelId: digestChannel, time: digestTime } } : {}),
     database: {
       url: settings.DATABASE_URL,
       path: settings.DATABASE_PATH,
@@ -414,11 +485,25 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       userGroupIds: settings.ALLOWED_USERGROUP_IDS ?? [],
       channelIds: settings.ALLOWED_CHANNEL_IDS ?? [],
       bulkUserIds: settings.ALLOWED_BULK_USER_IDS,
+      financeUserIds: settings.ALLOWED_FINANCE_USER_IDS,
+      financeUserGroupIds: settings.ALLOWED_FINANCE_USERGROUP_IDS,
     },
     bulk: {
       maxRows: settings.BULK_MAX_ROWS,
       // Megabytes as a file browser counts them.
       maxBytes: settings.BULK_MAX_FILE_MB * 1_000_000,
+      downloadTimeoutMs: settings.BULK_DOWNLOAD_TIMEOUT_MS,
+      concurrency: settings.BULK_CONCURRENCY,
+    },
+    labelPageSize: settings.LABEL_PAGE_SIZE,
+    remittance: {
+      columns: {
+        trackingNumber: settings.REMITTANCE_TRACKING_COLUMN,
+        amount: settings.REMITTANCE_AMOUNT_COLUMN,
+        remittedAt: settings.REMITTANCE_REMITTED_AT_COLUMN,
+        status: settings.REMITTANCE_STATUS_COLUMN,
+      },
+      outstandingDays: settings.REMITTANCE_OUTSTANDING_DAYS,
     },
   };
 }

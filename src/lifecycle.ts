@@ -1,7 +1,8 @@
-/** The process's life: graceful stop on a signal, calls cut off by a stop or a gone replica, purges. */
+/** The process's life: graceful stop on a signal, its calls still running recorded as outcome unknown and their dispatchers told. */
 import type { Logger } from 'pino';
-import type { InFlight } from './slack/shared/in-flight.js';
-import type { Attempt, Store, StoreTables } from './store/index.js';
+import { abandonOwn, releaseUnanswered } from './operations/recovery.js';
+import type { InFlight } from './slack/runtime/in-flight.js';
+import type { Attempt, Store } from './store/index.js';
 
 /**
  * On SIGTERM or SIGINT: run `stop` once (stop taking requests, finish those in flight, close),
@@ -47,108 +48,6 @@ export interface Running {
 const TELL_ABANDONED_MS = 5000;
 
 /**
- * Courier calls taken as abandoned (by `take`) are recorded as outcome unknown in the audit log,
- * with their waybill and dispatcher, in the same transaction; returns them, so the dispatchers
- * can be told.
- */
-async function recordUnknown(
-  store: Store,
-  logger: Logger,
-  take: (tx: StoreTables) => Promise<Attempt[]>,
-): Promise<Attempt[]> {
-  const abandoned = await store.transaction(async (tx) => {
-    const attempts = await take(tx);
-    for (const attempt of attempts) {
-      await tx.audit.record({
-        userId: attempt.userId ?? '',
-        operation: attempt.operation,
-        trackingNumber: attempt.trackingNumber,
-        outcome: 'unknown',
-        detail: 'The bot stopped while this call was in flight: outcome unknown. Check with the courier.',
-      });
-    }
-    return attempts;
-  });
-  for (const attempt of abandoned) {
-    logger.warn(
-      {
-        attempt: attempt.key,
-        trackingNumber: attempt.trackingNumber,
-        user: attempt.userId,
-        owner: attempt.owner,
-      },
-      'a courier call was in flight when the bot stopped: outcome unknown',
-    );
-  }
-  return abandoned;
-}
-
-/** Calls left in flight by replicas that are gone (their lease expired or was released), recorded as outcome unknown. */
-export function recoverAbandoned(store: Store, logger: Logger): Promise<Attempt[]> {
-  return recordUnknown(store, logger, (tx) => tx.attempts.recoverAbandoned());
-}
-
-/** How often expired drafts and re-delivery records are deleted. */
-const PURGE_EVERY_MS = 60 * 60_000;
-
-/**
- * This replica's background care of the shared store, from now until `stop`: at once, then every
- * `everyMs` (the lease renewal interval), calls abandoned by replicas that are gone are recorded as
- * outcome unknown and handed to `tell`; every hour, expired drafts and re-delivery records are
- * deleted. Both are safe with any number of replicas doing the same: each abandoned call is taken
- * by one. A database that does not answer is logged and tried again at the next turn.
- */
-export function keepStore({
-  store,
-  logger,
-  everyMs,
-  tell,
-}: {
-  store: Store;
-  logger: Logger;
-  everyMs: number;
-  tell: (attempts: Attempt[]) => Promise<void>;
-}): { turn(): Promise<void>; stop(): Promise<void> } {
-  let lastPurge = Number.NEGATIVE_INFINITY;
-  let running: Promise<void> | undefined;
-  const turn = async () => {
-    const abandoned = await recoverAbandoned(store, logger);
-    if (abandoned.length > 0) await tell(abandoned);
-    if (Date.now() - lastPurge >= PURGE_EVERY_MS) {
-      // Drafts untouched for a week are deleted (they already stopped being offered).
-      const drafts = await store.drafts.purgeExpired();
-      const deliveries = await store.deliveries.purgeExpired();
-      lastPurge = Date.now();
-      logger.debug({ drafts, deliveries }, 'expired drafts and re-delivery records deleted');
-    }
-  };
-  const tick = () => {
-    // One turn at a time: a slow database does not pile them up.
-    running ??= turn()
-      .catch((err: unknown) => logger.warn({ err }, 'looking after the store failed; trying again later'))
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  void tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return {
-    /** A turn now, after the one under way: for tests, which wait for it rather than for the timer. */
-    turn: async () => {
-      await running;
-      await tick();
-    },
-    /** No more turns; resolves once the one under way has ended. */
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
-
-/**
  * Stop taking requests, let calls already sent finish (up to `graceMs`), then drop the connections
  * still open (a client sending its request slowly must not keep the bot alive), record this
  * replica's calls still running as outcome unknown and tell their dispatchers, and close the
@@ -166,10 +65,12 @@ export async function shutdown(running: Running): Promise<void> {
   clearTimeout(timer);
   running.dropConnections();
   await stopped;
+  // Never made, so not "outcome unknown": marked failed before abandonOwn could take them.
+  await releaseUnanswered(running.store, running.logger).catch((err: unknown) =>
+    running.logger.warn({ err }, 'calls recorded as begun but never made could not be marked failed'),
+  );
   if (!finished) {
-    const abandoned = await recordUnknown(running.store, running.logger, (tx) =>
-      tx.attempts.abandonOwn(),
-    ).catch((err: unknown) => {
+    const abandoned = await abandonOwn(running.store, running.logger).catch((err: unknown) => {
       // Left in flight: another replica, or this one's next start, reports them once the lease lapses.
       running.logger.error({ err }, 'calls still running could not be recorded as outcome unknown');
       return [];

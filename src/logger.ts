@@ -4,6 +4,7 @@
  * and anything shaped like a credential (`Bearer …`, a Slack `xox…`/`xapp-…` token), replaced by
  * `[redacted]` anywhere in a log line: messages, error messages and stacks, nested objects.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino from 'pino';
 
 export interface LoggerOptions {
@@ -75,10 +76,24 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
     );
 }
 
+/** The Slack request being handled, carried through everything it starts (awaits, timers, work after the ack). */
+const currentRequest = new AsyncLocalStorage<string>();
+
+/** Runs `work` as the handling of request `requestId`: every log line it leads to carries the id. */
+export function inRequest<T>(requestId: string, work: () => T): T {
+  return currentRequest.run(requestId, work);
+}
+
 export function createLogger(options: LoggerOptions = {}): pino.Logger {
   const scrub = secretScrubber(options.secrets ?? []);
   const pinoOptions: pino.LoggerOptions = {
     level: options.level ?? 'info',
+    // Every line written while a request is handled (the courier's call line included, by whichever
+    // logger or child logger writes it) names the request.
+    mixin: () => {
+      const requestId = currentRequest.getStore();
+      return requestId === undefined ? {} : { requestId };
+    },
     redact: { paths: redactPaths, censor: REDACTED },
     hooks: { streamWrite: scrub },
   };

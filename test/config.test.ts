@@ -484,18 +484,30 @@ describe('loadBotConfig: the database and the replica', () => {
 describe('loadBotConfig: bulk booking', () => {
   const botError = (env: Env) => configError(() => loadBotConfig(env), env);
 
-  it('defaults to 500 rows, 2 MB, and whoever may book', () => {
-    expect(loadBotConfig({}).bulk).toEqual({ maxRows: 500, maxBytes: 2_000_000 });
+  it('defaults to 500 rows, 2 MB, 30 s to download, 20 rows at once, and whoever may book', () => {
+    expect(loadBotConfig({}).bulk).toEqual({
+      maxRows: 500,
+      maxBytes: 2_000_000,
+      downloadTimeoutMs: 30_000,
+      concurrency: 20,
+    });
     expect(loadBotConfig({}).access.bulkUserIds).toBeUndefined();
   });
 
-  it('reads the limits and the list of who may book from a file', () => {
+  it('reads the limits, the rows at once and the list of who may book from a file', () => {
     const config = loadBotConfig({
       BULK_MAX_ROWS: ' 40 ',
       BULK_MAX_FILE_MB: '5',
+      BULK_DOWNLOAD_TIMEOUT_MS: '2500',
+      BULK_CONCURRENCY: '4',
       ALLOWED_BULK_USER_IDS: 'U01AB, W02CD',
     });
-    expect(config.bulk).toEqual({ maxRows: 40, maxBytes: 5_000_000 });
+    expect(config.bulk).toEqual({
+      maxRows: 40,
+      maxBytes: 5_000_000,
+      downloadTimeoutMs: 2500,
+      concurrency: 4,
+    });
     expect(config.access.bulkUserIds).toEqual(['U01AB', 'W02CD']);
   });
 
@@ -506,8 +518,72 @@ describe('loadBotConfig: bulk booking', () => {
     expect(botError({ BULK_MAX_FILE_MB: '2.5' })).toBe(
       'BULK_MAX_FILE_MB must be a whole number of megabytes between 1 and 50',
     );
+    expect(botError({ BULK_CONCURRENCY: '0' })).toBe(
+      'BULK_CONCURRENCY must be a whole number of rows between 1 and 100',
+    );
+    expect(botError({ BULK_CONCURRENCY: '500' })).toBe(
+      'BULK_CONCURRENCY must be a whole number of rows between 1 and 100',
+    );
     expect(botError({ ALLOWED_BULK_USER_IDS: 'U01AB,#dispatch' })).toBe(
       'ALLOWED_BULK_USER_IDS must be a comma-separated list of user IDs such as U0123ABCD',
+    );
+  });
+});
+
+describe('label settings', () => {
+  const labelError = (env: Env) => configError(() => loadBotConfig(env), env);
+
+  it('prints 4x6 labels unless told A6', () => {
+    expect(loadBotConfig({}).labelPageSize).toBe('4x6');
+    expect(loadBotConfig({ LABEL_PAGE_SIZE: ' A6 ' }).labelPageSize).toBe('A6');
+  });
+
+  it('names the setting in one line when the size is not one it knows', () => {
+    expect(labelError({ LABEL_PAGE_SIZE: 'A4' })).toBe('LABEL_PAGE_SIZE must be one of 4x6, A6');
+  });
+});
+
+describe('COD remittance settings', () => {
+  const botError = (env: Env) => configError(() => loadBotConfig(env), env);
+
+  it('defaults to the documented headers, 7 days, and whoever may book from a file', () => {
+    expect(loadBotConfig({}).remittance).toEqual({
+      columns: {
+        trackingNumber: 'tracking_number',
+        amount: 'amount',
+        remittedAt: 'remitted_at',
+        status: 'status',
+      },
+      outstandingDays: 7,
+    });
+    expect(loadBotConfig({}).access).toMatchObject({
+      financeUserIds: undefined,
+      financeUserGroupIds: undefined,
+    });
+  });
+
+  it("reads the courier's headers, the days and who may reconcile", () => {
+    const config = loadBotConfig({
+      REMITTANCE_TRACKING_COLUMN: ' AWB ',
+      REMITTANCE_AMOUNT_COLUMN: 'COD Collected',
+      REMITTANCE_OUTSTANDING_DAYS: '14',
+      ALLOWED_FINANCE_USER_IDS: 'U01AB',
+      ALLOWED_FINANCE_USERGROUP_IDS: 'S01AB',
+    });
+    expect(config.remittance.columns).toMatchObject({ trackingNumber: 'AWB', amount: 'COD Collected' });
+    expect(config.remittance.outstandingDays).toBe(14);
+    expect(config.access).toMatchObject({ financeUserIds: ['U01AB'], financeUserGroupIds: ['S01AB'] });
+  });
+
+  it('names the setting in one line when a value is wrong', () => {
+    expect(botError({ REMITTANCE_OUTSTANDING_DAYS: '0' })).toBe(
+      'REMITTANCE_OUTSTANDING_DAYS must be a whole number of days between 1 and 365',
+    );
+    expect(botError({ REMITTANCE_AMOUNT_COLUMN: 'x'.repeat(101) })).toBe(
+      'REMITTANCE_AMOUNT_COLUMN must be a column header of at most 100 characters',
+    );
+    expect(botError({ ALLOWED_FINANCE_USERGROUP_IDS: 'U01AB' })).toBe(
+      'ALLOWED_FINANCE_USERGROUP_IDS must be a comma-separated list of user-group IDs such as S0123ABCD',
     );
   });
 });

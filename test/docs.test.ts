@@ -25,7 +25,9 @@ const docs = [
   'bench/README.md',
   ...filesUnder('docs').filter((p) => p.endsWith('.md')),
 ];
-const sources = [...filesUnder('src'), ...filesUnder('bench')].filter((p) => /\.(ts|mjs)$/.test(p));
+const sources = [...filesUnder('src'), ...filesUnder('bench'), ...filesUnder('.ci')].filter((p) =>
+  /\.(ts|mjs)$/.test(p),
+);
 
 const settingName = /^[A-Z][A-Z0-9_]*$/;
 
@@ -67,6 +69,9 @@ function variablesReadByCode(): Set<string> {
       for (const [, name = ''] of read(path).matchAll(pattern)) names.add(name);
     }
   }
+  // The image's build arguments and compose's own variables are read there.
+  for (const [, name = ''] of read('Dockerfile').matchAll(/^ARG ([A-Z][A-Z0-9_]*)/gm)) names.add(name);
+  for (const [, name = ''] of read('compose.yaml').matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)) names.add(name);
   // The shell's own, passed through to child processes, and the CI system's, are not settings.
   names.delete('PATH');
   names.delete('HOME');

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ids } from '../src/slack/shared/ids.js';
+import { ids } from '../src/slack/kit/ids.js';
+import { waybillHelp } from '../src/slack/update/blocks.js';
 
 type Manifest = {
   display_information: { name?: string; description?: string };
@@ -84,8 +85,13 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook <tracking number> | addresses [name, phone or city] | export <from>..<to> | help',
+      'show | update | rebook | label <tracking number> | status <tracking number> <status> [note] | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | remittance | help',
     );
+    // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
+    const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);
+    expect(helpVerbs.length).toBeGreaterThan(8);
+    const hintVerbs = (hints['/waybill'] ?? '').split(/[|\s]+/);
+    expect(helpVerbs.filter((verb) => !hintVerbs.includes(verb as string))).toEqual([]);
     expect(hints['/book']).toBe('[import | help]');
     expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
   });

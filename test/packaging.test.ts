@@ -10,22 +10,18 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { sqliteDriver } from '../src/store/backend.js';
+import { describe, expect, inject, it } from 'vitest';
+import { bundled } from '../scripts/build.mjs';
 
 /** What a production install (`npm ci --omit=dev`, then `npm start`) relies on. */
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
   dependencies: Record<string, string>;
-  optionalDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
   scripts: Record<string, string>;
 };
-/** Installed by a production install: the optional ones where their `engines` allow. */
-const runtimeDependencies = { ...manifest.dependencies, ...manifest.optionalDependencies };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -42,9 +38,12 @@ function runtimePackages(): Set<string> {
   const packages = new Set<string>();
   for (const file of sourceFiles('src')) {
     const text = readFileSync(file, 'utf8');
-    const loads = text.matchAll(/^import (?!type )[^;]*? from '([^']+)'|\brequire\('([^']+)'\)/gms);
-    for (const [, imported, required] of loads) {
-      const specifier = imported ?? required ?? '';
+    // Also loaded when first needed (`import('pdfkit')`), or read as a file (`require.resolve('…/font.ttf')`).
+    const loads = text.matchAll(
+      /^import (?!type )[^;]*? from '([^']+)'|\brequire(?:\.resolve)?\('([^']+)'\)|\bimport\('([^']+)'\)/gms,
+    );
+    for (const [, imported, required, loaded] of loads) {
+      const specifier = imported ?? required ?? loaded ?? '';
       if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
       const [scope = '', name = ''] = specifier.split('/');
       packages.add(scope.startsWith('@') ? `${scope}/${name}` : scope);
@@ -53,29 +52,49 @@ function runtimePackages(): Set<string> {
   return packages;
 }
 
+/** The packages a bundle loads from node_modules (what esbuild left as imports). */
+function loadedBy(bundleFile: string): Set<string> {
+  const text = readFileSync(bundleFile, 'utf8');
+  // Static imports (`import x from"pkg"`, `import"pkg"`), dynamic ones, require() and esbuild's shim of it.
+  const shapes =
+    /(?:\bfrom\s*|\bimport\s*\(?\s*|\b(?:__)?require\d*\()"((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"/g;
+  const specifiers = [...text.matchAll(shapes)].map(([, specifier]) => specifier ?? '');
+  return new Set(
+    specifiers
+      .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+      .map((specifier) => {
+        const [scope = '', name = ''] = specifier.split('/');
+        return scope.startsWith('@') ? `${scope}/${name}` : scope;
+      }),
+  );
+}
+
+describe('start-up', () => {
+  it('loads the PDF and barcode libraries when the first label is printed, never at start', () => {
+    const loadedAtStart = /^import (?!type )[^;]*? from '(pdfkit|bwip-js)'/m;
+    for (const file of sourceFiles('src'))
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(loadedAtStart);
+    expect(readFileSync('src/labels/pdf.ts', 'utf8')).toMatch(/import\('pdfkit'\)[\s\S]*import\('bwip-js'\)/);
+  });
+});
+
 describe('package.json', () => {
-  it('depends at run time only on what src/ imports; the rest src/ imports is bundled at build time', () => {
-    const imported = runtimePackages();
-    for (const name of Object.keys(runtimeDependencies)) expect(imported, name).toContain(name);
-    // Not a dependency: scripts/build.mjs bundles it into dist/, so it must be a dev dependency.
-    for (const name of imported) {
-      expect(name in runtimeDependencies || name in manifest.devDependencies, name).toBe(true);
-    }
+  it('lists as dependencies exactly what src/ uses at run time, bundled or not, so audits see all the code that runs', () => {
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([...runtimePackages()].sort());
+    for (const name of bundled) expect(manifest.dependencies, name).toHaveProperty(name);
   });
 
-  it(`opens SQLite with better-sqlite3 13 from Node 22 on, 12 on Node 20 (here ${process.version})`, () => {
-    const [name, major] =
-      Number(process.versions.node.split('.')[0]) >= 22
-        ? ['better-sqlite3', '13']
-        : ['better-sqlite3-node20', '12'];
-    const load = createRequire(import.meta.url);
-    expect(sqliteDriver()).toBe(load(name));
-    expect(load(`${name}/package.json`).version).toMatch(new RegExp(`^${major}\\.`));
+  it("the bot's bundle loads from node_modules only the dependencies not bundled", () => {
+    const external = Object.keys(manifest.dependencies).filter((name) => !bundled.includes(name));
+    const loaded = loadedBy(join(inject('bundles'), 'app.js'));
+    expect([...loaded].filter((name) => !external.includes(name))).toEqual([]);
+    expect(loaded).toContain('@slack/bolt');
+    expect(loaded).toContain('better-sqlite3');
   });
 
-  it('starts (and runs the sandbox) with node alone once dist/ is built', () => {
+  it('starts (and runs the sandbox) with node alone once dist/ is built, exec-ed so that signals reach it', () => {
     for (const script of ['start', 'sandbox']) {
-      expect(manifest.scripts[script], script).toMatch(/^node (--\S+ )*(dist|scripts)\//);
+      expect(manifest.scripts[script], script).toMatch(/^exec node (--\S+ )*(dist|scripts)\//);
     }
   });
 });

@@ -1,14 +1,17 @@
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
-import { beginAttempt, updateAttempt } from '../src/slack/shared/attempts.js';
+import { beginAttempt, updateAttempt } from '../src/operations/attempts.js';
 import { openStore } from '../src/store/index.js';
 import { closedPort, killStarted, spawnBot } from './support/bot-process.js';
+import { bulkFile, bulkRow } from './support/bulk-file.js';
+import { until } from './support/replicas.js';
+import { checkedImport, slackDriver } from './support/slack-driver.js';
 import { sampleUpdate } from './support/wire-samples.js';
 
 /** The real entry point (what `npm start` runs), as a child process, against a fake Slack Web API. */
@@ -85,6 +88,67 @@ describe('npm start', () => {
     await after.close();
   });
 
+  it('SQLite: a bulk file the bot stopped in the middle of is finished at its next start, each row booked once, one card', async () => {
+    fake = await startFakeSlack();
+    const slack = fake;
+    const env = {
+      ...secrets,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
+      WAYBILL_SANDBOX_LATENCY_MS: '100',
+      BULK_CONCURRENCY: '2',
+    };
+    const serve = async () => {
+      const bot = spawnBot(env);
+      const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
+      return { bot, url: `http://127.0.0.1:${ready.port}/slack/events` };
+    };
+    let running = await serve();
+    const driver = slackDriver(slack, (body, options) =>
+      postToApp(running.url, secrets.SLACK_SIGNING_SECRET, body, options),
+    );
+    const rows = Array.from({ length: 30 }, (_, i) =>
+      bulkRow(`Receiver ${i + 1}`, { phone: `0917 123 ${4000 + i}` }),
+    );
+    const file = slack.addFile({ name: 'orders.csv', content: bulkFile(...rows) });
+    const summary = await checkedImport(driver, file.id);
+    await driver.submit(summary);
+    const booked = async () => {
+      const store = await openStore({ path: env.DATABASE_PATH, leaseRenewMs: 0 });
+      try {
+        return (await store.audit.list({ operation: 'book' })).filter((entry) => entry.outcome === 'ok');
+      } finally {
+        await store.close();
+      }
+    };
+    await until('a few rows booked', async () => ((await booked()).length >= 4 ? true : undefined), 20_000);
+    running.bot.proc.kill('SIGTERM');
+    expect(await running.bot.exited).toBe(0);
+    const atStop = (await booked()).length;
+    expect(atStop).toBeLessThan(30);
+    expect(slack.uploadsCompleted()).toEqual([]);
+    await slack.waitFor('views.update', (call) => JSON.stringify(call.body.view).includes('is stopping'));
+
+    running = await serve();
+    await until('the results file', () => (slack.uploadsCompleted().length > 0 ? true : undefined), 30_000);
+    const results =
+      slack
+        .uploadsCompleted()[0]
+        ?.text.split('\r\n')
+        .filter((line) => /^\d/.test(line)) ?? [];
+    expect(results).toHaveLength(30);
+    for (const line of results) expect(line).toContain(',booked,');
+    const entries = await booked();
+    expect(entries).toHaveLength(30);
+    expect(new Set(entries.map((entry) => entry.trackingNumber)).size).toBe(30);
+    expect(
+      slack.callsTo('chat.postMessage').filter((call) => JSON.stringify(call.body).includes('Bulk booking')),
+    ).toHaveLength(1);
+    running.bot.proc.kill('SIGTERM');
+    expect(await running.bot.exited).toBe(0);
+  }, 60_000);
+
   it('exits promptly on SIGTERM while a client is still sending a request, a byte a second', async () => {
     const { bot, ready } = await startServing();
     const socket = connect(ready.port, '127.0.0.1');
@@ -138,6 +202,26 @@ describe('npm start', () => {
     ]);
     expect(bot.lines.at(-1)).toBe(named[0]);
     expect(bot.lines.filter((line) => line.includes('db-SECRET-pw'))).toEqual([]);
+  });
+
+  it("never reads the checkout's .env: a filled-in one leaves the test's settings alone", async ({
+    onTestFinished,
+  }) => {
+    // A developer's own .env is left as it is (the test then runs with it); else one with values
+    // that would each change what starts: Socket Mode, the live courier, a database nobody serves.
+    if (!existsSync('.env')) {
+      writeFileSync(
+        '.env',
+        'SLACK_APP_TOKEN=xapp-1-BOGUS\nWAYBILL_ENV=live\nDATABASE_URL=postgres://bogus@127.0.0.1:1/none\nLOG_LEVEL=silent\n',
+      );
+      onTestFinished(() => rmSync('.env', { force: true }));
+    }
+    const { bot, ready } = await startServing();
+    expect(JSON.parse(bot.lines[0] ?? '{}').msg).toContain('SANDBOX');
+    expect(ready).toMatchObject({ mode: 'http' });
+    expect(bot.lines.find((line) => line.includes('"msg":"store open"'))).toContain('bot.sqlite');
+    bot.proc.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
   });
 
   it('names the Slack settings it needs when they are missing', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { FakeCall } from '../fakes/slack-fake.js';
 import { newTriggerId, slashCommandBody } from '../fakes/slack-requests.js';
 import { withClient } from '../fakes/throwaway-databases.js';
-import { ids } from '../src/slack/shared/ids.js';
+import { ids } from '../src/slack/kit/ids.js';
 import { describePostgres } from './store/backends.js';
 import { fillToReview } from './support/booking-flow.js';
 import { type Replicas, replicaSecrets, startReplicas, until } from './support/replicas.js';
@@ -264,5 +264,29 @@ describePostgres(import.meta.filename, 'two replicas on one PostgreSQL database'
     const trackingNumber = trackingNumberOf(review);
     await driver.submit(review);
     await bookedOnce(review, trackingNumber);
+  });
+
+  it('redraws a Home tab kept current by one replica after a booking handled by the other', async () => {
+    const [keeper, booker] = replicas.live();
+    if (!keeper || !booker) throw new Error('two replicas expected');
+    const published = () =>
+      replicas.fake.callsTo('views.publish').filter((c) => c.body.user_id === 'UDISPATCH');
+    // Opened on the keeper only: the booker never heard of this tab.
+    await replicas
+      .on(keeper)
+      .event({ type: 'app_home_opened', user: 'UDISPATCH', channel: 'DHOME', tab: 'home' });
+    await until('the Home tab drawn', async () => (published().length === 1 ? true : undefined), 10_000);
+
+    const booking = replicas.on(booker);
+    const review = await fillToReview(booking);
+    const trackingNumber = trackingNumberOf(review);
+    await booking.submit(review);
+    await replicas.fake.waitFor('chat.postMessage', isCardOf(trackingNumber));
+    const redrawn = await until(
+      'the Home tab redrawn with the booking',
+      async () => published().find((c) => textOf(c.body.view).includes(trackingNumber)),
+      10_000,
+    );
+    expect(redrawn.body.user_id).toBe('UDISPATCH');
   });
 });

@@ -98,6 +98,13 @@ describe.concurrent('start-up failures', () => {
     expect(line).toBe(`Cannot start: PORT ${port} is already in use: set PORT to a free port`);
   });
 
+  it('HEALTH_PORT already in use', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const port = await run.takenPort();
+    const line = await failsWithOneLine(run.bot(await run.env({ HEALTH_PORT: String(port) })));
+    expect(line).toBe(`Cannot start: HEALTH_PORT ${port} is already in use: set HEALTH_PORT to a free port`);
+  });
+
   it('DATABASE_PATH whose parent is a file', async ({ onTestFinished }) => {
     const run = startUp(onTestFinished);
     const file = join(tempDir(), 'not-a-directory');

@@ -1,31 +1,39 @@
 /** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
 import type { Server } from 'node:http';
-import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, HTTPReceiver, type SocketModeReceiver } from '@slack/bolt';
 import { ConfigError, type SlackConfig } from '../config.js';
 import { listenFailure } from '../startup.js';
 import * as addresses from './addresses/index.js';
 import * as book from './book/index.js';
 import * as bulk from './bulk/index.js';
-import type { BotDeps } from './deps.js';
+import type { Core } from './core.js';
+import * as digest from './digest/index.js';
+import { refuseNonObjectBodies } from './guards/body-guard.js';
+import * as modalClosed from './guards/modal-closed.js';
+import { instrumentRequests, requestFailed } from './guards/requests.js';
+import { retryGuard } from './guards/retries.js';
+import { storeFaultGuard } from './guards/store-faults.js';
+import { answerUnmatched, markFailed } from './guards/unmatched.js';
 import * as home from './home/index.js';
+import { slackErrorCode } from './kit/slack-errors.js';
+import * as labels from './labels/index.js';
 import * as quote from './quote/index.js';
-import { accessGuard } from './shared/access.js';
-import { refuseNonObjectBodies } from './shared/body-guard.js';
-import { boltLogger } from './shared/bolt-logger.js';
-import { healthzRoute } from './shared/healthz.js';
-import * as modalClosed from './shared/modal-closed.js';
-import { retryGuard } from './shared/retries.js';
-import { slackErrorCode } from './shared/slack-errors.js';
-import { storeFaultGuard } from './shared/store-faults.js';
+import * as remittance from './remittance/index.js';
+import { boltLogger } from './runtime/bolt-logger.js';
+import { EnvelopeReceiver } from './runtime/socket-mode.js';
+import * as status from './status/index.js';
 import * as update from './update/index.js';
+import * as waybillCommand from './waybill-command.js';
 
 export interface BotOptions {
   slack: SlackConfig;
-  deps: BotDeps;
+  deps: Core;
   /** Known bot identity: Bolt then skips its unawaited auth.test at construction. */
   identity?: { botId: string; botUserId: string };
   /** Tests only: answer Slack after the listener finishes, so bodies are deterministic. */
   processBeforeResponse?: boolean;
+  /** Tests only: how long Bolt's HTTP receiver waits for an ack before its own 404 (default about 3 s). */
+  unhandledRequestTimeoutMs?: number;
   /** Extra WebClient options (tests: retryConfig). */
   clientOptions?: { retryConfig?: { retries: number; minTimeout?: number; maxTimeout?: number } };
 }
@@ -39,6 +47,7 @@ export function createBot({
   deps,
   identity,
   processBeforeResponse = false,
+  unhandledRequestTimeoutMs,
   clientOptions,
 }: BotOptions): App {
   const common = {
@@ -50,24 +59,45 @@ export function createBot({
     clientOptions: {
       retryConfig: { retries: 4, factor: 2, minTimeout: 1000, maxTimeout: 20_000 },
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+      // Every Web API call passes here: its failures and rate-limit waits are counted.
+      fetch: deps.metrics.slackFetch(),
       ...clientOptions,
     },
     ...identity,
   };
   const app = new App({
     ...common,
+    // The error handler sees the request's context, so a listener's failure is not taken for no listener.
+    extendedErrorHandler: true,
     receiver: slack.appToken
       ? socketModeReceiver(slack.appToken, slack, deps)
-      : httpReceiver(slack, deps, processBeforeResponse),
+      : httpReceiver(slack, deps, { processBeforeResponse, unhandledRequestTimeoutMs }),
   });
-  // Before every listener: a database out of reach told plainly, Slack's re-deliveries, then who may
-  // do what (a refusal never reaches the courier).
+  answerUnmatched(app, deps);
+  // Outside answerUnmatched, so that its answers are counted and timed too.
+  instrumentRequests(app, deps.metrics);
+  // Before every listener: a database out of reach told plainly, and Slack's re-deliveries. Who may do
+  // what each listener states itself (`requires`), so a refusal never reaches the courier.
   app.use(storeFaultGuard(deps));
   app.use(retryGuard(deps));
-  app.use(accessGuard(deps));
-  for (const feature of [quote, book, update, addresses, bulk, home, modalClosed])
+  for (const feature of [
+    quote,
+    book,
+    update,
+    status,
+    addresses,
+    bulk,
+    remittance,
+    home,
+    labels,
+    digest,
+    waybillCommand,
+    modalClosed,
+  ])
     feature.register(app, deps);
-  app.error(async (error) => {
+  app.error(async ({ error, context }: { error: Error; context?: Record<string, unknown> }) => {
+    requestFailed();
+    markFailed(context, error);
     deps.logger.error({ err: error }, 'listener failed');
   });
   return app;
@@ -75,34 +105,57 @@ export function createBot({
 
 /**
  * Logs a request Bolt could not process, and says whether the sender is at fault: a payload Bolt
- * cannot even route (no user, actions not a list) is, where a failure of ours is not.
+ * cannot even route (no user, actions not a list) is, where a failure of ours is not. (Socket Mode's
+ * envelopes are looked after by EnvelopeReceiver.)
  */
-function senderAtFault(error: Error, deps: BotDeps): boolean {
+function senderAtFault(error: Error, deps: Pick<Core, 'logger'>): boolean {
   deps.logger.warn({ err: error }, 'a Slack request could not be processed');
   return error instanceof TypeError;
 }
 
-/**
- * Socket Mode: an envelope Bolt cannot route is acknowledged all the same, so Slack does not send it
- * again and again (Bolt's default leaves it unanswered).
- */
-function socketModeReceiver(appToken: string, slack: SlackConfig, deps: BotDeps): SocketModeReceiver {
-  return new SocketModeReceiver({
-    appToken,
-    logger: boltLogger(deps.logger),
-    // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
-    ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
-    processEventErrorHandler: async ({ error }) => senderAtFault(error, deps),
+/** Socket Mode: every envelope acknowledged, whatever it holds (EnvelopeReceiver). */
+function socketModeReceiver(
+  appToken: string,
+  slack: SlackConfig,
+  deps: Pick<Core, 'logger' | 'probes'>,
+): SocketModeReceiver {
+  const receiver = new EnvelopeReceiver(
+    {
+      appToken,
+      logger: boltLogger(deps.logger),
+      // The Socket Mode client's own WebClient (apps.connections.open) goes where the bot's does.
+      ...(slack.apiUrl ? { installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl } } } : {}),
+    },
+    deps.logger,
+  );
+  // Ready only while the WebSocket is open: Slack's requests arrive on nothing else.
+  let open = false;
+  receiver.client.on('connected', () => {
+    open = true;
   });
+  // 'close': the WebSocket closed, and the client waits before it opens the next ('reconnecting').
+  for (const state of ['close', 'disconnecting', 'disconnected', 'reconnecting'])
+    receiver.client.on(state, () => {
+      open = false;
+    });
+  deps.probes.receivingWhen(() => open);
+  return receiver;
 }
 
-/** HTTP mode: /slack/events and GET /healthz; a request Bolt cannot use is answered 400, never left hanging. */
-function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: boolean): HTTPReceiver {
+/** HTTP mode: /slack/events, the probes and /metrics; a request Bolt cannot use is answered 400, never left hanging. */
+function httpReceiver(
+  slack: SlackConfig,
+  deps: Pick<Core, 'logger' | 'probes'>,
+  options: { processBeforeResponse: boolean; unhandledRequestTimeoutMs?: number },
+): HTTPReceiver {
   const receiver = new HTTPReceiver({
     signingSecret: slack.signingSecret,
     logger: boltLogger(deps.logger),
-    processBeforeResponse,
-    customRoutes: [healthzRoute(deps)],
+    processBeforeResponse: options.processBeforeResponse,
+    ...(options.unhandledRequestTimeoutMs
+      ? { unhandledRequestTimeoutMillis: options.unhandledRequestTimeoutMs }
+      : {}),
+    customRoutes: deps.probes.routes(),
     processEventErrorHandler: async ({ error, response }) => {
       const senderFault = senderAtFault(error, deps);
       if (response.headersSent) return false;
@@ -111,6 +164,13 @@ function httpReceiver(slack: SlackConfig, deps: BotDeps, processBeforeResponse: 
       return true;
     },
   });
+  // Ready while its server listens (a stopping bot closes it first).
+  const start = receiver.start.bind(receiver);
+  receiver.start = (async (...args: Parameters<typeof start>) => {
+    const server = await start(...args);
+    deps.probes.receivingWhen(() => server.listening);
+    return server;
+  }) as HTTPReceiver['start'];
   refuseNonObjectBodies(receiver, {
     signingSecret: slack.signingSecret,
     endpoint: '/slack/events',

@@ -1,7 +1,8 @@
 // Courier call attempts, keyed for idempotency, owned by the replica that makes the call.
 import type { Selectable } from 'kysely';
-import { type Context, fromJson, present, type Scope, toJson } from './context.js';
+import { type Context, checkedLimit, fromJson, present, type Scope, toJson } from './context.js';
 import { AttemptNotFoundError } from './errors.js';
+import { leaseGone } from './leases.js';
 import type { AttemptsTable } from './schema.js';
 import type { Attempt, Attempts, BeginOptions, BeginResult } from './types.js';
 
@@ -37,8 +38,10 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
     return row && toAttempt<R>(row);
   };
   return {
-    begin: <R>(key: string, operation: string, options: BeginOptions = {}) =>
-      atomically(async (tx): Promise<BeginResult<R>> => {
+    begin: async <R>(key: string, operation: string, options: BeginOptions = {}) => {
+      /** Set once this begin has written its attempt: from then on, its commit decides. */
+      let writing = false;
+      const begun = atomically(async (tx): Promise<BeginResult<R>> => {
         const at = context.now();
         // The reads below and the write decide together: begins of one key, then of one claim,
         // queue here, whichever replica they run on.
@@ -48,7 +51,12 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
           .selectAll()
           .where('key', '=', key)
           .executeTakeFirst();
-        if (existing && existing.state !== options.again)
+        // Ours, in flight, but its begin never heard back: no call was made, so it starts now.
+        const unanswered =
+          existing?.state === 'in-flight' &&
+          existing.owner === context.replicaId &&
+          context.unansweredBegins.has(key);
+        if (existing && existing.state !== options.again && !unanswered)
           return { started: false, attempt: toAttempt<R>(existing) };
         const claim = options.claim ?? existing?.claim ?? null;
         let holder: Selectable<AttemptsTable> | undefined;
@@ -68,6 +76,8 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
         if (holder && !(holder.state === 'unknown' && options.supersedeUnknown)) {
           return { started: false, attempt: toAttempt<R>(holder) };
         }
+        writing = true;
+        context.unansweredBegins.delete(key);
         if (holder) {
           await tx
             .updateTable('attempts')
@@ -115,8 +125,15 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
         return holder
           ? { started: true, superseded: { ...toAttempt(holder), supersededBy: key } }
           : { started: true };
-      }),
+      });
+      return begun.catch((err: unknown) => {
+        // The commit may have reached the database, and its answer not us.
+        if (writing) context.unansweredBegins.add(key);
+        throw err;
+      });
+    },
     async finish(key, state, result) {
+      context.unansweredBegins.delete(key);
       const updated = await db
         .updateTable('attempts')
         .set({ state, result: toJson(result), updated_at: context.now() })
@@ -125,6 +142,40 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
       if (Number(updated.numUpdatedRows) === 0) throw new AttemptNotFoundError(key);
     },
     get,
+    async releaseUnanswered(result) {
+      const released: Attempt[] = [];
+      for (const key of [...context.unansweredBegins]) {
+        const row = await atomically(async (tx) => {
+          // Queued with begins of the key: one taking the attempt over has removed it from the set.
+          await lock(tx, `attempt:${key}`);
+          if (!context.unansweredBegins.has(key)) return undefined;
+          return tx
+            .updateTable('attempts')
+            .set({ state: 'failed', result: toJson(result), updated_at: context.now() })
+            .where('key', '=', key)
+            .where('state', '=', 'in-flight')
+            .where('owner', '=', context.replicaId)
+            .returningAll()
+            .executeTakeFirst();
+        });
+        context.unansweredBegins.delete(key);
+        if (row) released.push(toAttempt(row));
+      }
+      return released;
+    },
+    async listUnknown(operation, limit = 1000) {
+      const rows = await db
+        .selectFrom('attempts')
+        .selectAll()
+        .where('state', '=', 'unknown')
+        .where('operation', '=', operation)
+        .where('superseded_by', 'is', null)
+        .orderBy('created_at')
+        .orderBy('key')
+        .limit(checkedLimit(limit))
+        .execute();
+      return rows.map((row) => toAttempt(row));
+    },
     async recoverAbandoned() {
       const at = context.now();
       // One UPDATE: when replicas recover at once, each row changes (and is returned) once.
@@ -133,17 +184,7 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
         .set({ state: 'unknown', updated_at: at })
         .where('state', '=', 'in-flight')
         .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', context.replicaId)]))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('replica_leases')
-                .select('replica_leases.replica_id')
-                .whereRef('replica_leases.replica_id', '=', 'attempts.owner')
-                .where('replica_leases.expires_at', '>', at),
-            ),
-          ),
-        )
+        .where(leaseGone('attempts.owner', at))
         .returningAll()
         .execute();
       return oldestFirst(rows);
@@ -157,6 +198,27 @@ export function attempts({ db, atomically, lock }: Scope, context: Context): Att
         .returningAll()
         .execute();
       return oldestFirst(rows);
+    },
+    async settleUnknown(key, state, result) {
+      // One conditional UPDATE: of two people settling it at once, on any replica, one does.
+      const row = await db
+        .updateTable('attempts')
+        .set({ state, result: toJson(result), updated_at: context.now() })
+        .where('key', '=', key)
+        .where('state', '=', 'unknown')
+        .where('superseded_by', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toAttempt(row) : undefined;
+    },
+    async countUnknown() {
+      const row = await db
+        .selectFrom('attempts')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('state', '=', 'unknown')
+        .where('superseded_by', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
     },
   };
 }

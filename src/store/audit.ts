@@ -1,5 +1,5 @@
 // The audit trail: who asked for what and what came of it, newest first.
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type Context, checkedLimit, fromJson, present, type Scope, toJson } from './context.js';
 import type { AuditTable } from './schema.js';
 import type { Audit, AuditEntry } from './types.js';
@@ -56,18 +56,20 @@ export function audit({ db }: Scope, context: Context): Audit {
       const rows = await query.orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toAuditEntry);
     },
-    async between({ from, to, operations, afterId, limit = DEFAULT_AUDIT_PAGE }) {
-      let query = db
-        .selectFrom('audit')
-        .selectAll()
-        .where('at', '>=', from.getTime())
-        .where('at', '<', to.getTime());
+    async between({ from, to, operations, after, limit = DEFAULT_AUDIT_PAGE }) {
+      // Keyset pages in the order of the audit_at (at, id) index: each page starts where the last
+      // ended and stops after `limit` rows, where ordering by id alone sorted the whole range each time.
+      let query = db.selectFrom('audit').selectAll().where('at', '<', to.getTime());
+      query = after
+        ? query.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after.at.getTime(), after.id)))
+        : query.where('at', '>=', from.getTime());
       if (operations !== undefined) {
         if (operations.length === 0) return [];
-        query = query.where('operation', 'in', operations);
+        // As an expression, so SQLite's planner walks audit_at rather than the operation index
+        // (which would sort every matching row of the range for each page).
+        query = query.where(sql<string>`${sql.ref('operation')} || ''`, 'in', operations);
       }
-      if (afterId !== undefined) query = query.where('id', '>', afterId);
-      const rows = await query.orderBy('id').limit(checkedLimit(limit)).execute();
+      const rows = await query.orderBy('at').orderBy('id').limit(checkedLimit(limit)).execute();
       return rows.map(toAuditEntry);
     },
   };

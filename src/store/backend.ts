@@ -30,7 +30,14 @@ export interface Backend {
   lock(db: Db, name: string): Promise<void>;
   /** A driver error that means the database is out of reach becomes a StoreUnavailableError. */
   translate(err: unknown): unknown;
+  /** PostgreSQL: the pool's connections in use and the callers waiting for one. */
+  pool?: () => PoolUse;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  inUse: number;
+  waiting: number;
 }
 
 export interface PostgresOptions {
@@ -42,6 +49,8 @@ export interface PostgresOptions {
   poolWaitMs: number;
   /** The server cancels any statement running longer. */
   statementTimeoutMs: number;
+  /** A pooled connection failed (the server ended it, the network dropped it). */
+  onPoolError?: (err: Error) => void;
 }
 
 export const DEFAULT_DATABASE_PATH = './data/waybill-bot.sqlite';
@@ -108,17 +117,6 @@ function backend(
 }
 
 const require = createRequire(import.meta.url);
-
-/**
- * better-sqlite3 13 from Node 22 on; on Node 20, where 13 crashes while loading, 12 under the alias
- * better-sqlite3-node20 (12 aborts on Node 24 once a statement is garbage-collected). One API, and
- * loaded on first use: a PostgreSQL deployment never loads either.
- */
-export function sqliteDriver(): typeof BetterSqlite3 {
-  return Number(process.versions.node.split('.')[0]) >= 22
-    ? require('better-sqlite3')
-    : require('better-sqlite3-node20');
-}
 
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
 
@@ -250,7 +248,8 @@ export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
   let database: BetterSqlite3.Database;
   try {
     if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
-    const Database = sqliteDriver();
+    // Loaded on first use: a PostgreSQL deployment never loads the native driver.
+    const Database: typeof BetterSqlite3 = require('better-sqlite3');
     database = new Database(path, { timeout: busyTimeoutMs });
     switchToWal(database, busyTimeoutMs);
     database.pragma('synchronous = NORMAL');
@@ -351,9 +350,12 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<Tables>({ dialect: new PoolDialect(pool) });
+  const db = new Kysely<Tables>({ dialect: new PoolDialect(pool, options.onPoolError) });
   const lock = async (connection: Db, name: string) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(connection);
   };
-  return backend('postgres', db, 'begin', translator(isPostgresUnavailable, reason), lock);
+  return {
+    ...backend('postgres', db, 'begin', translator(isPostgresUnavailable, reason), lock),
+    pool: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
+  };
 }

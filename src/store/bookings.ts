@@ -16,7 +16,7 @@ function bookedIn(db: Db, { from, to }: TimeRange) {
     .where('booked_at', '<', to.getTime());
 }
 
-function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
+export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
   return {
     trackingNumber: row.tracking_number,
     trackingRefNo: row.tracking_ref_no,
@@ -31,6 +31,7 @@ function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
       auditCardTs: row.audit_card_ts,
       updatedBy: row.updated_by,
       updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
+      pickupAt: row.pickup_at === null ? null : new Date(row.pickup_at),
     }),
   };
 }
@@ -60,6 +61,7 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
             audit_card_ts: input.auditCardTs ?? null,
             booked_by: input.bookedBy,
             booked_at: input.bookedAt.getTime(),
+            pickup_at: input.pickupAt?.getTime() ?? null,
           })
           .onConflict((conflict) => conflict.column('tracking_number').doNothing())
           .returningAll()
@@ -69,7 +71,7 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
         return toBooking(row);
       }),
     get,
-    async updateRecord(trackingNumber, expectedVersion, record, updatedBy) {
+    async updateRecord(trackingNumber, expectedVersion, record, updatedBy, pickupAt) {
       // One conditional UPDATE: of two replicas holding the same version, exactly one applies.
       const row = await db
         .updateTable('bookings')
@@ -78,6 +80,7 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
           version: eb('version', '+', 1),
           updated_by: updatedBy,
           updated_at: context.now(),
+          pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
         }))
         .where('tracking_number', '=', trackingNumber)
         .where('version', '=', expectedVersion)
@@ -105,6 +108,16 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
         .orderBy('tracking_number', 'desc')
         .limit(checkedLimit(limit))
         .execute();
+      return rows.map((row) => toBooking(row));
+    },
+    async listByPickup({ from, to, after, limit = DEFAULT_LIST_LIMIT }) {
+      let query = db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('pickup_at', '>=', from.getTime())
+        .where('pickup_at', '<', to.getTime());
+      if (after !== undefined) query = query.where('tracking_number', '>', after);
+      const rows = await query.orderBy('tracking_number').limit(checkedLimit(limit)).execute();
       return rows.map((row) => toBooking(row));
     },
     async countBooked(range) {

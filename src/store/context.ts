@@ -1,4 +1,5 @@
 // What every table module gets: where to run queries, the clock, the settings, and JSON columns.
+import type { BackendKind } from './backend.js';
 import type { Db } from './schema.js';
 
 export interface Context {
@@ -9,6 +10,11 @@ export interface Context {
   leaseTtlMs: number;
   /** This replica: recorded on the attempts it begins, and the key of its lease. */
   replicaId: string;
+  /**
+   * Attempts this process began whose commit went unanswered (the connection was lost): the
+   * database may hold them in flight, but no call was made for them, so the next begin takes over.
+   */
+  unansweredBegins: Set<string>;
 }
 
 export interface Scope {
@@ -18,6 +24,8 @@ export interface Scope {
   atomically<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** Inside `atomically`: serialises the transactions that take the same name, across replicas. */
   lock(db: Db, name: string): Promise<void>;
+  /** For the few statements only one dialect has (PostgreSQL's SKIP LOCKED). */
+  kind: BackendKind;
 }
 
 /** `undefined` (and anything JSON cannot represent at the top level) is stored as NULL. */
@@ -34,9 +42,13 @@ export function fromJson<T>(text: string | null): T | undefined {
 export function present<T extends Record<string, unknown>>(
   record: T,
 ): { [K in keyof T]?: Exclude<T[K], null> } {
-  return Object.fromEntries(
-    Object.entries(record).filter(([, value]) => value !== null && value !== undefined),
-  ) as { [K in keyof T]?: Exclude<T[K], null> };
+  // A loop rather than entries/filter/fromEntries: every row the store reads passes here.
+  const kept: Record<string, unknown> = {};
+  for (const key in record) {
+    const value = record[key];
+    if (value !== null && value !== undefined) kept[key] = value;
+  }
+  return kept as { [K in keyof T]?: Exclude<T[K], null> };
 }
 
 /** A list's `limit`: a whole number ≥ 0. */

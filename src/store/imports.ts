@@ -1,9 +1,15 @@
 // Bulk imports: each file once by its hash, and each row's tracking number and outcome.
 import type { Selectable } from 'kysely';
-import { type Context, present, type Scope } from './context.js';
+import { type Context, fromJson, present, type Scope, toJson } from './context.js';
 import { ImportRowNotFoundError } from './errors.js';
-import type { ImportRowsTable, ImportsTable } from './schema.js';
-import type { ImportRecord, ImportRow, Imports } from './types.js';
+import { leaseGone } from './leases.js';
+import type { ImportQueueTable, ImportRowsTable, ImportRunsTable, ImportsTable } from './schema.js';
+import type { ImportRecord, ImportRow, ImportRun, Imports } from './types.js';
+
+const queueId = (runId: string, row: number) => `${runId}:${row}`;
+
+/** Rows inserted per statement when a run starts: well under SQLite's limit of bound values. */
+const INSERT_CHUNK = 500;
 
 function toImport(row: Selectable<ImportsTable>): ImportRecord {
   return {
@@ -27,7 +33,21 @@ function toImportRow(row: Selectable<ImportRowsTable>): ImportRow {
   };
 }
 
-export function imports({ db }: Scope, context: Context): Imports {
+function toRun(row: Selectable<ImportRunsTable>): ImportRun {
+  return {
+    id: row.id,
+    fileHash: row.file_hash,
+    fileName: row.file_name,
+    userId: row.user_id,
+    channelId: row.channel_id,
+    viewId: row.view_id,
+    state: row.state,
+    toBook: row.to_book,
+    startedAt: new Date(row.started_at),
+  };
+}
+
+export function imports({ db, atomically, lock, kind }: Scope, context: Context): Imports {
   const get = async (fileHash: string) => {
     const row = await db
       .selectFrom('imports')
@@ -35,6 +55,17 @@ export function imports({ db }: Scope, context: Context): Imports {
       .where('file_hash', '=', fileHash)
       .executeTakeFirst();
     return row && toImport(row);
+  };
+  /** This replica's claimed rows back in the queue: the one of `id`, or all of them. */
+  const releaseMine = async (id?: string) => {
+    const released = await db
+      .updateTable('import_queue')
+      .set({ state: 'queued', claimed_by: null })
+      .where('state', '=', 'claimed')
+      .where('claimed_by', '=', context.replicaId)
+      .$if(id !== undefined, (q) => q.where('id', '=', id ?? ''))
+      .executeTakeFirst();
+    return Number(released.numUpdatedRows);
   };
   return {
     async record(input) {
@@ -102,6 +133,179 @@ export function imports({ db }: Scope, context: Context): Imports {
         .orderBy('row')
         .execute();
       return rows.map(toImportRow);
+    },
+    startRun: (run, rows) =>
+      atomically(async (tx) => {
+        // Two runs of one file starting at once queue here; the unique index backs it.
+        await lock(tx, `import:${run.fileHash}`);
+        const running = await tx
+          .selectFrom('import_runs')
+          .selectAll()
+          .where('file_hash', '=', run.fileHash)
+          .where('state', '<>', 'done')
+          .executeTakeFirst();
+        if (running) return { started: false, running: toRun(running) };
+        const at = context.now();
+        await tx
+          .insertInto('import_runs')
+          .values({
+            id: run.id,
+            file_hash: run.fileHash,
+            file_name: run.fileName,
+            user_id: run.userId,
+            channel_id: run.channelId,
+            view_id: run.viewId,
+            state: 'running',
+            to_book: run.toBook,
+            reporter: null,
+            started_at: at,
+            finished_at: null,
+          })
+          .execute();
+        const values = rows.map(
+          (row): ImportQueueTable => ({
+            id: queueId(run.id, row.row),
+            run_id: run.id,
+            row: row.row,
+            queued_at: at,
+            claimed_by: null,
+            ...('booking' in row
+              ? { state: 'queued', booking: toJson(row.booking), outcome: null, result: null }
+              : { state: 'done', booking: null, outcome: row.outcome, result: toJson(row.result) }),
+          }),
+        );
+        for (let i = 0; i < values.length; i += INSERT_CHUNK) {
+          await tx
+            .insertInto('import_queue')
+            .values(values.slice(i, i + INSERT_CHUNK))
+            .execute();
+        }
+        return { started: true };
+      }),
+    async run(id) {
+      const row = await db.selectFrom('import_runs').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRun(row);
+    },
+    async runningOf(fileHash) {
+      const row = await db
+        .selectFrom('import_runs')
+        .selectAll()
+        .where('file_hash', '=', fileHash)
+        .where('state', '<>', 'done')
+        .executeTakeFirst();
+      return row && toRun(row);
+    },
+    async claimRow() {
+      const next = db
+        .selectFrom('import_queue')
+        .select('id')
+        .where('state', '=', 'queued')
+        .orderBy('queued_at')
+        .orderBy('run_id')
+        .orderBy('row')
+        .limit(1)
+        // Replicas claiming at once each skip the row another is taking, rather than wait for it.
+        .$if(kind === 'postgres', (q) => q.forUpdate().skipLocked());
+      const claimed = await db
+        .updateTable('import_queue')
+        .set({ state: 'claimed', claimed_by: context.replicaId })
+        .where('id', '=', next)
+        .where('state', '=', 'queued')
+        .returning(['run_id', 'row', 'booking'])
+        .executeTakeFirst();
+      return claimed && { runId: claimed.run_id, row: claimed.row, booking: fromJson(claimed.booking) };
+    },
+    async finishRow(runId, row, outcome, result) {
+      const updated = await db
+        .updateTable('import_queue')
+        .set({ state: 'done', outcome, result: toJson(result) })
+        .where('id', '=', queueId(runId, row))
+        .where('state', '=', 'claimed')
+        .where('claimed_by', '=', context.replicaId)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+    async releaseRow(runId, row) {
+      await releaseMine(queueId(runId, row));
+    },
+    async requeueAbandoned() {
+      const at = context.now();
+      // One UPDATE: with replicas doing this at once, each row is requeued once.
+      const updated = await db
+        .updateTable('import_queue')
+        .set({ state: 'queued', claimed_by: null })
+        .where('state', '=', 'claimed')
+        .where(leaseGone('import_queue.claimed_by', at))
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows);
+    },
+    async releaseClaimed() {
+      return releaseMine();
+    },
+    async anyRunning() {
+      const row = await db
+        .selectFrom('import_runs')
+        .select('id')
+        .where('state', '<>', 'done')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    async runCounts(runId) {
+      const rows = await db
+        .selectFrom('import_queue')
+        .select(['outcome', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('run_id', '=', runId)
+        .groupBy('outcome')
+        .execute();
+      return Object.fromEntries(rows.map((row) => [row.outcome ?? '', Number(row.n)]));
+    },
+    async takeReports() {
+      const at = context.now();
+      const rows = await db
+        .updateTable('import_runs')
+        .set({ state: 'reporting', reporter: context.replicaId })
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('state', '=', 'running'),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('import_queue')
+                    .select('import_queue.row')
+                    .whereRef('import_queue.run_id', '=', 'import_runs.id')
+                    .where('import_queue.state', '<>', 'done'),
+                ),
+              ),
+            ]),
+            // A reporter that died before it was done: its summary is posted again.
+            eb.and([eb('state', '=', 'reporting'), leaseGone('import_runs.reporter', at)]),
+          ]),
+        )
+        .returningAll()
+        .execute();
+      return rows.map(toRun);
+    },
+    async runResults<R>(runId: string) {
+      const rows = await db
+        .selectFrom('import_queue')
+        .select('result')
+        .where('run_id', '=', runId)
+        .where('state', '=', 'done')
+        .orderBy('row')
+        .execute();
+      return rows.flatMap((row) => {
+        const result = fromJson<R>(row.result);
+        return result === undefined ? [] : [result];
+      });
+    },
+    async closeRun(runId) {
+      await db
+        .updateTable('import_runs')
+        .set({ state: 'done', finished_at: context.now() })
+        .where('id', '=', runId)
+        .execute();
     },
   };
 }

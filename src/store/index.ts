@@ -1,7 +1,9 @@
 // Opening the store: SQLite by default, PostgreSQL for a postgres:// URL, migrated and leased.
+
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
+import { activity } from './activity.js';
 import { attempts } from './attempts.js';
 import { audit } from './audit.js';
 import {
@@ -20,7 +22,9 @@ import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
+import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
+import { digests, statuses } from './statuses.js';
 import { trackingNumbers } from './tracking-numbers.js';
 import type { Store, StoreTables } from './types.js';
 
@@ -30,7 +34,7 @@ export { DEFAULT_DELIVERY_TTL_MS } from './deliveries.js';
 export { DEFAULT_DRAFT_TTL_MS } from './drafts.js';
 export * from './errors.js';
 export { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './leases.js';
-export { PARTY_SEARCH_LIMIT, partyKey } from './parties.js';
+export { PARTY_SEARCH_LIMIT, partyKey, partyRevision } from './parties.js';
 export { TRACKING_COUNTER_DIGITS } from './tracking-numbers.js';
 export type * from './types.js';
 
@@ -60,6 +64,8 @@ export interface StoreOptions {
   leaseRenewMs?: number;
   /** A background lease renewal failed (the database is unreachable, say); the next one retries. */
   onBackgroundError?: (err: unknown) => void;
+  /** PostgreSQL: a pooled connection failed; the pool replaces it by itself. */
+  onPoolError?: (err: Error) => void;
   /** PostgreSQL: connections per replica. Default 10. */
   poolSize?: number;
   /** PostgreSQL: how long opening a connection may take. Default 5 s. */
@@ -88,6 +94,7 @@ function connect(options: StoreOptions): Backend {
       'statementTimeoutMs',
       options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     ),
+    ...(options.onPoolError ? { onPoolError: options.onPoolError } : {}),
   });
 }
 
@@ -110,6 +117,10 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     deliveries: deliveries(scope, context),
     parties: parties(scope, context),
     imports: imports(scope, context),
+    activity: activity(scope, context),
+    remittances: remittances(scope, context),
+    statuses: statuses(scope, context),
+    digests: digests(scope, context),
   };
 }
 
@@ -154,6 +165,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     deliveryTtlMs: positive('deliveryTtlMs', options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS),
     leaseTtlMs: positive('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
     replicaId: options.replicaId ?? defaultReplicaId(),
+    unansweredBegins: new Set(),
   };
   const renewMs = options.leaseRenewMs ?? DEFAULT_LEASE_RENEW_MS;
   if (!(renewMs >= 0 && renewMs < context.leaseTtlMs)) {
@@ -187,7 +199,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     }
   };
   const scoped = (db: Db, atomically: Scope['atomically']) =>
-    guarded(tablesOf({ db, atomically, lock: backend.lock }, context), guard);
+    guarded(tablesOf({ db, atomically, lock: backend.lock, kind: backend.kind }, context), guard);
 
   let renewing: Promise<void> | undefined;
   const renew = () => {
@@ -209,6 +221,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     replica: { id: context.replicaId, renew },
     transaction: (fn) => guard(() => backend.transaction((db) => fn(scoped(db, (inner) => inner(db))))),
     ping: () => guard(async () => void (await sql`select 1`.execute(backend.db))),
+    pool: () => backend.pool?.(),
     async close() {
       if (closed) return;
       closed = true;

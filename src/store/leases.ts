@@ -1,4 +1,5 @@
 // Replica leases: each running replica keeps its row alive; an expired row means the replica is gone.
+import { type RawBuilder, sql } from 'kysely';
 import type { Context } from './context.js';
 import type { Db } from './schema.js';
 
@@ -29,4 +30,15 @@ export function leases(db: Db, context: Context) {
       await db.deleteFrom('replica_leases').where('replica_id', '=', context.replicaId).execute();
     },
   };
+}
+
+/**
+ * True where the replica a column names holds no live lease at `at` (gone: expired, released, or
+ * never there): what it left in flight or claimed may be taken over.
+ */
+export function leaseGone(
+  owner: 'attempts.owner' | 'import_queue.claimed_by' | 'import_runs.reporter',
+  at: number,
+): RawBuilder<boolean> {
+  return sql<boolean>`not exists (select 1 from replica_leases where replica_leases.replica_id = ${sql.ref(owner)} and replica_leases.expires_at > ${at})`;
 }

@@ -265,6 +265,184 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 8,
+    name: 'activity: who booked or updated, read by every replica for its Home tabs',
+    async up(db, kind) {
+      await db.schema
+        .createTable('activity')
+        .addColumn('seq', epochMs(kind), (c) =>
+          kind === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedByDefaultAsIdentity(),
+        )
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('replica_id', 'text', (c) => c.notNull())
+        .addColumn('at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('activity_at').on('activity').column('at').execute();
+    },
+  },
+  {
+    version: 9,
+    name: 'bookings by pickup time, for the pickup manifest',
+    async up(db, kind) {
+      await db.schema.alterTable('bookings').addColumn('pickup_at', epochMs(kind)).execute();
+      // Bookings stored before this: their record's pickupAt, an ISO instant as JSON keeps it.
+      await sql`update bookings set pickup_at = ${
+        kind === 'sqlite'
+          ? sql`cast(round((julianday(json_extract(record, '$.pickupAt')) - 2440587.5) * 86400000) as integer)`
+          : sql`(extract(epoch from ((record::jsonb) ->> 'pickupAt')::timestamptz) * 1000)::bigint`
+      }`.execute(db);
+      await db.schema
+        .createIndex('bookings_pickup_at')
+        .on('bookings')
+        .columns(['pickup_at', 'tracking_number'])
+        .execute();
+    },
+  },
+  {
+    version: 10,
+    name: 'bulk runs and the queue of their rows',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      await db.schema
+        .createTable('import_runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('file_hash', 'text', (c) => c.notNull())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('view_id', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('to_book', 'integer', (c) => c.notNull())
+        .addColumn('reporter', 'text')
+        .addColumn('started_at', time, (c) => c.notNull())
+        .addColumn('finished_at', time)
+        .addCheckConstraint('import_runs_state', sql`state in ('running', 'reporting', 'done')`)
+        .$call(strict(kind))
+        .execute();
+      // One run of a file at a time, whoever starts it, on any replica.
+      await db.schema
+        .createIndex('import_runs_one_per_file')
+        .on('import_runs')
+        .column('file_hash')
+        .unique()
+        .where(sql.ref('state'), '<>', 'done')
+        .execute();
+      await db.schema
+        .createTable('import_queue')
+        // `run_id:row`: a claim finds its row by one key (a tuple IN makes SQLite scan the queue).
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('run_id', 'text', (c) => c.notNull().references('import_runs.id').onDelete('cascade'))
+        .addColumn('row', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('booking', 'text')
+        .addColumn('claimed_by', 'text')
+        .addColumn('outcome', 'text')
+        .addColumn('result', 'text')
+        .addColumn('queued_at', time, (c) => c.notNull())
+        .addUniqueConstraint('import_queue_run_row', ['run_id', 'row'])
+        .addCheckConstraint('import_queue_state', sql`state in ('queued', 'claimed', 'done')`)
+        .$call(strict(kind))
+        .execute();
+      // The next row to claim: oldest run first, in row order.
+      await db.schema
+        .createIndex('import_queue_next')
+        .on('import_queue')
+        .columns(['state', 'queued_at', 'run_id', 'row'])
+        .execute();
+    },
+  },
+  {
+    version: 11,
+    name: 'COD remittance files and their lines',
+    async up(db, kind) {
+      // A file once by the hash of its bytes; a correcting file is another file, beside it.
+      await db.schema
+        .createTable('remittance_files')
+        .addColumn('file_hash', 'text', (c) => c.primaryKey())
+        .addColumn('file_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('line_count', 'integer', (c) => c.notNull())
+        .addColumn('created_at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      // Amounts are two-place decimal text, as the bookings hold them: never a float.
+      await db.schema
+        .createTable('remittance_lines')
+        .addColumn('file_hash', 'text', (c) => c.notNull())
+        .addColumn('line', 'integer', (c) => c.notNull())
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addColumn('amount', 'text')
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('difference', 'text')
+        .addColumn('remitted_at', 'text')
+        .addPrimaryKeyConstraint('remittance_lines_pk', ['file_hash', 'line'])
+        .$call(strict(kind))
+        .execute();
+      await db.schema
+        .createIndex('remittance_lines_tracking_number')
+        .on('remittance_lines')
+        .columns(['tracking_number', 'outcome'])
+        .execute();
+    },
+  },
+  {
+    version: 12,
+    name: 'address book: parties in the order the type-ahead lists them',
+    async up(db) {
+      // A common word's matches are read from here, most recent first, until a page is full.
+      await db.schema.dropIndex('parties_last_used_at').execute();
+      await db.schema
+        .createIndex('parties_recent')
+        .on('parties')
+        .columns(['last_used_at desc', 'id'])
+        .execute();
+      // A party's own terms, checked for the query's other words, are one range of this index.
+      await db.schema.dropIndex('party_terms_party_id').execute();
+      await db.schema
+        .createIndex('party_terms_party_term')
+        .on('party_terms')
+        .columns(['party_id', 'term'])
+        .execute();
+    },
+  },
+  {
+    version: 13,
+    name: 'parcel statuses recorded by dispatchers',
+    async up(db, kind) {
+      await db.schema
+        .createTable('booking_status')
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('note', 'text')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('at', epochMs(kind), (c) => c.notNull())
+        // One entry per place in a history: two replicas can never both write the same one.
+        .addPrimaryKeyConstraint('booking_status_pk', ['tracking_number', 'seq'])
+        .$call(strict(kind))
+        .execute();
+      // The day's statuses, for the digest.
+      await db.schema.createIndex('booking_status_at').on('booking_status').column('at').execute();
+    },
+  },
+  {
+    version: 14,
+    name: 'daily digests, each day claimed once',
+    async up(db, kind) {
+      await db.schema
+        .createTable('digests')
+        // YYYY-MM-DD in WAYBILL_TIMEZONE: the key is the claim, whichever replica makes it first.
+        .addColumn('day', 'text', (c) => c.primaryKey())
+        .addColumn('replica_id', 'text', (c) => c.notNull())
+        .addColumn('claimed_at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -1,10 +1,10 @@
 // The address book: every party booked, one row per name and phone, found by the words of its name, city and phone.
-import { randomBytes } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import { createHash, randomBytes } from 'node:crypto';
+import { type Selectable, sql } from 'kysely';
 import type { Party } from '../waybill/schemas.js';
 import type { Context, Scope } from './context.js';
 import type { Db, PartiesTable } from './schema.js';
-import type { Parties, SavedParty } from './types.js';
+import type { Parties, PartyEditResult, SavedParty } from './types.js';
 
 /** Slack shows at most 100 options: no search needs more. */
 export const PARTY_SEARCH_LIMIT = 100;
@@ -13,6 +13,15 @@ const NAMED_IN_LIMIT = 20;
 const MAX_QUERY_WORDS = 5;
 const MAX_MESSAGE_WORDS = 1000;
 const MAX_TERM = 100;
+/**
+ * SQLite: a word matching fewer terms than FEW is rare, its parties few enough to fetch and sort; a
+ * common word's parties are dense enough that walking the most recent ones fills a page soon.
+ * Several words may each be common but seldom together (`maria juan`), and walking would read every
+ * party: so only the RECENT most recent are walked, then one word's parties fetched, up to MANY.
+ */
+const FEW = 2000;
+const RECENT = 10_000;
+const MANY = 10_000;
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
 const TOP = '\u{10FFFF}';
 
@@ -47,7 +56,8 @@ function phoneTerms(phone: string): string[] {
   return [...new Set([digits, national, ...trunk, digits.slice(-7), digits.slice(-4)])];
 }
 
-function termsOf(row: Selectable<PartiesTable>) {
+/** The words a party is found by, as saved with it (exported for seeding big stores fast). */
+export function termsOf(row: Pick<Selectable<PartiesTable>, 'id' | 'name' | 'city' | 'phone'>) {
   const rows = [
     ...wordsOf(row.name).map((term) => ({ term, field: 'name' })),
     ...wordsOf(row.city).map((term) => ({ term, field: 'city' })),
@@ -74,6 +84,15 @@ function columns(details: Party) {
     longitude: details.longitude ?? null,
     name_words: new Set(wordsOf(details.name)).size,
   };
+}
+
+/**
+ * A saved party's details as one short text: equal while nobody changes them. An edit made on the
+ * details read earlier names their revision, so it cannot silently undo a change made since.
+ */
+export function partyRevision(party: Party): string {
+  const { name_words: _words, ...details } = columns(party);
+  return createHash('sha256').update(JSON.stringify(details)).digest('base64url').slice(0, 16);
 }
 
 function toParty(row: Selectable<PartiesTable>): SavedParty {
@@ -120,7 +139,7 @@ function checkLimit(limit: number): number {
   return Math.min(limit, PARTY_SEARCH_LIMIT);
 }
 
-export function parties({ db, atomically }: Scope, context: Context): Parties {
+export function parties({ db, atomically, lock, kind }: Scope, context: Context): Parties {
   const get = async (id: string) => {
     const row = await db.selectFrom('parties').selectAll().where('id', '=', id).executeTakeFirst();
     return row && toParty(row);
@@ -137,6 +156,13 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
         // In key order: two transactions saving the same parties lock their rows in the same order.
         for (const key of [...byKey.keys()].sort()) {
           const values = columns(byKey.get(key) as Party);
+          // What it is found by now; locked (PostgreSQL) so no other save changes it before ours.
+          const before = await tx
+            .selectFrom('parties')
+            .select(['name', 'city', 'phone'])
+            .where('key', '=', key)
+            .$if(kind === 'postgres', (q) => q.forUpdate())
+            .executeTakeFirst();
           const row = await tx
             .insertInto('parties')
             .values({
@@ -156,7 +182,10 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
             )
             .returningAll()
             .executeTakeFirstOrThrow();
-          await indexTerms(tx, row);
+          // A party used again as it was (a file's sender on every row) keeps its words: no rewrite.
+          const same =
+            before && before.name === row.name && before.city === row.city && before.phone === row.phone;
+          if (!same) await indexTerms(tx, row);
           saved.set(key, toParty(row));
         }
         return [...byKey.keys()].map((key) => saved.get(key) as SavedParty);
@@ -164,26 +193,72 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
 
     async find(query, limit = PARTY_SEARCH_LIMIT) {
       const { words, phoneOnly } = searchOf(query);
-      const matching = (word: string) => {
+      const termsFrom = (word: string) => {
         let terms = db
           .selectFrom('party_terms')
-          .select('party_terms.party_id')
           .where('party_terms.term', '>=', word)
           .where('party_terms.term', '<', `${word}${TOP}`);
         if (phoneOnly) terms = terms.where('party_terms.field', '=', 'phone');
         return terms;
       };
-      // Every word must match: one indexed range of terms per word.
-      const found = words.reduce(
-        (parties, word) => parties.where('parties.id', 'in', matching(word)),
-        db.selectFrom('parties').selectAll(),
-      );
-      const rows = await found
-        .orderBy('parties.last_used_at', 'desc')
-        .orderBy('parties.id')
-        .limit(checkLimit(limit))
-        .execute();
-      return rows.map(toParty);
+      const matchingIds = (word: string) => termsFrom(word).select('party_terms.party_id');
+      /** The word matching the fewest terms, if fewer than `bound`; else -1. */
+      const rareWord = async (bound: number) => {
+        let rarest = -1;
+        let fewest = bound;
+        for (const [i, word] of words.entries()) {
+          const first = matchingIds(word).limit(fewest).as('first');
+          const { n } = await db
+            .selectFrom(first)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          if (Number(n) < fewest) [rarest, fewest] = [i, Number(n)];
+        }
+        return rarest;
+      };
+      const wanted = checkLimit(limit);
+      /** Parties matching every word, most recent first: `rare`'s by its terms, the others' among each party's own. */
+      const search = (rare: number) =>
+        words
+          .reduce(
+            (parties, word, i) =>
+              kind === 'postgres' || i === rare
+                ? parties.where('parties.id', 'in', matchingIds(word))
+                : parties.where(({ exists }) =>
+                    exists(
+                      matchingIds(word).where('party_terms.party_id', '=', sql.ref<string>('parties.id')),
+                    ),
+                  ),
+            db.selectFrom('parties').selectAll(),
+          )
+          .orderBy('parties.last_used_at', 'desc')
+          .orderBy('parties.id')
+          .limit(wanted);
+      // PostgreSQL's planner weighs each word's range of terms from its statistics, then walks the
+      // parties most recent first or collects and sorts, by itself.
+      if (kind === 'postgres') return (await search(-1).execute()).map(toParty);
+      // SQLite always collects every match and sorts them (100 ms for 50,000), so here the words are
+      // counted first (one short index range each). A rare word's parties are fetched and sorted.
+      let rare = await rareWord(FEW);
+      if (rare < 0 && words.length > 1) {
+        // Common words, maybe seldom together: the RECENT most recent parties first. A full page
+        // among them is the page; else a word's parties are fetched, up to MANY.
+        const recent = await search(-1)
+          .where('parties.last_used_at', '>=', (eb) =>
+            eb
+              .selectFrom('parties')
+              .select('parties.last_used_at')
+              .orderBy('parties.last_used_at', 'desc')
+              .orderBy('parties.id')
+              .offset(RECENT - 1)
+              .limit(1),
+          )
+          .execute();
+        if (recent.length === wanted) return recent.map(toParty);
+        rare = await rareWord(MANY);
+      }
+      // If every word is common, the parties are walked most recent first until a page is full.
+      return (await search(rare).execute()).map(toParty);
     },
 
     async namedIn(text, limit = NAMED_IN_LIMIT) {
@@ -210,12 +285,16 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
 
     get,
 
-    edit: (id, details) =>
-      atomically(async (tx) => {
+    edit: (id, details, revision) =>
+      atomically(async (tx): Promise<PartyEditResult> => {
         if (!details.name.trim()) throw new RangeError('A saved party must have a name');
         const key = partyKey(details);
-        const current = await tx.selectFrom('parties').select('id').where('id', '=', id).executeTakeFirst();
+        // Edits of one party queue here, so each sees the one before it.
+        await lock(tx, `party:${id}`);
+        const current = await tx.selectFrom('parties').selectAll().where('id', '=', id).executeTakeFirst();
         if (!current) return { ok: false, reason: 'missing' };
+        if (revision !== undefined && partyRevision(toParty(current)) !== revision)
+          return { ok: false, reason: 'changed', current: toParty(current) };
         const other = await tx
           .selectFrom('parties')
           .selectAll()
@@ -223,12 +302,20 @@ export function parties({ db, atomically }: Scope, context: Context): Parties {
           .where('id', '<>', id)
           .executeTakeFirst();
         if (other) return { ok: false, reason: 'duplicate', other: toParty(other) };
+        // A booking saving this party meanwhile counts a use: then this edit would undo its details.
         const row = await tx
           .updateTable('parties')
           .set({ key, ...columns(details) })
           .where('id', '=', id)
+          .where('uses', '=', current.uses)
           .returningAll()
-          .executeTakeFirstOrThrow();
+          .executeTakeFirst();
+        if (!row) {
+          const now = await tx.selectFrom('parties').selectAll().where('id', '=', id).executeTakeFirst();
+          return now
+            ? { ok: false, reason: 'changed', current: toParty(now) }
+            : { ok: false, reason: 'missing' };
+        }
         await indexTerms(tx, row);
         return { ok: true, party: toParty(row) };
       }),

@@ -98,13 +98,16 @@ class PoolDriver implements Driver {
 
 /** PostgreSQL through `pool`, which reconnects by itself when the server is back. */
 export class PoolDialect extends PostgresDialect {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    onError: (err: Error) => void = () => undefined,
+  ) {
     super({ pool });
-    // A connection that dies fails its query, if any, and is dropped by the pool. Its 'error'
-    // event carries nothing more, and unheard it would end the process: idle ones report to the
-    // pool, the others to their own listener.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    // A connection that dies fails its query, if any, and is dropped by the pool; unheard, its
+    // 'error' event would end the process. Idle ones report to the pool, the others to their own
+    // listener: both are told to `onError` (the bot logs them).
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
   }
 
   override createDriver(): Driver {

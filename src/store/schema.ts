@@ -1,6 +1,6 @@
 // The tables as the query builder sees them (rows as stored), for both backends.
 import type { Generated, Kysely } from 'kysely';
-import type { AttemptState, ImportRowState } from './types.js';
+import type { AttemptState, ImportRowState, ImportRunState } from './types.js';
 
 /*
  * Times are whole milliseconds since the epoch (INTEGER in SQLite, BIGINT in PostgreSQL, read
@@ -33,6 +33,8 @@ export interface BookingsTable {
   booked_at: number;
   updated_by: string | null;
   updated_at: number | null;
+  /** The record's pickup time, for the manifest (null only where a record had none). */
+  pickup_at: number | null;
 }
 
 export interface AttemptsTable {
@@ -79,6 +81,13 @@ export interface ReplicaLeasesTable {
   started_at: number;
   renewed_at: number;
   expires_at: number;
+}
+
+export interface ActivityTable {
+  seq: Generated<number>;
+  user_id: string;
+  replica_id: string;
+  at: number;
 }
 
 export interface DeliveriesTable {
@@ -136,6 +145,75 @@ export interface ImportRowsTable {
   updated_at: number;
 }
 
+export interface ImportRunsTable {
+  id: string;
+  file_hash: string;
+  file_name: string;
+  user_id: string;
+  channel_id: string;
+  view_id: string;
+  state: ImportRunState;
+  to_book: number;
+  /** The replica posting the run's summary, once every row is done. */
+  reporter: string | null;
+  started_at: number;
+  finished_at: number | null;
+}
+
+/** A row of a run: `queued` until a replica claims it, `done` with its result. */
+export interface ImportQueueTable {
+  /** `run_id:row` */
+  id: string;
+  run_id: string;
+  row: number;
+  state: 'queued' | 'claimed' | 'done';
+  /** JSON: what booking the row needs (QueuedBooking); null for a row settled when the run started. */
+  booking: string | null;
+  claimed_by: string | null;
+  outcome: string | null;
+  /** JSON: the row's result, once done. */
+  result: string | null;
+  queued_at: number;
+}
+
+export interface RemittanceFilesTable {
+  file_hash: string;
+  file_name: string;
+  user_id: string;
+  channel_id: string;
+  line_count: number;
+  created_at: number;
+}
+
+export interface RemittanceLinesTable {
+  file_hash: string;
+  line: number;
+  tracking_number: string;
+  amount: string | null;
+  outcome: string;
+  difference: string | null;
+  remitted_at: string | null;
+}
+
+/** One status of a parcel, as a dispatcher recorded it; `seq` numbers a tracking number's history 1, 2, 3, … */
+export interface BookingStatusTable {
+  tracking_number: string;
+  seq: number;
+  status: string;
+  /** A failed attempt's reason. */
+  reason: string | null;
+  note: string | null;
+  user_id: string;
+  at: number;
+}
+
+/** A day whose digest a replica claimed (and so posts): one row per day. */
+export interface DigestsTable {
+  day: string;
+  replica_id: string;
+  claimed_at: number;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -151,10 +229,17 @@ export interface Tables {
   tracking_reserved: TrackingReservedTable;
   replica_leases: ReplicaLeasesTable;
   deliveries: DeliveriesTable;
+  activity: ActivityTable;
   parties: PartiesTable;
   party_terms: PartyTermsTable;
   imports: ImportsTable;
   import_rows: ImportRowsTable;
+  import_runs: ImportRunsTable;
+  import_queue: ImportQueueTable;
+  remittance_files: RemittanceFilesTable;
+  remittance_lines: RemittanceLinesTable;
+  booking_status: BookingStatusTable;
+  digests: DigestsTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -45,6 +45,8 @@ export interface BookingRecord<T = unknown> {
   bookedAt: Date;
   updatedBy?: string;
   updatedAt?: Date;
+  /** When the parcels are picked up: the caller's, kept apart from `record` so bookings can be listed by it. */
+  pickupAt?: Date;
 }
 
 export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
@@ -151,6 +153,8 @@ export interface Bookings {
     expectedVersion: number,
     record: T,
     updatedBy: string,
+    /** The record's pickup time, when it has one. */
+    pickupAt?: Date,
   ): Promise<UpdateRecordResult<T>>;
   /**
    * Sets the given card locations; keys left undefined keep their stored value. Does not change
@@ -161,6 +165,11 @@ export interface Bookings {
   listBooked<T>(range: TimeRange & { limit?: number }): Promise<BookingRecord<T>[]>;
   /** How many were booked at or after `from` and before `to`. */
   countBooked(range: TimeRange): Promise<number>;
+  /**
+   * Picked up at or after `from` and before `to`, by tracking number, those after `after`; at most
+   * `limit` (default 100). Pass the last number of one page as `after` to read the next.
+   */
+  listByPickup<T>(range: TimeRange & { after?: string; limit?: number }): Promise<BookingRecord<T>[]>;
 }
 
 /** From `from` (included) to `to` (excluded). */
@@ -192,6 +201,12 @@ export interface Attempts {
   finish<R>(key: string, state: Exclude<AttemptState, 'in-flight'>, result: R): Promise<void>;
   get<R>(key: string): Promise<Attempt<R> | undefined>;
   /**
+   * This store's begins whose commit went unanswered (the connection was lost) and that nobody
+   * took over since: those the database holds in flight are marked failed with `result` (no call
+   * was made for them, so they may be tried again, by any replica) and returned.
+   */
+  releaseUnanswered<R>(result: R): Promise<Attempt[]>;
+  /**
    * In-flight attempts whose owner is gone (its lease expired or was released, or it predates
    * leases), marked 'unknown' and returned (oldest first) so the caller can tell their
    * dispatchers. Never touches this replica's attempts or those of a replica whose lease is
@@ -199,11 +214,21 @@ export interface Attempts {
    * attempt is returned to exactly one caller, even with several replicas recovering at once.
    */
   recoverAbandoned(): Promise<Attempt[]>;
+  /** Attempts of `operation` whose outcome is still unknown (none superseded them), oldest first; at most `limit` (default 1000). */
+  listUnknown(operation: string, limit?: number): Promise<Attempt[]>;
   /**
    * On shutdown, when calls are still running after the grace period: this replica's in-flight
    * attempts, marked 'unknown' and returned (oldest first).
    */
   abandonOwn(): Promise<Attempt[]>;
+  /**
+   * A person settles an unknown outcome by hand (they checked with the courier): the attempt takes
+   * `state` and `result` if it is still unknown and not superseded, and is returned; otherwise
+   * nothing changes and undefined is returned (someone settled it first, on any replica).
+   */
+  settleUnknown<R>(key: string, state: 'succeeded' | 'failed', result: R): Promise<Attempt<R> | undefined>;
+  /** Calls whose outcome is unknown and not settled since (by a later outcome), every replica's. */
+  countUnknown(): Promise<number>;
 }
 
 export interface Audit {
@@ -218,11 +243,16 @@ export interface Audit {
   }): Promise<AuditEntry[]>;
   /**
    * Entries of the given operations (all when absent) written at or after `from` and before `to`,
-   * oldest first, those with an id above `afterId`; at most `limit` (default 1000). Pass the last
-   * id of one page as `afterId` to read the next: a long range is read in pages.
+   * oldest first (by time, then id), those after `after`; at most `limit` (default 1000). Pass the
+   * last entry of one page as `after` to read the next: a long range is read in pages, each one a
+   * walk along the (at, id) index from where the last ended, never a sort of the whole range.
    */
   between(
-    range: TimeRange & { operations?: readonly string[]; afterId?: number; limit?: number },
+    range: TimeRange & {
+      operations?: readonly string[];
+      after?: Pick<AuditEntry, 'at' | 'id'>;
+      limit?: number;
+    },
   ): Promise<AuditEntry[]>;
 }
 
@@ -273,6 +303,141 @@ export interface Imports {
   ): Promise<void>;
   /** The file's rows, in row order. */
   rows(fileHash: string): Promise<ImportRow[]>;
+  /**
+   * Starts a run of the file with its rows queued (those settled already stored done, with their
+   * result), unless a run of the same file is under way: then that run is returned, untouched.
+   */
+  startRun(
+    run: NewImportRun,
+    rows: readonly NewQueuedRow[],
+  ): Promise<{ started: true } | { started: false; running: ImportRun }>;
+  run(id: string): Promise<ImportRun | undefined>;
+  /** The run of a file still under way, if any. */
+  runningOf(fileHash: string): Promise<ImportRun | undefined>;
+  /**
+   * Claims the next queued row of any run under way for this replica, or none. With several
+   * replicas claiming at once each row goes to one (PostgreSQL: FOR UPDATE SKIP LOCKED).
+   */
+  claimRow(): Promise<ClaimedRow | undefined>;
+  /** A claimed row done, with its result; false if this replica no longer held it. */
+  finishRow(runId: string, row: number, outcome: string, result: unknown): Promise<boolean>;
+  /** A claimed row back in the queue, not started (this replica stops, or the courier asked to slow down). */
+  releaseRow(runId: string, row: number): Promise<void>;
+  /** Rows claimed by replicas that are gone (lease expired or released) back in the queue; returns how many. */
+  requeueAbandoned(): Promise<number>;
+  /**
+   * Rows this replica claimed back in the queue, for when it holds none in hand: a claim whose
+   * answer was lost with its connection, a release that could not be written. Returns how many.
+   */
+  releaseClaimed(): Promise<number>;
+  /** Whether any run is under way (rows to book or a summary to post). */
+  anyRunning(): Promise<boolean>;
+  /** How many rows of a run are done, by outcome (the queued and claimed ones under `''`). */
+  runCounts(runId: string): Promise<Record<string, number>>;
+  /**
+   * Takes the posting of a summary: of a run whose rows are all done, or whose reporter is gone.
+   * Each such run is returned to one replica.
+   */
+  takeReports(): Promise<ImportRun[]>;
+  /** The results of a run's rows, in row order. */
+  runResults<R>(runId: string): Promise<R[]>;
+  /** The run's summary is posted: it is over, and the file may be run again. */
+  closeRun(runId: string): Promise<void>;
+}
+
+export type ImportRunState = 'running' | 'reporting' | 'done';
+
+/** One "Book N rows" of a file: who, where, and the modal showing its progress. */
+export interface ImportRun {
+  id: string;
+  fileHash: string;
+  fileName: string;
+  userId: string;
+  channelId: string;
+  viewId: string;
+  state: ImportRunState;
+  /** Rows queued to be sent when it started. */
+  toBook: number;
+  startedAt: Date;
+}
+
+export type NewImportRun = Omit<ImportRun, 'state' | 'startedAt'>;
+
+/** A row of a new run: to book (`booking`), or settled already (`result`). */
+export type NewQueuedRow =
+  | { row: number; booking: unknown }
+  | { row: number; outcome: string; result: unknown };
+
+export interface ClaimedRow {
+  runId: string;
+  row: number;
+  booking: unknown;
+}
+
+/** A COD remittance file, known by the hash of its bytes: the same content is the same file, whoever sends it. */
+export interface RemittanceFileRecord {
+  fileHash: string;
+  fileName: string;
+  /** Who sent it first, and where its result was posted. */
+  userId: string;
+  channelId: string;
+  lineCount: number;
+  createdAt: Date;
+}
+
+/** One line of a remittance file as reconciled when the file was recorded (the outcome is the caller's word). */
+export interface RemittanceLineRecord {
+  fileHash: string;
+  /** The line in the file (the caller's numbering). */
+  line: number;
+  trackingNumber: string;
+  /** Two-place decimal text; absent when the file's amount could not be read. */
+  amount?: string;
+  outcome: string;
+  /** Signed two-place decimal text. */
+  difference?: string;
+  /** As the file wrote it. */
+  remittedAt?: string;
+}
+
+/** A line that named a booking, with the file it came in. */
+export interface BookingRemittance extends RemittanceLineRecord {
+  fileName: string;
+  /** When its file was recorded. */
+  recordedAt: Date;
+}
+
+/**
+ * COD remittance files and their lines. A file is recorded once, with all its lines, and never
+ * changed: a file correcting an earlier one is another file, and the history of what was paid stays.
+ */
+export interface Remittances {
+  /**
+   * Records the file and its lines in one transaction the first time its hash is seen (on any
+   * replica); later calls change nothing and get that first record back with `first: false`.
+   */
+  record(
+    file: Omit<RemittanceFileRecord, 'createdAt'>,
+    lines: readonly Omit<RemittanceLineRecord, 'fileHash'>[],
+  ): Promise<{ record: RemittanceFileRecord; first: boolean }>;
+  get(fileHash: string): Promise<RemittanceFileRecord | undefined>;
+  /** The file's lines, in line order. */
+  lines(fileHash: string): Promise<RemittanceLineRecord[]>;
+  /** Every recorded line naming one of these tracking numbers, oldest file first, then by line. */
+  ofBookings(trackingNumbers: readonly string[]): Promise<BookingRemittance[]>;
+  /** The bookings with these tracking numbers (those we have), in no particular order. */
+  bookingsNamed<T>(trackingNumbers: readonly string[]): Promise<BookingRecord<T>[]>;
+  /**
+   * Bookings booked before `bookedBefore` that no line with one of the `paying` outcomes names,
+   * by tracking number, those after `afterTrackingNumber`; at most `limit` (default 500): read
+   * a long list in pages.
+   */
+  unremitted<T>(input: {
+    bookedBefore: Date;
+    paying: readonly string[];
+    afterTrackingNumber?: string;
+    limit?: number;
+  }): Promise<BookingRecord<T>[]>;
 }
 
 /** Tracking numbers: unique across replicas, never reused, persisted. Compared exactly (case-sensitive). */
@@ -319,6 +484,8 @@ export interface SavedParty extends Party {
 export type PartyEditResult =
   | { ok: true; party: SavedParty }
   | { ok: false; reason: 'missing' }
+  /** The party was changed since the revision the edit was made on: `current` is how it is now. */
+  | { ok: false; reason: 'changed'; current: SavedParty }
   /** Another saved party has the same name and phone: editing would make two of one. */
   | { ok: false; reason: 'duplicate'; other: SavedParty };
 
@@ -344,13 +511,67 @@ export interface Parties {
   /** The parties whose every name word is a word of `text` (e.g. a chat message), most recently used first; at most `limit` (default 20). */
   namedIn(text: string, limit?: number): Promise<SavedParty[]>;
   get(id: string): Promise<SavedParty | undefined>;
-  /** Replaces a saved party's details (its key follows them); its uses and last use stay. */
-  edit(id: string, details: Party): Promise<PartyEditResult>;
+  /**
+   * Replaces a saved party's details (its key follows them); its uses and last use stay. With
+   * `revision` (partyRevision of the details the edit was made on), only if they are still those:
+   * optimistic concurrency, as for bookings, across replicas too.
+   */
+  edit(id: string, details: Party, revision?: string): Promise<PartyEditResult>;
   /** True when it was there. */
   delete(id: string): Promise<boolean>;
 }
 
 /** Everything that can run inside one transaction. */
+/** Who booked or updated, in order, shared by the replicas (the Home tab redraws on it). */
+export interface ActivityLog {
+  /** `userId` booked or updated something, through this replica. */
+  record(userId: string): Promise<void>;
+  /** The newest change's number (0 when none): where a replica starting now begins to read. */
+  latest(): Promise<number>;
+  /** Changes numbered above `seq`, oldest first, a few hundred at most. */
+  since(seq: number): Promise<{ seq: number; userId: string; byThisReplica: boolean }[]>;
+  /** Deletes changes older than an hour; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
+/** A parcel's status as someone recorded it (nothing here comes from the courier). */
+export interface StatusEntry {
+  trackingNumber: string;
+  /** Its place in the tracking number's history: 1, 2, 3, … */
+  seq: number;
+  status: string;
+  reason?: string;
+  note?: string;
+  userId: string;
+  at: Date;
+}
+
+export interface Statuses {
+  /**
+   * Appends a status to the tracking number's history, unless it already has that status (and
+   * reason): then nothing is written and `current` says what it is. Concurrent calls, on any replica,
+   * are numbered in the order they commit.
+   */
+  record(
+    input: Omit<StatusEntry, 'seq' | 'at'>,
+  ): Promise<{ recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry }>;
+  /** The tracking number's status now: the last one recorded. */
+  latest(trackingNumber: string): Promise<StatusEntry | undefined>;
+  /** Every status recorded for it, oldest first. */
+  history(trackingNumber: string): Promise<StatusEntry[]>;
+  /** The latest status of each of these tracking numbers that has one. */
+  latestOf(trackingNumbers: readonly string[]): Promise<Map<string, StatusEntry>>;
+  /** Statuses recorded in the range, oldest first. */
+  between(range: TimeRange): Promise<StatusEntry[]>;
+}
+
+export interface Digests {
+  /** Claims the digest of `day` (YYYY-MM-DD) for this replica: true for the first claim of that day, by any replica; false after. */
+  claim(day: string): Promise<boolean>;
+  /** Gives this replica's claim of `day` back (its digest could not be posted), so the next look tries again. */
+  release(day: string): Promise<void>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -360,6 +581,10 @@ export interface StoreTables {
   deliveries: Deliveries;
   parties: Parties;
   imports: Imports;
+  activity: ActivityLog;
+  remittances: Remittances;
+  statuses: Statuses;
+  digests: Digests;
 }
 
 export interface Store extends StoreTables {
@@ -379,6 +604,8 @@ export interface Store extends StoreTables {
   transaction<T>(fn: (tx: StoreTables) => Promise<T>): Promise<T>;
   /** Resolves when the database answers: for a readiness check. */
   ping(): Promise<void>;
+  /** PostgreSQL: this replica's pool, connections in use and callers waiting (undefined on SQLite). */
+  pool(): { inUse: number; waiting: number } | undefined;
   /**
    * Stops renewing the lease, releases it (so other replicas recover this one's leftover
    * attempts at once) and closes the database; later calls reject. Calling it twice is harmless.

@@ -54,6 +54,8 @@ export interface WaybillClientOptions {
   quoteRetries?: number;
   /** Default 250; exponential backoff with jitter. */
   retryBaseDelayMs?: number;
+  /** Told when a call starts; the function it returns, how the call ended (the metrics). */
+  observe?: (operation: WaybillOperation) => (result: 'ok' | 'refused' | 'unknown') => void;
 }
 
 export interface WaybillClient {
@@ -306,6 +308,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
     read: (body: unknown) => ReadOutcome<T>,
   ): Promise<T> {
     const started = performance.now();
+    const ended = options.observe?.(operation);
     const maxAttempts = operation === 'quote' ? 1 + quoteRetries : 1;
     let attempts = 0;
     let status: number | null = null;
@@ -331,6 +334,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
         status = raw.status;
         const value = interpret(operation, raw, trackingNumber, read);
         log('ok', {});
+        ended?.('ok');
         return value;
       } catch (err) {
         status = state.status;
@@ -356,6 +360,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
           ...(e.outcome === 'unknown' ? { outcomeUnknown: true } : {}),
           detail: scrub(e.message),
         });
+        ended?.(e.outcome === 'unknown' ? 'unknown' : 'refused');
         throw e;
       }
     }

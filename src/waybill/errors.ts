@@ -277,3 +277,10 @@ function describeCode(code: string): string {
       return `network error ${code}`;
   }
 }
+
+/** The courier said "too many requests" (HTTP 429): nothing was done, and the call may go again later. */
+export function isRateLimited(e: unknown): boolean {
+  if (!isWaybillApiError(e) || e.outcome !== 'not-done') return false;
+  if (e instanceof UpstreamHttpError) return e.status === 429;
+  return e instanceof UpstreamRejectedError && e.httpStatus === 429;
+}

@@ -1,6 +1,7 @@
 /** Field schemas with the dispatcher's label in every message: text, money, measures, dates, phones. */
 import { z } from 'zod';
 import type { Choice } from './catalog.js';
+import { HOME_COUNTRY, readPhone } from './phones.js';
 
 /**
  * Field schemas with the dispatcher's label baked into every message, so an error can be
@@ -68,6 +69,12 @@ export function formatCents(cents: bigint): Money {
   const whole = cents / 100n;
   const fraction = (cents % 100n).toString().padStart(2, '0');
   return `${whole}.${fraction}`;
+}
+
+/** "PHP 1,234.50" from "1234.50". */
+export function formatMoney(amount: string, currency: string): string {
+  const [whole = '0', fraction = '00'] = amount.split('.');
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
 }
 
 /** An amount ≥ 0 with at most two decimals; an empty input is 0.00. */
@@ -180,18 +187,28 @@ export function email(label: string) {
   );
 }
 
-/** Digits with + - ( ) and spaces, 7 to 20 digits. */
+/**
+ * A phone as typed. Whether it can be dialled depends on its party's country, so the schemas check it
+ * with the party (`readPhone`, phones.ts); `homePhone` checks one of the courier's own country here.
+ */
 export function phone(label: string, { required = false } = {}) {
   return typed(label).pipe(
     z
       .string()
       .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => {
-        if (value === '') return true;
-        const digits = value.replace(/\D/g, '').length;
-        return /^[0-9+\-() ]+$/.test(value) && digits >= 7 && digits <= 20;
-      }, `${label} must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)`),
+      .refine((value) => value.length <= 30, `${label} must be at most 30 characters`),
   );
+}
+
+/** A phone of the courier's own country (the operator's), checked and written as the courier gets it. */
+export function homePhone(label: string, { required = false } = {}) {
+  return phone(label, { required }).transform((value, ctx): string => {
+    if (value === '') return value;
+    const reading = readPhone(value, HOME_COUNTRY);
+    if (reading.ok) return reading.written;
+    ctx.addIssue({ code: 'custom', message: `${label} ${reading.problem}` });
+    return z.NEVER;
+  });
 }
 
 /** Letters, digits, dashes and underscores, as printed on a label. */
@@ -257,4 +274,14 @@ export function instant(label: string) {
 /** A JSON object (not null, not an array): what a group of fields or a response body must be. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A stored record's field, read without trusting its shape: `undefined` where it is not an object. */
+export function fieldOf(value: unknown, key: string): unknown {
+  return isObject(value) ? value[key] : undefined;
+}
+
+/** A stored record's text, or '' where it is not text. */
+export function stringOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import { defaultCatalog } from './catalog.js';
-import { phone, text } from './fields.js';
+import { homePhone, text } from './fields.js';
 import { createWaybillSchemas, isBlankParty, type Party } from './schemas.js';
 
 /**
@@ -78,7 +78,7 @@ const profileSchema = z.strictObject(
     label: text('Label', { max: 75, required: true }),
     shipperCode: bookingFields.shipperCode,
     // Required on a booking, but a profile may leave it to the dispatcher.
-    operatorContactNumber: phone('Operator contact number'),
+    operatorContactNumber: homePhone('Operator contact number'),
     merchantName: bookingFields.merchantName,
     warehouseName: bookingFields.warehouseName,
     shipper: shipperSchema,

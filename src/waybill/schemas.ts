@@ -7,6 +7,7 @@ import {
   choice,
   country,
   email,
+  homePhone,
   instant,
   isCalendarDate,
   isObject,
@@ -21,6 +22,7 @@ import {
   text,
   trackingNumber,
 } from './fields.js';
+import { readPhone } from './phones.js';
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
@@ -89,6 +91,21 @@ function checkCoordinates(who: string, place: Coordinates | undefined, ctx: Ctx,
       message: `${who} ${missing} is required when the ${missing === 'latitude' ? 'longitude' : 'latitude'} is given`,
     });
   }
+}
+
+/** A party's phone can be dialled in the party's country (the courier's when it has none). */
+function checkPhone(who: string, party: unknown, ctx: Ctx, path: (string | number)[]) {
+  if (!isObject(party) || typeof party.phone !== 'string' || party.phone === '') return;
+  const reading = readPhone(party.phone, typeof party.country === 'string' ? party.country : undefined);
+  if (!reading.ok) {
+    ctx.addIssue({ code: 'custom', path: [...path, 'phone'], message: `${who} phone ${reading.problem}` });
+  }
+}
+
+/** A checked party with its phone written as the courier gets it (phones.ts). */
+function withWrittenPhone<P extends { phone: string; country: string }>(party: P): P {
+  const reading = party.phone === '' ? undefined : readPhone(party.phone, party.country);
+  return reading?.ok ? { ...party, phone: reading.written } : party;
 }
 
 /** A return party left entirely empty means "return to the sender"; a partial one must be usable. */
@@ -268,17 +285,25 @@ function checkOrder(
   checkDeliveryAfterPickup(order[pickup], order[delivery], delivery, ctx);
   checkCoordinates('Sender', order.shipper, ctx, ['shipper']);
   checkCoordinates('Receiver', order.consignee, ctx, ['consignee']);
+  checkPhone('Sender', order.shipper, ctx, ['shipper']);
+  checkPhone('Receiver', order.consignee, ctx, ['consignee']);
   if (order.returnTo) {
     checkCoordinates('Return', order.returnTo, ctx, ['returnTo']);
+    checkPhone('Return', order.returnTo, ctx, ['returnTo']);
     checkReturnParty(order.returnTo, returnRequired, ctx);
   }
   if (order.package) checkDimensions(order.package, ctx);
 }
 
-/** An empty return party means "return to the sender". */
-function withReturnDefault<P extends object, T extends { shipper: P; returnTo?: P | undefined }>(order: T) {
-  const returnTo = order.returnTo && !isBlankParty(order.returnTo) ? order.returnTo : order.shipper;
-  return { ...order, returnTo };
+/** The parties of a checked booking or update: phones written for the courier; an empty return party means "return to the sender". */
+function withParties<
+  P extends { phone: string; country: string },
+  T extends { shipper: P; consignee: P; returnTo?: P | undefined },
+>(order: T) {
+  const shipper = withWrittenPhone(order.shipper);
+  const returnTo =
+    order.returnTo && !isBlankParty(order.returnTo) ? withWrittenPhone(order.returnTo) : shipper;
+  return { ...order, shipper, consignee: withWrittenPhone(order.consignee), returnTo };
 }
 
 export function createWaybillSchemas(catalog: Catalog) {
@@ -309,7 +334,7 @@ export function createWaybillSchemas(catalog: Catalog) {
   const booking = z
     .object({
       ...waybillShape(catalog, { paymentRequired: true }),
-      operatorContactNumber: phone('Operator contact number', { required: true }),
+      operatorContactNumber: homePhone('Operator contact number', { required: true }),
       shipperCode: text('Shipper code', { max: 50 }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
       warehouseName: text('Warehouse name', { max: 100 }),
@@ -337,7 +362,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       }),
     )
     .transform((order) => ({
-      ...withReturnDefault(order),
+      ...withParties(order),
       quantity: order.quantity ?? Math.max(1, order.childWaybills.length),
     }));
 
@@ -347,12 +372,18 @@ export function createWaybillSchemas(catalog: Catalog) {
       handlingInstructions: text('Handling instructions', { max: 500 }),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules)))
-    .transform((order) => ({ ...withReturnDefault(order), quantity: order.quantity ?? 1 }));
+    .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 
   // A party on its own, as the address book keeps it: what a booking needs of its sender.
   const party = z
     .object({ ...contactShape('Party', { required: true }), ...placeShape('Party', { required: true }) })
-    .check(crossCheck((given, ctx) => checkCoordinates('Party', given, ctx, [])));
+    .check(
+      crossCheck((given, ctx) => {
+        checkCoordinates('Party', given, ctx, []);
+        checkPhone('Party', given, ctx, []);
+      }),
+    )
+    .transform(withWrittenPhone);
 
   return { quote, booking, update, party };
 }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { WaybillConfig } from '../config.js';
-import { createWaybillClient, type WaybillClient } from './client.js';
+import { createWaybillClient, type WaybillClient, type WaybillClientOptions } from './client.js';
 import { startSandbox } from './sandbox/server.js';
 
 export interface Upstream {
@@ -16,8 +16,12 @@ export interface Upstream {
  * The courier as configured: the real test or live address, or, by default, the embedded sandbox
  * started in-process on a loopback port, so the bot runs without a courier account.
  */
-export async function connectUpstream(config: WaybillConfig, logger: Logger): Promise<Upstream> {
-  const clientOptions = { timeoutMs: config.timeoutMs, logger };
+export async function connectUpstream(
+  config: WaybillConfig,
+  logger: Logger,
+  observe?: WaybillClientOptions['observe'],
+): Promise<Upstream> {
+  const clientOptions = { timeoutMs: config.timeoutMs, logger, ...(observe ? { observe } : {}) };
   if (config.env !== 'sandbox' && config.baseUrl && config.token) {
     const client = createWaybillClient({ ...clientOptions, baseUrl: config.baseUrl, token: config.token });
     return { client, baseUrl: config.baseUrl, close: () => client.close() };

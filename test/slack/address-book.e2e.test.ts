@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import type { SavedParty } from '../../src/store/index.js';
 import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';
@@ -34,6 +34,12 @@ afterEach(async () => {
 
 async function seed(...parties: Party[]): Promise<SavedParty[]> {
   return bot.deps.store.parties.save(parties);
+}
+
+/** The address book's audit entries, newest first: what was done, by whom. */
+async function addressBookAudit(): Promise<[string, string][]> {
+  const audit = await bot.deps.store.audit.list({ operation: 'addresses' });
+  return audit.map((entry) => [entry.outcome, entry.userId]);
 }
 
 /** The block id of the type-ahead that fills `party` on a view (it carries the view's `#rev`). */
@@ -378,7 +384,8 @@ describe('/waybill addresses', () => {
     expect(invalid.body).toEqual({
       response_action: 'errors',
       errors: {
-        'party.phone': 'Party phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
+        'party.phone':
+          'Party phone has too few digits for a phone number in PH, e.g. 0917 123 4567 or (02) 8123 4567',
         'party.city': 'Party city is required',
       },
     });
@@ -413,8 +420,7 @@ describe('/waybill addresses', () => {
     );
     expect(mrkdwnOf(afterDelete)).not.toContain('*Juan dela Cruz*');
     expect(await bot.deps.store.parties.get(juan?.id ?? '')).toBeUndefined();
-    const audit = await bot.deps.store.audit.list({ operation: 'addresses' });
-    expect(audit.map((entry) => [entry.outcome, entry.userId])).toEqual([
+    expect(await addressBookAudit()).toEqual([
       ['deleted', 'UDISPATCH'],
       ['edited', 'UDISPATCH'],
     ]);
@@ -433,6 +439,118 @@ describe('/waybill addresses', () => {
     expect(mrkdwnOf(await bot.openedView())).toContain('No saved party matches “&lt;!here&gt;”.');
     const help = await bot.command('/waybill', 'help');
     expect(help.body.text).toContain('/waybill addresses');
+  });
+});
+
+describe('two dispatchers at once', () => {
+  /** `user`'s address book window on `query`. */
+  async function windowOf(user: string, query: string): Promise<View> {
+    await bot.command('/waybill', `addresses ${query}`, { user_id: user });
+    return bot.openedView();
+  }
+
+  /** Edit pressed in `list` by `user`: the edit form Slack pushes, as it will be submitted. */
+  async function editForm(list: View, partyId: string, user: string): Promise<View> {
+    const pushes = bot.fake.callsTo('views.push').length;
+    await bot.clickInView(list, ids.addressesEdit, partyId, {}, user);
+    const pushed = await bot.fake.waitFor('views.push', undefined, { count: pushes + 1 });
+    const answer = pushed.response?.body as { view: { id: string; hash: string } };
+    return { ...(pushed.body.view as View), ...answer.view, root_view_id: list.id };
+  }
+
+  it('both edit the same party: the first is saved; the second is told it changed, shown it as saved now, and saves on top of it', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(maria);
+    const id = saved?.id ?? '';
+    const [listA, listB] = [await windowOf('UDISPATCH', 'maria'), await windowOf('UOTHER', 'maria')];
+    const [formA, formB] = [await editForm(listA, id, 'UDISPATCH'), await editForm(listB, id, 'UOTHER')];
+
+    expect((await bot.submit(formA, { 'party.city': 'Pasay' }, 'UDISPATCH')).body).toBe('');
+    const told = await bot.submit(formB, { 'party.street': '9 Other St' }, 'UOTHER');
+    expect(told.body.response_action).toBe('update');
+    const shown = told.body.view as View;
+    expect(mrkdwnOf(shown)).toContain('Someone changed this party while you were editing it');
+    expect(elementOf(shown, 'party.city').initial_value).toBe('Pasay');
+    expect(elementOf(shown, 'party.street').initial_value).toBe('45 Rizal St');
+    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay', street: '45 Rizal St' });
+
+    // Saved again from what it shows now, the change goes on top of the first.
+    const again = await bot.submit({ ...shown, id: formB.id }, { 'party.street': '9 Other St' }, 'UOTHER');
+    expect(again.body).toBe('');
+    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay', street: '9 Other St' });
+    expect(await addressBookAudit()).toEqual([
+      ['edited', 'UOTHER'],
+      ['edited', 'UDISPATCH'],
+    ]);
+  });
+
+  it('a booking changes the party while its form is open: the dispatcher saving is told, nothing the booking wrote is lost', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(maria);
+    const form = await editForm(await windowOf('UDISPATCH', 'maria'), saved?.id ?? '', 'UDISPATCH');
+    await bot.deps.store.parties.save([{ ...maria, email: 'maria.new@example.com' }]);
+    const told = await bot.submit(form, { 'party.city': 'Pasay' });
+    expect(mrkdwnOf(told.body.view as View)).toContain(
+      'Someone changed this party while you were editing it',
+    );
+    expect(await bot.deps.store.parties.get(saved?.id ?? '')).toMatchObject({
+      city: 'Manila',
+      email: 'maria.new@example.com',
+    });
+  });
+
+  it('one deletes the party while the other edits it: the edit is told the party is gone, nothing is saved back', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(maria);
+    const id = saved?.id ?? '';
+    const listB = await windowOf('UOTHER', 'maria');
+    const form = await editForm(await windowOf('UDISPATCH', 'maria'), id, 'UDISPATCH');
+    await bot.clickInView(listB, ids.addressesDelete, id, {}, 'UOTHER');
+    await bot.updatedView(listB.id, (v) => mrkdwnOf(v).includes('Deleted Maria Santos.'));
+    const told = await bot.submit(form, { 'party.city': 'Pasay' });
+    expect(told.body.response_action).toBe('update');
+    expect(mrkdwnOf(told.body.view as View)).toContain('someone deleted it meanwhile');
+    expect(await bot.deps.store.parties.find('maria')).toEqual([]);
+    // Deleted twice: the second is told so.
+    await bot.clickInView(listB, ids.addressesDelete, id, {}, 'UOTHER');
+    await bot.updatedView(listB.id, (v) => mrkdwnOf(v).includes('That party was already deleted.'));
+  });
+
+  it('one deletes the party another has just been offered in the type-ahead of /book or /quote: choosing it says so, the form stays as typed', async () => {
+    bot = await startTestBot();
+    const [saved] = await seed(maria);
+    await bot.command('/book');
+    const step = await next(bot, await bot.openedView(), shipment);
+    expect((await optionsFor(step, 'consignee', ids.bookingParty, 'maria')).options).toHaveLength(1);
+    const list = await windowOf('UOTHER', 'maria');
+    await bot.clickInView(list, ids.addressesDelete, saved?.id, {}, 'UOTHER');
+    await bot.updatedView(list.id, (v) => mrkdwnOf(v).includes('Deleted Maria Santos.'));
+
+    await bot.pickInView(
+      step,
+      pickerOf(step, 'consignee'),
+      ids.bookingParty,
+      saved?.id ?? '',
+      'Maria Santos',
+      {
+        'consignee.name': 'Typed Name',
+      },
+    );
+    const shown = await bot.updatedView(step.id, (v) => mrkdwnOf(v).includes('was deleted'));
+    expect(mrkdwnOf(shown)).toContain('Maria Santos');
+    expect(elementOf(shown, 'consignee.name').initial_value).toBe('Typed Name');
+
+    // The same on /quote.
+    await bot.command('/quote');
+    const form = await bot.openedView();
+    await bot.pickInView(form, pickerOf(form, 'consignee'), ids.quoteParty, saved?.id ?? '', 'Maria Santos', {
+      ...quoteTyped,
+      'consignee.city': 'Somewhere',
+    });
+    const quote = await bot.updatedView(form.id, (v) => mrkdwnOf(v).includes('was deleted'));
+    expect(elementOf(quote, 'consignee.city').initial_value).toBe('Somewhere');
+    await bot.idle();
+    expect(bot.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ import {
   partyPicker,
   pickerBlockId,
 } from '../../src/slack/addresses/blocks.js';
-import { cut } from '../../src/slack/shared/blocks.js';
+import { cut } from '../../src/slack/kit/blocks.js';
 import type { SavedParty } from '../../src/store/index.js';
 import { maria } from '../fixtures/parties.js';
 

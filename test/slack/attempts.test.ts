@@ -1,6 +1,6 @@
 // Attempt keys and claims: the same request keeps its key, a changed one gets another under the same claim.
 import { describe, expect, it } from 'vitest';
-import { bookingAttempt, updateAttempt } from '../../src/slack/shared/attempts.js';
+import { bookingAttempt, updateAttempt } from '../../src/operations/attempts.js';
 import { sampleBooking, sampleUpdate } from '../support/wire-samples.js';
 
 describe('courier attempts', () => {

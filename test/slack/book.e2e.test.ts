@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
 import { describeEachBackend } from '../store/backends.js';
 import {
@@ -199,7 +199,7 @@ describeEachBackend(import.meta.filename, '/book', (backend) => {
         [blockOf(first, 'package.weight')]:
           'Package weight must be a number more than 0 and at most 100000 kg',
         [blockOf(first, 'operatorContactNumber')]: expect.stringContaining(
-          'Operator contact number must be a phone number',
+          'Operator contact number has too few digits for a phone number in PH',
         ),
       },
     });
@@ -213,9 +213,18 @@ describeEachBackend(import.meta.filename, '/book', (backend) => {
       'consignee.phone': '12ab',
     });
     expect(Object.values(receiverErrors.body.errors)).toEqual([
-      'Receiver phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)',
       'Receiver country must be a two-letter country code, e.g. PH',
+      'Receiver phone must be a phone number: digits, spaces and + - ( ) only',
     ]);
+    // A mobile number short of a digit: no one can dial it, so it is refused next to its input.
+    const undialled = await bot.submit(second, { ...receiver, 'consignee.phone': '0918 555 020' });
+    expect(undialled.body).toEqual({
+      response_action: 'errors',
+      errors: {
+        [blockOf(second, 'consignee.phone')]:
+          'Receiver phone is not a phone number that can be dialled in PH, e.g. 0917 123 4567 or (02) 8123 4567',
+      },
+    });
     const third = await next(second, receiver);
     const senderErrors = await bot.submit(third, { 'shipper.name': 'Me', 'returnTo.city': 'Cebu' });
     expect(senderErrors.body.errors).toMatchObject({

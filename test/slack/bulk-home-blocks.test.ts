@@ -1,5 +1,4 @@
-// Block Kit of the Home tab and bulk booking at their largest: within Slack's limits, everything typed escaped.
-import type { AnyBlock, KnownBlock, View } from '@slack/types';
+// Block Kit of the Home tab, bulk booking and COD remittance at their largest: within Slack's limits, everything typed escaped.
 import { describe, expect, it } from 'vitest';
 import {
   countOutcomes,
@@ -12,24 +11,18 @@ import {
   summaryView,
 } from '../../src/slack/bulk/blocks.js';
 import { exportModal, homeView } from '../../src/slack/home/blocks.js';
+import {
+  LISTED_LINES,
+  outstandingMessage,
+  remittanceCard,
+  remittanceModal,
+} from '../../src/slack/remittance/blocks.js';
 import type { RowResult } from '../../src/waybill/csv/results.js';
+import { reconcile } from '../../src/waybill/remittance.js';
+import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 
 const hostile = '<!channel> & <@U1> <http://x|click>';
 const escaped = '&lt;!channel&gt; &amp; &lt;@U1&gt; &lt;http://x|click&gt;';
-
-/** Every text Slack limits, checked on a view or message. */
-function expectWithinLimits(blocks: readonly (KnownBlock | AnyBlock)[], maxBlocks: number, view?: View) {
-  expect(blocks.length).toBeLessThanOrEqual(maxBlocks);
-  if (view && view.type === 'modal') {
-    for (const text of [view.title, view.submit, view.close]) {
-      if (text) expect(text.text.length).toBeLessThanOrEqual(24);
-    }
-  }
-  for (const block of blocks as KnownBlock[]) {
-    if (block.type === 'section' && block.text) expect(block.text.text.length).toBeLessThanOrEqual(3000);
-    if (block.type === 'header') expect(block.text.text.length).toBeLessThanOrEqual(150);
-  }
-}
 
 /** The raw text of everything in the blocks, to look for unescaped input. */
 const textOf = (value: unknown) => JSON.stringify(value);
@@ -41,7 +34,7 @@ describe('bulk booking blocks', () => {
       channelId: 'C1',
       limits: { maxRows: 500, maxBytes: 2_000_000 },
     });
-    expectWithinLimits(view.blocks, 100, view);
+    expectWithinSlackLimits(view);
     expect(textOf(view)).toContain('"type":"file_input"');
     expect(textOf(view)).toContain('"filetypes":["csv"]');
     expect(textOf(view)).toContain('"initial_conversation":"C1"');
@@ -70,7 +63,7 @@ describe('bulk booking blocks', () => {
         env: 'sandbox',
         metadata: '{}',
       });
-      expectWithinLimits(view.blocks, 100, view);
+      expectWithinSlackLimits(view);
       expect(view.submit).toBeUndefined();
       const text = textOf(view.blocks);
       expect(text).not.toContain('<!channel>');
@@ -113,7 +106,7 @@ describe('bulk booking blocks', () => {
     }));
     const messages = rowMessages(results);
     for (const message of messages) {
-      expectWithinLimits(message.blocks, 50);
+      expectWithinSlackLimits(message);
       expect(textOf(message)).not.toContain('<!channel>');
     }
     const rows = messages.flatMap((m) => m.blocks);
@@ -128,7 +121,7 @@ describe('bulk booking blocks', () => {
     });
     expect(card.text).toContain(escaped);
     expect(card.text).toContain('100 booked, 100 refused, 100 unknown, 100 not valid');
-    expectWithinLimits(card.blocks, 50);
+    expectWithinSlackLimits(card);
   });
 
   it('progress shows how far it got', () => {
@@ -151,6 +144,7 @@ describe('Home tab blocks', () => {
     env: 'sandbox' as const,
     allowed: true,
     bulkAllowed: true,
+    remittanceAllowed: true,
     bookings: Array.from({ length: 40 }, (_, i) => ({
       trackingNumber: `WB${i}`,
       receiver: hostile,
@@ -174,9 +168,13 @@ describe('Home tab blocks', () => {
     })),
   };
 
+  it('offers COD remittance only to whoever may reconcile', () => {
+    expect(textOf(homeView({ ...many, remittanceAllowed: false }).blocks)).not.toContain('remittance_open');
+  });
+
   it('at its fullest, stays within 100 blocks, says how many more there are, and escapes what was typed', () => {
     const view = homeView(many);
-    expectWithinLimits(view.blocks, 100, view);
+    expectWithinSlackLimits(view);
     const text = textOf(view.blocks);
     expect(text).toContain('Bookings today (412)');
     expect(text).toContain('…and 397 more today');
@@ -185,6 +183,7 @@ describe('Home tab blocks', () => {
       'quote_from_home',
       'book_from_home',
       'bulk_open',
+      'remittance_open',
       'export_open',
       'book_resume',
       'book_rebook',
@@ -202,7 +201,59 @@ describe('Home tab blocks', () => {
 
   it('the export modal: two days, a short title', () => {
     const view = exportModal({ from: '2026-11-01', to: '2026-11-23', env: 'live', timeZone: 'Asia/Manila' });
-    expectWithinLimits(view.blocks, 100, view);
+    expectWithinSlackLimits(view);
     expect(textOf(view)).toContain('/waybill export 2026-11-01..2026-11-23');
+  });
+});
+
+describe('COD remittance blocks', () => {
+  it('a 5,000-line result is summarised on one card within the limits, everything typed escaped', () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => ({
+      line: i + 2,
+      trackingNumber: `${hostile}${i}`,
+      amountText: i % 7 === 0 ? hostile : '1,500.00',
+      remittedAt: '',
+      status: '',
+      ...(i % 7 === 0 ? { problem: `amount "${hostile}" is not an amount` } : { amount: '1500.00' }),
+    }));
+    const result = reconcile(
+      lines,
+      (tn) => (tn.endsWith('1') ? { cod: true, codAmount: '1499.99' } : undefined),
+      () => 0n,
+    );
+    const card = remittanceCard({
+      fileName: `${hostile}.csv`,
+      userId: 'U1',
+      ...result,
+      currency: 'PHP',
+      env: 'sandbox',
+    });
+    expectWithinSlackLimits(card);
+    const shown = textOf(card);
+    expect(shown).not.toContain('<!channel>');
+    expect(shown).toContain(escaped);
+    // Problems first, then the rest, the card saying how many more are only in the file.
+    expect(shown.match(/: unreadable/g)).toHaveLength(LISTED_LINES);
+    const toLookAt = result.lines.filter((l) => l.outcome !== 'matched').length;
+    expect(toLookAt).toBeGreaterThan(4000);
+    expect(shown).toContain(`${toLookAt - LISTED_LINES} more lines to look at`);
+
+    const outstanding = outstandingMessage({
+      bookings: Array.from({ length: 5000 }, (_, i) => ({
+        trackingNumber: `WB${i}`,
+        codAmount: '1500.00',
+        receiver: hostile,
+        bookedDate: '2026-11-01',
+      })),
+      total: '7500000.00',
+      days: 7,
+      currency: 'PHP',
+    });
+    expectWithinSlackLimits(outstanding);
+    expect(textOf(outstanding)).not.toContain('<!channel>');
+    expect(textOf(outstanding)).toContain('PHP 7,500,000.00 in all');
+
+    const modal = remittanceModal({ env: 'live', maxLines: 5000, channelId: 'C1' });
+    expectWithinSlackLimits(modal);
   });
 });

@@ -1,7 +1,10 @@
 // Bulk booking end to end: /book import, the file input submitted, the file downloaded and results uploaded through the fake Slack, the sandbox courier.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/shared/ids.js';
+import type { FakeFile } from '../../fakes/slack-fake.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { describeEachBackend } from '../store/backends.js';
 import {
   secrets,
@@ -10,21 +13,36 @@ import {
   type TestBotOptions,
   type View,
 } from '../support/bot-harness.js';
+import { bulkFile, bulkHeader, bulkRow } from '../support/bulk-file.js';
+
+/** A host that is not Slack's, on loopback: it records every request it gets and answers with a CSV. */
+async function otherHost() {
+  const received: { url: string | undefined; authorization: string | undefined }[] = [];
+  const server = createServer((req, res) => {
+    received.push({ url: req.url, authorization: req.headers.authorization });
+    res.writeHead(200, { 'Content-Type': 'text/csv' });
+    res.end(bulkFile(bulkRow('Ana Cruz')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    received,
+    url: `http://127.0.0.1:${port}/files-pri/T0001-F0001/download/orders.csv`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (value: any): string => JSON.stringify(value);
-
-const header =
-  'receiver_name,receiver_phone,receiver_street,receiver_city,receiver_country,item_description,payment_method,cod_amount,package_type,package_weight,operator_contact_number,sender_profile';
-const row = (name: string, extra = { cod: '1500', weight: '2.5', phone: '0917 123 4567' }) =>
-  `${name},${extra.phone},88 Rizal Ave,Cebu City,PH,Scales,COD,${extra.cod},BOX,${extra.weight},+63 917 555 0100,pasig-warehouse`;
-const csv = (...rows: string[]) => `${[header, ...rows].join('\r\n')}\r\n`;
 
 let bot: TestBot;
 
 /** `/book import`, the file chosen, Check file: the summary as the modal then shows it. */
 async function check(content: string | Uint8Array, name = 'orders.csv'): Promise<View> {
-  const file = bot.fake.addFile({ name, content });
+  return checkFile(bot.fake.addFile({ name, content }));
+}
+
+async function checkFile(file: FakeFile): Promise<View> {
   await bot.command('/book', 'import');
   const modal = await bot.openedView();
   expect(modal.callback_id).toBe(ids.bulkImport);
@@ -58,8 +76,11 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
   });
 
   it('a clean file: checked, then each row booked once, one card with each row in its thread, and a results file', async () => {
-    bot = await startTestBot();
-    const summary = await check(csv(row('Ana Cruz'), row('Ben <@U1> & Co'), row('Cora Diaz')));
+    // One row at a time, so the rows reach the courier in file order.
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
+    const summary = await check(
+      bulkFile(bulkRow('Ana Cruz'), bulkRow('Ben <@U1> & Co'), bulkRow('Cora Diaz')),
+    );
     expect(textOf(summary.blocks)).toContain('3 rows ready to book');
     expect((summary.submit as { text?: string } | undefined)?.text).toBe('Book 3 rows');
     // The file was read with the bot's own token, once for the check.
@@ -108,18 +129,20 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
   it('a file with errors in several rows: every problem with row and column, the rest booked, the results say why', async () => {
     bot = await startTestBot();
     const summary = await check(
-      csv(
-        row('Ana Cruz'),
-        row('', { cod: '1500', weight: '-1', phone: '12' }),
-        row('Cora Diaz'),
-        row('Dan Eng', { cod: '', weight: '2', phone: '0917 123 4567' }),
+      bulkFile(
+        bulkRow('Ana Cruz'),
+        bulkRow('', { cod: '1500', weight: '-1', phone: '0918 555 020' }),
+        bulkRow('Cora Diaz'),
+        bulkRow('Dan Eng', { cod: '', weight: '2', phone: '0917 123 4567' }),
       ),
     );
     const shown = textOf(summary.blocks);
     expect(shown).toContain('2 rows ready to book');
     expect(shown).toContain('4 problems* in 2 rows');
     expect(shown).toContain('row 3, `receiver_name`: Receiver name is required');
-    expect(shown).toContain('row 3, `receiver_phone`: Receiver phone must be a phone number');
+    expect(shown).toContain(
+      'row 3, `receiver_phone`: Receiver phone is not a phone number that can be dialled in PH, e.g. 0917 123 4567',
+    );
     expect(shown).toContain('row 3, `package_weight`: Package weight must be a number');
     expect(shown).toContain('row 5, `cod_amount`: COD amount must be more than 0');
 
@@ -135,8 +158,14 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
   });
 
   it('a courier failure mid-file stops nothing; an unknown outcome is said and never resent; a re-run books no row twice', async () => {
-    bot = await startTestBot({ timeoutMs: 500 });
-    const content = csv(row('Ana Cruz'), row('Ben Uy'), row('Cora Diaz'), row('Dan Eng'));
+    // One row at a time: the faults meet the rows in file order.
+    bot = await startTestBot({ timeoutMs: 500, env: { BULK_CONCURRENCY: '1' } });
+    const content = bulkFile(
+      bulkRow('Ana Cruz'),
+      bulkRow('Ben Uy'),
+      bulkRow('Cora Diaz'),
+      bulkRow('Dan Eng'),
+    );
     bot.sandbox.injectNext(
       {},
       {
@@ -183,9 +212,30 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     expect(textOf(third.blocks)).toContain('0 rows ready to book');
   });
 
+  it('a courier answering 429 slows the file down: no row refused, each booked once under its number', async () => {
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '2' } });
+    const tooMany = { status: 429 };
+    bot.sandbox.injectNext(tooMany, tooMany, {}, tooMany);
+    const names = ['Ana Cruz', 'Ben Uy', 'Cora Diaz', 'Dan Eng', 'Eva Flores'];
+    const { results, finished } = await confirm(await check(bulkFile(...names.map((name) => bulkRow(name)))));
+    expect(results.map((r) => r.outcome)).toEqual(names.map(() => 'booked'));
+    expect(textOf(finished.blocks)).toContain('5 booked');
+    // Three calls refused with 429 and sent again; five bookings, each number booked once.
+    const sent = bot.sandbox.received.filter((request) => request.operation === 'book');
+    expect(sent).toHaveLength(8);
+    expect([...bot.sandbox.bookings.keys()].sort()).toEqual(results.map((r) => r.tracking_number).sort());
+    expect(new Set(results.map((r) => r.tracking_number)).size).toBe(5);
+    // Each 429 halved the rows at once and paused this replica, the pause doubling while 429s kept coming.
+    const slowed = bot.logs
+      .map((line) => JSON.parse(line) as { msg?: string; concurrency?: number; pauseMs?: number })
+      .filter((line) => line.msg === 'the courier asked to slow down: fewer bulk rows at once');
+    expect(slowed.map((line) => line.concurrency)).toEqual([1, 1, 1]);
+    expect(slowed[0]?.pauseMs).toBe(500);
+  });
+
   it('a double click on Book N rows books the file once', async () => {
     bot = await startTestBot();
-    const summary = await check(csv(row('Ana Cruz'), row('Ben Uy')));
+    const summary = await check(bulkFile(bulkRow('Ana Cruz'), bulkRow('Ben Uy')));
     const [a, b] = await Promise.all([bot.submit(summary), bot.submit(summary)]);
     const views = [textOf(a.body.view), textOf(b.body.view)];
     expect(views.filter((v) => v.includes('being booked already'))).toHaveLength(1);
@@ -198,17 +248,17 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
 
   it('refuses a file it cannot read in one line, before booking anything', async () => {
     bot = await startTestBot({ env: { BULK_MAX_ROWS: '2' } });
-    const tooMany = await check(csv(row('A'), row('B'), row('C')));
+    const tooMany = await check(bulkFile(bulkRow('A'), bulkRow('B'), bulkRow('C')));
     expect(textOf(tooMany.blocks)).toContain('The file has 3 bookings; at most 2 at once');
     expect(tooMany.submit).toBeUndefined();
-    const latin1 = await check(Buffer.from(`${header}\nNi\xf1o,0917 123 4567\n`, 'latin1'));
+    const latin1 = await check(Buffer.from(`${bulkHeader}\nNi\xf1o,0917 123 4567\n`, 'latin1'));
     expect(textOf(latin1.blocks)).toContain('not UTF-8');
     expect(booked()).toHaveLength(0);
   });
 
   it('a file larger than the limit is refused from files.info, never downloaded', async () => {
     bot = await startTestBot({ env: { BULK_MAX_FILE_MB: '1' } });
-    const file = bot.fake.addFile({ name: 'huge.csv', content: csv(row('A')), size: 3_000_000 });
+    const file = bot.fake.addFile({ name: 'huge.csv', content: bulkFile(bulkRow('A')), size: 3_000_000 });
     await bot.command('/book', 'import');
     const modal = await bot.openedView();
     await bot.submit(modal, { file: file.id });
@@ -217,6 +267,67 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     expect(textOf(refused.blocks)).toContain('at most 1 MB');
     expect(bot.fake.downloads).toEqual([]);
   });
+
+  it('never sends the bot token to a host that is not Slack, at the check or at the booking', async () => {
+    bot = await startTestBot();
+    const other = await otherHost();
+    try {
+      const elsewhere = bot.fake.addFile({
+        name: 'orders.csv',
+        content: bulkFile(bulkRow('A')),
+        downloadUrl: other.url,
+      });
+      const refused = await checkFile(elsewhere);
+      expect(textOf(refused.blocks)).toContain('Slack gave an address outside Slack for orders.csv');
+      expect(refused.submit).toBeUndefined();
+
+      // Checked from Slack, then files.info names the other host when the rows are to be booked.
+      const file = bot.fake.addFile({ name: 'orders.csv', content: bulkFile(bulkRow('Ana Cruz')) });
+      const summary = await checkFile(file);
+      file.downloadUrl = other.url;
+      await bot.submit(summary);
+      await bot.idle();
+      const stopped = await bot.updatedView(summary.id, (view) => textOf(view).includes(':warning:'));
+      expect(textOf(stopped.blocks)).toContain('outside Slack');
+      expect(other.received).toEqual([]);
+      expect(booked()).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a file someone else shared, without downloading it', async () => {
+    bot = await startTestBot();
+    const theirs = bot.fake.addFile({ name: 'theirs.csv', content: bulkFile(bulkRow('A')), user: 'UOTHER' });
+    const refused = await checkFile(theirs);
+    expect(textOf(refused.blocks)).toContain('theirs.csv was shared by someone else: upload your own copy');
+    expect(bot.fake.downloads).toEqual([]);
+  });
+
+  it.each([
+    ['trickles in at a byte a second', 'trickle'],
+    ['sends no headers', 'stall'],
+    ['is cut off', 'reset'],
+  ] as const)(
+    'a download that %s ends in a plain answer in the modal, at the check and at the booking',
+    async (_, serve) => {
+      bot = await startTestBot({ env: { BULK_DOWNLOAD_TIMEOUT_MS: '300' } });
+      const slow = bot.fake.addFile({ name: 'orders.csv', content: bulkFile(bulkRow('Ana Cruz')), serve });
+      const refused = await checkFile(slow);
+      expect(textOf(refused.blocks)).toContain('orders.csv could not be downloaded from Slack');
+
+      const file = bot.fake.addFile({ name: 'orders.csv', content: bulkFile(bulkRow('Ana Cruz')) });
+      const summary = await checkFile(file);
+      file.serve = serve;
+      await bot.submit(summary);
+      await bot.idle();
+      const stopped = await bot.updatedView(summary.id, (view) => textOf(view).includes(':warning:'));
+      expect(textOf(stopped.blocks)).toContain(
+        'orders.csv could not be downloaded from Slack. Nothing was booked.',
+      );
+      expect(booked()).toHaveLength(0);
+    },
+  );
 
   it('needs its own permission when ALLOWED_BULK_USER_IDS is set, also for Import CSV and the template', async () => {
     bot = await startTestBot({ env: { ALLOWED_BULK_USER_IDS: 'UBULK' } });

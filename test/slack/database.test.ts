@@ -1,8 +1,8 @@
 // The bot and its database: several replicas on one, and the database lost and back while the bot runs.
 import { afterEach, expect, it } from 'vitest';
-import { postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/shared/ids.js';
-import { storeUnavailableText } from '../../src/slack/shared/store-faults.js';
+import { eventCallbackBody, postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
+import { storeUnavailableText } from '../../src/slack/kit/blocks.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { type Store, StoreUnavailableError } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
@@ -63,6 +63,29 @@ describeEachBackend(import.meta.filename, 'several replicas on one database', (b
     await Promise.all([a.idle(), b.idle()]);
     expect(a.fake.callsTo('views.open')).toHaveLength(1);
     expect(b.fake.callsTo('views.open')).toEqual([]);
+    expect(b.logs.some((line) => line.includes('Slack retry of a request already received'))).toBe(true);
+  });
+
+  it('an Events API re-delivery (app_home_opened) landing on another replica is acknowledged and dropped', async () => {
+    const [a, b] = [
+      await replica(await backend.open({ replicaId: 'a' })),
+      await replica(await backend.open({ replicaId: 'b' })),
+    ];
+    const body = eventCallbackBody({
+      type: 'app_home_opened',
+      user: 'UDISPATCH',
+      channel: 'DHOME',
+      tab: 'home',
+    });
+    const json = { headers: { 'Content-Type': 'application/json' } };
+    expect((await postToApp(a.url, secrets.signingSecret, body, json)).status).toBe(200);
+    await a.fake.waitFor('views.publish', (c) => c.body.user_id === 'UDISPATCH');
+    const retried = await postToApp(b.url, secrets.signingSecret, body, {
+      headers: { ...json.headers, 'X-Slack-Retry-Num': '1', 'X-Slack-Retry-Reason': 'http_timeout' },
+    });
+    expect(retried.status).toBe(200);
+    await Promise.all([a.idle(), b.idle()]);
+    expect(b.fake.callsTo('views.publish')).toEqual([]);
     expect(b.logs.some((line) => line.includes('Slack retry of a request already received'))).toBe(true);
   });
 
@@ -236,6 +259,39 @@ describeEachBackend(
       const done = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Posted in'));
       expect(textOf(done.blocks)).toContain('Booked `WB000001`');
       expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+    });
+
+    it('a remittance file while the database is away: the modal says so, nothing recorded, nothing posted', async () => {
+      const bot = await botBehindProxy();
+      const file = bot.fake.addFile({ name: 'remit.csv', content: 'tracking_number,amount\r\nWB1,100\r\n' });
+      await bot.command('/waybill', 'remittance');
+      const modal = await bot.openedView();
+      // The database goes while Slack describes the file: after the submission was answered.
+      bot.fake.respond(
+        'files.info',
+        async () => {
+          await proxy?.cut();
+          return {
+            ok: true,
+            file: {
+              id: file.id,
+              name: file.name,
+              size: file.size,
+              user: file.user,
+              url_private_download: `${bot.fake.origin}/files-pri/T0001-${file.id}/download/${file.name}`,
+            },
+          };
+        },
+        { times: 1 },
+      );
+      await bot.submit(modal, { file: file.id });
+      await bot.idle();
+      const told = await bot.updatedView(modal.id, (view) => textOf(view).includes('not answering'));
+      expect(textOf(told.blocks)).toContain('Nothing was recorded');
+      expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(0);
+      await proxy?.restore();
+      const again = await bot.deps.store.remittances.ofBookings(['WB1']);
+      expect(again).toEqual([]);
     });
   },
   ['postgres'],

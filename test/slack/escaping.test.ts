@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppResponse } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 /**

@@ -2,7 +2,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { HomeRefresher } from '../../src/slack/home/refresh.js';
-import { InFlight } from '../../src/slack/shared/in-flight.js';
+import { InFlight } from '../../src/slack/runtime/in-flight.js';
 
 function refresher(timing: { perPersonMs: number; spacingMs: number }) {
   const inFlight = new InFlight(pino({ level: 'silent' }));

@@ -2,7 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { bookThroughModal, next, shipment } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
@@ -56,6 +56,28 @@ describe('Home tab', () => {
     expect(home).toContain('at Receiver');
     expect(home).toContain(`"action_id":"${ids.bookingResume}"`);
     expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
+  });
+
+  it('/waybill help names every button of the Home tab and of a booking card', async () => {
+    bot = await startTestBot();
+    await bookThroughModal(bot);
+    // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+    const buttonsOf = (blocks: any[]): string[] =>
+      blocks
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => b.elements)
+        .filter((e: { type: string }) => e.type === 'button')
+        .map((e: { text: { text: string } }) => e.text.text);
+    // The Home tab's first row of buttons (what to start), and the booking card's.
+    const home = (await openHome()).blocks as { type: string }[];
+    const homeButtons = buttonsOf([home.find((b) => b.type === 'actions')]);
+    const [card] = bot.fake.callsTo('chat.postMessage');
+    const cardButtons = buttonsOf(card?.body.blocks as { type: string }[]);
+    expect(homeButtons).toEqual(expect.arrayContaining(['Pickup list', 'COD remittance']));
+    expect(cardButtons).toEqual(expect.arrayContaining(['Record status', 'Print labels']));
+
+    const help = String((await bot.command('/waybill', 'help')).body.text);
+    expect([...homeButtons, ...cardButtons].filter((button) => !help.includes(`*${button}*`))).toEqual([]);
   });
 
   it('is redrawn after the person’s own booking and update; the Messages tab is not the Home tab', async () => {

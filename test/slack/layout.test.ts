@@ -1,4 +1,8 @@
-/** The feature layout holds: a feature reaches another only through its index.ts, and shared code reaches none. */
+/**
+ * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
+ * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
+ * core knows only the runtime.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,28 +12,39 @@ const slackDir = fileURLToPath(new URL('../../src/slack/', import.meta.url));
 const folders = readdirSync(slackDir, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-const features = folders.filter((name) => name !== 'shared');
+/** What every feature builds on, each in its own folder. */
+const common = ['guards', 'kit', 'runtime'];
+const features = folders.filter((name) => !common.includes(name));
 
-/** Every relative import of every file in a folder, as a path under src/slack/. */
-function importsOf(folder: string): { file: string; target: string }[] {
-  const dir = join(slackDir, folder);
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
-    .flatMap((name) => {
-      const file = join(dir, name);
-      const text = readFileSync(file, 'utf8');
-      return [...text.matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)'/g)].map((match) => ({
-        file: relative(slackDir, file),
-        target: relative(slackDir, resolve(dirname(file), match[1] ?? '')),
-      }));
-    });
+interface Import {
+  file: string;
+  /** The imported file, as a path under src/slack/ (`..` for what lies outside it). */
+  target: string;
+}
+
+/** Every relative import of a file, or of every file in a folder, under src/slack/. */
+function importsOf(place: string): Import[] {
+  const path = join(slackDir, place);
+  const files = place.endsWith('.ts')
+    ? [path]
+    : readdirSync(path, { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => join(path, name));
+  return files.flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    return [...text.matchAll(/\bimport\s[^;]*?\bfrom\s+'(\.{1,2}\/[^']+)'/g)].map((match) => ({
+      file: relative(slackDir, file),
+      target: relative(slackDir, resolve(dirname(file), match[1] ?? '')),
+    }));
+  });
 }
 
 const featureOf = (target: string) => features.find((feature) => target.startsWith(`${feature}/`));
+const into = (folder: string) => (imported: Import) => imported.target.startsWith(`${folder}/`);
 
 describe('src/slack layout', () => {
-  it('has the feature folders and the shared one', () => {
-    expect(folders).toEqual(expect.arrayContaining(['quote', 'book', 'update', 'shared']));
+  it('has the feature folders, the guards, the kit and the runtime', () => {
+    expect(folders).toEqual(expect.arrayContaining(['quote', 'book', 'update', ...common]));
   });
 
   it.each(features)("%s imports another feature only through that feature's index.ts", (feature) => {
@@ -40,7 +55,35 @@ describe('src/slack layout', () => {
     expect(reaching).toEqual([]);
   });
 
-  it('shared code imports no feature', () => {
-    expect(importsOf('shared').filter(({ target }) => featureOf(target) !== undefined)).toEqual([]);
+  it.each(common)('%s imports no feature, nor the app that registers them', (folder) => {
+    const imports = importsOf(folder);
+    expect(imports.length).toBeGreaterThan(0);
+    expect(
+      imports.filter(
+        ({ target }) =>
+          featureOf(target) !== undefined || target === 'bot.js' || target === 'waybill-command.js',
+      ),
+    ).toEqual([]);
+  });
+
+  it('the runtime imports no guard, and of the kit only what talks to Slack', () => {
+    const imports = importsOf('runtime');
+    expect(imports.filter(into('guards'))).toEqual([]);
+    expect(
+      imports
+        .filter(into('kit'))
+        .map(({ target }) => target)
+        .filter((target) => !['kit/delivery.js', 'kit/slack-errors.js'].includes(target)),
+    ).toEqual([]);
+  });
+
+  it('the kit imports no guard (the guard a listener is registered with is typed in kit/listener.ts)', () => {
+    expect(importsOf('kit').filter(into('guards'))).toEqual([]);
+  });
+
+  it('the core knows the runtime only: no feature, guard or kit', () => {
+    const imports = importsOf('core.ts').filter(({ target }) => !target.startsWith('..'));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter(({ target }) => !target.startsWith('runtime/'))).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import {
   slashCommandFields,
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
-import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
+import { outOfDateText } from '../../src/slack/guards/unmatched.js';
+import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 /**
@@ -18,6 +19,8 @@ import { secrets, startTestBot, type TestBot, type View } from '../support/bot-h
 
 let bot: TestBot;
 let quoteView: View;
+
+const textOf = (value: unknown): string => JSON.stringify(value);
 
 const post = (body: string) => postToApp(bot.url, secrets.signingSecret, body);
 
@@ -76,7 +79,7 @@ function expectNot5xx(response: AppResponse): void {
 }
 
 beforeEach(async () => {
-  bot = await startTestBot();
+  bot = await startTestBot({ unhandledRequestTimeoutMs: 600_000 });
   await bot.command('/quote');
   quoteView = await bot.openedView();
 });
@@ -134,26 +137,71 @@ describe('interactive payloads Bolt cannot use', () => {
     expect(rejections).toEqual([]);
   });
 
-  // Bolt cannot route these and nobody acks them: Bolt answers 404 after its 3 s unhandled-request
-  // timeout. All sent at once so the file waits those 3 s only once.
-  it('answers unroutable payloads (no type, unknown callback/action/command) with 404 after 3 s, logged', async () => {
+  // No listener matches these. Bolt would leave them unanswered until its unhandled-request timeout
+  // (about 3 s, then 404, and Slack shows an error); this file's bots wait 10 minutes for that, so an
+  // answer that arrives at all came from the bot itself. All sent at once.
+  it('answers requests no listener handles at once (200), says what is out of date where Slack allows, and logs it', async () => {
     const from = bot.logs.length;
     const { type: _type, ...untyped } = JSON.parse(decodeURIComponent(quoteSubmission().slice(8)));
     const { actions: _actions, ...noActions } = JSON.parse(decodeURIComponent(buttonClick().slice(8)));
     const bodies = {
       'no type': interactiveBody(untyped),
-      'view: "x"': quoteSubmission({ view: 'x' }),
+      'empty body': '',
       'unknown view callback id': quoteSubmission({}, { callback_id: 'no_such_form' }),
+      'the progress window submitted': quoteSubmission(
+        {},
+        { callback_id: ids.bulkProgress, submit: undefined },
+      ),
       'unknown action id': buttonClick({}, 'no_such_button'),
       'block action without actions': interactiveBody(noActions),
       'block action with actions: []': buttonClick({ actions: [] }),
       'unknown slash command': slashCommandBody({ command: '/nope', fake: bot.fake }),
     };
     const responses = await Promise.all(Object.values(bodies).map(post));
-    const statuses = Object.fromEntries(Object.keys(bodies).map((name, i) => [name, responses[i]?.status]));
-    expect(statuses).toEqual(Object.fromEntries(Object.keys(bodies).map((name) => [name, 404])));
-    await expectLogged(from, /not acknowledged within 3 seconds/);
-    await expectLogged(from, /Could not determine the type of an incoming event/);
+    const answers = Object.fromEntries(Object.keys(bodies).map((name, i) => [name, responses[i]]));
+    for (const [name, response] of Object.entries(answers)) expect(response?.status, name).toBe(200);
+
+    // A stale form submitted: the notice in its place. A window with nothing to submit: closed.
+    expect(answers['unknown view callback id']?.body).toMatchObject({ response_action: 'update' });
+    expect(textOf(answers['unknown view callback id']?.body.view)).toContain(outOfDateText.slice(0, 60));
+    expect(answers['the progress window submitted']?.body).toBe('');
+    // An unknown command: said in the answer, which only its sender sees.
+    expect(answers['unknown slash command']?.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(answers['unknown slash command']?.body.text).toContain('`/nope` is not a command this bot knows');
+    // A stale button on a message: its clicker is told privately in the conversation, once per click.
+    const told = await bot.fake.waitFor('chat.postEphemeral', undefined, { count: 3 });
+    expect(told.body).toMatchObject({ channel: 'CDISPATCH', user: 'UDISPATCH' });
+    expect(String(told.body.text)).toContain(outOfDateText);
+
+    await expectLogged(from, /a Slack request no listener handles/);
+    const logged = bot.logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({ type: 'block_actions', actionId: 'no_such_button', level: 40 }),
+    );
+    expect(logged).toContainEqual(expect.objectContaining({ command: '/nope' }));
+    expect(logsSince(from).some((line) => /not acknowledged within 3 seconds/.test(line))).toBe(false);
+  });
+
+  it('answers a payload whose view is not an object (Bolt fails matching it) with 400 at once, logged', async () => {
+    const from = bot.logs.length;
+    const response = await post(quoteSubmission({ view: 'x' }));
+    expect(response.status).toBe(400);
+    await expectLogged(from, /a Slack request could not be processed/);
+  });
+
+  it('a stale button in a modal: acknowledged, and the notice put on top of the modal', async () => {
+    const response = await post(
+      interactiveBody(
+        blockActionsPayload({
+          actionId: 'no_such_button',
+          user: 'UDISPATCH',
+          view: { viewId: quoteView.id, callbackId: ids.quoteForm, blocks: quoteView.blocks },
+        }),
+      ),
+    );
+    expect(response.status).toBe(200);
+    const pushed = await bot.fake.waitFor('views.push');
+    expect(textOf(pushed.body.view)).toContain(outOfDateText.slice(0, 60));
   });
 
   // Bolt throws on these before any listener runs; the receiver's error handler answers 400 and logs it.

@@ -4,8 +4,8 @@ import { quoteTyped } from '../../fakes/quote-values.js';
 import type { AppResponse } from '../../fakes/slack-requests.js';
 import { stateFor } from '../../fakes/view-state.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
-import { pathOfBlock } from '../../src/slack/shared/forms.js';
-import { ids, viewMetadata } from '../../src/slack/shared/ids.js';
+import { pathOfBlock } from '../../src/slack/kit/forms.js';
+import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
 import {
   expectNoErrorLogs,

@@ -1,7 +1,7 @@
 /** The shortcuts end to end, as Slack sends them: Book from this message, New booking and New quote. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteTyped } from '../../fakes/quote-values.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { fillStepsToReview, next } from '../support/booking-flow.js';
 import { elementOf, mrkdwnOf, startTestBot, type TestBot } from '../support/bot-harness.js';
 
@@ -139,6 +139,39 @@ describe('Book from this message', () => {
     }
     expect(mrkdwnOf(first)).toContain('&lt;Long&gt;');
     expect(mrkdwnOf(first)).not.toContain('<Long>');
+  });
+
+  it('a message that once froze the reader: another dispatcher is answered at once and the form opens, saying what was not read', async () => {
+    bot = await startTestBot();
+    // A pasted column of numbers: reading it took about 20 s of CPU, the whole bot blocked meanwhile.
+    const poisoned = '1 '.repeat(1500);
+    const shortcut = await bot.messageShortcut(poisoned);
+    expect(shortcut.status).toBe(200);
+    // From the shortcut's ack on, the form is being prepared; another dispatcher's command meanwhile.
+    const asked = performance.now();
+    const help = await bot.command('/waybill', 'help', { user_id: 'UOTHER' });
+    const answeredMs = performance.now() - asked;
+    expect(help.body.text).toContain('What this bot does');
+    // Slack's own limit for an answer: the reader, like any work after an ack, must never hold one up.
+    expect(answeredMs).toBeLessThan(3000);
+    const form = await bot.openedView();
+    expect(form.callback_id).toBe(ids.bookingStep);
+    expect(mrkdwnOf(form)).toContain('_The message:_ 1 1 1');
+
+    // A run of marks as long as Slack allows: turning it into plain text took 5 s.
+    const started = performance.now();
+    await bot.messageShortcut(`a${'*'.repeat(39_998)}x`);
+    expect(mrkdwnOf(await bot.openedView())).toContain('Only the start of the message was read');
+    expect(performance.now() - started).toBeLessThan(3000);
+
+    // Slack's longest message: the start is read, the dispatcher told the rest was not.
+    await bot.messageShortcut(`Tel: 0918 555 0202\n${'(02) '.repeat(8000)}`.slice(0, 40_000));
+    const long = await bot.openedView();
+    expect(long.callback_id).toBe(ids.bookingStep);
+    expect(mrkdwnOf(long)).toContain('*Receiver phone*: 0918 555 0202');
+    expect(mrkdwnOf(long)).toMatch(
+      /:warning: Only the start of the message was read \(3,99\d of its 40,000 characters; the reader stops at 4,000 characters or 200 lines\)/,
+    );
   });
 });
 

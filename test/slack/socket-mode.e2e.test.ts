@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { blockActionsPayload, interactiveBody, slashCommandBody } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
 
@@ -100,6 +100,24 @@ describe('Socket Mode', () => {
     expect(bot.logs.slice(from).some((line) => line.includes('a Slack request could not be processed'))).toBe(
       true,
     );
+  });
+
+  // Bolt's Socket Mode receiver has no unhandled-request timeout at all: these were never acknowledged.
+  it('acknowledges envelopes no listener handles (a stale button, an unknown command) and says they are out of date', async () => {
+    bot = await startTestBot({ socketMode: true });
+    const stale = await bot.socket?.deliver(
+      interactiveBody(
+        blockActionsPayload({ actionId: 'no_such_button', user: 'UDISPATCH', channelId: 'CDISPATCH' }),
+      ),
+    );
+    expect(stale).toMatchObject({ status: 200, body: '' });
+    const told = await bot.fake.waitFor('chat.postEphemeral');
+    expect(String(told.body.text)).toContain('from an older version of the bot');
+    const command = await bot.socket?.deliver(slashCommandBody({ command: '/nope', fake: bot.fake }));
+    expect(command?.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('`/nope` is not a command this bot knows'),
+    });
   });
 
   it('reconnects when Slack asks it to (disconnect: refresh_requested) and goes on answering', async () => {

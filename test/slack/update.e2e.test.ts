@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
@@ -231,6 +231,52 @@ describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
       unknown: await bot.updatedView(form.id, (v) => textOf(v.blocks).includes('outcome unknown')),
     };
   }
+
+  /** Resolve, in the unknown update's modal: the form in its place. */
+  async function resolveForm(unknown: View): Promise<View> {
+    const button = unknown.blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ids.resolveUpdateOpen);
+    await bot.clickInView(unknown, ids.resolveUpdateOpen, button?.value);
+    return bot.updatedView(unknown.id, (v) => v.callback_id === ids.resolveUpdateForm);
+  }
+
+  it('Resolve "the courier has it": the update recorded without a courier call, the card edited, its thread told, who decided audited', async () => {
+    const { unknown } = await unknownUpdate();
+    const form = await resolveForm(unknown);
+    const ack = await bot.submit(form, { verdict: 'booked' });
+    expect(textOf(ack.body.view)).toContain('Updated `WB000001`');
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    const card = await bot.deps.store.bookings.get('WB000001');
+    expect(card).toMatchObject({ version: 2, updatedBy: 'UDISPATCH' });
+    expect(card?.record).toMatchObject({ codAmount: '1800.00' });
+    expect(textOf(bot.fake.callsTo('chat.update').at(-1)?.body.blocks)).toContain('PHP 1,800.00');
+    const thread = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts === card?.cardTs);
+    expect(String(thread.at(-1)?.body.text)).toContain('<@UDISPATCH> updated `WB000001`');
+    expect((await bot.deps.store.audit.list({ operation: 'resolve' }))[0]).toMatchObject({
+      userId: 'UDISPATCH',
+      outcome: 'updated',
+    });
+    // Resolved once: the same form submitted again is told.
+    const again = await bot.submit(form, { verdict: 'notBooked' });
+    expect(again.body.errors.verdict).toContain('known already by <@UDISPATCH>');
+  });
+
+  it('Resolve "the courier does not have it": recorded as not sent, Try again sends it once', async () => {
+    const { unknown } = await unknownUpdate();
+    const form = await resolveForm(unknown);
+    const notSent = bot.ackedView(await bot.submit(form, { verdict: 'notBooked' }), unknown.id);
+    expect(textOf(notSent.blocks)).toContain(ids.updateRetry);
+    expect((await bot.deps.store.bookings.get('WB000001'))?.version).toBe(1);
+    await Promise.all([bot.clickInView(notSent, ids.updateRetry), bot.clickInView(notSent, ids.updateRetry)]);
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(2);
+    expect((await bot.deps.store.bookings.get('WB000001'))?.version).toBe(2);
+    expect((await bot.deps.store.audit.list({ operation: 'resolve' }))[0]).toMatchObject({
+      outcome: 'not updated',
+    });
+  });
 
   it('after an unknown outcome, sends a different update by someone else', async () => {
     await unknownUpdate();

@@ -1,10 +1,11 @@
 // Runs a store test suite once per backend: SQLite in a temporary file, PostgreSQL in a throwaway database.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
-import { sqliteDriver } from '../../src/store/backend.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 /*
@@ -28,8 +29,6 @@ export interface TestBackend {
 }
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
-
-const Database = sqliteDriver();
 
 const HOW_TO_RUN =
   'set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres (a user allowed to CREATE DATABASE) to run them';

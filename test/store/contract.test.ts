@@ -1,5 +1,6 @@
 // The store's contract, run against every backend: each behaviour, and several replicas at once.
 import { describe, expect, it, vi } from 'vitest';
+import { seededParty, seedParties } from '../../fakes/parties.js';
 import {
   AttemptNotFoundError,
   type BeginOptions,
@@ -7,9 +8,12 @@ import {
   DEFAULT_DRAFT_TTL_MS,
   DraftNotFoundError,
   DuplicateTrackingNumberError,
+  partyRevision,
+  type SavedParty,
   StoreError,
   StoreUnavailableError,
 } from '../../src/store/index.js';
+import { termsOf, wordsOf } from '../../src/store/parties.js';
 import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';
 import { describeEachBackend } from './backends.js';
@@ -757,6 +761,17 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(await b.deliveries.purgeExpired()).toBe(1);
       expect(await b.deliveries.claim('trigger-2')).toBe(true);
     });
+
+    it('a burst of claims, each id delivered three times to two replicas at once: each claimed once', async () => {
+      const [a, b] = [await backend.open(), await backend.open()];
+      // 100 ids, each delivered three times (twice to one replica, once to the other), all at once.
+      const ids = Array.from({ length: 300 }, (_, i) => `trigger-burst-${i % 100}`);
+      const claims = await Promise.all(ids.map((id, i) => (i % 3 === 2 ? b : a).deliveries.claim(id)));
+      const winners = ids.filter((_, i) => claims[i]);
+      expect(winners).toHaveLength(100);
+      expect(new Set(winners).size).toBe(100);
+      expect(await a.deliveries.claim('trigger-burst-7')).toBe(false);
+    });
   });
 
   describe('parties (address book)', () => {
@@ -866,6 +881,43 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(await store.parties.find('rosa 12')).toHaveLength(11); // 12, 120–129
     });
 
+    it('finds in a big address book what the rule says, most recent first, however common the words', async () => {
+      // Above what SQLite fetches for a rare word, walks for common ones, and fetches when they seldom meet.
+      const count = 20_000;
+      await seedParties(backend.target(), count);
+      const store = await backend.open();
+      // Every word typed starts a word of the party's (its phone's only, for digits); party i used at minute i.
+      const expected = (query: string) => {
+        const phoneOnly = /^\d+$/.test(query);
+        const words = wordsOf(query);
+        const ids: string[] = [];
+        for (let i = count - 1; i >= 0 && ids.length < 100; i--) {
+          const p = seededParty(i);
+          const terms = termsOf(p).filter((t) => !phoneOnly || t.field === 'phone');
+          if (words.every((w) => terms.some((t) => t.term.startsWith(w)))) ids.push(p.id);
+        }
+        return ids;
+      };
+      for (const query of [
+        '0917',
+        '',
+        'ma',
+        'maria',
+        'maria manila',
+        'maria santos',
+        'maria juan',
+        'maria santos manila',
+        'rosa 4',
+        'santos 49',
+        'zzz',
+      ]) {
+        expect(
+          (await store.parties.find(query)).map((p) => p.id),
+          query,
+        ).toEqual(expected(query));
+      }
+    });
+
     it('finds the parties a message names: every word of the name, in any case', async () => {
       const store = await backend.open();
       const [mariaSantos, mariaClara, cruz] = await Promise.all(
@@ -905,6 +957,40 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       });
       expect(await store.parties.edit('nope', maria)).toEqual({ ok: false, reason: 'missing' });
       await expect(store.parties.edit(saved.id, { ...maria, name: ' ' })).rejects.toThrow(RangeError);
+    });
+
+    it('edits on the revision read (optimistic concurrency): of 10 at once on two replicas, one applies; a booking in between counts as a change', async () => {
+      const [a, b] = [await backend.open({ replicaId: 'a' }), await backend.open({ replicaId: 'b' })];
+      const [saved] = await a.parties.save([maria]);
+      if (!saved) throw new Error('not saved');
+      const revision = partyRevision(saved);
+      expect(partyRevision((await b.parties.get(saved.id)) as SavedParty)).toBe(revision);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).parties.edit(saved.id, { ...maria, street: `${i} Edited St` }, revision),
+        ),
+      );
+      const applied = results.filter((r) => r.ok);
+      expect(applied).toHaveLength(1);
+      const now = (await a.parties.get(saved.id)) as SavedParty;
+      expect(now.street).toBe(applied[0]?.ok && applied[0].party.street);
+      for (const refused of results.filter((r) => !r.ok)) {
+        expect(refused).toEqual({ ok: false, reason: 'changed', current: now });
+      }
+      // A booking saving new details of the party: an edit of the details read before does not undo them.
+      const before = partyRevision(now);
+      await b.parties.save([{ ...maria, email: 'new@example.com' }]);
+      const late = await a.parties.edit(saved.id, { ...maria, city: 'Pasay' }, before);
+      expect(late).toMatchObject({ ok: false, reason: 'changed', current: { email: 'new@example.com' } });
+      // Used again with the same details: nothing changed, so the edit applies.
+      const current = (await a.parties.get(saved.id)) as SavedParty;
+      await b.parties.save([{ ...maria, email: 'new@example.com' }]);
+      expect(
+        await a.parties.edit(saved.id, { ...current, city: 'Pasay' }, partyRevision(current)),
+      ).toMatchObject({
+        ok: true,
+        party: { city: 'Pasay', email: 'new@example.com' },
+      });
     });
 
     it('deletes a party and the words it was found by', async () => {

@@ -1,16 +1,17 @@
 // Migrations on both backends: applied once however many replicas start, refused from a newer build, legacy files adopted.
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Backend, connectPostgres, connectSqlite, sqliteDriver } from '../../src/store/backend.js';
+import { type Backend, connectPostgres, connectSqlite } from '../../src/store/backend.js';
 import { NewerSchemaError, openStore } from '../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
 import { describeEachBackend, type Target } from './backends.js';
 import { startChild } from './child.js';
 
-const Database = sqliteDriver();
 const connected: Backend[] = [];
 afterEach(async () => {
   await Promise.all(connected.splice(0).map((backend) => backend.close()));
@@ -45,7 +46,7 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     const applied = await Promise.all(
       children.map(async (child) => JSON.parse(await child.nextLine()) as number[]),
     );
-    expect(applied.flat().sort()).toEqual(allVersions);
+    expect(applied.flat().sort((a, b) => a - b)).toEqual(allVersions);
     expect(applied.filter((versions) => versions.length > 0)).toHaveLength(1);
     expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0, 0]);
 
@@ -83,6 +84,27 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
       // Version 2 backfilled the booked numbers as used.
       expect(await store.trackingNumbers.reserve('WB000001')).toBe(false);
       expect(await store.trackingNumbers.next('WB')).toBe('WB000002');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('gives bookings stored before the pickup manifest their pickup time, from their record', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    const before = MIGRATIONS.findIndex((migration) => migration.name.startsWith('bookings by pickup time'));
+    await migrate(old, Date.now(), MIGRATIONS.slice(0, before));
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', '{"pickupAt":"2026-11-23T01:30:00.250Z"}', 1, 'C1', 'U1', 0),
+             ('WB000002', 'R2', '{"pickupAt":"2026-11-24T01:30:00.000Z"}', 1, 'C1', 'U1', 0)`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      const day = { from: new Date('2026-11-23T00:00:00Z'), to: new Date('2026-11-24T00:00:00Z') };
+      const listed = await store.bookings.listByPickup(day);
+      expect(listed.map((b) => [b.trackingNumber, b.pickupAt?.toISOString()])).toEqual([
+        ['WB000001', '2026-11-23T01:30:00.250Z'],
+      ]);
     } finally {
       await store.close();
     }

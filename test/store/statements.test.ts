@@ -1,9 +1,9 @@
 // The SQLite store's statements: prepared once per SQL text, bounded, never handed out while in use.
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { preparingOnce, sqliteDriver } from '../../src/store/backend.js';
+import { preparingOnce } from '../../src/store/backend.js';
 
 function database() {
-  const Database = sqliteDriver();
   const db = new Database(':memory:');
   db.exec('create table t (n integer)');
   db.exec('insert into t values (1), (2), (3)');

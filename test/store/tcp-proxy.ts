@@ -11,6 +11,12 @@ export interface TcpProxy {
    * without ever answering: a host that hangs, or a network that loses everything.
    */
   silence(): Promise<void>;
+  /**
+   * Once a connection has sent statements containing each of `statements` in turn (say an
+   * `insert`, then `commit`), passes the last one on to the server and then cuts, as `cut` does:
+   * the server runs it, the client never hears back. Resolves when that has happened.
+   */
+  cutAfter(...statements: string[]): Promise<void>;
   /** Answers again, listening on the same port if it was cut. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +31,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   let server: Server | undefined;
   let silent = false;
+  let trigger: { statements: string[]; fired: () => void } | undefined;
   const dropAll = () => {
     for (const socket of sockets) socket.destroy();
   };
@@ -37,6 +44,23 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       const upstream = createConnection(target);
       track(upstream);
       client.pipe(upstream).pipe(client);
+      let matched = 0;
+      let draining = false;
+      client.on('data', (chunk: Buffer) => {
+        // After the pipe's own listener: the chunk is on its way to the server already.
+        if (!trigger || !chunk.toString('latin1').includes(trigger.statements[matched] ?? '\0')) return;
+        matched += 1;
+        if (matched < trigger.statements.length) return;
+        const { fired } = trigger;
+        trigger = undefined;
+        // The server reads what was sent before the end of its stream, and runs it.
+        draining = true;
+        sockets.delete(upstream);
+        upstream.unpipe(client);
+        upstream.end();
+        upstream.resume();
+        void cut().then(fired);
+      });
       const unlink = () => {
         client.unpipe(upstream);
         upstream.unpipe(client);
@@ -46,7 +70,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       links.add(unlink);
       client.on('close', () => {
         links.delete(unlink);
-        upstream.destroy();
+        if (!draining) upstream.destroy();
       });
       upstream.on('close', () => client.destroy());
     });
@@ -66,6 +90,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   return {
     port,
     cut,
+    cutAfter: (...statements) =>
+      new Promise<void>((fired) => {
+        trigger = { statements, fired };
+      }),
     silence: async () => {
       silent = true;
       for (const unlink of links) unlink();

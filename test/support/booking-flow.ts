@@ -1,6 +1,6 @@
 /** A booking typed through every step of the modal, for the end-to-end tests. */
 import { expect } from 'vitest';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 import type { TestBot } from './bot-harness.js';
 import type { SlackDriver, View } from './slack-driver.js';
 

@@ -8,11 +8,12 @@ import { startFakeSlack } from '../../fakes/slack-fake.js';
 import { postToApp } from '../../fakes/slack-requests.js';
 import { type SocketModeFake, startSocketModeFake } from '../../fakes/socket-mode-fake.js';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
-import { keepStore } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
+import { Metrics } from '../../src/metrics.js';
+import { keepStore } from '../../src/operations/recovery.js';
 import { createBot } from '../../src/slack/bot.js';
-import { type BotDeps, createBotDeps } from '../../src/slack/deps.js';
-import { tellAbandoned } from '../../src/slack/shared/attempts.js';
+import { type Core, createCore } from '../../src/slack/core.js';
+import { tellAbandoned } from '../../src/slack/kit/abandoned.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
@@ -64,6 +65,8 @@ export interface TestBotOptions {
   slackRetries?: number;
   /** Receive over Socket Mode (an app-level token, the fake's WebSocket) instead of signed HTTP. */
   socketMode?: boolean;
+  /** Bolt's own wait before it answers an unacknowledged request 404 (HTTP; default about 3 s). */
+  unhandledRequestTimeoutMs?: number;
 }
 
 export interface TestBot extends SlackDriver {
@@ -73,7 +76,7 @@ export interface TestBot extends SlackDriver {
   socket?: SocketModeFake;
   app: App;
   sandbox: Sandbox;
-  deps: BotDeps;
+  deps: Core;
   logs: string[];
   /**
    * One turn of what the running bot does every lease renewal: calls abandoned by replicas that
@@ -98,12 +101,14 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const logger = createLogger({ level: 'debug', destination, secrets: Object.values(secrets) });
   const fake = await startFakeSlack();
   const sandbox = options.sandbox ?? (await startSandbox({ token: secrets.upstreamToken }));
+  const metrics = new Metrics();
   const courier = createWaybillClient({
     baseUrl: sandbox.baseUrl,
     token: secrets.upstreamToken,
     timeoutMs: options.timeoutMs ?? 3000,
     logger,
     retryBaseDelayMs: 1,
+    observe: (operation) => metrics.courierCall(operation),
   });
   const store =
     options.store ??
@@ -119,7 +124,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     ...options.env,
   });
   const botConfig = loadBotConfig(options.env ?? {});
-  const deps = createBotDeps({
+  const deps = createCore({
     waybill,
     courier,
     store,
@@ -129,12 +134,16 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     now: options.now ?? (() => fixedNow),
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },
+    metrics,
   });
   const app = createBot({
     slack,
     deps,
     identity: { botId: 'BBOT', botUserId: 'UBOT' },
     processBeforeResponse: true,
+    ...(options.unhandledRequestTimeoutMs
+      ? { unhandledRequestTimeoutMs: options.unhandledRequestTimeoutMs }
+      : {}),
     clientOptions: { retryConfig: { retries: options.slackRetries ?? 0, minTimeout: 0, maxTimeout: 0 } },
   });
   const server = socket ? undefined : ((await app.start({ port: 0, host: '127.0.0.1' })) as Server);

@@ -1,7 +1,9 @@
 /** The real entry points (what `npm start` and `npm run sandbox` run) as child processes: their output lines, their exit, their readiness; and ports for them. */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
@@ -26,17 +28,19 @@ export function killStarted(): void {
   started.clear();
 }
 
-/** An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment (and PATH, HOME). */
-export function spawnBundle(
-  name: 'app' | 'sandbox',
-  env: Record<string, string>,
-  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
-): BotProcess {
-  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...options,
-  });
+/**
+ * An empty working directory of its own for a child, readable by all (one test runs the bot as an
+ * unprivileged user): the developer's `.env` in the checkout, which the bot reads from its working
+ * directory, never reaches a test's bot. Removed when the child has ended.
+ */
+export function emptyWorkingDirectory(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'waybill-cwd-'));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** A child process's lines, exit and readiness; it is killed by killStarted(). */
+export function watchProcess(proc: ChildProcess): BotProcess {
   started.add(proc);
   const lines: string[] = [];
   const stderr: string[] = [];
@@ -72,6 +76,26 @@ export function spawnBundle(
       });
     });
   return { proc, lines, stderr, exited, lineMatching };
+}
+
+/**
+ * An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment
+ * (and PATH, HOME), in an empty working directory.
+ */
+export function spawnBundle(
+  name: 'app' | 'sandbox',
+  env: Record<string, string>,
+  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): BotProcess {
+  const cwd = emptyWorkingDirectory();
+  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`)], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
+  proc.on('close', () => rmSync(cwd, { recursive: true, force: true }));
+  return watchProcess(proc);
 }
 
 /** The bot, src/app.ts. */

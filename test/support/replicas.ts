@@ -2,6 +2,7 @@
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import { type AppResponse, type PostOptions, postToApp } from '../../fakes/slack-requests.js';
 import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
+import { exampleProfilesPath } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
 import { type ServingBot, startServingBot } from './bot-process.js';
 import { type SlackDriver, slackDriver } from './slack-driver.js';
@@ -70,7 +71,7 @@ export async function startReplicas(
     WAYBILL_API_TOKEN: replicaSecrets.upstreamToken,
     WAYBILL_TIMEZONE: 'Asia/Manila',
     WAYBILL_TIMEOUT_MS: '10000',
-    SENDER_PROFILES_FILE: 'src/waybill/sender-profiles.example.json',
+    SENDER_PROFILES_FILE: exampleProfilesPath,
     DATABASE_URL: url,
     LOG_LEVEL: 'info',
     ...env,

@@ -16,7 +16,7 @@ import {
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
 import { stateFor } from '../../fakes/view-state.js';
-import { ids } from '../../src/slack/shared/ids.js';
+import { ids } from '../../src/slack/kit/ids.js';
 
 export interface View {
   id: string;
@@ -241,4 +241,12 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
     globalShortcut: (callbackId, user = 'UDISPATCH') =>
       post(interactiveBody(globalShortcutPayload({ callbackId, user }))),
   };
+}
+
+/** `/book import`, the file chosen, Check file: the summary with its "Book N rows", as a dispatcher gets there. */
+export async function checkedImport(driver: SlackDriver, fileId: string, user = 'UDISPATCH'): Promise<View> {
+  await driver.command('/book', 'import', { user_id: user });
+  const modal = await driver.openedView();
+  await driver.submit(modal, { file: fileId }, user);
+  return driver.updatedView(modal.id, (view) => view.callback_id === ids.bulkConfirm);
 }

@@ -1,13 +1,14 @@
 // Bookings CSV files: reading (encodings, delimiters, quoting, headers), every problem at once, and the files the bot writes.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { bookingColumns, templateCsv } from '../../src/waybill/csv/columns.js';
-import { exportCsv } from '../../src/waybill/csv/export.js';
+import { type ExportEntry, exportWriter } from '../../src/waybill/csv/export.js';
 import { type BookingCsvOptions, bookingOfRow, readBookingCsv } from '../../src/waybill/csv/read-bookings.js';
 import { resultsCsv } from '../../src/waybill/csv/results.js';
-import { spreadsheetSafe } from '../../src/waybill/csv/write.js';
+import { spreadsheetSafe, toCsv } from '../../src/waybill/csv/write.js';
 import { exampleProfilesPath, loadSenderProfiles } from '../../src/waybill/profiles.js';
 import { createWaybillSchemas } from '../../src/waybill/schemas.js';
 import { toBookingWire } from '../../src/waybill/wire.js';
@@ -30,6 +31,12 @@ const header =
   'item_description,payment_method,cod_amount,package_type,package_weight,operator_contact_number,receiver_name,receiver_phone,receiver_street,receiver_city,receiver_country,sender_profile';
 const good = (name: string) =>
   `Scales,COD,1500,BOX,4.5,+63 917 555 0100,${name},0917 123 4567,88 Rizal Ave,Cebu City,PH,pasig-warehouse`;
+
+/** The export of a few entries, written in one piece. */
+function exportCsv(entries: ExportEntry[], timeZone: string): string {
+  const writer = exportWriter(timeZone);
+  return writer.start + writer.lines(entries);
+}
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const read = (text: string, more: Partial<BookingCsvOptions> = {}) =>
@@ -85,6 +92,47 @@ describe('reading a bookings CSV', () => {
     });
   });
 
+  it("refuses a phone that cannot be dialled by the booking form's own rule, and writes a good one as dialled", () => {
+    const row = (phone: string, country = 'PH') =>
+      `Scales,COD,1500,BOX,4.5,+63 917 555 0100,Ana,${phone},88 Rizal Ave,Cebu City,${country},pasig-warehouse`;
+    const csv = [
+      header,
+      row('0918 555 020'),
+      row('1234567'),
+      row('00000000'),
+      row('09171234567'),
+      row('(212) 555-0199', 'US'),
+    ].join('\n');
+    const { ready, problems } = read(csv);
+    const examples = ', e.g. 0917 123 4567 or (02) 8123 4567';
+    expect(problems).toEqual([
+      {
+        row: 2,
+        column: 'receiver_phone',
+        message: `Receiver phone is not a phone number that can be dialled in PH${examples}`,
+      },
+      {
+        row: 3,
+        column: 'receiver_phone',
+        message: `Receiver phone has the wrong number of digits for a phone number in PH${examples}`,
+      },
+      {
+        row: 4,
+        column: 'receiver_phone',
+        message: `Receiver phone is not a phone number that can be dialled in PH${examples}`,
+      },
+    ]);
+    // What the courier gets: spaced as dialled, another country's number with its code.
+    const sent = ready.map((r) => {
+      const booking = bookingOfRow(options, r.values, `WB00000${r.row}`);
+      return [r.row, booking.ok && toBookingWire(booking.value, 'Asia/Manila').consigneeContact];
+    });
+    expect(sent).toEqual([
+      [5, '0917 123 4567'],
+      [6, '+1 212 555 0199'],
+    ]);
+  });
+
   it('matches headers in any order and spelling, and skips blank rows', () => {
     const csv = `Receiver Name,RECEIVER-PHONE,${header.split(',').slice(0, 6).join(',')},receiver_street,receiver_city,receiver_country,sender_profile\nAna,0917 123 4567,Scales,COD,1500,BOX,4.5,+63 917 555 0100,1 Main St,Cebu,PH,pasig-warehouse\n,,,,,,,,,,,\n\n`;
     const result = read(csv);
@@ -124,11 +172,6 @@ describe('reading a bookings CSV', () => {
       { row: 5, column: 'sender_country', message: 'Sender country is required' },
       {
         row: 5,
-        column: 'receiver_phone',
-        message: expect.stringMatching(/^Receiver phone must be a phone number/),
-      },
-      {
-        row: 5,
         column: 'package_weight',
         message: expect.stringMatching(/^Package weight must be a number/),
       },
@@ -136,6 +179,11 @@ describe('reading a bookings CSV', () => {
         row: 5,
         column: 'cod_amount',
         message: 'COD amount must be empty unless the payment method is Cash on delivery',
+      },
+      {
+        row: 5,
+        column: 'receiver_phone',
+        message: expect.stringMatching(/^Receiver phone has too few digits for a phone number in PH/),
       },
     ]);
   });
@@ -226,13 +274,120 @@ describe('files the bot writes', () => {
     ]);
   });
 
-  it('never lets a typed cell run as a spreadsheet formula; numbers and phones stay as typed', () => {
-    expect(spreadsheetSafe('=HYPERLINK("http://x")')).toBe(`'=HYPERLINK("http://x")`);
-    expect(spreadsheetSafe('@SUM(A1)')).toBe(`'@SUM(A1)`);
-    expect(spreadsheetSafe('-2+3+cmd|x')).toBe(`'-2+3+cmd|x`);
-    expect(spreadsheetSafe('+63 917 123 4567')).toBe('+63 917 123 4567');
-    expect(spreadsheetSafe('-12.5')).toBe('-12.5');
+  it('never lets a text cell run as a spreadsheet formula; only plain numbers in number columns stay as they are', () => {
+    for (const text of [
+      '=HYPERLINK("http://x")',
+      '@SUM(A1)',
+      '-2+3+cmd|x',
+      '-(1)-(2)',
+      '+1',
+      '-12.5',
+      '\t=1',
+      '\r=1',
+    ]) {
+      expect(spreadsheetSafe(text)).toBe(`'${text}`);
+    }
+    expect(spreadsheetSafe('+63 917 123 4567')).toBe("'+63 917 123 4567");
     expect(spreadsheetSafe('Maria')).toBe('Maria');
+    expect(spreadsheetSafe('12.5')).toBe('12.5');
+    expect(spreadsheetSafe('-12.5', true)).toBe('-12.5');
+    for (const notANumber of ['-(1)-(2)', '-1-2', '+1', '-1e5', '- 1', '-1.', '=1']) {
+      expect(spreadsheetSafe(notANumber, true)).toBe(`'${notANumber}`);
+    }
+  });
+
+  it('export: every text cell that would be a formula, read field by field, is text; amounts, weights and counts stay numbers', () => {
+    const hostile = ['-(1)-(2)', '+1+2', '=1+2', '@SUM(A1)', '\t-1', '\r+1', '-1'];
+    const csv = exportCsv(
+      hostile.map((text, i) => ({
+        at: new Date('2026-11-23T01:05:00Z'),
+        userId: 'U1',
+        operation: 'book',
+        outcome: 'ok',
+        trackingNumber: text,
+        request: {
+          consigneeName: text,
+          consigneeAddress2: text,
+          shipperName: text,
+          itemDescription: text,
+          referenceNumber1: text,
+          codAmount: i % 2 ? '-15.50' : '1500.00',
+          declaredValue: '2000',
+          quantity: 3,
+          PackageWeight: 4.5,
+        },
+        response: { trackingRefNo: text },
+        detail: text,
+      })),
+      'Asia/Manila',
+    );
+    const rows = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(hostile.length);
+    const textColumns = [
+      'tracking_number',
+      'courier_reference',
+      'receiver_name',
+      'receiver_city',
+      'sender_name',
+      'item_description',
+      'reference1',
+      'message',
+    ];
+    for (const [i, row] of rows.entries()) {
+      for (const column of textColumns) expect(row[column], column).toBe(`'${hostile[i]}`);
+      expect(row.cod_amount).toBe(i % 2 ? '-15.50' : '1500.00');
+      expect(row.declared_value).toBe('2000');
+      expect(row.quantity).toBe('3');
+      expect(row.weight_kg).toBe('4.5');
+    }
+  });
+
+  it('results file: a receiver named like a formula is text, the row number a number', () => {
+    const rows = parse(
+      resultsCsv([
+        {
+          row: 2,
+          receiver: '-(1)-(2)',
+          trackingNumber: 'WB000001',
+          courierReference: '+1',
+          outcome: 'failed',
+          message: '=bad',
+        },
+      ]),
+      { bom: true, columns: true },
+    ) as Record<string, string>[];
+    expect(rows).toEqual([
+      {
+        row: '2',
+        receiver_name: "'-(1)-(2)",
+        tracking_number: 'WB000001',
+        courier_reference: "'+1",
+        outcome: 'failed',
+        message: "'=bad",
+      },
+    ]);
+  });
+
+  it('writes any text a CSV reader reads back cell for cell (commas, quotes, line breaks, accents)', () => {
+    const cell = fc.string({
+      unit: fc.constantFrom('a', ' ', ',', '"', '\r', '\n', '\u00f1', '=', '1', '-', "'"),
+    });
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 5 }), (rows) => {
+        const parsed = parse(toCsv(['a', 'b', 'c'], rows), { bom: true, relax_column_count: true });
+        expect(parsed).toEqual([
+          ['a', 'b', 'c'],
+          ...rows.map((row) => row.map((text) => spreadsheetSafe(text))),
+        ]);
+      }),
+    );
+  });
+
+  it('reads a cell the bot marked as text without the mark', () => {
+    const csv = `${header}\n${good('Maria Santos').replace('0917 123 4567', "'+63 917 123 4567")}\n`;
+    const { ready, problems } = read(csv);
+    expect(problems).toEqual([]);
+    expect(ready[0]?.values).toMatchObject({ consignee: { phone: '+63 917 123 4567' } });
   });
 
   it('export: one line per audit entry, its time in the waybill time zone, fields from the request and answer', () => {

@@ -6,6 +6,7 @@ import {
   toWireDateTime,
   zonedDateAfter,
   zonedDateAndTime,
+  zonedStamper,
 } from '../../src/waybill/dates.js';
 
 const NEW_YORK = 'America/New_York';
@@ -134,6 +135,63 @@ describe('instantFromZonedDateTime', () => {
         at(iso).toISOString(),
       );
     }
+  });
+
+  it('zonedStamper stamps every instant as zonedDateAndTime does, across DST changes and odd offsets', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 * 24 * 366 * 10 }),
+        fc.constantFrom('UTC', MANILA, NEW_YORK, LORD_HOWE, 'Asia/Kathmandu', 'Pacific/Chatham'),
+        (minutes, zone) => {
+          const instant = new Date(Date.UTC(2020, 0, 1) + minutes * 60_000 + 17_000);
+          const { date, time } = zonedDateAndTime(instant, zone);
+          expect(zonedStamper(zone)(instant)).toBe(`${date} ${time}`);
+        },
+      ),
+    );
+  });
+
+  it('one zonedStamper over many instants, in order as an export reads them, stamps each as Intl does, across DST changes and odd offsets', () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intlStamp = (zone: string, ms: number) => {
+      const format =
+        formats.get(zone) ??
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        });
+      formats.set(zone, format);
+      const part = Object.fromEntries(format.formatToParts(ms).map(({ type, value }) => [type, value]));
+      return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
+    };
+    const wrong: string[] = [];
+    const check = (zone: string, from: number, to: number, step: number) => {
+      const stamp = zonedStamper(zone);
+      for (let ms = from; ms < to; ms += step) {
+        const expected = intlStamp(zone, ms);
+        if (stamp(new Date(ms)) !== expected) wrong.push(`${zone} ${new Date(ms).toISOString()}`);
+      }
+    };
+    const zones = [MANILA, NEW_YORK, LORD_HOWE, 'America/St_Johns', 'Asia/Kathmandu', 'Pacific/Chatham'];
+    // Two years, every 2 hours 3 minutes 17 seconds, each DST change of them passed through.
+    for (const zone of zones) check(zone, Date.UTC(2025, 0, 1), Date.UTC(2027, 0, 1), 7_397_000);
+    // Every second around changes: New York's (on the hour), Lord Howe's half-hour one, St John's (xx:30 UTC).
+    for (const [zone, change] of [
+      [NEW_YORK, Date.UTC(2026, 2, 8, 7)],
+      [NEW_YORK, Date.UTC(2026, 10, 1, 6)],
+      [LORD_HOWE, Date.UTC(2026, 3, 4, 15)],
+      ['America/St_Johns', Date.UTC(2026, 2, 8, 5, 30)],
+    ] as const)
+      check(zone, change - 120_000, change + 120_000, 1000);
+    // Monrovia kept -0:44:30 until 1972: an offset of whole seconds, and its change off the quarter hour.
+    check('Africa/Monrovia', Date.UTC(1971, 11, 1), Date.UTC(1972, 1, 1), 1_397_000);
+    check('Africa/Monrovia', Date.UTC(1972, 0, 7) - 3_600_000, Date.UTC(1972, 0, 7) + 3_600_000, 1000);
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 
   it('round-trips every whole minute in zones without DST', () => {

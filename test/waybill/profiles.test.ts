@@ -121,16 +121,16 @@ describe('parseSenderProfiles', () => {
 
   it('refuses a bad sender phone with the domain message', () => {
     expect(refusal(() => parse(rawProfile({ shipper: rawShipper({ phone: '12-34' }) })))).toBe(
-      `${WHERE}: profile "acme": Sender phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)`,
+      `${WHERE}: profile "acme": Sender phone has too few digits for a phone number in PH, e.g. 0917 123 4567 or (02) 8123 4567`,
     );
   });
 
   it('refuses a bad return phone and a bad operator contact number', () => {
     expect(refusal(() => parse(rawProfile({ returnTo: rawShipper({ phone: 'call me' }) })))).toBe(
-      `${WHERE}: profile "acme": Return phone must be a phone number of 7 to 20 digits (+ - ( ) and spaces allowed)`,
+      `${WHERE}: profile "acme": Return phone must be a phone number: digits, spaces and + - ( ) only`,
     );
     expect(refusal(() => parse(rawProfile({ operatorContactNumber: '123' })))).toMatch(
-      /profile "acme": Operator contact number must be a phone number/,
+      /profile "acme": Operator contact number has too few digits for a phone number in PH/,
     );
   });
 

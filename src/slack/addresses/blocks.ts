@@ -1,10 +1,10 @@
 /** Block Kit for the address book: the type-ahead on each party's step, its options, the list and the edit form. */
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, Option } from '@slack/types';
 import type { SavedParty } from '../../store/index.js';
-import { context, cut, plain, section } from '../shared/blocks.js';
-import { type FormField, inputBlocks } from '../shared/forms.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import { context, cut, plain, section } from '../kit/blocks.js';
+import { type FormField, inputBlocks } from '../kit/forms.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** Slack's limits on an external select's answer. */
 export const MAX_OPTIONS = 100;
@@ -182,10 +182,19 @@ export interface PartyEditInput {
   values: unknown;
   metadata: string;
   uses: number;
+  /** Why the form is shown again (someone changed the party meanwhile). */
+  notice?: string;
 }
 
 /** A saved party's details, to change; validated by the domain's party schema on Save. */
-export function partyEditView({ fields, required, values, metadata, uses }: PartyEditInput): ModalView {
+export function partyEditView({
+  fields,
+  required,
+  values,
+  metadata,
+  uses,
+  notice,
+}: PartyEditInput): ModalView {
   return {
     type: 'modal',
     callback_id: ids.addressesEditForm,
@@ -194,12 +203,18 @@ export function partyEditView({ fields, required, values, metadata, uses }: Part
     close: plain('Back'),
     private_metadata: metadata,
     blocks: [
+      ...(notice ? [section(`:warning: ${escapeMrkdwn(notice)}`)] : []),
       context(
         `Booked ${uses} time${uses === 1 ? '' : 's'}. Changes apply to the next bookings; those already made keep their details.`,
       ),
       ...inputBlocks(fields, { values, required }),
     ],
   };
+}
+
+/** Where a saved party was chosen in a type-ahead but has been deleted since it was offered. */
+export function partyGoneNotice(name: string): string {
+  return `The saved party "${name}" was deleted from the address book meanwhile, so nothing was filled in.`;
 }
 
 /** Said instead of the form when the party is gone (someone deleted it meanwhile). */

@@ -1,28 +1,33 @@
 /** Delete, in the address book window (Slack asks to confirm first): the party goes, the list stays. */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { ids } from '../shared/ids.js';
-import { showInModal } from '../shared/modal.js';
-import { addressBookDraftOfView, listView } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { ids } from '../kit/ids.js';
+import { showInModal } from '../kit/modal.js';
+import { ADDRESS_BOOK, type AddressBookDraft, listView } from './flow.js';
 
-export function register(app: App, deps: BotDeps): void {
-  app.action<BlockAction<ButtonAction>>(ids.addressesDelete, async ({ ack, body, action, client }) => {
-    await ack();
-    if (!body.view) return;
-    const draft = await addressBookDraftOfView(deps, body.view.private_metadata);
-    if (!draft) return;
-    const partyId = action.value ?? '';
-    const saved = await deps.store.parties.get(partyId);
-    const deleted = saved !== undefined && (await deps.store.parties.delete(partyId));
-    if (deleted) {
-      await deps.store.audit.record({
-        userId: body.user.id,
-        operation: 'addresses',
-        outcome: 'deleted',
-        detail: `saved party ${partyId}`,
-      });
-    }
-    const notice = deleted ? `Deleted ${saved.name}.` : 'That party was already deleted.';
-    await showInModal(client, body.view.id, await listView(deps, draft, notice));
-  });
+export function register(app: App, deps: Core): void {
+  app.action<BlockAction<ButtonAction>, DraftContext<AddressBookDraft>>(
+    ids.addressesDelete,
+    requires(deps, 'addresses'),
+    withDraft(deps.store.drafts, ADDRESS_BOOK),
+    async ({ ack, body, action, client, context: { draft } }) => {
+      await ack();
+      if (!body.view) return;
+      const partyId = action.value ?? '';
+      const saved = await deps.store.parties.get(partyId);
+      const deleted = saved !== undefined && (await deps.store.parties.delete(partyId));
+      if (deleted) {
+        await deps.store.audit.record({
+          userId: body.user.id,
+          operation: 'addresses',
+          outcome: 'deleted',
+          detail: `saved party ${partyId}`,
+        });
+      }
+      const notice = deleted ? `Deleted ${saved.name}.` : 'That party was already deleted.';
+      await showInModal(client, body.view.id, await listView(deps, draft, notice));
+    },
+  );
 }

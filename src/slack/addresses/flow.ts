@@ -2,8 +2,8 @@
 import type { ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
-import type { BotDeps } from '../deps.js';
-import { draftOfView, viewMetadata } from '../shared/ids.js';
+import type { Core } from '../core.js';
+import { viewMetadata } from '../kit/ids.js';
 import { addressBookView, MAX_LISTED } from './blocks.js';
 
 /** What the window searched for; the draft also keeps who opened it where, for access control. */
@@ -11,13 +11,15 @@ export interface AddressBookDraft {
   query: string;
 }
 
-export function addressBookDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
-  return draftOfView<AddressBookDraft>(deps.store.drafts, privateMetadata, 'addresses');
-}
+/** The address book window's kind of draft. */
+export const ADDRESS_BOOK = 'addresses';
+
+/** Said under a form of the window when its draft is gone. */
+export const addressBookExpired = 'This window has expired. Close it and type /waybill addresses again.';
 
 /** The list for the draft's search, with `notice` (what was just done) at the top. */
 export async function listView(
-  deps: BotDeps,
+  deps: Pick<Core, 'store' | 'waybill'>,
   draft: Draft<AddressBookDraft>,
   notice?: string,
 ): Promise<ModalView> {

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { SavedParty } from '../../store/index.js';
 import type { KnownParty } from '../../waybill/message-reader.js';
 import type { Party, WaybillSchemas } from '../../waybill/schemas.js';
-import { contactFields, placeFields } from '../shared/fields.js';
-import { type FormField, requiredPaths, setPath } from '../shared/forms.js';
+import type { Core } from '../core.js';
+import { contactFields, placeFields } from '../kit/fields.js';
+import { type FormField, perCore, requiredPaths, setPath } from '../kit/forms.js';
 
 /** The fields of a party, in the order a booking step shows them. */
 const PARTY_KEYS = [
@@ -33,6 +34,9 @@ export function partyFormSpec(schema: WaybillSchemas['party']) {
 }
 
 export type PartyFormSpec = ReturnType<typeof partyFormSpec>;
+
+/** The address book's party form, of this core's schema. */
+export const partySpec = perCore((core: Pick<Core, 'schemas'>) => partyFormSpec(core.schemas.party));
 
 /**
  * A form's input with `party` (`consignee`, `shipper`, `returnTo`) replaced by a saved party's

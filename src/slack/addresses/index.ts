@@ -1,16 +1,16 @@
 /** The address book: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never its other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as deleteParty from './delete.js';
 import * as edit from './edit.js';
 import * as options from './options.js';
 import * as search from './search.js';
 
-export { partyOfPicker, partyPicker } from './blocks.js';
-export { openAddressBook } from './command.js';
+export { partyGoneNotice, partyOfPicker, partyPicker } from './blocks.js';
+export { addressesCommand } from './command.js';
 export { fillParty, knownParties, partyFormSpec } from './form.js';
 
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   for (const listener of [options, search, edit, deleteParty]) listener.register(app, deps);
 }

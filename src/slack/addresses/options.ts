@@ -1,36 +1,41 @@
 /** The type-ahead's options: saved parties matching what the dispatcher has typed so far. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { ids } from '../shared/ids.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { ids } from '../kit/ids.js';
 import { MAX_OPTIONS, partyOptions } from './blocks.js';
 
 /** Slack gives up on an options request after 3 s; an answer after this is no use to anyone. */
 const ANSWER_WITHIN_MS = 2_500;
 
-/** The menus on /quote and on each party's /book step ask here; the dispatcher's access was checked by the guard. */
-export function register(app: App, deps: BotDeps): void {
-  const menus = new RegExp(`^(${ids.quoteParty}|${ids.bookingParty})$`);
-  app.options<'block_suggestion'>(
-    { type: 'block_suggestion', action_id: menus },
-    async ({ ack, options }) => {
-      const started = performance.now();
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS);
-      });
-      const found = await Promise.race([deps.store.parties.find(options.value ?? '', MAX_OPTIONS), late])
-        .catch((err: unknown) => {
-          deps.logger.error({ err }, 'saved parties could not be searched');
-          return [];
-        })
-        .finally(() => clearTimeout(timer));
-      if (found === undefined)
-        deps.logger.warn('saved parties: the search took too long; answered with none');
-      deps.logger.debug(
-        { ms: Math.round(performance.now() - started), found: found?.length ?? 0 },
-        'type-ahead answered',
-      );
-      await ack(partyOptions(found ?? []));
-    },
-  );
+/** The menus on /quote and on each party's /book step ask here, each needing what its form needs. */
+export function register(app: App, deps: Core): void {
+  for (const [menu, permission] of [
+    [ids.quoteParty, 'quote'],
+    [ids.bookingParty, 'book'],
+  ] as const)
+    app.options<'block_suggestion'>(
+      { type: 'block_suggestion', action_id: menu },
+      requires(deps, permission),
+      async ({ ack, options }) => {
+        const started = performance.now();
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS);
+        });
+        const found = await Promise.race([deps.store.parties.find(options.value ?? '', MAX_OPTIONS), late])
+          .catch((err: unknown) => {
+            deps.logger.error({ err }, 'saved parties could not be searched');
+            return [];
+          })
+          .finally(() => clearTimeout(timer));
+        if (found === undefined)
+          deps.logger.warn('saved parties: the search took too long; answered with none');
+        deps.logger.debug(
+          { ms: Math.round(performance.now() - started), found: found?.length ?? 0 },
+          'type-ahead answered',
+        );
+        await ack(partyOptions(found ?? []));
+      },
+    );
 }

@@ -1,20 +1,21 @@
 /** Search, in the address book window: the list for what was typed. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { ids } from '../shared/ids.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { ids } from '../kit/ids.js';
 import { SEARCH_BLOCK } from './blocks.js';
-import { type AddressBookDraft, addressBookDraftOfView, listView } from './flow.js';
+import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './flow.js';
 
-export function register(app: App, deps: BotDeps): void {
-  app.view<ViewSubmitAction>(ids.addressesList, async ({ ack, view }) => {
-    const draft = await addressBookDraftOfView(deps, view.private_metadata);
-    if (!draft) {
-      const message = 'This window has expired. Close it and type /waybill addresses again.';
-      await ack({ response_action: 'errors', errors: { [SEARCH_BLOCK]: message } });
-      return;
-    }
-    const query = (view.state.values[SEARCH_BLOCK]?.[SEARCH_BLOCK]?.value ?? '').trim();
-    const saved = await deps.store.drafts.save<AddressBookDraft>(draft.id, { query });
-    await ack({ response_action: 'update', view: await listView(deps, saved) });
-  });
+export function register(app: App, deps: Core): void {
+  app.view<ViewSubmitAction, DraftContext<AddressBookDraft>>(
+    ids.addressesList,
+    requires(deps, 'addresses'),
+    withDraft(deps.store.drafts, ADDRESS_BOOK, { error: addressBookExpired, block: SEARCH_BLOCK }),
+    async ({ ack, view, context: { draft } }) => {
+      const query = (view.state.values[SEARCH_BLOCK]?.[SEARCH_BLOCK]?.value ?? '').trim();
+      const saved = await deps.store.drafts.save<AddressBookDraft>(draft.id, { query });
+      await ack({ response_action: 'update', view: await listView(deps, saved) });
+    },
+  );
 }

@@ -4,8 +4,9 @@ import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
-import { contactFields, packageFields, paymentFields, placeFields } from '../shared/fields.js';
-import { type FormField, requiredPaths } from '../shared/forms.js';
+import type { Core } from '../core.js';
+import { contactFields, packageFields, paymentFields, placeFields } from '../kit/fields.js';
+import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
 
 /**
  * The booking modal's steps. A booking has some sixty fields plus parcels, more than one modal
@@ -144,3 +145,8 @@ export function bookingFormSpec(
   );
   return { required };
 }
+
+/** The booking form of this core's catalog, schema, time zone and parcel limit. */
+export const bookingSpec = perCore((core: Pick<Core, 'waybill' | 'schemas' | 'bot'>) =>
+  bookingFormSpec(core.waybill.catalog, core.schemas.booking, core.waybill.timeZone, core.bot.maxParcels),
+);

@@ -2,12 +2,14 @@
 import type { App, MessageShortcut } from '@slack/bolt';
 import { readMessage } from '../../waybill/message-reader.js';
 import { knownParties } from '../addresses/index.js';
-import type { BotDeps } from '../deps.js';
-import { setPath } from '../shared/forms.js';
-import { ids } from '../shared/ids.js';
-import { openModalSoon } from '../shared/modal.js';
-import { plainTextOf } from '../shared/mrkdwn.js';
-import { createBookingDraft, showStep } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { setPath } from '../kit/forms.js';
+import { ids } from '../kit/ids.js';
+import { openModalSoon } from '../kit/modal.js';
+import { plainTextOf } from '../kit/mrkdwn.js';
+import { createBookingDraft } from './draft.js';
+import { showStep } from './steps.js';
 
 /**
  * The message is read by fixed rules (src/waybill/message-reader.ts); the first step then says
@@ -15,9 +17,10 @@ import { createBookingDraft, showStep } from './flow.js';
  * form. A saved party the message names fills the receiver's fields the message left open. The
  * booking card goes to the message's conversation.
  */
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   app.shortcut<MessageShortcut>(
     { callback_id: ids.bookFromMessage, type: 'message_action' },
+    requires(deps, 'book'),
     async ({ shortcut, ack, client, respond }) => {
       await ack();
       openModalSoon(deps, client, {

@@ -1,7 +1,7 @@
 /** /book: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never book's other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as addParcel from './add-parcel.js';
 import * as back from './back.js';
 import * as changeDetails from './change-details.js';
@@ -13,16 +13,17 @@ import * as nextStep from './next-step.js';
 import * as partyPick from './party-pick.js';
 import * as rebook from './rebook.js';
 import * as removeParcel from './remove-parcel.js';
+import * as resolve from './resolve.js';
 import * as resume from './resume.js';
 import * as retry from './retry.js';
 import * as senderProfile from './sender-profile.js';
 import * as shortcut from './shortcut.js';
 
-export { openBookingDrafts } from './flow.js';
+export { openBookingDrafts } from './draft.js';
 export { bookingFormSpec, stepFields } from './form.js';
-export { rebookForm } from './rebook.js';
+export { rebookCommand } from './rebook.js';
 
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   for (const listener of [
     command,
     fromQuote,
@@ -39,6 +40,7 @@ export function register(app: App, deps: BotDeps): void {
     retry,
     changeDetails,
     resume,
+    resolve,
   ]) {
     listener.register(app, deps);
   }

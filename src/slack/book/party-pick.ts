@@ -1,22 +1,33 @@
 /** A saved party chosen in a booking step's type-ahead: that party's fields filled in. */
 import type { App, ExternalSelectAction } from '@slack/bolt';
-import { fillParty, partyOfPicker } from '../addresses/index.js';
-import type { BotDeps } from '../deps.js';
-import { ids } from '../shared/ids.js';
+import { fillParty, partyGoneNotice, partyOfPicker } from '../addresses/index.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { ids } from '../kit/ids.js';
 import { allBookingFields } from './form.js';
 import { onBookingModalAction } from './modal-action.js';
 
 /** Fills the receiver, the sender or the return party on screen from the address book; all stays editable. */
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   const paths = new Set(allBookingFields(deps.waybill.catalog, 0).map((field) => field.path));
-  onBookingModalAction<ExternalSelectAction>(app, deps, ids.bookingParty, async (draft, action) => {
-    const party = partyOfPicker(action.block_id);
-    const chosen = action.selected_option?.value;
-    const saved = party && chosen ? await deps.store.parties.get(chosen) : undefined;
-    if (!party || !saved) return undefined;
-    return {
-      data: { ...draft.data, input: fillParty(draft.data.input, party, saved, paths) },
-      step: draft.data.step,
-    };
-  });
+  onBookingModalAction<ExternalSelectAction>(
+    app,
+    deps,
+    ids.bookingParty,
+    requires(deps, 'book'),
+    async (draft, action) => {
+      const party = partyOfPicker(action.block_id);
+      const chosen = action.selected_option?.value;
+      const saved = party && chosen ? await deps.store.parties.get(chosen) : undefined;
+      if (party && chosen && !saved) {
+        const notices = [partyGoneNotice(action.selected_option?.text.text ?? '')];
+        return { data: draft.data, step: draft.data.step, notices };
+      }
+      if (!party || !saved) return undefined;
+      return {
+        data: { ...draft.data, input: fillParty(draft.data.input, party, saved, paths) },
+        step: draft.data.step,
+      };
+    },
+  );
 }

@@ -2,12 +2,16 @@
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Booking } from '../../waybill/schemas.js';
-import type { BotDeps } from '../deps.js';
-import { onOpeningButton } from '../shared/buttons.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
-import { storedBooking } from '../shared/stored-booking.js';
-import { createBookingDraft, showStep } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { onOpeningButton } from '../kit/buttons.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import { ids } from '../kit/ids.js';
+import { answerWithForm } from '../kit/modal.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { storedBooking } from '../kit/stored-booking.js';
+import { createBookingDraft } from './draft.js';
+import { showStep } from './steps.js';
 
 /** What a rebooking does not copy: new numbers and dates are given, and the references name the old order. */
 const notCopied = new Set([
@@ -45,8 +49,8 @@ export function rebookInput(booking: Booking): Record<string, unknown> {
  * /book's first step with `booking` copied, or, when there is no such booking, what the
  * dispatcher is told instead. A COD amount is kept, and pointed out on the first step and at review.
  */
-export function rebookForm(
-  deps: BotDeps,
+function rebookForm(
+  deps: Pick<Core, 'store' | 'now' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
   where: { userId: string; channelId: string; responseUrl?: string },
   trackingNumber: string,
   booking: Booking | undefined,
@@ -63,14 +67,29 @@ export function rebookForm(
   return async () => showStep(deps, await createBookingDraft(deps, where, input, origin), 'shipment');
 }
 
+/** `/waybill rebook <tracking number>`: the form with that booking copied, or why there is none. */
+export const rebookCommand: CommandAnswer<'rebook'> = async (deps, args, { trackingNumber }) => {
+  const { command } = args;
+  const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
+  const form = rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
+  await answerWithForm(deps, args, `type \`/waybill rebook ${escapeMrkdwn(trackingNumber)}\``, form);
+};
+
 /** "Rebook" on a booking card. */
-export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.bookRebook, 'click *Rebook*', async (trackingNumber, body) => {
-    const where = {
-      userId: body.user.id,
-      channelId: body.channel?.id ?? '',
-      responseUrl: body.response_url,
-    };
-    return rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
-  });
+export function register(app: App, deps: Core): void {
+  onOpeningButton(
+    app,
+    deps,
+    ids.bookRebook,
+    requires(deps, 'book'),
+    'click *Rebook*',
+    async (trackingNumber, body) => {
+      const where = {
+        userId: body.user.id,
+        channelId: body.channel?.id ?? '',
+        responseUrl: body.response_url,
+      };
+      return rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
+    },
+  );
 }

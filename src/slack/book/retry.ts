@@ -1,25 +1,33 @@
 /** "Try again" after a failed booking. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onModalButton } from '../shared/buttons.js';
-import { ids } from '../shared/ids.js';
-import { sendFromButton } from '../shared/modal.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { onModalButton } from '../kit/buttons.js';
+import { ids } from '../kit/ids.js';
+import { sendFromButton } from '../kit/modal.js';
 import { bookingWorkingView } from './blocks.js';
-import { bookingDraftOfView, bookingMetadata, startBooking, validateDraft } from './flow.js';
+import { bookingMetadata, validateDraft } from './draft.js';
+import type { BookingDraft } from './form.js';
+import { startBooking } from './send.js';
 
 /**
  * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
  * failed attempt can be retried; one whose outcome is unknown never is (it may exist already).
  */
-export function register(app: App, deps: BotDeps): void {
-  onModalButton(app, ids.bookingRetry, async (view, client) => {
-    const draft = await bookingDraftOfView(deps, view.private_metadata);
-    const result = draft ? validateDraft(deps, draft.data) : undefined;
-    if (!draft || !result?.ok) return;
-    const booking = result.value;
-    const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
-    await sendFromButton(deps, client, view, 'book', working, () =>
-      startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed' }),
-    );
-  });
+export function register(app: App, deps: Core): void {
+  onModalButton<DraftContext<BookingDraft>>(
+    app,
+    ids.bookingRetry,
+    [requires(deps, 'book'), withDraft(deps.store.drafts, 'booking')],
+    async (view, client, _action, { draft }) => {
+      const result = validateDraft(deps, draft.data);
+      if (!result.ok) return;
+      const booking = result.value;
+      const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
+      await sendFromButton(deps, client, view, 'book', working, () =>
+        startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed' }),
+      );
+    },
+  );
 }

@@ -10,12 +10,12 @@ import {
   header,
   outcomeModal,
   plain,
+  plural,
   section,
-} from '../shared/blocks.js';
-import { VALUE_ACTION } from '../shared/forms.js';
-import { DESTINATION_BLOCK } from '../shared/global-shortcut.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
+} from '../kit/blocks.js';
+import { fileAndDestinationBlocks } from '../kit/file-input.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** Problems kept for the summary's pages; a file with more is mostly wrong, and the first ones say how. */
 export const MAX_LISTED_PROBLEMS = 1000;
@@ -24,9 +24,6 @@ export const PROBLEMS_PER_PAGE = 40;
 const LINES_PER_SECTION = 10;
 /** Rows per thread message: one section each, under the 50 blocks a message may hold. */
 export const ROWS_PER_MESSAGE = 45;
-
-/** The file input's block; the conversation's is the shared destination block access control reads. */
-export const FILE_BLOCK = 'file';
 
 export interface Limits {
   maxRows: number;
@@ -56,25 +53,7 @@ export function importModal(input: { env: WaybillEnv; channelId?: string; limits
         elements: [{ type: 'button', action_id: ids.bulkTemplate, text: plain('Send me the template') }],
       },
       context(limitsLine(input.limits)),
-      {
-        type: 'input',
-        block_id: FILE_BLOCK,
-        label: plain('CSV file'),
-        element: { type: 'file_input', action_id: VALUE_ACTION, filetypes: ['csv'], max_files: 1 },
-      },
-      {
-        type: 'input',
-        block_id: DESTINATION_BLOCK,
-        label: plain('Post the results in'),
-        element: {
-          type: 'conversations_select',
-          action_id: VALUE_ACTION,
-          ...(input.channelId
-            ? { initial_conversation: input.channelId }
-            : { default_to_current_conversation: true }),
-          filter: { include: ['public', 'private'], exclude_bot_users: true },
-        },
-      },
+      ...fileAndDestinationBlocks('CSV file', input.channelId),
     ],
   };
 }
@@ -97,10 +76,6 @@ export function notCheckedView(reason: string, env: WaybillEnv): ModalView {
     section(`:warning: ${escapeMrkdwn(reason)}`),
     context('Nothing was booked.'),
   ]);
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 function problemLine(problem: CsvProblem): string {
@@ -238,6 +213,8 @@ export function progressView(input: {
   counts: OutcomeCounts;
   env: WaybillEnv;
   metadata: string;
+  /** Replaces the usual "you may close this window" line (the replica booking it is stopping, say). */
+  note?: string;
 }): ModalView {
   const filled = input.total === 0 ? 10 : Math.round((input.done / input.total) * 10);
   const bar = `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)}`;
@@ -246,7 +223,25 @@ export function progressView(input: {
       `:hourglass_flowing_sand: Booking *${escapeMrkdwn(input.fileName)}*: ${input.done} of ${input.total}\n\`${bar}\``,
     ),
     context(countsLine(input.counts)),
-    context('You may close this window: the booking goes on, and the summary is posted when it is done.'),
+    context(
+      input.note ??
+        'You may close this window: the booking goes on, and the summary is posted when it is done.',
+    ),
+  ]);
+}
+
+/** "Book N rows" on a file whose rows another run is booking: nothing is booked twice. */
+export function alreadyRunningView(
+  running: { userId: string; channelId: string; fileName: string },
+  env: WaybillEnv,
+): ModalView {
+  return importWindow(env, '', [
+    section(
+      `:hourglass_flowing_sand: *${escapeMrkdwn(running.fileName)}* is being booked already, by <@${running.userId}>'s import of this same file: its summary comes to <#${running.channelId}> when every row is done.`,
+    ),
+    context(
+      'Nothing was booked twice. Import the file again once that summary is posted to book what is left.',
+    ),
   ]);
 }
 
@@ -264,15 +259,26 @@ export function finishedView(input: {
   ]);
 }
 
+/** Print labels: every booked row's, in one PDF (the labels feature answers it). */
+function labelsButton(fileHash: string): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [{ type: 'button', action_id: ids.labelsBulk, text: plain('Print labels'), value: fileHash }],
+  };
+}
+
 /** The one card in the channel; each row's outcome follows in its thread. */
 export function summaryCard(input: {
   fileName: string;
   userId: string;
   counts: OutcomeCounts;
   env: WaybillEnv;
+  /** The file's key: with it, and rows booked, the card offers their labels in one PDF. */
+  fileHash?: string;
 }): { text: string; blocks: KnownBlock[] } {
   const name = escapeMrkdwn(input.fileName);
-  const { counts } = input;
+  const { counts, fileHash } = input;
+  const printable = counts.booked + counts['already booked'] > 0 && fileHash !== undefined;
   return {
     text: `Bulk booking${environmentTag(input.env)} from ${name}: ${counts.booked} booked, ${counts.failed} refused, ${counts.unknown} unknown, ${counts['not valid']} not valid`,
     blocks: [
@@ -280,6 +286,7 @@ export function summaryCard(input: {
       ...environmentNotice(input.env),
       section(countsLine(counts)),
       context('Each row’s outcome is in the thread, with the results file.'),
+      ...(printable ? [labelsButton(fileHash)] : []),
     ],
   };
 }

@@ -3,11 +3,12 @@ import { createHash } from 'node:crypto';
 import type { ImportRow } from '../../store/index.js';
 import { bookingDefaults } from '../../waybill/booking-input.js';
 import { type BookingCsv, type CsvProblem, readBookingCsv } from '../../waybill/csv/read-bookings.js';
-import type { BotDeps } from '../deps.js';
-import type { SlackClient } from '../shared/delivery.js';
-import { downloadFile, FileNotReadError } from '../shared/files.js';
-import { draftOfView, viewMetadata } from '../shared/ids.js';
-import { showInModal } from '../shared/modal.js';
+import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { downloadChosenFile } from '../kit/file-input.js';
+import { FileNotReadError } from '../kit/files.js';
+import { viewMetadata } from '../kit/ids.js';
+import { showInModal } from '../kit/modal.js';
 import { MAX_LISTED_PROBLEMS, notCheckedView, summaryView } from './blocks.js';
 
 /** A checked file, between the summary and the confirmation (a draft of kind `bulk`). */
@@ -35,7 +36,10 @@ export function fileHash(bytes: Uint8Array): string {
 }
 
 /** The file read with the bot's settings: the booking form's defaults and sender profiles, the limits. */
-export function readBookings(deps: BotDeps, bytes: Uint8Array): BookingCsv {
+export function readBookings(
+  deps: Pick<Core, 'now' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
+  bytes: Uint8Array,
+): BookingCsv {
   const { catalog, timeZone } = deps.waybill;
   return readBookingCsv(bytes, {
     schema: deps.schemas.booking,
@@ -61,7 +65,7 @@ export function settledBefore(row: ImportRow | undefined): 'booked' | 'unknown' 
  * The rows of a fresh check that may be sent: not settled by an earlier run, and not under a typed
  * tracking number someone already booked (a problem on that row, found now rather than at the courier).
  */
-async function weigh(deps: BotDeps, csv: BookingCsv, hash: string) {
+async function weigh(deps: Pick<Core, 'store'>, csv: BookingCsv, hash: string) {
   const earlierRows = new Map((await deps.store.imports.rows(hash)).map((row) => [row.row, row]));
   const earlier = { booked: 0, unknown: 0 };
   const problems = [...csv.problems];
@@ -86,14 +90,14 @@ async function weigh(deps: BotDeps, csv: BookingCsv, hash: string) {
 
 /** After "Check file": the file downloaded and read, the summary (or why it could not be read) in the modal. */
 export async function checkFile(
-  deps: BotDeps,
+  deps: Core,
   client: SlackClient,
   input: { viewId: string; userId: string; channelId: string; fileId: string },
 ): Promise<void> {
   const { env } = deps.waybill;
   let file: { name: string; bytes: Uint8Array };
   try {
-    file = await downloadFile(client, input.fileId, deps.bot.bulk.maxBytes);
+    file = await downloadChosenFile(deps, client, input.fileId, input.userId);
   } catch (err) {
     if (!(err instanceof FileNotReadError)) throw err;
     deps.logger.warn({ err, fileId: input.fileId }, 'a bulk booking file could not be read');
@@ -128,11 +132,6 @@ export async function checkFile(
   await showInModal(client, input.viewId, bulkSummary(deps, draft.id, draft.data));
 }
 
-export function bulkSummary(deps: BotDeps, draftId: string, data: BulkDraft) {
+export function bulkSummary(deps: Pick<Core, 'waybill'>, draftId: string, data: BulkDraft) {
   return summaryView({ ...data, env: deps.waybill.env, metadata: viewMetadata({ draftId }) });
-}
-
-/** The checked file a summary modal belongs to. */
-export function bulkDraftOfView(deps: BotDeps, privateMetadata: string | undefined) {
-  return draftOfView<BulkDraft>(deps.store.drafts, privateMetadata, BULK_KIND);
 }

@@ -1,14 +1,25 @@
 /** Bulk booking from a CSV file: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never bulk's other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as confirm from './confirm.js';
 import * as open from './open.js';
 import * as page from './page.js';
 import * as submit from './submit.js';
+import { BulkWorker } from './worker.js';
 
 export { importModalFor } from './open.js';
 
-export function register(app: App, deps: BotDeps): void {
-  for (const listener of [open, submit, page, confirm]) listener.register(app, deps);
+export function register(app: App, core: Core): void {
+  // This replica's share of the rows queue: rows queued by any replica (or left by one that is
+  // gone) are booked here too, looked for as often as the replica renews its lease (at most 1 s).
+  const rows = new BulkWorker();
+  rows.attach(core, app.client);
+  core.jobs.add('bulk rows', {
+    start: () => rows.start(Math.min(core.bot.database.leaseRenewMs, 1000)),
+    stop: () => rows.stop(),
+    turn: () => rows.poll(),
+  });
+  for (const listener of [open, submit, page]) listener.register(app, core);
+  confirm.register(app, core, rows);
 }

@@ -1,16 +1,17 @@
 /** Opening the import modal (Import CSV on the Home tab, `/book import`), and sending the CSV template. */
 import type { App } from '@slack/bolt';
 import { templateCsv } from '../../waybill/csv/columns.js';
-import type { BotDeps } from '../deps.js';
-import { type ButtonClick, onButton } from '../shared/buttons.js';
-import type { SlackClient } from '../shared/delivery.js';
-import { uploadToUser } from '../shared/files.js';
-import { ids } from '../shared/ids.js';
-import { openModalSoon } from '../shared/modal.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type ButtonClick, onButton } from '../kit/buttons.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { uploadToUser } from '../kit/files.js';
+import { ids } from '../kit/ids.js';
+import { openModalSoon } from '../kit/modal.js';
 import { importModal } from './blocks.js';
 
 /** The import modal; from a command, its channel is chosen for the results. */
-export function importModalFor(deps: BotDeps, channelId?: string) {
+export function importModalFor(deps: Pick<Core, 'waybill' | 'bot'>, channelId?: string) {
   const { maxRows, maxBytes } = deps.bot.bulk;
   return importModal({
     env: deps.waybill.env,
@@ -19,7 +20,11 @@ export function importModalFor(deps: BotDeps, channelId?: string) {
   });
 }
 
-async function sendTemplate(deps: BotDeps, client: SlackClient, body: ButtonClick): Promise<void> {
+async function sendTemplate(
+  deps: Pick<Core, 'waybill'>,
+  client: SlackClient,
+  body: ButtonClick,
+): Promise<void> {
   await uploadToUser(client, body.user.id, {
     filename: 'bookings-template.csv',
     title: 'Bookings template',
@@ -29,8 +34,8 @@ async function sendTemplate(deps: BotDeps, client: SlackClient, body: ButtonClic
   });
 }
 
-export function register(app: App, deps: BotDeps): void {
-  onButton(app, ids.bulkOpen, async (body, client, respond) => {
+export function register(app: App, deps: Core): void {
+  onButton(app, ids.bulkOpen, requires(deps, 'bulk'), async (body, client, respond) => {
     openModalSoon(deps, client, {
       triggerId: body.trigger_id,
       respond,
@@ -38,7 +43,7 @@ export function register(app: App, deps: BotDeps): void {
       view: () => importModalFor(deps),
     });
   });
-  onButton(app, ids.bulkTemplate, async (body, client) => {
+  onButton(app, ids.bulkTemplate, requires(deps, 'bulk'), async (body, client) => {
     deps.inFlight.run('csv template', () => sendTemplate(deps, client, body));
   });
 }

@@ -1,11 +1,12 @@
 /** Block Kit for the Home tab and the export modal. */
 import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import { context, environmentNotice, header, plain, section } from '../shared/blocks.js';
-import { slackDate } from '../shared/booking-card.js';
-import { VALUE_ACTION } from '../shared/forms.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import type { StatusEntry } from '../../store/index.js';
+import { context, environmentNotice, header, plain, section } from '../kit/blocks.js';
+import { slackDate, statusLine } from '../kit/booking-card.js';
+import { VALUE_ACTION } from '../kit/forms.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** Bookings listed on the Home tab: two blocks each, so the tab stays far below its 100 blocks. */
 export const HOME_BOOKINGS = 15;
@@ -20,6 +21,8 @@ export interface HomeBooking {
   cod: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Its latest status, as recorded. */
+  status?: StatusEntry;
 }
 
 export interface HomeDraft {
@@ -43,6 +46,8 @@ export interface HomeInput {
   allowed: boolean;
   /** The person may book from a CSV file. */
   bulkAllowed: boolean;
+  /** The person may reconcile COD remittance files. */
+  remittanceAllowed?: boolean;
   bookings: readonly HomeBooking[];
   /** All of today's bookings, of which `bookings` are the latest. */
   bookingsToday: number;
@@ -67,12 +72,14 @@ function bookingBlocks(booking: HomeBooking): KnownBlock[] {
     type: 'actions',
     elements: [
       button(ids.waybillUpdate, 'Update', booking.trackingNumber),
+      button(ids.statusOpen, 'Record status', booking.trackingNumber),
       button(ids.bookRebook, 'Rebook', booking.trackingNumber),
     ],
   };
   return [
     section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)}`,
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)}` +
+        (booking.status ? `\n${statusLine(booking.status)}` : ''),
     ),
     actions,
   ];
@@ -103,7 +110,9 @@ export function homeView(input: HomeInput): HomeView {
       ...(input.bulkAllowed
         ? [button(ids.bulkOpen, 'Import CSV'), button(ids.bulkTemplate, 'CSV template')]
         : []),
+      ...(input.remittanceAllowed ? [button(ids.remittanceOpen, 'COD remittance')] : []),
       button(ids.exportOpen, 'Export'),
+      button(ids.labelsManifest, 'Pickup list'),
     ],
   };
   const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap(bookingBlocks);

@@ -1,15 +1,19 @@
 /** Exports: a date range of bookings and updates from the audit trail, as a CSV file in the person's DM. */
+import { setImmediate } from 'node:timers/promises';
 import type { AuditEntry } from '../../store/index.js';
-import { exportCsv } from '../../waybill/csv/export.js';
+import { type ExportEntry, exportWriter } from '../../waybill/csv/export.js';
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
-import { isCalendarDate } from '../../waybill/fields.js';
-import type { BotDeps } from '../deps.js';
-import type { SlackClient } from '../shared/delivery.js';
-import { uploadToUser } from '../shared/files.js';
+import { isCalendarDate, isObject } from '../../waybill/fields.js';
+import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
+import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { uploadStreamToUser } from '../kit/files.js';
+import { bookingRemittances } from '../kit/stored-booking.js';
 
 /** A year and a day: a whole leap year, and never an unbounded read of the audit trail. */
 export const MAX_EXPORT_DAYS = 366;
-const PAGE = 1000;
+/** Lines read and written at a time: small enough that one page never holds other requests up for long. */
+const PAGE = 250;
 
 export interface ExportRange {
   /** Calendar days, both included. */
@@ -40,38 +44,85 @@ export function parseExportRange(text: string): ExportRange | { problem: string 
   return { first, last };
 }
 
-/** Every booking and update in the range, oldest first, read page by page. */
-async function entriesIn(deps: BotDeps, range: ExportRange): Promise<AuditEntry[]> {
+/**
+ * Every booking and update in the range, oldest first, a page at a time: only one page is held,
+ * and the requests that arrive meanwhile are read between pages (SQLite answers synchronously).
+ */
+async function* pagesIn(
+  deps: Pick<Core, 'store' | 'waybill'>,
+  range: ExportRange,
+): AsyncGenerator<AuditEntry[]> {
   const { timeZone } = deps.waybill;
   const from = instantFromZonedDateTime(range.first, '00:00', timeZone);
   const to = instantFromZonedDateTime(dayAfter(range.last), '00:00', timeZone);
-  const entries: AuditEntry[] = [];
+  let after: AuditEntry | undefined;
   for (;;) {
     const page = await deps.store.audit.between({
       from,
       to,
       operations: ['book', 'update'],
-      afterId: entries.at(-1)?.id,
+      after,
       limit: PAGE,
     });
-    entries.push(...page);
-    if (page.length < PAGE) return entries;
+    if (page.length > 0) yield page;
+    if (page.length < PAGE) return;
+    after = page.at(-1);
+    await setImmediate();
   }
 }
 
-/** Builds the export and shares it with `userId` in their DM with the bot; says how many lines. */
+/** Each entry with what remittance files paid on its booking so far, and the difference from its COD amount. */
+async function withRemittances(
+  deps: Pick<Core, 'store' | 'waybill'>,
+  entries: AuditEntry[],
+): Promise<ExportEntry[]> {
+  const numbers = entries.flatMap((e) => (e.trackingNumber ? [e.trackingNumber] : []));
+  const paid = await bookingRemittances(deps, numbers);
+  return entries.map((entry) => {
+    const remittances = entry.trackingNumber ? paid.get(entry.trackingNumber) : undefined;
+    const request = isObject(entry.request) ? entry.request : {};
+    if (!remittances || typeof request.codAmount !== 'string') return entry;
+    const codRemitted = remittedTotal(remittances);
+    return {
+      ...entry,
+      codRemitted,
+      codDifference: signedMoney(centsOf(codRemitted) - centsOf(request.codAmount)),
+    };
+  });
+}
+
+/**
+ * Builds the export and shares it with `userId` in their DM with the bot; says how many lines.
+ * Pages go to the CSV and on to the upload as they are read, so memory stays the same whatever the range.
+ */
 export async function sendExport(
-  deps: BotDeps,
+  deps: Pick<Core, 'store' | 'waybill'>,
   client: SlackClient,
   userId: string,
   range: ExportRange,
 ): Promise<void> {
-  const entries = await entriesIn(deps, range);
+  const writer = exportWriter(deps.waybill.timeZone);
+  let lines = 0;
+  async function* file() {
+    yield writer.start;
+    for await (const page of pagesIn(deps, range)) {
+      lines += page.length;
+      // Each line carries its parcel's status now, as recorded, one query per page.
+      const statuses = await deps.store.statuses.latestOf(
+        page.flatMap((entry) => (entry.trackingNumber ? [entry.trackingNumber] : [])),
+      );
+      yield writer.lines(
+        (await withRemittances(deps, page)).map((entry) => {
+          const status = entry.trackingNumber ? statuses.get(entry.trackingNumber) : undefined;
+          return status ? { ...entry, status } : entry;
+        }),
+      );
+    }
+  }
   const days = range.first === range.last ? range.first : `${range.first} to ${range.last}`;
-  await uploadToUser(client, userId, {
+  await uploadStreamToUser(client, userId, file(), () => ({
     filename: `waybills-${range.first}-to-${range.last}.csv`,
     title: `Bookings and updates, ${days}`,
-    content: exportCsv(entries, deps.waybill.timeZone),
-    comment: `Bookings and updates, ${days} (${deps.waybill.timeZone}): ${entries.length} line${entries.length === 1 ? '' : 's'}.`,
-  });
+    comment: `Bookings and updates, ${days} (${deps.waybill.timeZone}): ${lines} line${lines === 1 ? '' : 's'}.`,
+  }));
 }

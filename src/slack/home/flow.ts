@@ -1,11 +1,11 @@
 /** The Home tab of one person, from the store: today's bookings, their unfinished ones, their quotes; published. */
-import type { AuditEntry, BookingRecord } from '../../store/index.js';
+import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
-import { isObject } from '../../waybill/fields.js';
+import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { openBookingDrafts } from '../book/index.js';
-import type { BotDeps } from '../deps.js';
-import { formatMoney } from '../shared/blocks.js';
-import type { SlackClient } from '../shared/delivery.js';
+import type { Core } from '../core.js';
+import { formatMoney } from '../kit/blocks.js';
+import type { SlackClient } from '../kit/delivery.js';
 import {
   HOME_BOOKINGS,
   HOME_DRAFTS,
@@ -14,9 +14,6 @@ import {
   type HomeQuote,
   homeView,
 } from './blocks.js';
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const field = (value: unknown, key: string): unknown => (isObject(value) ? value[key] : undefined);
 
 /** The day `instant` falls on in the waybill's time zone, as [start, start of the next day). */
 export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date } {
@@ -27,38 +24,46 @@ export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date }
   };
 }
 
-function homeBooking(deps: BotDeps, stored: BookingRecord): HomeBooking {
+/** What a Home tab is drawn from: who may do what, the store, the settings, the clock. */
+type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'now'>;
+
+function homeBooking(
+  deps: Pick<Core, 'waybill'>,
+  stored: BookingRecord,
+  status: StatusEntry | undefined,
+): HomeBooking {
   const { catalog, currency } = deps.waybill;
   const booking = stored.record;
-  const consignee = field(booking, 'consignee');
-  const isCod = field(booking, 'paymentMethod') === catalog.codPaymentMethod;
-  const amount = text(field(booking, 'codAmount'));
+  const consignee = fieldOf(booking, 'consignee');
+  const isCod = fieldOf(booking, 'paymentMethod') === catalog.codPaymentMethod;
+  const amount = stringOf(fieldOf(booking, 'codAmount'));
   return {
     trackingNumber: stored.trackingNumber,
-    receiver: text(field(consignee, 'name')),
-    city: text(field(consignee, 'city')),
+    receiver: stringOf(fieldOf(consignee, 'name')),
+    city: stringOf(fieldOf(consignee, 'city')),
     cod: isCod && amount ? formatMoney(amount, currency) : '',
     bookedBy: stored.bookedBy,
     bookedAt: stored.bookedAt,
+    ...(status ? { status } : {}),
   };
 }
 
 /** A quote as the audit trail keeps it: the request sent and the price that came back. */
-function homeQuote(deps: BotDeps, entry: AuditEntry): HomeQuote {
+function homeQuote(entry: AuditEntry, currency: string): HomeQuote {
   const request = entry.request;
   const place = (prefix: string) =>
-    text(field(request, `${prefix}Address2`)) || text(field(request, `${prefix}Address1`)) || '?';
-  const weight = text(field(request, 'packageWeight'));
+    stringOf(fieldOf(request, `${prefix}Address2`)) || stringOf(fieldOf(request, `${prefix}Address1`)) || '?';
+  const weight = stringOf(fieldOf(request, 'packageWeight'));
   return {
     route: `${place('shipper')} → ${place('consignee')}`,
     weight: weight ? `${weight} kg` : '',
-    total: formatMoney(text(field(entry.response, 'totalCharge')) || '0.00', deps.waybill.currency),
+    total: formatMoney(stringOf(fieldOf(entry.response, 'totalCharge')) || '0.00', currency),
     at: entry.at,
   };
 }
 
 /** What `userId` sees on their Home tab now. */
-export async function homeFor(deps: BotDeps, client: SlackClient, userId: string) {
+export async function homeFor(deps: HomeSources, client: SlackClient, userId: string) {
   const allowed = (await deps.access.allows(client, userId, undefined, { channelChosenLater: true })).ok;
   if (!allowed) {
     return homeView({
@@ -72,28 +77,31 @@ export async function homeFor(deps: BotDeps, client: SlackClient, userId: string
     });
   }
   const today = dayOf(deps.now(), deps.waybill.timeZone);
-  const [bookings, bookingsToday, drafts, quotes, bulkAllowed] = await Promise.all([
+  const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed] = await Promise.all([
     deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
     deps.store.bookings.countBooked(today),
     openBookingDrafts(deps, userId, HOME_DRAFTS),
     deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
     deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
+    deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
   ]);
+  const statuses = await deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber));
   return homeView({
     env: deps.waybill.env,
     allowed,
     bulkAllowed: bulkAllowed.ok,
-    bookings: bookings.map((booking) => homeBooking(deps, booking)),
+    remittanceAllowed: remittanceAllowed.ok,
+    bookings: bookings.map((booking) => homeBooking(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,
     quotes: quotes
       .filter((entry) => entry.outcome === 'ok')
       .slice(0, HOME_QUOTES)
-      .map((entry) => homeQuote(deps, entry)),
+      .map((entry) => homeQuote(entry, deps.waybill.currency)),
   });
 }
 
 /** Draws `userId`'s Home tab. */
-export async function publishHome(deps: BotDeps, client: SlackClient, userId: string): Promise<void> {
+export async function publishHome(deps: HomeSources, client: SlackClient, userId: string): Promise<void> {
   await client.views.publish({ user_id: userId, view: await homeFor(deps, client, userId) });
 }

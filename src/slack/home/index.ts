@@ -1,13 +1,12 @@
 /** The Home tab and exports: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never home's other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as exportRange from './export-range.js';
 import * as opened from './opened.js';
 
-export { exportFromCommand } from './export-range.js';
-export { DEFAULT_REFRESH_TIMING, type RefreshTiming } from './refresh.js';
+export { exportCommand } from './export-range.js';
 
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   for (const listener of [opened, exportRange]) listener.register(app, deps);
 }

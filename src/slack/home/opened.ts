@@ -1,10 +1,11 @@
 /** The Home tab drawn when someone opens it, and redrawn after their own bookings and updates. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
 import { publishHome } from './flow.js';
 import { HomeRefresher } from './refresh.js';
 
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   const refresher = new HomeRefresher(
     deps.inFlight,
     (userId) =>
@@ -14,7 +15,7 @@ export function register(app: App, deps: BotDeps): void {
     deps.homeRefresh,
   );
   deps.activity.onChange((userId) => refresher.changed(userId));
-  app.event('app_home_opened', async ({ event }) => {
+  app.event('app_home_opened', requires(deps, 'nothing'), async ({ event }) => {
     // The Messages tab opens this event too; only the Home tab is drawn.
     if (event.tab === 'home') refresher.opened(event.user);
   });

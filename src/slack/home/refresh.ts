@@ -1,12 +1,6 @@
 /** Publishing Home tabs without hitting views.publish's rate limit: per person at most so often, everyone's spaced out. */
-import type { InFlight } from '../shared/in-flight.js';
-
-export interface RefreshTiming {
-  /** One person's tab is published at most this often; changes in between are shown together. */
-  perPersonMs: number;
-  /** Any two publishes are at least this far apart (views.publish allows about 100 a minute). */
-  spacingMs: number;
-}
+import type { RefreshTiming } from '../core.js';
+import type { InFlight } from '../runtime/in-flight.js';
 
 export const DEFAULT_REFRESH_TIMING: RefreshTiming = { perPersonMs: 3000, spacingMs: 700 };
 

@@ -1,13 +1,18 @@
 /** "Back to the form" / "Change and quote again": the form, filled with what was last typed. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onBackToForm } from '../shared/buttons.js';
-import { ids } from '../shared/ids.js';
-import { quoteDraftOfView, quoteForm } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { onBackToForm } from '../kit/buttons.js';
+import { ids } from '../kit/ids.js';
+import type { QuoteDraft } from './draft.js';
+import { quoteForm } from './steps.js';
 
-export function register(app: App, deps: BotDeps): void {
-  onBackToForm(app, ids.quoteBack, async (privateMetadata) => {
-    const draft = await quoteDraftOfView(deps, privateMetadata);
-    return draft && quoteForm(deps, draft);
-  });
+export function register(app: App, deps: Core): void {
+  onBackToForm<DraftContext<QuoteDraft>>(
+    app,
+    ids.quoteBack,
+    [requires(deps, 'quote'), withDraft(deps.store.drafts, 'quote')],
+    async ({ draft }) => quoteForm(deps, draft),
+  );
 }

@@ -18,10 +18,10 @@ import {
   plain,
   retryActions,
   section,
-} from '../shared/blocks.js';
-import { inputBlocks } from '../shared/forms.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
+} from '../kit/blocks.js';
+import { inputBlocks } from '../kit/forms.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { FormSection } from './form.js';
 
 export interface QuoteFormInput {

@@ -1,13 +1,15 @@
 /** /quote: opens the quote form, pre-filled from `key=value` words and a dispatcher's usual defaults. */
 import type { App } from '@slack/bolt';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
-import type { BotDeps } from '../deps.js';
-import { type Prefill, type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../shared/prefill.js';
-import { onPrefilledCommand } from '../shared/prefilled-command.js';
-import { type QuoteDraft, quoteForm } from './flow.js';
-import { sectionFields } from './form.js';
+import type { Core } from '../core.js';
+import { byCommand, requires } from '../guards/access.js';
+import { type Prefill, type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../kit/prefill.js';
+import { onPrefilledCommand } from '../kit/prefilled-command.js';
+import type { QuoteDraft } from './draft.js';
+import { quoteSpec, sectionFields } from './form.js';
+import { quoteForm } from './steps.js';
 
-export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
+export function quotePrefillKeys(deps: Pick<Core, 'waybill'>): PrefillKeys {
   return {
     ...shipmentPrefillKeys(deps.waybill.catalog),
     pickup: { path: 'pickupDate', about: 'pickup date, YYYY-MM-DD' },
@@ -22,7 +24,7 @@ export function quotePrefillKeys(deps: BotDeps): PrefillKeys {
 }
 
 /** A dispatcher in a hurry: pickup today, delivery tomorrow, one parcel, the only service if there is one. */
-function quoteDefaults(deps: BotDeps): Record<string, unknown> {
+function quoteDefaults(deps: Pick<Core, 'waybill' | 'now'>): Record<string, unknown> {
   const { timeZone, catalog } = deps.waybill;
   const now = deps.now();
   return {
@@ -35,7 +37,7 @@ function quoteDefaults(deps: BotDeps): Record<string, unknown> {
 
 /** A new quote's form, with the defaults under what was pre-filled; its price is posted in `channelId`. */
 export async function newQuoteForm(
-  deps: BotDeps,
+  deps: Pick<Core, 'store' | 'now' | 'waybill' | 'schemas'>,
   where: { userId: string; channelId: string; responseUrl?: string },
   { values, notices }: Prefill = { values: {}, notices: [] },
 ) {
@@ -48,15 +50,24 @@ export async function newQuoteForm(
   return quoteForm(deps, draft, notices);
 }
 
-export function register(app: App, deps: BotDeps): void {
-  onPrefilledCommand(app, deps, '/quote', {
-    keys: quotePrefillKeys(deps),
-    fields: sectionFields(deps.forms.quote.sections),
-    form: (command, prefill) =>
-      newQuoteForm(
-        deps,
-        { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url },
-        prefill,
-      ),
-  });
+export function register(app: App, deps: Core): void {
+  onPrefilledCommand(
+    app,
+    deps,
+    '/quote',
+    requires(
+      deps,
+      byCommand(() => 'quote'),
+    ),
+    {
+      keys: quotePrefillKeys(deps),
+      fields: sectionFields(quoteSpec(deps).sections),
+      form: (command, prefill) =>
+        newQuoteForm(
+          deps,
+          { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url },
+          prefill,
+        ),
+    },
+  );
 }

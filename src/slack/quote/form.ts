@@ -1,8 +1,9 @@
 /** The quote form's fields, in sections, and which of them the Quotation schema requires. */
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
-import { packageFields, paymentFields, placeFields } from '../shared/fields.js';
-import { type FormField, requiredPaths } from '../shared/forms.js';
+import type { Core } from '../core.js';
+import { packageFields, paymentFields, placeFields } from '../kit/fields.js';
+import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
 
 export interface FormSection {
   title: string;
@@ -57,3 +58,8 @@ export function quoteFormSpec(catalog: Catalog, schema: WaybillSchemas['quote'])
   const sections = quoteFormSections(catalog);
   return { sections, required: requiredPaths(schema, sectionFields(sections)) };
 }
+
+/** The quote form of this core's catalog and schema. */
+export const quoteSpec = perCore((core: Pick<Core, 'waybill' | 'schemas'>) =>
+  quoteFormSpec(core.waybill.catalog, core.schemas.quote),
+);

@@ -1,7 +1,7 @@
 /** /quote: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never quote's other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as back from './back.js';
 import * as command from './command.js';
 import * as partyPick from './party-pick.js';
@@ -10,10 +10,10 @@ import * as retry from './retry.js';
 import * as shortcut from './shortcut.js';
 import * as submit from './submit.js';
 
-export { quotedInput } from './flow.js';
+export { quotedInput } from './draft.js';
 export { quoteFormSpec } from './form.js';
 
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   for (const listener of [command, shortcut, submit, back, retry, reopen, partyPick])
     listener.register(app, deps);
 }

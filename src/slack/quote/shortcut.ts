@@ -1,12 +1,13 @@
 /** "New quote", a global shortcut: /quote, once the dispatcher has chosen where the price goes. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onGlobalShortcut } from '../shared/global-shortcut.js';
-import { ids } from '../shared/ids.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { onGlobalShortcut } from '../kit/global-shortcut.js';
+import { ids } from '../kit/ids.js';
 import { newQuoteForm } from './command.js';
 
-export function register(app: App, deps: BotDeps): void {
-  onGlobalShortcut(app, deps, {
+export function register(app: App, deps: Core): void {
+  onGlobalShortcut(app, deps, requires(deps, 'quote'), {
     callbackId: ids.quoteNew,
     buttonId: ids.quoteFromHome,
     destinationId: ids.quoteDestination,

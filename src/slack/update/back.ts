@@ -1,18 +1,19 @@
 /** "Back to the form" after a failed update: the form with the changes that were typed. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onBackToForm } from '../shared/buttons.js';
-import { ids } from '../shared/ids.js';
-import { type UpdateDraft, updateDraftOfView, updateForm } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { onBackToForm } from '../kit/buttons.js';
+import { saveToShow } from '../kit/drafts.js';
+import { ids } from '../kit/ids.js';
+import type { UpdateDraft } from './draft.js';
+import { updateForm } from './steps.js';
 
-export function register(app: App, deps: BotDeps): void {
-  onBackToForm(app, ids.updateBack, async (privateMetadata) => {
-    const draft = await updateDraftOfView(deps, privateMetadata);
-    if (!draft) return undefined;
-    const shown = await deps.store.drafts.save<UpdateDraft>(draft.id, {
-      ...draft.data,
-      rev: draft.data.rev + 1,
-    });
-    return updateForm(deps, shown);
-  });
+export function register(app: App, deps: Core): void {
+  onBackToForm<DraftContext<UpdateDraft>>(
+    app,
+    ids.updateBack,
+    [requires(deps, 'update'), withDraft(deps.store.drafts, 'update')],
+    async ({ draft }) => updateForm(deps, await saveToShow(deps.store.drafts, draft)),
+  );
 }

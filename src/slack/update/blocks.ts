@@ -1,26 +1,14 @@
 /** Block Kit for updates: the form, the changes, the outcome modals, and /waybill help. */
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import {
-  context,
-  environmentNotice,
-  header,
-  outcomeModal,
-  plain,
-  retryActions,
-  section,
-} from '../shared/blocks.js';
-import { inputBlocks } from '../shared/forms.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
+import type { FieldChange } from '../../operations/update.js';
+import { resolveActions } from '../kit/attempts.js';
+import { context, environmentNotice, header, plain, retryActions, section } from '../kit/blocks.js';
+import { inputBlocks } from '../kit/forms.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { type Outcome, type OutcomeWords, outcomeScreen, outcomeView, type Screen } from '../kit/outcome.js';
 import type { FieldGroup } from './form.js';
-
-/** One changed field of the Update body: its wire key, and the values before and after. */
-export interface FieldChange {
-  key: string;
-  from: string;
-  to: string;
-}
 
 export interface UpdateFormInput {
   trackingNumber: string;
@@ -77,46 +65,10 @@ export function changesMessage(trackingNumber: string, userId: string, changes: 
   return { text, blocks: [section(`:pencil2: ${text}`)] };
 }
 
-function outcomeView(metadata: string, env: WaybillEnv, title: string, blocks: KnownBlock[]): ModalView {
-  return outcomeModal({ callbackId: ids.updateOutcome, title, metadata, env, blocks });
-}
-
-/** `note`: mrkdwn the bot wrote (user ids only), e.g. that this replaces an update of unknown outcome. */
-export function updateWorkingView(
-  trackingNumber: string,
-  changes: readonly FieldChange[],
-  env: WaybillEnv,
-  metadata: string,
-  note?: string,
-) {
-  return outcomeView(metadata, env, 'Updating…', [
-    section(
-      `:hourglass_flowing_sand: *Updating \`${escapeMrkdwn(trackingNumber)}\`…*\n${changeLines(changes)}`,
-    ),
-    ...(note ? [context(note)] : []),
-    context("You can close this window: the change will be posted in the booking card's thread."),
-  ]);
-}
-
-export function updateDoneView(
-  trackingNumber: string,
-  changes: readonly FieldChange[],
-  note: string,
-  env: WaybillEnv,
-  metadata: string,
-) {
-  return outcomeView(metadata, env, 'Updated', [
-    section(`:white_check_mark: *Updated \`${escapeMrkdwn(trackingNumber)}\`*\n${changeLines(changes)}`),
-    context(note),
-  ]);
-}
-
-export function updateFailedView(reason: string, env: WaybillEnv, metadata: string) {
-  return outcomeView(metadata, env, 'Update failed', [
-    section(`:warning: *Not updated.*\n${escapeMrkdwn(reason)}`),
-    context('Your changes are kept: try again as they are, or go back to the form.'),
-    retryActions(ids.updateBack, ids.updateRetry),
-  ]);
+/** What an update shows while it is sent and once it is done: its changes, and a note (mrkdwn the bot wrote, user ids only). */
+export interface UpdateShown {
+  changes: readonly FieldChange[];
+  note?: string;
 }
 
 /** The way forward from an unknown outcome: send again, only once the dispatcher says they checked. */
@@ -142,22 +94,93 @@ function sendAgainActions(): ActionsBlock {
   };
 }
 
-export function updateUnknownView(reason: string, env: WaybillEnv, metadata: string) {
-  return outcomeView(metadata, env, 'Outcome unknown', [
-    section(`:question: *${escapeMrkdwn(reason)}*`),
-    context(
-      'The bot will not send this update again by itself, and keeps the last record it knows. Check with the courier, then send it again, or go back to the form to change it: a changed update is sent as a new one.',
-    ),
-    sendAgainActions(),
-  ]);
+/** The update's words for each outcome of its courier call (rendered by kit/outcome.ts). */
+const updateOutcomes: OutcomeWords<UpdateShown, UpdateShown> = {
+  callbackId: ids.updateOutcome,
+  working: ({ changes, note }, trackingNumber) => ({
+    title: 'Updating…',
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: *Updating \`${escapeMrkdwn(trackingNumber)}\`…*\n${changeLines(changes)}`,
+      ),
+      ...(note ? [context(note)] : []),
+      context("You can close this window: the change will be posted in the booking card's thread."),
+    ],
+  }),
+  done: ({ changes, note = '' }, trackingNumber) => ({
+    title: 'Updated',
+    blocks: [
+      section(`:white_check_mark: *Updated \`${escapeMrkdwn(trackingNumber)}\`*\n${changeLines(changes)}`),
+      context(note),
+    ],
+  }),
+  failed: (reason) => ({
+    title: 'Update failed',
+    blocks: [
+      section(`:warning: *Not updated.*\n${escapeMrkdwn(reason)}`),
+      context('Your changes are kept: try again as they are, or go back to the form.'),
+      retryActions(ids.updateBack, ids.updateRetry),
+    ],
+  }),
+  unknown: (reason, attemptKey) => {
+    const actions = sendAgainActions();
+    return {
+      title: 'Outcome unknown',
+      blocks: [
+        section(`:question: *${escapeMrkdwn(reason)}*`),
+        context(
+          'The bot will not send this update again by itself, and keeps the last record it knows. Check with the courier, then *Resolve* (say whether it has the update) or send it again, or go back to the form to change it: a changed update is sent as a new one.',
+        ),
+        {
+          ...actions,
+          elements: [...actions.elements, ...resolveActions(attemptKey, ids.resolveUpdateOpen).elements],
+        },
+      ],
+    };
+  },
+  inFlight: (trackingNumber) => ({
+    title: 'Updating…',
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: An update of \`${escapeMrkdwn(trackingNumber)}\` is already being sent; it is sent once.`,
+      ),
+    ],
+  }),
+};
+
+/** The outcome modal of an update. */
+export function updateOutcomeView(
+  outcome: Outcome<UpdateShown, UpdateShown>,
+  trackingNumber: string,
+  env: WaybillEnv,
+  metadata: string,
+): ModalView {
+  return outcomeView(updateOutcomes, outcome, { trackingNumber, env, metadata });
 }
 
-export function updateBusyView(trackingNumber: string, env: WaybillEnv, metadata: string) {
-  return outcomeView(metadata, env, 'Updating…', [
-    section(
-      `:hourglass_flowing_sand: An update of \`${escapeMrkdwn(trackingNumber)}\` is already being sent; it is sent once.`,
-    ),
-  ]);
+/** `note`: mrkdwn the bot wrote (user ids only), e.g. that this replaces an update of unknown outcome. */
+export function updateWorkingView(
+  trackingNumber: string,
+  changes: readonly FieldChange[],
+  env: WaybillEnv,
+  metadata: string,
+  note?: string,
+) {
+  return updateOutcomeView({ state: 'working', detail: { changes, note } }, trackingNumber, env, metadata);
+}
+
+export function updateDoneView(
+  trackingNumber: string,
+  changes: readonly FieldChange[],
+  note: string,
+  env: WaybillEnv,
+  metadata: string,
+) {
+  return updateOutcomeView({ state: 'done', detail: { changes, note } }, trackingNumber, env, metadata);
+}
+
+export function updateFailedView(reason: string, env: WaybillEnv, metadata: string) {
+  return updateOutcomeView({ state: 'failed', message: reason }, '', env, metadata);
 }
 
 /** Someone else's update of the same version is on its way: this one waits for its result. */
@@ -168,12 +191,16 @@ export function updateHeldView(
   metadata: string,
 ) {
   const who = senderId ? `<@${senderId}>` : 'Someone';
-  return outcomeView(metadata, env, 'Not sent', [
-    section(
-      `:hourglass_flowing_sand: ${who} is sending an update of \`${escapeMrkdwn(trackingNumber)}\` right now. Yours was not sent.`,
-    ),
-    context('When theirs is done, this window shows the form again with the current values.'),
-  ]);
+  const screen: Screen = {
+    title: 'Not sent',
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: ${who} is sending an update of \`${escapeMrkdwn(trackingNumber)}\` right now. Yours was not sent.`,
+      ),
+      context('When theirs is done, this window shows the form again with the current values.'),
+    ],
+  };
+  return outcomeScreen(updateOutcomes, screen, { env, metadata });
 }
 
 export function waybillHelp(): string {
@@ -186,9 +213,14 @@ export function waybillHelp(): string {
     '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
     '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
     '• `/waybill export 2026-11-01..2026-11-30`: the bookings and updates of those days as a CSV file, in a DM',
+    '• `/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
+    "• `/waybill label <tracking number>`: the parcel labels as a PDF, in the booking card's thread",
+    '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
+    '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
     '• `/book import`: book many waybills at once from a CSV file',
-    'The bot’s *Home* tab lists today’s bookings and your unfinished ones.',
-    'Every booking card in the channel also has *Update* and *Rebook* buttons.',
+    "• `/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
+    'The bot’s *Home* tab lists today’s bookings and your unfinished ones, with *New quote*, *New booking*, *Import CSV*, *CSV template*, *COD remittance*, *Export* and *Pickup list*.',
+    'Every booking card in the channel also has *Update*, *Record status*, *Rebook* and *Print labels* buttons.',
     'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
   ].join('\n');
 }

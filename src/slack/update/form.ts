@@ -4,7 +4,8 @@ import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { stepFields } from '../book/index.js';
-import { type FormField, requiredPaths } from '../shared/forms.js';
+import type { Core } from '../core.js';
+import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
 
 /** Booking fields the Update body does not carry: they cannot be changed through an update. */
 const bookingOnlyPaths = new Set(['trackingNumber', 'operatorContactNumber', 'shipperCode', 'warehouseName']);
@@ -46,3 +47,8 @@ export function updateFormSpec(catalog: Catalog, timeZone: string, schema: Waybi
   );
   return { groups, required };
 }
+
+/** The update form of this core's catalog, time zone and schema. */
+export const updateSpec = perCore((core: Pick<Core, 'waybill' | 'schemas'>) =>
+  updateFormSpec(core.waybill.catalog, core.waybill.timeZone, core.schemas.update),
+);

@@ -1,16 +1,25 @@
 /** "Update" on a booking card: the update form, pre-filled with the last-known record. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onOpeningButton } from '../shared/buttons.js';
-import { ids } from '../shared/ids.js';
-import { escapeMrkdwn } from '../shared/mrkdwn.js';
-import { createUpdateDraft, unknownWaybillText, updateForm } from './flow.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { onOpeningButton } from '../kit/buttons.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { createUpdateDraft, unknownWaybillText } from './draft.js';
+import { updateForm } from './steps.js';
 
-export function register(app: App, deps: BotDeps): void {
-  onOpeningButton(app, deps, ids.waybillUpdate, 'click *Update*', async (trackingNumber, body) => {
-    const where = { userId: body.user.id, channelId: body.channel?.id ?? '' };
-    const draft = await createUpdateDraft(deps, where, trackingNumber);
-    if (!draft) return unknownWaybillText(escapeMrkdwn(trackingNumber));
-    return () => updateForm(deps, draft);
-  });
+export function register(app: App, deps: Core): void {
+  onOpeningButton(
+    app,
+    deps,
+    ids.waybillUpdate,
+    requires(deps, 'update'),
+    'click *Update*',
+    async (trackingNumber, body) => {
+      const where = { userId: body.user.id, channelId: body.channel?.id ?? '' };
+      const draft = await createUpdateDraft(deps, where, trackingNumber);
+      if (!draft) return unknownWaybillText(escapeMrkdwn(trackingNumber));
+      return () => updateForm(deps, draft);
+    },
+  );
 }

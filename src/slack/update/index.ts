@@ -1,15 +1,16 @@
-/** /waybill and waybill updates: the feature's public entry. */
+/** Waybill updates, and /waybill show, update and help: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never update's other files.
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
+import type { Core } from '../core.js';
 import * as back from './back.js';
 import * as fromCard from './from-card.js';
+import * as resolve from './resolve.js';
 import * as retry from './retry.js';
 import * as submit from './submit.js';
-import * as waybillCommand from './waybill-command.js';
 
+export { helpCommand, showCommand, updateCommand } from './command.js';
 export { updateFormSpec } from './form.js';
 
-export function register(app: App, deps: BotDeps): void {
-  for (const listener of [waybillCommand, fromCard, submit, retry, back]) listener.register(app, deps);
+export function register(app: App, deps: Core): void {
+  for (const listener of [fromCard, submit, retry, back, resolve]) listener.register(app, deps);
 }

@@ -1,47 +1,60 @@
 /** "Try again" after a failed update, and "Send again" after one of unknown outcome. */
 import type { App } from '@slack/bolt';
-import type { BotDeps } from '../deps.js';
-import { onModalButton } from '../shared/buttons.js';
-import { ids, viewMetadata } from '../shared/ids.js';
-import { sendFromButton, showInModal } from '../shared/modal.js';
-import { storedBooking } from '../shared/stored-booking.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { onModalButton } from '../kit/buttons.js';
+import { ids, viewMetadata } from '../kit/ids.js';
+import { sendFromButton, showInModal } from '../kit/modal.js';
+import { storedBooking } from '../kit/stored-booking.js';
 import { updateWorkingView } from './blocks.js';
-import { checkUpdate, startUpdate, updateDraftOfView, updateForm } from './flow.js';
+import type { UpdateDraft } from './draft.js';
+import { startUpdate } from './send.js';
+import { checkUpdate, updateForm } from './steps.js';
 
 /**
  * Sending the same update again: "Try again" after the courier did not take it, or "Send again"
  * after an unknown outcome (Slack asks the dispatcher to confirm they checked with the courier
  * first). If the record changed meanwhile, the form with the current values instead.
  */
-export function register(app: App, deps: BotDeps): void {
+export function register(app: App, deps: Core): void {
   for (const [actionId, again] of [
     [ids.updateRetry, 'failed'],
     [ids.updateSendChecked, 'unknown'],
   ] as const) {
-    onModalButton(app, actionId, async (view, client) => {
-      const draft = await updateDraftOfView(deps, view.private_metadata);
-      const stored = draft ? await storedBooking(deps, draft.data.trackingNumber) : undefined;
-      if (!draft || !stored) return;
-      const check = await checkUpdate(deps, draft, stored);
-      if (!check.ok) {
-        await showInModal(client, view.id, 'view' in check ? check.view : updateForm(deps, draft), view.hash);
-        return;
-      }
-      const working = updateWorkingView(
-        draft.data.trackingNumber,
-        check.value.changes,
-        deps.waybill.env,
-        viewMetadata({ draftId: draft.id }),
-      );
-      await sendFromButton(deps, client, view, 'update', working, () =>
-        startUpdate(deps, client, {
-          viewId: view.id,
-          draft,
-          record: stored.record,
-          proposal: check.value,
-          again,
-        }),
-      );
-    });
+    onModalButton<DraftContext<UpdateDraft>>(
+      app,
+      actionId,
+      [requires(deps, 'update'), withDraft(deps.store.drafts, 'update')],
+      async (view, client, _action, { draft }) => {
+        const stored = await storedBooking(deps, draft.data.trackingNumber);
+        if (!stored) return;
+        const check = await checkUpdate(deps, draft, stored);
+        if (!check.ok) {
+          await showInModal(
+            client,
+            view.id,
+            'view' in check ? check.view : updateForm(deps, draft),
+            view.hash,
+          );
+          return;
+        }
+        const working = updateWorkingView(
+          draft.data.trackingNumber,
+          check.value.changes,
+          deps.waybill.env,
+          viewMetadata({ draftId: draft.id }),
+        );
+        await sendFromButton(deps, client, view, 'update', working, () =>
+          startUpdate(deps, client, {
+            viewId: view.id,
+            draft,
+            record: stored.record,
+            proposal: check.value,
+            again,
+          }),
+        );
+      },
+    );
   }
 }

@@ -31,7 +31,7 @@ const column = (header: string, path: string, about: string, example?: string): 
 function party(prefix: string, who: string, path: string, example: Record<string, string>): BookingColumn[] {
   const fields: [string, string][] = [
     ['name', 'name'],
-    ['phone', 'phone, 7 to 20 digits'],
+    ['phone', 'phone that can be dialled (without a country code: in the party country)'],
     ['email', 'e-mail'],
     ['street', 'street address'],
     ['region', 'province / region'],

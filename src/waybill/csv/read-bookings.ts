@@ -6,6 +6,7 @@ import { isObject } from '../fields.js';
 import { applyProfile, type SenderProfile } from '../profiles.js';
 import { type Booking, type Validation, validate, type WaybillSchemas } from '../schemas.js';
 import { type BookingColumn, bookingColumns, normaliseHeader, PROFILE_COLUMN } from './columns.js';
+import { FORMULA_START } from './write.js';
 
 /** One thing wrong, where a spreadsheet shows it: row 1 is the header; no row: the file as a whole. */
 export interface CsvProblem {
@@ -74,9 +75,13 @@ function fileProblem(message: string): BookingCsv {
   return { ready: [], problems: [{ message }], rowCount: 0 };
 }
 
-/** Spreadsheets write 9:05 for 09:05. */
+/**
+ * Spreadsheets write 9:05 for 09:05. A cell the bot's own files marked as text (`'+63 917…`, see
+ * spreadsheetSafe) is read without the mark, so the template and results files read back as written.
+ */
 function cellValue(column: BookingColumn, cell: string): string {
-  const value = cell.trim();
+  const trimmed = cell.trim();
+  const value = trimmed.startsWith("'") && FORMULA_START.test(trimmed.slice(1)) ? trimmed.slice(1) : trimmed;
   return column.path.endsWith('.time') && /^\d:\d\d$/.test(value) ? `0${value}` : value;
 }
 
@@ -140,31 +145,38 @@ export function bookingOfRow(
 }
 
 /**
+ * A CSV file's rows of cells: UTF-8 with or without a BOM, `,` or `;` between cells (whichever the
+ * header uses), quoted cells with delimiters, quotes or line breaks inside; or, for a file too
+ * large, not UTF-8 or not CSV, why in one line.
+ */
+export function readCsvRecords(bytes: Uint8Array, maxBytes: number): string[][] | { problem: string } {
+  if (bytes.byteLength > maxBytes) {
+    return { problem: `The file is ${megabytes(bytes.byteLength)}; at most ${megabytes(maxBytes)} at once` };
+  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) {
+    return { problem: 'The file is not UTF-8 text: save it from the spreadsheet as "CSV UTF-8"' };
+  }
+  try {
+    return parse(text, { delimiter: detectDelimiter(text), relax_column_count: true });
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    const row = (err as CsvError & { records?: number }).records;
+    return {
+      problem: `Row ${(row ?? 0) + 1} cannot be read as CSV: ${err.message.replace(/^Invalid [^:]*: /, '')}`,
+    };
+  }
+}
+
+/**
  * Reads a bookings CSV: UTF-8 with or without a BOM, `,` or `;` between cells (whichever the
  * header uses), quoted cells with delimiters, quotes or line breaks inside. Columns are matched by
  * header, in any order, any may be left out. Every row is checked by the Booking schema; every
  * problem of every row is returned, each with its row and column. Blank rows are skipped.
  */
 export function readBookingCsv(bytes: Uint8Array, options: BookingCsvOptions): BookingCsv {
-  if (bytes.byteLength > options.maxBytes) {
-    return fileProblem(
-      `The file is ${megabytes(bytes.byteLength)}; at most ${megabytes(options.maxBytes)} at once`,
-    );
-  }
-  const text = decodeUtf8(bytes);
-  if (text === undefined) {
-    return fileProblem('The file is not UTF-8 text: save it from the spreadsheet as "CSV UTF-8"');
-  }
-  let records: string[][];
-  try {
-    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true });
-  } catch (err) {
-    if (!(err instanceof CsvError)) throw err;
-    const row = (err as CsvError & { records?: number }).records;
-    return fileProblem(
-      `Row ${(row ?? 0) + 1} cannot be read as CSV: ${err.message.replace(/^Invalid [^:]*: /, '')}`,
-    );
-  }
+  const records = readCsvRecords(bytes, options.maxBytes);
+  if (!Array.isArray(records)) return fileProblem(records.problem);
   const [header, ...body] = records;
   if (!header || header.every((cell) => cell.trim() === '')) {
     return fileProblem('The file is empty: the first row must name the columns, as in the template');

@@ -33,5 +33,6 @@ export function resultsCsv(results: readonly RowResult[]): string {
     [...results]
       .sort((a, b) => a.row - b.row)
       .map((r) => [String(r.row), r.receiver, r.trackingNumber, r.courierReference, r.outcome, r.message]),
+    ['row'],
   );
 }

@@ -1,0 +1,65 @@
+/**
+ * Issue 21's big store (100,000 bookings, 1,000,000 audit lines, 50,000 saved parties), written once per
+ * backend straight into its tables in one transaction, then the export of a year and the type-ahead
+ * measured on that same store.
+ */
+import { auditLineAt, auditTrackingNumber, insertAuditRows } from '../fakes/audit-rows.js';
+import { insertBookings } from '../fakes/bookings.js';
+import { writeRows } from '../fakes/bulk-insert.js';
+import { insertParties } from '../fakes/parties.js';
+import { type Backend, benchDatabase } from './databases.js';
+import { auditLinesOf2026, benchExport, type ExportReport } from './export.js';
+import { epochMs } from './lib.js';
+import type { Context } from './phases.js';
+import { log } from './processes.js';
+import { measureTypeAhead, type TypeAheadRow } from './type-ahead.js';
+
+export const BIG_STORE = { bookings: 100_000, auditRows: 1_000_000, parties: 50_000 };
+/** Booking i is audit line i x 10, a booking line (every tenth line from the ninth is a quote). */
+const AUDIT_LINES_A_BOOKING = 10;
+
+/** The big store at `scale` (1: the issue's sizes; less for a quicker run that keeps the proportions). */
+export function bigStoreSize(scale: number) {
+  const bookings = Math.max(1, Math.round(BIG_STORE.bookings * scale));
+  return {
+    bookings,
+    auditRows: bookings * AUDIT_LINES_A_BOOKING,
+    parties: Math.max(1, Math.round(BIG_STORE.parties * scale)),
+  };
+}
+
+export async function benchBigStore(
+  ctx: Context,
+  backend: Backend,
+  scale: number,
+): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[] }> {
+  const size = bigStoreSize(scale);
+  const database = await benchDatabase(backend, ctx.tmp, 'big-store');
+  try {
+    log(
+      `big store (${backend}): writing ${size.auditRows} audit lines, ${size.bookings} bookings, ${size.parties} parties`,
+    );
+    const begun = epochMs();
+    const lines = auditLinesOf2026(size.auditRows);
+    await writeRows(database.target, async (writer) => {
+      await insertAuditRows(writer, lines);
+      await insertBookings(writer, {
+        count: size.bookings,
+        trackingNumber: (i) => auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
+        bookedAt: (i) => auditLineAt(lines, i * AUDIT_LINES_A_BOOKING),
+      });
+      await insertParties(writer, size.parties);
+    });
+    const seedMs = Math.round(epochMs() - begun);
+    log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);
+    const exported = await benchExport(ctx, { backend, database, ...size, seedMs });
+    const typeAhead = await measureTypeAhead(
+      backend === 'SQLite' ? 'sqlite' : 'postgres',
+      database.target,
+      size.parties,
+    );
+    return { exported, typeAhead };
+  } finally {
+    await database.drop();
+  }
+}

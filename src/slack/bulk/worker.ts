@@ -1,0 +1,331 @@
+/**
+ * This replica's share of the bulk-rows queue: rows claimed from the store a few at a time
+ * (BULK_CONCURRENCY), slowed down when the courier answers 429, a run's summary posted by whichever
+ * replica finishes it, and rows left by a replica that is gone (or by this one's last run) resumed.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { type ClaimedRow, type ImportRun, StoreUnavailableError } from '../../store/index.js';
+import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { viewMetadata } from '../kit/ids.js';
+import { showInModal } from '../kit/modal.js';
+import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
+import { bookRow, type QueuedBooking, type RowDone, summarise } from './run.js';
+
+/** Progress is redrawn at most this often by each replica booking the run. */
+const PROGRESS_EVERY_MS = 2000;
+/** After a 429, this replica claims nothing for this long, doubled at each 429 in a row up to the cap. */
+const FIRST_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 15_000;
+/** The window's note while the database does not answer. */
+const DATABASE_AWAY =
+  "The bot's database is not answering right now: the booking goes on once it is back. No row is sent twice or lost meanwhile; a row the courier booked is recorded then.";
+
+/** What a run's window shows: rows not done yet, and the outcomes so far. */
+interface Shown {
+  left: number;
+  counts: OutcomeCounts;
+}
+
+interface Progress {
+  last: number;
+  open: boolean;
+  drawing: Promise<void>;
+  /** Drawn last, to draw again with a note when the database cannot be read. */
+  shown?: Shown;
+  /** Its window says the database is away (once, until the next redraw). */
+  away: boolean;
+}
+
+export class BulkWorker {
+  private attached?: { deps: Core; client: SlackClient };
+  /** Loops claiming rows now, and how many may (lower after a 429, back up as rows go through). */
+  private loops = 0;
+  private limit = 1;
+  private max = 1;
+  private goneThrough = 0;
+  private pauseMs = FIRST_PAUSE_MS;
+  private pausedUntil = 0;
+  private stopping = false;
+  /** This replica's own claims are going back in the queue: no loop claims meanwhile. */
+  private releasing = false;
+  private readonly stopped = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly runs = new Map<string, Promise<ImportRun | undefined>>();
+  private readonly progress = new Map<string, Progress>();
+
+  /** From the feature's register: the settings and the Slack client every row and summary uses. */
+  attach(deps: Core, client: SlackClient): void {
+    this.attached = { deps, client };
+    this.max = deps.bot.bulk.concurrency;
+    this.limit = this.max;
+  }
+
+  /** Claims rows with as many loops as allowed (a run just queued, or found by `poll`). */
+  wake(): void {
+    const attached = this.attached;
+    if (!attached || this.stopping || this.releasing) return;
+    while (this.loops < this.limit) {
+      this.loops += 1;
+      attached.deps.inFlight.run('bulk rows', () => this.loop(attached.deps, attached.client));
+    }
+  }
+
+  /**
+   * Looks for queued rows every `everyMs`: a run another replica started, rows a gone replica
+   * held (requeued once its lease has lapsed), a run this replica's last process left.
+   */
+  start(everyMs: number): void {
+    const tick = () => {
+      void this.poll().catch((err: unknown) =>
+        this.attached?.deps.logger.warn({ err }, 'looking for bulk rows to book failed; trying again'),
+      );
+    };
+    tick();
+    this.timer = setInterval(tick, everyMs);
+    this.timer.unref();
+  }
+
+  async poll(): Promise<void> {
+    const store = this.attached?.deps.store;
+    if (!store || this.stopping || !(await store.imports.anyRunning())) return;
+    // With no row in hand, a row still claimed here lost its answer with a connection: queued again.
+    if (this.loops === 0 && !this.releasing) {
+      this.releasing = true;
+      try {
+        await store.imports.releaseClaimed();
+      } finally {
+        this.releasing = false;
+      }
+    }
+    await store.imports.requeueAbandoned();
+    this.wake();
+  }
+
+  /**
+   * No row starts from now on; rows already at the courier finish (the shutdown waits for them),
+   * then each run's modal says where it stands and that the rest goes on elsewhere or at the next start.
+   */
+  stop(): void {
+    this.stopping = true;
+    clearInterval(this.timer);
+    this.stopped.abort();
+    if (this.loops === 0) this.tellStopped();
+  }
+
+  /** Once this replica's last row is done: each run it was booking says so in its modal. */
+  private tellStopped(): void {
+    const attached = this.attached;
+    if (!attached) return;
+    const { deps, client } = attached;
+    deps.inFlight.run('bulk booking stopped', async () => {
+      for (const [runId, progress] of this.progress) {
+        progress.open = false;
+        await progress.drawing;
+        // A run another replica has finished keeps its finished window.
+        const run = await deps.store.imports.run(runId).catch(() => undefined);
+        if (run?.state !== 'running') continue;
+        const note =
+          'This copy of the bot is stopping: the rows left are booked by another copy of it, or when it starts again; the summary is posted when every row is done.';
+        await this.draw(deps, client, run, note).catch((err: unknown) =>
+          deps.logger.warn({ err }, 'a stopped bulk booking could not be shown'),
+        );
+      }
+    });
+  }
+
+  private async loop(deps: Core, client: SlackClient): Promise<void> {
+    /** The runs this loop booked rows of: those whose windows are told if the database goes. */
+    const booking = new Map<string, ImportRun>();
+    try {
+      await this.claimAndBook(deps, client, booking);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      // The next look for rows (`poll`) starts again once the database answers.
+      deps.logger.warn({ err }, 'the database is not answering: bulk rows wait for it');
+      this.tellDatabaseAway(deps, client, [...booking.values()]);
+    } finally {
+      this.loops -= 1;
+      if (this.stopping && this.loops === 0) this.tellStopped();
+    }
+  }
+
+  private async claimAndBook(
+    deps: Core,
+    client: SlackClient,
+    booking: Map<string, ImportRun>,
+  ): Promise<void> {
+    for (;;) {
+      // Fewer loops after a 429: the extra ones end here.
+      if (this.stopping || this.loops > this.limit) return;
+      const wait = this.pausedUntil - Date.now();
+      if (wait > 0) await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+      if (this.stopping) return;
+      const claimed = await deps.store.imports.claimRow();
+      if (!claimed) break;
+      const run = await this.book(deps, client, claimed);
+      if (run) booking.set(run.id, run);
+    }
+    for (const run of await deps.store.imports.takeReports()) {
+      this.runs.delete(run.id);
+      this.progress.delete(run.id);
+      await summarise(deps, client, run);
+    }
+  }
+
+  private runOf(deps: Pick<Core, 'store'>, id: string): Promise<ImportRun | undefined> {
+    let run = this.runs.get(id);
+    if (!run) {
+      run = deps.store.imports.run(id);
+      this.runs.set(id, run);
+    }
+    return run;
+  }
+
+  /** Books a claimed row (or puts it back in the queue); returns its run. */
+  private async book(deps: Core, client: SlackClient, claimed: ClaimedRow): Promise<ImportRun | undefined> {
+    let run: ImportRun | undefined;
+    try {
+      run = await this.runOf(deps, claimed.runId);
+    } catch (err) {
+      // Not sent: back in the queue for this replica or another, rather than held by a live one for ever.
+      this.runs.delete(claimed.runId);
+      await deps.store.imports.releaseRow(claimed.runId, claimed.row).catch(() => undefined);
+      throw err;
+    }
+    if (!run) return undefined;
+    const booking = run;
+    const done: RowDone = await bookRow(deps, run, claimed.booking as QueuedBooking, {
+      stopping: () => this.stopping,
+      databaseAway: () => this.tellDatabaseAway(deps, client, [booking]),
+    });
+    if ('again' in done) {
+      if (done.again === 'slow down') this.slowDown(deps);
+      const released = deps.store.imports.releaseRow(run.id, claimed.row);
+      if (done.again !== 'database') {
+        await released;
+        return run;
+      }
+      // The release may not get through either: `poll` queues the row again then.
+      await released.catch(() => undefined);
+      this.tellDatabaseAway(deps, client, [run]);
+      return run;
+    }
+    deps.metrics.bulkRows.inc({ outcome: done.outcome });
+    this.wentThrough();
+    this.showProgress(deps, client, run);
+    return run;
+  }
+
+  /** A 429: half as many rows at once, none for a while. */
+  private slowDown(deps: Pick<Core, 'logger'>): void {
+    this.limit = Math.max(1, Math.floor(this.limit / 2));
+    this.goneThrough = 0;
+    this.pausedUntil = Date.now() + this.pauseMs;
+    deps.logger.warn(
+      { concurrency: this.limit, pauseMs: this.pauseMs },
+      'the courier asked to slow down: fewer bulk rows at once',
+    );
+    this.pauseMs = Math.min(this.pauseMs * 2, MAX_PAUSE_MS);
+  }
+
+  /** A row through: after as many as the loops allowed, one more loop, up to BULK_CONCURRENCY. */
+  private wentThrough(): void {
+    this.pauseMs = FIRST_PAUSE_MS;
+    if (this.limit >= this.max) return;
+    this.goneThrough += 1;
+    if (this.goneThrough < this.limit) return;
+    this.goneThrough = 0;
+    this.limit += 1;
+    this.wake();
+  }
+
+  /** The run's window, made the first time a row of it goes through (or the database keeps one waiting). */
+  private progressOf(runId: string): Progress {
+    let progress = this.progress.get(runId);
+    if (!progress) {
+      progress = { last: performance.now(), open: true, drawing: Promise.resolve(), away: false };
+      this.progress.set(runId, progress);
+    }
+    return progress;
+  }
+
+  /** Redraws the window after `draw`, one drawing at a time, and not at all once it is closed. */
+  private redraw(deps: Pick<Core, 'logger'>, progress: Progress, draw: () => Promise<boolean>): void {
+    progress.drawing = progress.drawing
+      .then(draw)
+      .then((open) => {
+        progress.open &&= open;
+      })
+      .catch((err: unknown) => deps.logger.warn({ err }, 'bulk booking progress could not be shown'));
+  }
+
+  /** Redraws the run's progress now and then, never waiting for Slack, and not at all once its window is closed. */
+  private showProgress(
+    deps: Pick<Core, 'store' | 'logger' | 'waybill'>,
+    client: SlackClient,
+    run: ImportRun,
+  ): void {
+    const progress = this.progressOf(run.id);
+    if (!progress.open || this.stopping || performance.now() - progress.last < PROGRESS_EVERY_MS) return;
+    progress.last = performance.now();
+    this.redraw(deps, progress, () => this.draw(deps, client, run));
+  }
+
+  /**
+   * The database does not answer: the windows of these runs say so, with the counts they showed
+   * last (the store cannot be read), once each until the next redraw.
+   */
+  private tellDatabaseAway(
+    deps: Pick<Core, 'logger' | 'waybill'>,
+    client: SlackClient,
+    runs: ImportRun[],
+  ): void {
+    for (const run of runs) {
+      const progress = this.progressOf(run.id);
+      if (!progress.open || progress.away) continue;
+      progress.away = true;
+      const shown = progress.shown ?? { left: run.toBook, counts: countOutcomes([]) };
+      this.redraw(deps, progress, () => this.render(client, deps, run, shown, DATABASE_AWAY));
+    }
+  }
+
+  private async draw(
+    deps: Pick<Core, 'store' | 'waybill'>,
+    client: SlackClient,
+    run: ImportRun,
+    note?: string,
+  ): Promise<boolean> {
+    const counts = await deps.store.imports.runCounts(run.id);
+    const outcomes = countOutcomes([]);
+    for (const outcome of Object.keys(outcomes) as (keyof typeof outcomes)[]) {
+      outcomes[outcome] = counts[outcome] ?? 0;
+    }
+    const left = counts[''] ?? 0;
+    // Every row done: the finished window comes with the summary, and must not be drawn over.
+    if (left === 0) return true;
+    const shown = { left, counts: outcomes };
+    const progress = this.progress.get(run.id);
+    if (progress) Object.assign(progress, { shown, away: false });
+    return this.render(client, deps, run, shown, note);
+  }
+
+  private render(
+    client: SlackClient,
+    deps: Pick<Core, 'waybill'>,
+    run: ImportRun,
+    { left, counts }: Shown,
+    note?: string,
+  ): Promise<boolean> {
+    const view = progressView({
+      fileName: run.fileName,
+      done: run.toBook - left,
+      total: run.toBook,
+      counts,
+      env: deps.waybill.env,
+      metadata: viewMetadata({ draftId: run.id }),
+      ...(note ? { note } : {}),
+    });
+    return showInModal(client, run.viewId, view);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The core every feature is built on (settings, courier, store, logger, clock, work in flight,
+ * access, activity, metrics, background jobs), built once at start-up. It knows no feature: each
+ * feature works out its own form from the schemas here, and adds its own background work to `jobs`.
+ */
+import type { Logger } from 'pino';
+import type { BotConfig, WaybillConfig } from '../config.js';
+import { Metrics } from '../metrics.js';
+import type { Store } from '../store/index.js';
+import type { WaybillClient } from '../waybill/client.js';
+import type { SenderProfile } from '../waybill/profiles.js';
+import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
+import { AccessControl } from './runtime/access-control.js';
+import { Activity } from './runtime/activity.js';
+import { InFlight } from './runtime/in-flight.js';
+import { Jobs } from './runtime/jobs.js';
+import { Probes } from './runtime/probes.js';
+
+/** How often Home tabs may be redrawn (views.publish allows about 100 a minute). */
+export interface RefreshTiming {
+  /** One person's tab is published at most this often; changes in between are shown together. */
+  perPersonMs: number;
+  /** Any two publishes are at least this far apart. */
+  spacingMs: number;
+}
+
+export interface Core {
+  waybill: WaybillConfig;
+  schemas: WaybillSchemas;
+  courier: WaybillClient;
+  store: Store;
+  logger: Logger;
+  inFlight: InFlight;
+  bot: Pick<
+    BotConfig,
+    | 'trackingPrefix'
+    | 'maxParcels'
+    | 'auditChannelId'
+    | 'access'
+    | 'bulk'
+    | 'labelPageSize'
+    | 'remittance'
+    | 'digest'
+  > & {
+    /** How often a replica renews its lease, and so looks for work another replica left. */
+    database: Pick<BotConfig['database'], 'leaseRenewMs'>;
+  };
+  access: AccessControl;
+  profiles: SenderProfile[];
+  now: () => Date;
+  /** Who just booked or updated: the Home tab redraws theirs. */
+  activity: Activity;
+  /** How often Home tabs may be redrawn (tests make it quick); the Home tab's own default when absent. */
+  homeRefresh?: RefreshTiming;
+  metrics: Metrics;
+  /** Liveness and readiness, /metrics. */
+  probes: Probes;
+  /** Work a feature runs in the background (the bulk rows queue, the daily digest): started once serving, stopped first on shutdown. */
+  jobs: Jobs;
+}
+
+export function createCore(input: {
+  waybill: WaybillConfig;
+  courier: WaybillClient;
+  store: Store;
+  logger: Logger;
+  bot: Core['bot'];
+  profiles?: SenderProfile[];
+  now?: () => Date;
+  homeRefresh?: RefreshTiming;
+  metrics?: Metrics;
+}): Core {
+  const metrics = input.metrics ?? new Metrics();
+  metrics.readFrom({
+    unknownOutcomes: () => input.store.attempts.countUnknown(),
+    pool: () => input.store.pool(),
+  });
+  const inFlight = new InFlight(input.logger);
+  return {
+    ...input,
+    profiles: input.profiles ?? [],
+    access: new AccessControl(input.bot.access, input.logger),
+    schemas: createWaybillSchemas(input.waybill.catalog),
+    inFlight,
+    now: input.now ?? (() => new Date()),
+    activity: new Activity(input.store, inFlight, input.logger),
+    metrics,
+    probes: new Probes({ store: input.store, logger: input.logger, metrics }),
+    jobs: new Jobs(input.logger),
+  };
+}

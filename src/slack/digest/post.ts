@@ -1,0 +1,99 @@
+/**
+ * The daily digest: posted once a day at DIGEST_TIME to DIGEST_CHANNEL_ID by whichever replica
+ * claims the day first in the database; late (saying so) by the first replica up that day if
+ * none was at that time; never a day's digest on the next day. `/waybill digest` shows today's
+ * to whoever asks.
+ */
+import type { Core } from '../core.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { uploadFile } from '../kit/files.js';
+import type { Job } from '../runtime/jobs.js';
+import { digestCsv, digestMessage, hasDetail } from './blocks.js';
+import { digestData, localNow } from './data.js';
+
+/** Posted this many minutes or more after DIGEST_TIME, the digest says it is late. */
+export const LATE_AFTER_MINUTES = 5;
+
+/** What the digest reads: the store, the settings, the clock; and the log it reports to. */
+type Digesting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger'>;
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/**
+ * One look at the clock: when DIGEST_TIME has passed today and no replica has claimed today's
+ * digest, this one claims it and posts it. Returns the day posted, if any.
+ */
+export async function digestTick(deps: Digesting, client: SlackClient): Promise<string | undefined> {
+  const settings = deps.bot.digest;
+  if (!settings) return undefined;
+  const { date, time } = localNow(deps);
+  if (time < settings.time) return undefined;
+  if (!(await deps.store.digests.claim(date))) return undefined;
+  const late =
+    minutesOf(time) - minutesOf(settings.time) >= LATE_AFTER_MINUTES
+      ? `Posted late, at ${time}: the bot was not running at ${settings.time}.`
+      : undefined;
+  try {
+    await postDigest(deps, client, { channelId: settings.channelId, date, late });
+  } catch (err) {
+    // Not posted: the day is given back, so the next look (here or on another replica) tries again.
+    await deps.store.digests.release(date).catch(() => undefined);
+    throw err;
+  }
+  deps.logger.info({ day: date, late: Boolean(late) }, 'daily digest posted');
+  return date;
+}
+
+async function postDigest(
+  deps: Digesting,
+  client: SlackClient,
+  { channelId, date, late }: { channelId: string; date: string; late: string | undefined },
+): Promise<void> {
+  const data = await digestData(deps, date);
+  const { currency, timeZone, catalog } = deps.waybill;
+  const detail = hasDetail(data);
+  const message = digestMessage(data, { currency, detailInThread: detail, ...(late ? { late } : {}) });
+  const posted = await client.chat.postMessage({ channel: channelId, ...message });
+  if (!(detail && posted.ts)) return;
+  // The digest is out: a file that fails is told in the log, never a reason to post the digest again.
+  await uploadFile(client, channelId, {
+    filename: `digest-${date}.csv`,
+    title: `Digest ${date}`,
+    content: digestCsv(data, { timeZone, codPaymentMethod: catalog.codPaymentMethod }),
+    threadTs: posted.ts,
+  }).catch((err: unknown) => deps.logger.warn({ err, day: date }, "the digest's file could not be shared"));
+}
+
+/** Looks at the clock every `everyMs` while started, one look at a time. */
+export function digestJob(deps: Digesting, client: SlackClient, everyMs: number): Job {
+  let looking: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const turn = () => {
+    looking ??= digestTick(deps, client)
+      .then(() => undefined)
+      .catch((err: unknown) => deps.logger.error({ err }, 'the daily digest could not be posted'))
+      .finally(() => {
+        looking = undefined;
+      });
+    return looking;
+  };
+  return {
+    start: () => {
+      void turn();
+      timer = setInterval(() => void turn(), everyMs);
+      timer.unref();
+    },
+    stop: () => clearInterval(timer),
+    turn,
+  };
+}
+
+/** `/waybill digest`: today's digest so far, for the person asking only. */
+export const digestCommand: CommandAnswer<'digest'> = async (deps, { ack }) => {
+  const data = await digestData(deps, localNow(deps).date);
+  await ack({
+    response_type: 'ephemeral',
+    ...digestMessage(data, { currency: deps.waybill.currency, detailInThread: false }),
+  });
+};

@@ -1,0 +1,132 @@
+/** Who may quote, book and update: `requires(op)`, the middleware each listener is registered with. */
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { context, plain, section } from '../kit/blocks.js';
+import { type CommandRequest, readCommand } from '../kit/command-request.js';
+import { chosenConversation } from '../kit/global-shortcut.js';
+import { readViewMetadata } from '../kit/ids.js';
+import { type Guard, type Permission, REQUIRED } from '../kit/listener.js';
+import type { GuardedOperation } from '../runtime/access-control.js';
+import { partsOf, type RequestParts, type SlackRequest } from './request-parts.js';
+
+/**
+ * The conversation a request belongs to: the command's, the message's, the modal's draft's, or,
+ * before there is a draft, the one chosen in a global shortcut's first view.
+ */
+async function channelOf(
+  store: Pick<Core['store'], 'drafts'>,
+  request: RequestParts,
+): Promise<string | undefined> {
+  if (request.channelId) return request.channelId;
+  const draftId = readViewMetadata(request.view?.private_metadata)?.draftId;
+  if (draftId) return (await store.drafts.get(draftId))?.channelId;
+  return chosenConversation(request.view?.state?.values);
+}
+
+/** What a refused operation is, in the refusal's words: "may …", "… are not enabled". */
+const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
+  quote: ['quote waybills', 'quoting'],
+  book: ['book waybills', 'booking'],
+  update: ['update waybills', 'waybill changes'],
+  show: ['look up waybills', 'waybill changes'],
+  addresses: ['use the address book', 'the address book'],
+  bulk: ['book waybills from a CSV file', 'booking'],
+  remittance: ['reconcile COD remittance files', 'COD remittances'],
+};
+
+const refusals = {
+  user: (operation: GuardedOperation) =>
+    `Sorry, you are not on the list of people who may ${doing[operation][0]} with this bot. Ask whoever runs it to add you.`,
+  channel: (operation: GuardedOperation) =>
+    `Sorry, ${doing[operation][1]} ${operation === 'addresses' ? 'is' : 'are'} not enabled in this conversation. Use one of the dispatch channels.`,
+};
+
+function refusedView(text: string) {
+  return {
+    type: 'modal' as const,
+    title: plain('Not allowed'),
+    close: plain('Close'),
+    blocks: [section(`:no_entry: ${text}`), context('Nothing was sent to the courier.')],
+  };
+}
+
+/** What a listener's first middleware says it requires; undefined when it is not a `requires` guard. */
+export function declaredPermission(middleware: unknown): Permission | 'per request' | undefined {
+  return typeof middleware === 'function' ? (middleware as Partial<Guard>)[REQUIRED] : undefined;
+}
+
+/**
+ * The listener middleware that lets a request through only if its sender may do `permission` in its
+ * conversation (a function: what this request needs, as a command's words say). A refusal is recorded,
+ * logged and said where the request came from; it never reaches the listener.
+ */
+export function requires(
+  core: Pick<Core, 'access' | 'store' | 'logger'>,
+  permission: Permission | ((body: SlackRequest) => Permission),
+): Guard {
+  const guard: Middleware<AnyMiddlewareArgs> = async (args) => {
+    const operation = typeof permission === 'function' ? permission(args.body) : permission;
+    if (operation === 'nothing' || core.access.open) return args.next();
+    const request = partsOf(args.body);
+    const channelId = await channelOf(core.store, request);
+    const { userId, view, triggerId } = request;
+    // A shortcut and the Home tab come from no conversation: the one chosen next is checked then.
+    const channelChosenLater = request.surface === 'shortcut' || view?.type === 'home';
+    const check =
+      operation === 'bulk'
+        ? core.access.allowsBulk
+        : operation === 'remittance'
+          ? core.access.allowsFinance
+          : core.access.allows;
+    const verdict = await check.call(core.access, args.client, userId, channelId, { channelChosenLater });
+    if (verdict.ok) return args.next();
+    const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
+    if (request.surface === 'suggestion') {
+      // A menu asking for options, at every key typed: none. The refusal is said, and recorded,
+      // when something is chosen or submitted.
+      await ack?.({ options: [] });
+      return;
+    }
+    const text = refusals[verdict.reason](operation);
+    await core.store.audit.record({
+      userId,
+      operation,
+      outcome: 'refused',
+      detail: `not allowed (${verdict.reason}) in ${channelId ?? 'an unknown conversation'}`,
+    });
+    core.logger.warn(
+      { user: userId, channel: channelId, operation, reason: verdict.reason },
+      'request refused by access control',
+    );
+    if (request.surface === 'command') {
+      await ack?.({ response_type: 'ephemeral', text });
+    } else if (
+      (request.surface === 'shortcut' || request.surface === 'message shortcut' || view?.type === 'home') &&
+      triggerId
+    ) {
+      // Nothing to answer in: a modal saying why (the Home tab is no modal to replace).
+      await ack?.();
+      await args.client.views.open({ trigger_id: triggerId, view: refusedView(text) });
+    } else if (request.surface === 'submission') {
+      await ack?.({ response_action: 'update', view: refusedView(text) });
+    } else {
+      await ack?.();
+      if (view?.id) await args.client.views.update({ view_id: view.id, view: refusedView(text) });
+      else if (channelId) await args.client.chat.postEphemeral({ channel: channelId, user: userId, text });
+    }
+  };
+  return Object.assign(guard, {
+    [REQUIRED]: typeof permission === 'function' ? 'per request' : permission,
+  }) as Guard;
+}
+
+/**
+ * A slash command's permission, from its words read as the command reads them (`readCommand`):
+ * help, and words that are no request of ours, need nothing.
+ */
+export function byCommand(permission: (request: CommandRequest) => Permission) {
+  return (body: SlackRequest): Permission => {
+    const request = 'command' in body ? readCommand(body.command, body.text) : undefined;
+    return !request || request.kind === 'help' ? 'nothing' : permission(request);
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Every Slack request as Bolt processes it: an id on each log line it leads to, counted by kind and
+ * outcome, and the time to its acknowledgement measured.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { App, ReceiverEvent } from '@slack/bolt';
+import { inRequest } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+
+const kinds = new Set([
+  'view_submission',
+  'view_closed',
+  'block_actions',
+  'block_suggestion',
+  'shortcut',
+  'message_action',
+]);
+
+/** What kind of request a body is: its type as Slack names it (few values, nothing personal). */
+export function requestKind(body: Record<string, unknown>): string {
+  if (typeof body.command === 'string') return 'command';
+  if (body.type === 'event_callback') return 'event';
+  return typeof body.type === 'string' && kinds.has(body.type) ? body.type : 'other';
+}
+
+/** The request in hand: set when a listener of it failed. */
+const handling = new AsyncLocalStorage<{ failed: boolean }>();
+
+/** For the app's error handler: the request in hand failed. */
+export function requestFailed(): void {
+  const request = handling.getStore();
+  if (request) request.failed = true;
+}
+
+/**
+ * Wraps `app.processEvent`, where both receivers hand each request over: the request runs with an id
+ * of its own (every log line carries it, the courier's call line and work after the ack included),
+ * its acknowledgement is timed from there, and once its listeners are done it is counted.
+ */
+export function instrumentRequests(app: App, metrics: Metrics): void {
+  const process = app.processEvent.bind(app);
+  app.processEvent = (event: ReceiverEvent) => {
+    const kind = requestKind(event.body);
+    const started = performance.now();
+    const ack = event.ack;
+    let acked = false;
+    const timed: ReceiverEvent = {
+      ...event,
+      ack: (response) => {
+        if (!acked) metrics.ackSeconds.observe({ kind }, (performance.now() - started) / 1000);
+        acked = true;
+        return ack(response);
+      },
+    };
+    const request = { failed: false };
+    return inRequest(randomUUID(), () =>
+      handling.run(request, () =>
+        process(timed).then(
+          () => metrics.requests.inc({ kind, outcome: request.failed ? 'error' : 'ok' }),
+          (err: unknown) => {
+            metrics.requests.inc({ kind, outcome: 'error' });
+            throw err;
+          },
+        ),
+      ),
+    );
+  };
+}

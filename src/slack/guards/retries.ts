@@ -1,0 +1,32 @@
+/** Slack's re-deliveries of a request already received, by any replica: acknowledged and dropped. */
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { partsOf } from './request-parts.js';
+
+/**
+ * Slack re-delivers a request it thinks went unanswered (X-Slack-Retry-Num), perhaps to another
+ * replica. Every request is claimed in the store as it arrives, so a retry of one that any replica
+ * already received is acknowledged and dropped, and nothing is done twice; anything that must
+ * happen once (a booking, an update) is also guarded by its own attempt record.
+ */
+export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const { surface, eventId, triggerId, view } = partsOf(args.body);
+    // A type-ahead asking for options only reads: answering it again is harmless, and claiming
+    // every key typed would cost a write each (and all of one view's share its id).
+    if (surface === 'suggestion') return args.next();
+    // The Events API is what Slack documents re-delivering (X-Slack-Retry-Num): an event by its id.
+    const id = eventId ?? triggerId ?? (view?.id ? `${view.id}:${view.hash}` : undefined);
+    if (!id) return args.next();
+    const first = await deps.store.deliveries.claim(id);
+    if (!first && args.context.retryNum) {
+      deps.logger.info(
+        { retryNum: args.context.retryNum, reason: args.context.retryReason },
+        'Slack retry of a request already received: ignored',
+      );
+      if ('ack' in args) await (args.ack as () => Promise<void>)();
+      return;
+    }
+    return args.next();
+  };
+}

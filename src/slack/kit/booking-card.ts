@@ -1,0 +1,151 @@
+/** The booking card: posted when a waybill is booked, edited when it is updated or a status is recorded, shown by /waybill show; Update, Record status, Rebook and Print labels on it. */
+import type { KnownBlock } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { StatusEntry } from '../../store/index.js';
+import type { Catalog } from '../../waybill/catalog.js';
+import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
+import type { Booking } from '../../waybill/schemas.js';
+import { statusLabel } from '../../waybill/statuses.js';
+import {
+  context,
+  environmentNotice,
+  environmentTag,
+  facts,
+  formatMoney,
+  placeLine,
+  plain,
+  section,
+} from './blocks.js';
+import { ids } from './ids.js';
+import { escapeMrkdwn } from './mrkdwn.js';
+
+export interface CardInput {
+  booking: Booking;
+  trackingRefNo: string;
+  bookedBy: string;
+  bookedAt: Date;
+  catalog: Catalog;
+  currency: string;
+  env: WaybillEnv;
+  /** Who changed it last, for the card after an update. */
+  updatedBy?: string;
+  /** What remittance files paid of its COD, oldest first. */
+  remittances?: readonly CardRemittance[];
+  /** The parcel's latest status, as a dispatcher recorded it. */
+  status?: StatusEntry;
+}
+
+/** One remittance of a booking's COD, as its card shows it. */
+export interface CardRemittance {
+  amount: string;
+  fileName: string;
+  /** The day the file says it was paid, else the day it was recorded. */
+  date: string;
+}
+
+/** Lines of remittances a card shows: the latest, so a long history stays within a block. */
+const CARD_REMITTANCES = 5;
+
+/** "COD remitted PHP 1,500.00 · file · date" per remittance, and what is still short or over. */
+function remittanceLines(input: CardInput): string {
+  const remittances = input.remittances ?? [];
+  const shown = remittances
+    .slice(-CARD_REMITTANCES)
+    .map(
+      (r) =>
+        `:moneybag: COD remitted ${formatMoney(r.amount, input.currency)} \u00b7 ${escapeMrkdwn(r.fileName)} \u00b7 ${escapeMrkdwn(r.date)}`,
+    );
+  const earlier = remittances.length - shown.length;
+  const total = remittedTotal(remittances);
+  const difference = signedMoney(centsOf(total) - centsOf(input.booking.codAmount));
+  const balance = `Remitted ${formatMoney(total, input.currency)} of ${formatMoney(input.booking.codAmount, input.currency)}, difference ${formatMoney(difference, input.currency)}`;
+  return [...(earlier > 0 ? [`${earlier} earlier remittances`] : []), ...shown, balance].join('\n');
+}
+
+/** A date Slack shows in each reader's own time zone; the fallback is UTC. */
+export function slackDate(instant: Date): string {
+  const seconds = Math.floor(instant.getTime() / 1000);
+  return `<!date^${seconds}^{date_short_pretty} {time}|${instant.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+}
+
+/** "Delivered · 23 Nov 14:05 · recorded by @ana": what someone said happened, never tracking. */
+export function statusLine(status: StatusEntry): string {
+  const note = status.note ? `\n>${escapeMrkdwn(status.note).replace(/\n/g, ' ')}` : '';
+  return `*${escapeMrkdwn(statusLabel(status.status, status.reason))}* · ${slackDate(status.at)} · recorded by <@${status.userId}>${note}`;
+}
+
+/** The booking card: the channel's audit trail of one waybill. */
+export function bookingCard(input: CardInput): { text: string; blocks: KnownBlock[] } {
+  const { booking, catalog, currency, env } = input;
+  const pkg = booking.package;
+  const isCod = booking.paymentMethod === catalog.codPaymentMethod;
+  const tn = escapeMrkdwn(booking.trackingNumber);
+  const receiver = booking.consignee;
+  return {
+    text: `Booked ${tn}${environmentTag(env)} for ${escapeMrkdwn(receiver.name)}`,
+    blocks: [
+      section(
+        `:package: *Booked \`${tn}\`*${environmentTag(env)} by <@${input.bookedBy}> on ${slackDate(input.bookedAt)}` +
+          (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : ''),
+      ),
+      ...environmentNotice(env),
+      ...(input.status ? [context(statusLine(input.status))] : []),
+      ...facts([
+        ['Tracking number', booking.trackingNumber],
+        // Empty for a booking resolved by hand without the courier's reference.
+        ['Courier reference', input.trackingRefNo || 'Not given'],
+        ['Receiver', `${receiver.name}, ${placeLine(receiver)}, ${receiver.phone}`],
+        ['COD amount', isCod ? formatMoney(booking.codAmount, currency) : 'None'],
+        [
+          'Package',
+          `${catalog.packageTypes.find((t) => t.value === pkg.type)?.label ?? pkg.type}, ${pkg.weight} kg, ${booking.quantity} parcel${booking.quantity === 1 ? '' : 's'}`,
+        ],
+      ]),
+      section(
+        `*Pickup*  ${slackDate(booking.pickupAt)}\n*Expected delivery*  ${slackDate(booking.expectedDeliveryAt)}`,
+      ),
+      ...(booking.childWaybills.length > 0
+        ? [
+            context(
+              booking.childWaybills
+                .map(
+                  (c) =>
+                    `\`${escapeMrkdwn(c.trackingNumber)}\` ${c.weight} ${escapeMrkdwn(c.uom)} × ${c.quantity}`,
+                )
+                .join('  ·  '),
+            ),
+          ]
+        : []),
+      ...(isCod && input.remittances?.length ? [context(remittanceLines(input))] : []),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: ids.waybillUpdate,
+            text: plain('Update'),
+            value: booking.trackingNumber,
+          },
+          {
+            type: 'button',
+            action_id: ids.statusOpen,
+            text: plain('Record status'),
+            value: booking.trackingNumber,
+          },
+          {
+            type: 'button',
+            action_id: ids.bookRebook,
+            text: plain('Rebook'),
+            value: booking.trackingNumber,
+          },
+          {
+            type: 'button',
+            action_id: ids.labelsPrint,
+            text: plain('Print labels'),
+            value: booking.trackingNumber,
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,79 @@
+/** Resolve on a courier call of unknown outcome: the button, the form and its checks, for bookings and updates alike. */
+import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { Attempt } from '../../store/index.js';
+import type { Core } from '../core.js';
+import { resolveBlocks, resolveForm, resolveNotice } from './attempts.js';
+import { tellClicker } from './buttons.js';
+import type { SlackClient } from './delivery.js';
+import { readFormState, type StateValues } from './forms.js';
+import { readViewMetadata, viewMetadata } from './ids.js';
+import type { Guard } from './listener.js';
+import { openModalSoon, showInModal } from './modal.js';
+
+/** What the person answered: the courier has it (with its reference, maybe) or does not. */
+export interface Resolution {
+  verdict: 'booked' | 'notBooked';
+  reference: string;
+  userId: string;
+  client: SlackClient;
+}
+
+/** What settling answers: the modal to show, or why not (under the verdict). */
+export type Settled = { view: ModalView } | { problem: string };
+
+/** Someone else answered first (on any replica). */
+export const resolvedMeanwhile: Settled = { problem: 'Someone resolved it meanwhile.' };
+
+/**
+ * `find` reads the attempt a button or form names, and its draft, or says why it cannot be
+ * resolved; `settle` records the answer (once) and says what the modal shows. In the outcome modal
+ * the form takes its place; from a message (the private one, the digest) it opens.
+ */
+export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>(
+  app: App,
+  deps: Pick<Core, 'waybill' | 'inFlight' | 'logger'>,
+  ids: { button: string; form: string },
+  guard: Guard,
+  find: (key: string) => Promise<F | string>,
+  settle: (found: F, resolution: Resolution) => Promise<Settled>,
+): void {
+  app.action<BlockAction<ButtonAction>>(ids.button, guard, async ({ ack, body, action, client, respond }) => {
+    await ack();
+    const found = await find(action.value ?? '');
+    const tell = tellClicker(body, client, respond);
+    if (typeof found === 'string') {
+      if (body.view) await client.views.push({ trigger_id: body.trigger_id, view: resolveNotice(found) });
+      else await tell({ response_type: 'ephemeral', replace_original: false, text: found });
+      return;
+    }
+    const { attempt, draft } = found;
+    const metadata = viewMetadata({ draftId: draft.id, attemptKey: attempt.key });
+    const form = resolveForm(attempt.trackingNumber ?? '', deps.waybill.env, metadata, ids.form);
+    if (body.view) await showInModal(client, body.view.id, form);
+    else
+      openModalSoon(deps, client, {
+        triggerId: body.trigger_id,
+        respond: tell,
+        again: 'click *Resolve*',
+        view: () => form,
+      });
+  });
+
+  app.view<ViewSubmitAction>(ids.form, guard, async ({ ack, view, body, client }) => {
+    const errors = (problem: string, field: string = resolveBlocks.verdict) =>
+      ack({ response_action: 'errors', errors: { [field]: problem } });
+    const found = await find(readViewMetadata(view.private_metadata)?.attemptKey ?? '');
+    if (typeof found === 'string') return errors(found);
+    const form = readFormState(view.state.values as StateValues);
+    const verdict = form[resolveBlocks.verdict];
+    const typed = form[resolveBlocks.reference];
+    const reference = typeof typed === 'string' ? typed.trim() : '';
+    if (verdict !== 'booked' && verdict !== 'notBooked') return errors('Say what the courier has.');
+    if (verdict === 'notBooked' && reference)
+      return errors('A courier reference goes with "The courier has it" only.', resolveBlocks.reference);
+    const settled = await settle(found, { verdict, reference, userId: body.user.id, client });
+    if ('problem' in settled) return errors(settled.problem);
+    await ack({ response_action: 'update', view: settled.view });
+  });
+}

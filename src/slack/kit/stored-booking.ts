@@ -1,0 +1,77 @@
+/** A booking the bot made, read back from the store as the domain knows it (with its COD remittances): the one place features read it. */
+import type { BookingRecord, StatusEntry } from '../../store/index.js';
+import { zonedDateAndTime } from '../../waybill/dates.js';
+import { PAYING_OUTCOMES } from '../../waybill/remittance.js';
+import { type Booking, validate } from '../../waybill/schemas.js';
+import type { Core } from '../core.js';
+import { bookingCard, type CardRemittance } from './booking-card.js';
+
+/** A stored booking (stored JSON has dates as text), parsed by the Booking schema; undefined if unknown. */
+export async function storedBooking(
+  deps: Pick<Core, 'store' | 'schemas' | 'logger'>,
+  trackingNumber: string,
+): Promise<{ record: BookingRecord<Booking>; booking: Booking } | undefined> {
+  const record = await deps.store.bookings.get<Booking>(trackingNumber);
+  if (!record) return undefined;
+  const parsed = validate(deps.schemas.booking, record.record);
+  if (!parsed.ok) {
+    deps.logger.error({ trackingNumber, errors: parsed.errors }, 'stored booking no longer validates');
+    return undefined;
+  }
+  return { record, booking: parsed.value };
+}
+
+/** What remittance files paid on each of these bookings, oldest first, as their cards show it. */
+export async function bookingRemittances(
+  deps: Pick<Core, 'store' | 'waybill'>,
+  trackingNumbers: readonly string[],
+): Promise<Map<string, CardRemittance[]>> {
+  const byBooking = new Map<string, CardRemittance[]>();
+  for (const line of await deps.store.remittances.ofBookings(trackingNumbers)) {
+    if (!line.amount || !(PAYING_OUTCOMES as readonly string[]).includes(line.outcome)) continue;
+    const date = line.remittedAt || zonedDateAndTime(line.recordedAt, deps.waybill.timeZone).date;
+    const list = byBooking.get(line.trackingNumber) ?? [];
+    list.push({ amount: line.amount, fileName: line.fileName, date });
+    byBooking.set(line.trackingNumber, list);
+  }
+  return byBooking;
+}
+
+/**
+ * The card of a stored booking as it stands: with what remittance files paid on it and its latest
+ * recorded status (read here unless the caller has it), so no surface draws a card that drops either.
+ */
+export async function storedBookingCard(
+  deps: Pick<Core, 'store' | 'waybill'>,
+  record: BookingRecord<Booking>,
+  booking: Booking,
+  updatedBy = record.updatedBy,
+  latestStatus?: StatusEntry,
+) {
+  const { catalog, currency, env } = deps.waybill;
+  const remittances = (await bookingRemittances(deps, [booking.trackingNumber])).get(booking.trackingNumber);
+  const status = latestStatus ?? (await deps.store.statuses.latest(booking.trackingNumber));
+  return bookingCard({
+    booking,
+    trackingRefNo: record.trackingRefNo,
+    bookedBy: record.bookedBy,
+    bookedAt: record.bookedAt,
+    catalog,
+    currency,
+    env,
+    ...(updatedBy ? { updatedBy } : {}),
+    ...(remittances ? { remittances } : {}),
+    ...(status ? { status } : {}),
+  });
+}
+
+/** Where a booking's card was posted: its channel, and the audit channel. */
+export function cardPlaces(
+  deps: Pick<Core, 'bot'>,
+  record: BookingRecord,
+): { channel: string; ts: string }[] {
+  return [
+    { channel: record.cardChannelId, ts: record.cardTs },
+    { channel: deps.bot.auditChannelId, ts: record.auditCardTs },
+  ].filter((p): p is { channel: string; ts: string } => Boolean(p.channel && p.ts));
+}

@@ -1,0 +1,53 @@
+/** What the labels feature says in Slack: the comment on a PDF, why a booking has no label, the manifest's answers. */
+import { kilograms, type Manifest } from '../../labels/manifest.js';
+import type { AuditEntry } from '../../store/index.js';
+import { formatCents, formatMoney } from '../../waybill/fields.js';
+import { slackDate } from '../kit/booking-card.js';
+
+/** The comment shared with a labels PDF (`trackingNumber` escaped); a reprint names who printed it first and when. */
+export function labelsComment(input: {
+  trackingNumber: string;
+  pages: number;
+  userId: string;
+  earlier: AuditEntry | undefined;
+}): string {
+  const { earlier } = input;
+  const what = `${input.pages} label${input.pages === 1 ? '' : 's'} for \`${input.trackingNumber}\``;
+  return earlier
+    ? `:printer: *Reprinted* by <@${input.userId}>: ${what} (first printed by <@${earlier.userId}> on ${slackDate(earlier.at)})`
+    : `:printer: Printed by <@${input.userId}>: ${what}`;
+}
+
+/** The comment shared with an import's labels; `fileName` escaped. */
+export function importLabelsComment(input: {
+  fileName: string;
+  pages: number;
+  rows: number;
+  userId: string;
+}): string {
+  const { pages, rows } = input;
+  return `:printer: Printed by <@${input.userId}>: ${pages} label${pages === 1 ? '' : 's'} for the ${rows} booked row${rows === 1 ? '' : 's'} of *${input.fileName}*, in file order`;
+}
+
+/** Why a tracking number gets no label: `outcome` is that of its last booking attempt, if any. `safeNumber` is escaped. */
+export function noLabelText(safeNumber: string, outcome: string | undefined): string {
+  if (outcome === 'unknown') {
+    return `No labels for \`${safeNumber}\`: the courier never answered whether it is booked. Check with the courier first; once it is booked, print again.`;
+  }
+  if (outcome === 'failed')
+    return `No labels for \`${safeNumber}\`: the courier refused this booking, so there is nothing to label.`;
+  return `No labels for \`${safeNumber}\`: I have no booking with that number.`;
+}
+
+/** The comment on a manifest's PDF: the day's totals, and those to check with the courier. */
+export function manifestComment(manifest: Manifest, userId: string, currency: string): string {
+  const { totals, unknown } = manifest;
+  const check =
+    unknown.length > 0
+      ? `\n:warning: ${unknown.length} booking${unknown.length === 1 ? '' : 's'} to check with the courier before hand-over (listed apart).`
+      : '';
+  return (
+    `:clipboard: Pickup list of ${manifest.date}, for <@${userId}>: ${totals.bookings} booking${totals.bookings === 1 ? '' : 's'}, ` +
+    `${totals.parcels} parcel${totals.parcels === 1 ? '' : 's'}, ${kilograms(totals.grams)} kg, COD ${formatMoney(formatCents(totals.codCents), currency)}.${check}`
+  );
+}

@@ -1,0 +1,13 @@
+/** Parcel labels and the pickup manifest: the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never labels' other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as manifest from './manifest.js';
+import * as print from './print.js';
+
+export { manifestCommand } from './manifest.js';
+export { labelCommand } from './print.js';
+
+export function register(app: App, deps: Core): void {
+  for (const listener of [print, manifest]) listener.register(app, deps);
+}

@@ -1,0 +1,177 @@
+/** The pickup manifest: `/waybill manifest [day]` and the Home tab's Pickup list; a PDF and a CSV file to the channel asked from, or to the person. */
+import type { App } from '@slack/bolt';
+import {
+  buildManifest,
+  lineOfBooking,
+  lineOfRequest,
+  type Manifest,
+  type ManifestLine,
+  manifestCsv,
+  renderManifest,
+} from '../../labels/manifest.js';
+import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
+import { isCalendarDate, isObject } from '../../waybill/fields.js';
+import { validate } from '../../waybill/schemas.js';
+import type { BookingRequestWire } from '../../waybill/wire-types.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { notice } from '../kit/blocks.js';
+import { onButton } from '../kit/buttons.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
+import { ids } from '../kit/ids.js';
+import { slackErrorCode } from '../kit/slack-errors.js';
+import { manifestComment } from './blocks.js';
+
+/** Bookings read from the store at a time: memory stays bounded however many a day has. */
+const PAGE = 500;
+
+/** What a manifest is made from: the stored bookings and attempts, and the settings. */
+type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill'>;
+
+/** The day asked for (today in the waybill's time zone when none), or what is wrong with it. */
+export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): string | { problem: string } {
+  if (text === '') return zonedDateAndTime(deps.now(), deps.waybill.timeZone).date;
+  if (isCalendarDate(text)) return text;
+  return {
+    problem:
+      'To get a pickup list, write the day like `/waybill manifest 2026-11-23` (or nothing for today).',
+  };
+}
+
+/** Every stored booking picked up that day, read page by page, as manifest lines. */
+async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLine[]> {
+  const { timeZone, catalog } = deps.waybill;
+  const from = instantFromZonedDateTime(date, '00:00', timeZone);
+  const to = instantFromZonedDateTime(zonedDateAfter(from, 1, timeZone), '00:00', timeZone);
+  const lines: ManifestLine[] = [];
+  for (let after: string | undefined; ; ) {
+    const page = await deps.store.bookings.listByPickup({ from, to, after, limit: PAGE });
+    for (const record of page) {
+      const parsed = validate(deps.schemas.booking, record.record);
+      if (parsed.ok) lines.push(lineOfBooking(parsed.value, catalog.codPaymentMethod));
+      else deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
+    }
+    after = page.at(-1)?.trackingNumber;
+    if (page.length < PAGE) return lines;
+  }
+}
+
+/** Bookings whose courier call has no known outcome, picked up that day: from the request sent. */
+async function unknownLines(deps: Pick<Core, 'store' | 'waybill'>, date: string): Promise<ManifestLine[]> {
+  const lines: ManifestLine[] = [];
+  for (const attempt of await deps.store.attempts.listUnknown('book')) {
+    const { trackingNumber } = attempt;
+    if (!trackingNumber || (await deps.store.bookings.get(trackingNumber))) continue;
+    const [sent] = await deps.store.audit.list({ trackingNumber, operation: 'book', limit: 1 });
+    const request = sent?.request;
+    // The wire's pickup date is wall-clock time in the waybill's zone: its first ten characters are the day.
+    if (!isObject(request) || String(request.pickupDate).slice(0, 10) !== date) continue;
+    lines.push(
+      lineOfRequest(request as unknown as BookingRequestWire, deps.waybill.catalog.codPaymentMethod),
+    );
+  }
+  return lines;
+}
+
+/** The day's manifest from the store. */
+export async function manifestOf(deps: Manifesting, date: string): Promise<Manifest> {
+  const [booked, unknown] = await Promise.all([bookedLines(deps, date), unknownLines(deps, date)]);
+  return buildManifest(date, booked, unknown);
+}
+
+export interface ManifestRequest {
+  userId: string;
+  /** Asked from a channel: shared there. Otherwise (a DM, the Home tab) with the person. */
+  channelId?: string;
+  date: string;
+}
+
+/** Makes the PDF and CSV and shares them; where the channel will not take them, with the person. */
+export async function sendManifest(
+  deps: Manifesting & Pick<Core, 'now'>,
+  client: SlackClient,
+  request: ManifestRequest,
+): Promise<void> {
+  const { date, userId } = request;
+  const { timeZone, currency, env } = deps.waybill;
+  const manifest = await manifestOf(deps, date);
+  const made = zonedDateAndTime(deps.now(), timeZone);
+  const pdf = await renderManifest(manifest, {
+    currency,
+    live: env === 'live',
+    madeAt: `${made.date} ${made.time} (${timeZone})`,
+  });
+  const pdfFile: Upload = {
+    filename: `pickup-${date}.pdf`,
+    title: `Pickup manifest ${date}`,
+    content: pdf,
+    comment: manifestComment(manifest, userId, currency),
+  };
+  const csvFile: Upload = {
+    filename: `pickup-${date}.csv`,
+    title: `Pickup manifest ${date} (CSV)`,
+    content: manifestCsv(manifest),
+  };
+  const channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
+  if (channel) {
+    try {
+      await uploadFile(client, channel, pdfFile);
+      await uploadFile(client, channel, csvFile);
+      return;
+    } catch (err) {
+      deps.logger.warn({ err, code: slackErrorCode(err), channel }, 'manifest not shared in the channel');
+      pdfFile.comment = `${pdfFile.comment}\n_The bot could not share it in <#${channel}>, so it comes to you here._`;
+    }
+  }
+  await uploadToUser(client, userId, pdfFile);
+  await uploadToUser(client, userId, csvFile);
+}
+
+/** Runs after the ack; a failure is told to the person in a DM. */
+function manifestSoon(
+  deps: Manifesting & Pick<Core, 'now' | 'inFlight'>,
+  client: SlackClient,
+  request: ManifestRequest,
+): void {
+  deps.inFlight.run('manifest', async () => {
+    try {
+      await sendManifest(deps, client, request);
+    } catch (err) {
+      deps.logger.error({ err, date: request.date }, 'a manifest could not be made');
+      await client.chat
+        .postMessage({
+          channel: request.userId,
+          ...notice(':warning:', `The pickup list of ${request.date} could not be made; try again later.`),
+        })
+        .catch(() => undefined);
+    }
+  });
+}
+
+/** `/waybill manifest [day]`, answered at once with what happens next. */
+export const manifestCommand: CommandAnswer<'manifest'> = async (deps, { ack, client, command }, request) => {
+  const date = manifestDay(deps, request.date);
+  if (typeof date !== 'string') {
+    await ack({ response_type: 'ephemeral', text: date.problem });
+    return;
+  }
+  const fromChannel = !command.channel_id.startsWith('D');
+  manifestSoon(deps, client, {
+    userId: command.user_id,
+    date,
+    ...(fromChannel ? { channelId: command.channel_id } : {}),
+  });
+  await ack({
+    response_type: 'ephemeral',
+    text: `Making the pickup list of ${date}: a PDF and a CSV file, ${fromChannel ? 'shared in this channel' : 'in a DM from the bot'}.`,
+  });
+};
+
+export function register(app: App, deps: Core): void {
+  onButton(app, ids.labelsManifest, requires(deps, 'show'), async (body, client) => {
+    const date = zonedDateAndTime(deps.now(), deps.waybill.timeZone).date;
+    manifestSoon(deps, client, { userId: body.user.id, date });
+  });
+}

@@ -1,0 +1,13 @@
+/** COD remittance: the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never remittance's other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as open from './open.js';
+import * as submit from './submit.js';
+
+export { outstandingCod } from './flow.js';
+export { remittanceCommand } from './open.js';
+
+export function register(app: App, deps: Core): void {
+  for (const listener of [open, submit]) listener.register(app, deps);
+}

@@ -1,0 +1,45 @@
+/** Opening the remittance modal: COD remittance on the Home tab, and `/waybill remittance`. */
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { onButton } from '../kit/buttons.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { ids } from '../kit/ids.js';
+import { openModalSoon, type Respond } from '../kit/modal.js';
+import { remittanceModal } from './blocks.js';
+import { MAX_REMITTANCE_LINES } from './flow.js';
+
+/** The file modal; from a command, its channel is chosen for the results. */
+function openRemittance(
+  deps: Pick<Core, 'waybill' | 'inFlight' | 'logger'>,
+  client: SlackClient,
+  input: { triggerId: string; channelId?: string; respond: Respond },
+): void {
+  openModalSoon(deps, client, {
+    triggerId: input.triggerId,
+    respond: input.respond,
+    again: input.channelId ? 'type `/waybill remittance`' : 'click *COD remittance*',
+    view: () =>
+      remittanceModal({
+        env: deps.waybill.env,
+        maxLines: MAX_REMITTANCE_LINES,
+        ...(input.channelId ? { channelId: input.channelId } : {}),
+      }),
+  });
+}
+
+/** `/waybill remittance`: the file modal, the command's channel chosen for the results. */
+export const remittanceCommand: CommandAnswer<'remittance'> = async (
+  deps,
+  { ack, client, command, respond },
+) => {
+  await ack();
+  openRemittance(deps, client, { triggerId: command.trigger_id, channelId: command.channel_id, respond });
+};
+
+export function register(app: App, deps: Core): void {
+  onButton(app, ids.remittanceOpen, requires(deps, 'remittance'), async (body, client, respond) => {
+    openRemittance(deps, client, { triggerId: body.trigger_id, respond });
+  });
+}

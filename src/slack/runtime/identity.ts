@@ -1,0 +1,36 @@
+/** Who the bot is, asked of Slack before start-up so a wrong token stops it with one clear line. */
+import { webApi } from '@slack/bolt';
+import type { Logger } from 'pino';
+import type { SlackConfig } from '../../config.js';
+import { ConfigError } from '../../config.js';
+import { StartupError } from '../../startup.js';
+import { slackErrorCode } from '../kit/slack-errors.js';
+import { boltLogger } from './bolt-logger.js';
+
+/**
+ * Asks Slack who the bot is (auth.test) before Bolt starts, so a wrong token stops the bot with
+ * one clear line instead of Bolt's unawaited check failing later.
+ */
+export async function identifyBot(
+  slack: SlackConfig,
+  logger: Logger,
+): Promise<{ botId: string; botUserId: string }> {
+  const client = new webApi.WebClient(slack.botToken, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    logger: boltLogger(logger),
+    retryConfig: { retries: 2, maxTimeout: 2000 },
+  });
+  try {
+    const auth = await client.auth.test();
+    return { botId: auth.bot_id ?? '', botUserId: auth.user_id ?? '' };
+  } catch (err) {
+    const code = slackErrorCode(err);
+    if (code)
+      throw new ConfigError(
+        `SLACK_BOT_TOKEN was refused by Slack (${code}): copy the Bot User OAuth Token again (OAuth & Permissions)`,
+      );
+    throw new StartupError(
+      `Slack (${slack.apiUrl ?? 'https://slack.com/api/'}) could not be reached to check SLACK_BOT_TOKEN: ${(err as Error).message}`,
+    );
+  }
+}

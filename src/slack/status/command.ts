@@ -1,0 +1,37 @@
+/** `/waybill status <tracking number> <status> [note]`, and the status history `/waybill show` adds to the card. */
+import type { KnownBlock } from '@slack/types';
+import type { Core } from '../core.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { historyBlocks } from './blocks.js';
+import { checkStatus, readStatusWords, recordAndTell, statusUsage } from './record.js';
+
+/** Records the status typed; the answer for the person (the card and its thread are told after). */
+export const statusCommand: CommandAnswer<'status'> = async (deps, { ack, client, command }, request) => {
+  await ack({ response_type: 'ephemeral', text: await recordTyped(deps, client, command.user_id, request) });
+};
+
+async function recordTyped(
+  deps: Core,
+  client: SlackClient,
+  userId: string,
+  request: { trackingNumber: string; words: string },
+): Promise<string> {
+  const checked = checkStatus(readStatusWords(request.words));
+  if (!checked.ok) {
+    const problem = Object.values(checked.errors)[0] ?? '';
+    return checked.errors.status ? statusUsage() : `${problem} ${statusUsage()}`;
+  }
+  return recordAndTell(deps, client, {
+    userId,
+    trackingNumber: request.trackingNumber,
+    choice: checked.value,
+  });
+}
+
+/** A booking's latest status and its history, for `/waybill show`. */
+export async function statusOfBooking(deps: Pick<Core, 'store'>, trackingNumber: string) {
+  const history = await deps.store.statuses.history(trackingNumber);
+  const blocks: KnownBlock[] = historyBlocks(history);
+  return { latest: history.at(-1), blocks };
+}

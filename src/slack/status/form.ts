@@ -1,0 +1,72 @@
+/** A booking card's Record status: the modal, and its submission. */
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { onOpeningButton } from '../kit/buttons.js';
+import { readFormState, type StateValues } from '../kit/forms.js';
+import { ids, viewMetadata } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { storedBooking } from '../kit/stored-booking.js';
+import { recordedView, statusBlocks, statusModal } from './blocks.js';
+import { checkStatus, recordAndTell } from './record.js';
+
+/** The modal's draft: which booking, and the conversation it was opened from (the access guard checks it). */
+const DRAFT_KIND = 'status';
+type StatusDraft = { trackingNumber: string };
+
+export function register(app: App, deps: Core): void {
+  onOpeningButton(
+    app,
+    deps,
+    ids.statusOpen,
+    requires(deps, 'update'),
+    'click *Record status*',
+    async (trackingNumber, body) => {
+      const known = await storedBooking(deps, trackingNumber);
+      if (!known) return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`;
+      const draft = await deps.store.drafts.create<StatusDraft>({
+        kind: DRAFT_KIND,
+        userId: body.user.id,
+        // From the Home tab (no conversation): the booking's own channel, the one access is checked for.
+        channelId: body.channel?.id ?? known.record.channelId,
+        data: { trackingNumber },
+      });
+      const current = await deps.store.statuses.latest(trackingNumber);
+      return () =>
+        statusModal({
+          trackingNumber,
+          metadata: viewMetadata({ draftId: draft.id }),
+          ...(current ? { current } : {}),
+        });
+    },
+  );
+
+  app.view<ViewSubmitAction, DraftContext<StatusDraft>>(
+    ids.statusForm,
+    requires(deps, 'update'),
+    withDraft(deps.store.drafts, DRAFT_KIND, {
+      error: 'This window has expired. Close it and click Record status again.',
+      block: statusBlocks.status,
+    }),
+    async ({ ack, view, body, client, context: { draft } }) => {
+      const form = readFormState(view.state.values as StateValues);
+      const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined);
+      const checked = checkStatus({
+        status: text(statusBlocks.status),
+        reason: text(statusBlocks.reason),
+        note: text(statusBlocks.note),
+      });
+      if (!checked.ok) {
+        await ack({ response_action: 'errors', errors: checked.errors });
+        return;
+      }
+      const answer = await recordAndTell(deps, client, {
+        userId: body.user.id,
+        trackingNumber: draft.data.trackingNumber,
+        choice: checked.value,
+      });
+      await ack({ response_action: 'update', view: recordedView(answer) });
+    },
+  );
+}

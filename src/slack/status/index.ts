@@ -1,0 +1,11 @@
+/** Parcel statuses recorded by dispatchers: the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never status' other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as form from './form.js';
+
+export { statusCommand, statusOfBooking } from './command.js';
+
+export function register(app: App, deps: Core): void {
+  form.register(app, deps);
+}

@@ -1,0 +1,50 @@
+/** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
+import type { CommandAnswer } from '../kit/command-request.js';
+import { answerWithForm } from '../kit/modal.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { storedBooking, storedBookingCard } from '../kit/stored-booking.js';
+import { statusOfBooking } from '../status/index.js';
+import { waybillHelp } from './blocks.js';
+import { createUpdateDraft, unknownWaybillText } from './draft.js';
+import { updateForm } from './steps.js';
+
+/** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
+export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }) => {
+  await ack({ response_type: 'ephemeral', text: waybillHelp() });
+};
+
+/** `/waybill show <tracking number>`: the booking card with its status history, privately. */
+export const showCommand: CommandAnswer<'show'> = async (deps, { ack }, { trackingNumber }) => {
+  const known = await storedBooking(deps, trackingNumber);
+  if (!known) {
+    await ack({
+      response_type: 'ephemeral',
+      text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`,
+    });
+    return;
+  }
+  const status = await statusOfBooking(deps, trackingNumber);
+  const card = await storedBookingCard(
+    deps,
+    known.record,
+    known.booking,
+    known.record.updatedBy,
+    status.latest,
+  );
+  await ack({ response_type: 'ephemeral', text: card.text, blocks: [...card.blocks, ...status.blocks] });
+};
+
+/** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */
+export const updateCommand: CommandAnswer<'update'> = async (deps, args, { trackingNumber }) => {
+  const { command } = args;
+  const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
+  const known = await storedBooking(deps, trackingNumber);
+  const draft = known ? await createUpdateDraft(deps, where, trackingNumber) : undefined;
+  const safeNumber = escapeMrkdwn(trackingNumber);
+  await answerWithForm(
+    deps,
+    args,
+    `type \`/waybill update ${safeNumber}\``,
+    draft ? () => updateForm(deps, draft) : unknownWaybillText(safeNumber),
+  );
+};

@@ -1,0 +1,122 @@
+/** The courier's remittance (COD settlement) file: columns found by header, every amount read as decimal money. */
+import { formatCents, type Money, parseCents } from '../fields.js';
+import { normaliseHeader } from './columns.js';
+import { type CsvProblem, readCsvRecords } from './read-bookings.js';
+
+/** The headers the courier's file uses for each column (settings, because each courier's file differs). */
+export interface RemittanceColumns {
+  trackingNumber: string;
+  amount: string;
+  /** Optional in the file. */
+  remittedAt: string;
+  /** Optional in the file: what the courier says of the parcel (delivered, returned…), carried through. */
+  status: string;
+}
+
+export const DEFAULT_REMITTANCE_COLUMNS: RemittanceColumns = {
+  trackingNumber: 'tracking_number',
+  amount: 'amount',
+  remittedAt: 'remitted_at',
+  status: 'status',
+};
+
+/** One line of the file as read; `amount` is absent when `problem` says why it could not be read. */
+export interface RemittanceLine {
+  /** Its row in the spreadsheet (the header is row 1). */
+  line: number;
+  trackingNumber: string;
+  amount?: Money;
+  /** The amount as the file wrote it. */
+  amountText: string;
+  remittedAt: string;
+  status: string;
+  problem?: string;
+}
+
+export interface RemittanceFile {
+  lines: RemittanceLine[];
+  /** The file as a whole could not be read (no lines then). */
+  problems: CsvProblem[];
+}
+
+export interface RemittanceCsvOptions {
+  columns: RemittanceColumns;
+  maxLines: number;
+  maxBytes: number;
+}
+
+/**
+ * A currency before the amount: a three-letter code (PHP), the peso sign, or "P" / "Php" as
+ * people write it. Spaces inside (a thousands separator some files use) are dropped.
+ */
+const CURRENCY_PREFIX = /^(?:[A-Za-z]{3}|P|\u20b1)\s*/;
+
+/**
+ * An amount as a remittance file writes it (`1500`, `1,500.00`, `PHP 1,500.00`, `\u20b11,500`) in
+ * canonical two-place text; undefined when it is not an amount ≥ 0 with at most two decimals.
+ */
+export function readRemittedAmount(text: string): Money | undefined {
+  const plain = text.trim().replace(CURRENCY_PREFIX, '').replace(/\s+/g, '');
+  const cents = parseCents(plain);
+  return cents === undefined ? undefined : formatCents(cents);
+}
+
+function fileProblem(message: string): RemittanceFile {
+  return { lines: [], problems: [{ message }] };
+}
+
+/**
+ * Reads a remittance CSV: UTF-8 with or without a BOM, `,` or `;` between cells, columns found by
+ * header in any order (other columns ignored). The tracking number and amount columns must be
+ * there; an unreadable amount or a missing tracking number is a problem on that line only.
+ */
+export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptions): RemittanceFile {
+  const records = readCsvRecords(bytes, options.maxBytes);
+  if (!Array.isArray(records)) return fileProblem(records.problem);
+  const [header = [], ...body] = records;
+  const names = header.map(normaliseHeader);
+  const indexOf = (name: string) => names.indexOf(normaliseHeader(name));
+  const { columns } = options;
+  const tracking = indexOf(columns.trackingNumber);
+  const amount = indexOf(columns.amount);
+  const missing = [
+    ...(tracking < 0 ? [columns.trackingNumber] : []),
+    ...(amount < 0 ? [columns.amount] : []),
+  ];
+  if (missing.length > 0) {
+    return fileProblem(
+      `The first row must name the columns; ${missing.map((name) => `"${name}"`).join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+    );
+  }
+  const remittedAt = indexOf(columns.remittedAt);
+  const status = indexOf(columns.status);
+  const cell = (cells: string[], index: number) => (index < 0 ? '' : (cells[index] ?? '').trim());
+  const rows = body
+    .map((cells, index) => ({ cells, line: index + 2 }))
+    .filter(({ cells }) => cells.some((c) => c.trim() !== ''));
+  if (rows.length === 0) return fileProblem('The file has no remittances: only a header row');
+  if (rows.length > options.maxLines) {
+    return fileProblem(`The file has ${rows.length} lines; at most ${options.maxLines} at once`);
+  }
+  const lines = rows.map(({ cells, line }): RemittanceLine => {
+    const read: RemittanceLine = {
+      line,
+      trackingNumber: cell(cells, tracking),
+      amountText: cell(cells, amount),
+      remittedAt: cell(cells, remittedAt),
+      status: cell(cells, status),
+    };
+    const money = readRemittedAmount(read.amountText);
+    if (read.trackingNumber === '') return { ...read, problem: `No ${columns.trackingNumber} on the line` };
+    if (money === undefined) {
+      return {
+        ...read,
+        problem: read.amountText
+          ? `${columns.amount} "${read.amountText}" is not an amount such as 1,500.00`
+          : `No ${columns.amount} on the line`,
+      };
+    }
+    return { ...read, amount: money };
+  });
+  return { lines, problems: [] };
+}

@@ -1,0 +1,46 @@
+/** The results file of a remittance: each line of the courier's file with what it was found to be. */
+import type { ReconciledLine } from '../remittance.js';
+import { toCsv } from './write.js';
+
+export const REMITTANCE_RESULT_COLUMNS = [
+  'line',
+  'tracking_number',
+  'amount',
+  'expected',
+  'difference',
+  'outcome',
+  'remitted_at',
+  'status',
+  'message',
+];
+
+/** One row per line, in file order; an unreadable amount is written as the file had it. */
+export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
+  return toCsv(
+    REMITTANCE_RESULT_COLUMNS,
+    lines.map((l) => [
+      String(l.line),
+      l.trackingNumber,
+      l.amount ?? l.amountText,
+      l.expected ?? '',
+      l.difference ?? '',
+      l.outcome,
+      l.remittedAt,
+      l.status,
+      l.message,
+    ]),
+    // A short payment's difference is negative: a number, not a formula.
+    ['line', 'amount', 'expected', 'difference'],
+  );
+}
+
+/** The COD still outstanding, one booking a row. */
+export function outstandingCsv(
+  bookings: readonly { trackingNumber: string; codAmount: string; receiver: string; bookedDate: string }[],
+): string {
+  return toCsv(
+    ['tracking_number', 'cod_amount', 'receiver_name', 'booked'],
+    bookings.map((b) => [b.trackingNumber, b.codAmount, b.receiver, b.bookedDate]),
+    ['cod_amount'],
+  );
+}

@@ -1,0 +1,64 @@
+/** Phone numbers: the one rule of which can be dialled (by the party's country), and how one is written for the courier. */
+import {
+  type CountryCode,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+} from 'libphonenumber-js/max';
+
+/**
+ * Whether a number can be dialled is libphonenumber's answer (Google's metadata), not a pattern of
+ * ours. Its "max" metadata is used: "min" checks only the number of digits, so it takes `8123 4567`
+ * (a Metro Manila number without its area code) and `(02) 1234 5678` (not a Metro Manila number
+ * since they all begin with 8); "mobile" knows mobile numbers only and refuses every landline. Only
+ * "max" has each country's number patterns, and it costs about 75 kB more than "min" in the bundle.
+ */
+
+/** The courier's country: the region of a number typed without a country code when its party has no country. */
+export const HOME_COUNTRY = 'PH';
+
+/** A phone that can be dialled, `written` as the courier gets it; or what is wrong, to follow the field's label. */
+export type PhoneReading = { ok: true; written: string } | { ok: false; problem: string };
+
+/** What a phone may be typed with. */
+const TYPED = /^[0-9+\-() ]+$/;
+
+/** The region to read a national number in: the party's country if it has a known one, else the courier's. */
+function regionOf(country: string | undefined): CountryCode {
+  const code = country?.trim().toUpperCase() ?? '';
+  return code !== '' && isSupportedCountry(code) ? code : HOME_COUNTRY;
+}
+
+/**
+ * A phone as typed, for a party in `country` (two letters; the courier's country when empty): whether
+ * it can be dialled, and if so how it is written. A number of the courier's country typed without a
+ * country code stays national (`0917 123 4567`, `(02) 8123 4567`); any other is international
+ * (`+63 917 123 4567`, `+1 415 555 0100`), so the courier can dial it from where it is.
+ */
+export function readPhone(typed: string, country?: string): PhoneReading {
+  const region = regionOf(country);
+  if (!TYPED.test(typed) || !/\d/.test(typed)) {
+    return { ok: false, problem: 'must be a phone number: digits, spaces and + - ( ) only' };
+  }
+  const number = parsePhoneNumberFromString(typed, region);
+  if (number?.isValid()) {
+    const national = !typed.startsWith('+') && number.country === HOME_COUNTRY;
+    return { ok: true, written: national ? number.formatNational() : number.formatInternational() };
+  }
+  const where = typed.startsWith('+') ? '' : ` in ${region}`;
+  const examples = region === HOME_COUNTRY ? ', e.g. 0917 123 4567 or (02) 8123 4567' : '';
+  // A number of a possible length that is no one's is the common case: told without parsing again.
+  const length = number?.isPossible() ? undefined : validatePhoneNumberLength(typed, region);
+  if (length === 'INVALID_COUNTRY')
+    return { ok: false, problem: 'starts with a country code that does not exist' };
+  const problems: Record<string, string> = {
+    TOO_SHORT: 'has too few digits',
+    TOO_LONG: 'has too many digits',
+    INVALID_LENGTH: 'has the wrong number of digits',
+  };
+  const problem =
+    length && problems[length]
+      ? `${problems[length]} for a phone number`
+      : 'is not a phone number that can be dialled';
+  return { ok: false, problem: `${problem}${where}${examples}` };
+}

@@ -1,0 +1,161 @@
+/** COD remittance reconciled: each line of the courier's file against the booking it names, in decimal money. */
+import type { RemittanceLine } from './csv/read-remittance.js';
+import { formatCents, type Money, parseCents } from './fields.js';
+
+/**
+ * What one line of a remittance file is:
+ * - `matched`: the booking's COD amount, exactly (with what earlier files paid of it);
+ * - `short` / `over`: less or more than it, by `difference`;
+ * - `already remitted`: earlier files (or earlier lines of this one) paid it in full: a double payment;
+ * - `not ours`: a tracking number we never booked;
+ * - `not cod`: a prepaid booking, nothing to collect;
+ * - `problem`: the line could not be read (no tracking number, an amount that is no amount).
+ */
+export type RemittanceOutcome =
+  | 'matched'
+  | 'short'
+  | 'over'
+  | 'already remitted'
+  | 'not ours'
+  | 'not cod'
+  | 'problem';
+
+/** Outcomes that settle (part of) a booking's COD: what counts as remitted on it. */
+export const PAYING_OUTCOMES: readonly RemittanceOutcome[] = ['matched', 'short', 'over'];
+
+/** Problems first, in the order a person should look at them. */
+export const OUTCOME_ORDER: readonly RemittanceOutcome[] = [
+  'problem',
+  'already remitted',
+  'not ours',
+  'not cod',
+  'short',
+  'over',
+  'matched',
+];
+
+export interface ExpectedCod {
+  /** False for a prepaid booking. */
+  cod: boolean;
+  codAmount: Money;
+}
+
+export interface ReconciledLine extends RemittanceLine {
+  outcome: RemittanceOutcome;
+  /** What was still due on the booking before this line (its COD amount less what earlier lines paid). */
+  expected?: Money;
+  /** Remitted less due, signed: `-100.00` short, `100.00` over (a double payment: the whole line). */
+  difference?: Money;
+  /** Why, in words (the line's problem, or what earlier files paid). */
+  message: string;
+}
+
+export interface ReconcileTotals {
+  counts: Record<RemittanceOutcome, number>;
+  /** What the bookings this file pays were still due. */
+  expected: Money;
+  /** Every readable amount in the file. */
+  remitted: Money;
+  /** remitted − expected: money the file pays that no booking expects shows here. */
+  difference: Money;
+}
+
+export interface Reconciliation {
+  lines: ReconciledLine[];
+  totals: ReconcileTotals;
+}
+
+/** What lines paid in all (two-place text): the paying ones, as `PAYING_OUTCOMES` says. */
+export function remittedTotal(lines: readonly { amount?: Money; outcome?: string }[]): Money {
+  let cents = 0n;
+  for (const line of lines) {
+    const paying = line.outcome === undefined || PAYING_OUTCOMES.includes(line.outcome as RemittanceOutcome);
+    if (paying && line.amount !== undefined) cents += centsOf(line.amount);
+  }
+  return formatCents(cents);
+}
+
+/** Two-place text of a signed amount in cents. */
+export function signedMoney(cents: bigint): Money {
+  return cents < 0n ? `-${formatCents(-cents)}` : formatCents(cents);
+}
+
+/** Cents of two-place text, signed; 0 for anything else (never reached with our own values). */
+export function centsOf(amount: Money): bigint {
+  const negative = amount.startsWith('-');
+  const cents = parseCents(negative ? amount.slice(1) : amount) ?? 0n;
+  return negative ? -cents : cents;
+}
+
+/**
+ * Reconciles a file's lines, in file order. `booking` says what a tracking number is owed
+ * (undefined: not ours); `paidBefore` what earlier files paid on it. A booking's payments add
+ * up across files: a later file that tops up a short one is matched against what was still
+ * due, and a line for a booking already paid in full is a double payment.
+ */
+export function reconcile(
+  lines: readonly RemittanceLine[],
+  booking: (trackingNumber: string) => ExpectedCod | undefined,
+  paidBefore: (trackingNumber: string) => bigint,
+): Reconciliation {
+  const paid = new Map<string, bigint>();
+  const counts = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0])) as Record<RemittanceOutcome, number>;
+  let expected = 0n;
+  let remitted = 0n;
+  const result = lines.map((line): ReconciledLine => {
+    const reconciled = reconcileLine(line, booking(line.trackingNumber), () => {
+      if (!paid.has(line.trackingNumber)) paid.set(line.trackingNumber, paidBefore(line.trackingNumber));
+      return paid.get(line.trackingNumber) ?? 0n;
+    });
+    counts[reconciled.outcome] += 1;
+    if (line.amount !== undefined) remitted += centsOf(line.amount);
+    if (PAYING_OUTCOMES.includes(reconciled.outcome) && line.amount !== undefined) {
+      expected += centsOf(reconciled.expected ?? '0.00');
+      paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
+    }
+    return reconciled;
+  });
+  return {
+    lines: result,
+    totals: {
+      counts,
+      expected: formatCents(expected),
+      remitted: formatCents(remitted),
+      difference: signedMoney(remitted - expected),
+    },
+  };
+}
+
+function reconcileLine(
+  line: RemittanceLine,
+  booking: ExpectedCod | undefined,
+  paidSoFar: () => bigint,
+): ReconciledLine {
+  if (line.problem !== undefined || line.amount === undefined) {
+    return { ...line, outcome: 'problem', message: line.problem ?? 'The amount cannot be read' };
+  }
+  if (!booking)
+    return { ...line, outcome: 'not ours', message: 'No booking of ours has this tracking number' };
+  if (!booking.cod) return { ...line, outcome: 'not cod', message: 'A prepaid booking: no COD to remit' };
+  const owed = centsOf(booking.codAmount);
+  const before = paidSoFar();
+  const amount = centsOf(line.amount);
+  if (before >= owed) {
+    return {
+      ...line,
+      outcome: 'already remitted',
+      expected: '0.00',
+      difference: signedMoney(amount),
+      message: `Already remitted in full (${formatCents(before)} of ${booking.codAmount}): a double payment`,
+    };
+  }
+  const due = owed - before;
+  const difference = amount - due;
+  return {
+    ...line,
+    outcome: difference === 0n ? 'matched' : difference < 0n ? 'short' : 'over',
+    expected: formatCents(due),
+    difference: signedMoney(difference),
+    message: before > 0n ? `Earlier files paid ${formatCents(before)} of ${booking.codAmount}` : '',
+  };
+}

@@ -1,0 +1,129 @@
+// Parcel labels read as a machine reads them: pages rendered by MuPDF, barcodes decoded by ZXing, the text layer extracted.
+import * as mupdf from 'mupdf';
+import { describe, expect, it } from 'vitest';
+import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
+import { type PrintSettings, parcelsOf, renderLabels, TEST_MARK } from '../../src/labels/label.js';
+import { defaultCatalog } from '../../src/waybill/catalog.js';
+import { DECODING_MS, readPdf } from './read-pdf.js';
+
+const settings: PrintSettings = {
+  pageSize: '4x6',
+  catalog: defaultCatalog,
+  currency: 'PHP',
+  timeZone: 'Asia/Manila',
+  live: true,
+};
+
+const child = (trackingNumber: string, weight: string) => ({
+  trackingNumber,
+  packageType: 'BOX',
+  itemDescription: `Part ${trackingNumber.slice(-1)}`,
+  remarks: '',
+  length: '30',
+  width: '20',
+  height: '5',
+  weight,
+  uom: 'CM',
+  quantity: '',
+});
+
+describe('parcel labels', () => {
+  it(
+    'one 4x6 page per parcel of the quantity: the Code 128 reads the booking number, the QR too, "k of N"',
+    async () => {
+      const booking = sampleBooking('WB000123', { quantity: '3' });
+      const pages = await readPdf(await renderLabels([{ booking, trackingRefNo: 'REF-9' }], settings));
+      expect(pages).toHaveLength(3);
+      pages.forEach((page, k) => {
+        expect([page.width, page.height]).toEqual([288, 432]);
+        expect(page.barcodes).toEqual([
+          { format: 'QRCode', text: 'WB000123' },
+          { format: 'Code128', text: 'WB000123' },
+        ]);
+        expect(page.text).toContain(`${k + 1} of 3`);
+        expect(page.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
+        expect(page.text).toContain('COD PHP 1,500.00');
+        expect(page.text).toContain('Courier ref: REF-9');
+        expect(page.text).toContain('Handling: Fragile: this side up');
+        expect(page.text).toContain('Pickup 2026-11-23 09:30');
+        expect(page.text).toContain('6000 PH');
+        expect(page.text).not.toContain(TEST_MARK);
+      });
+    },
+    DECODING_MS,
+  );
+
+  it(
+    "child waybills: page k's Code 128 reads the k-th parcel's number, the QR the booking's",
+    async () => {
+      const booking = sampleBooking('WB-1001', {
+        childWaybills: [child('WB-1001-01', '1.25'), child('WB-1001-02', '0.5'), child('WB-1001-03', '2')],
+      });
+      expect(parcelsOf(booking).map((p) => p.number)).toEqual(['WB-1001-01', 'WB-1001-02', 'WB-1001-03']);
+      const pages = await readPdf(await renderLabels([{ booking }], settings));
+      expect(pages.map((p) => p.barcodes)).toEqual(
+        ['WB-1001-01', 'WB-1001-02', 'WB-1001-03'].map((number) => [
+          { format: 'QRCode', text: 'WB-1001' },
+          { format: 'Code128', text: number },
+        ]),
+      );
+      expect(pages.map((p) => /(\d) of 3/.exec(p.text)?.[1])).toEqual(['1', '2', '3']);
+      expect(pages[1]?.text).toContain('Part 2');
+    },
+    DECODING_MS,
+  );
+
+  it('A6 by the setting; prepaid says so; outside live every page carries the test mark', async () => {
+    const booking = sampleBooking('WB000124', {
+      paymentMethod: 'PREPAID',
+      codAmount: '',
+      consignee: sampleParty('Jos\u00e9 \u00d1. Dela Cruz', 'Naga', { name: 'Zo\u00eb Ch\u00e2teau' }),
+    });
+    const pages = await readPdf(
+      await renderLabels([{ booking }], { ...settings, pageSize: 'A6', live: false }),
+    );
+    expect(pages).toHaveLength(1);
+    const [page] = pages;
+    expect([page?.width, page?.height]).toEqual([298, 420]);
+    expect(page?.text).toContain('No COD / prepaid');
+    expect(page?.text).not.toContain('COD PHP');
+    expect(page?.text).toContain('Zo\u00eb Ch\u00e2teau');
+    expect(page?.text).toContain(TEST_MARK);
+    expect(page?.barcodes.map((b) => b.text)).toEqual(['WB000124', 'WB000124']);
+  });
+
+  it('overlong names and addresses shrink and wrap inside the page, clear of the barcode, which still reads', async () => {
+    const long = 'Jos\u00e9 \u00d1. Dela Cruz y Ma\u00f1alac '.repeat(6);
+    const booking = sampleBooking('WB000125', {
+      consignee: sampleParty(long.slice(0, 100), 'Cebu City', {
+        street: 'Unit 4B, Building 7, Compound '.repeat(6).slice(0, 200),
+      }),
+      shipper: sampleParty('Acme '.repeat(20).slice(0, 100), 'Makati', {
+        street: 'Tower '.repeat(33).slice(0, 200),
+      }),
+      itemDescription: 'Scales '.repeat(70).slice(0, 500),
+      handlingInstructions: 'Careful '.repeat(60).slice(0, 500),
+    });
+    const bytes = await renderLabels([{ booking }], settings);
+    const [page] = await readPdf(bytes);
+    expect(page?.barcodes).toEqual([
+      { format: 'QRCode', text: 'WB000125' },
+      { format: 'Code128', text: 'WB000125' },
+    ]);
+    // Every line of text lies on the page, and none but the number under it reaches the barcode.
+    const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
+    const json = JSON.parse(doc.loadPage(0).toStructuredText('preserve-whitespace').asJSON()) as {
+      blocks: { lines?: { text: string; bbox: { x: number; y: number; w: number; h: number } }[] }[];
+    };
+    const lines = json.blocks.flatMap((b) => b.lines ?? []);
+    const barcodeTop = 432 - 10 - 54 - 16;
+    for (const line of lines) {
+      expect(line.bbox.x, line.text).toBeGreaterThanOrEqual(0);
+      expect(line.bbox.x + line.bbox.w, line.text).toBeLessThanOrEqual(288.5);
+      expect(line.bbox.y + line.bbox.h, line.text).toBeLessThanOrEqual(432);
+      if (line.text.trim() !== 'WB000125')
+        expect(line.bbox.y + line.bbox.h, line.text).toBeLessThanOrEqual(barcodeTop);
+    }
+    expect(lines.some((line) => line.text.includes('Jos\u00e9 \u00d1.'))).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { quoteCommandText, quoteTyped } from '../fakes/quote-values.js';
+import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
+import { postToApp } from '../fakes/slack-requests.js';
+import { killStarted, watchProcess } from './support/bot-process.js';
+import { type ProjectCopy, projectCopy } from './support/project-copy.js';
+import { slackDriver } from './support/slack-driver.js';
+
+/**
+ * `npm start` as a process manager or a container runs it: the signal goes to npm's pid, and the bot
+ * (two processes further down before `exec`) stops gracefully, finishing the courier call in flight.
+ */
+
+const secrets = {
+  SLACK_BOT_TOKEN: 'xoxb-signals-SECRET-1',
+  SLACK_SIGNING_SECRET: 'signals-signing-SECRET-2',
+};
+
+let copy: ProjectCopy;
+let fake: FakeSlack | undefined;
+/** The bot's own pid: killed too if a failing test leaves it behind npm. */
+let botPid: number | undefined;
+
+beforeAll(async () => {
+  copy = await projectCopy('linked');
+});
+afterAll(() => copy.remove());
+afterEach(async () => {
+  killStarted();
+  try {
+    if (botPid) process.kill(botPid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+  botPid = undefined;
+  await fake?.close();
+  fake = undefined;
+});
+
+describe.each(['SIGTERM', 'SIGINT'] as const)('%s to npm start', (signal) => {
+  it('stops the bot gracefully: the courier call in flight finishes, then npm exits 0', async () => {
+    fake = await startFakeSlack();
+    const npm = watchProcess(
+      spawn('npm', ['start'], {
+        cwd: copy.dir,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...secrets,
+          SLACK_API_URL: fake.apiUrl,
+          PORT: '0',
+          DATABASE_PATH: ':memory:',
+          // The sandbox courier answers a quote after this long: the signal comes while it is asked.
+          WAYBILL_SANDBOX_LATENCY_MS: '1500',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    const ready = JSON.parse(await npm.lineMatching((line) => line.includes('Waybill bot ready'))) as {
+      port: number;
+      pid: number;
+    };
+    botPid = ready.pid;
+    expect(ready.pid).not.toBe(npm.proc.pid);
+    const url = `http://127.0.0.1:${ready.port}/slack/events`;
+    const driver = slackDriver(fake, (body, options) =>
+      postToApp(url, secrets.SLACK_SIGNING_SECRET, body, options),
+    );
+    await driver.command('/quote', quoteCommandText);
+    const form = await driver.openedView();
+    expect((await driver.submit(form, quoteTyped)).status).toBe(200);
+
+    npm.proc.kill(signal);
+    await npm.lineMatching((line) => line.includes(`"signal":"${signal}"`) && line.includes('stopping'));
+    expect(await npm.exited).toBe(0);
+    const stopping = npm.lines.findIndex((line) => line.includes('stopping'));
+    const courierCall = npm.lines.findIndex(
+      (line) => line.includes('"operation":"quote"') && line.includes('"outcome":"ok"'),
+    );
+    expect(courierCall).toBeGreaterThan(stopping);
+    expect(npm.lines.findIndex((line) => line.includes('"msg":"stopped"'))).toBeGreaterThan(courierCall);
+    // The bot is gone with npm: its pid answers no more.
+    expect(() => process.kill(ready.pid, 0)).toThrow();
+    botPid = undefined;
+  });
+});

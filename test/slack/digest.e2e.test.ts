@@ -1,0 +1,227 @@
+// The daily digest: once a day across two replicas on one database, with a clock the test moves;
+// late when nobody was up, never the next day; on demand with /waybill digest; a busy day in 50 blocks.
+import { parse } from 'csv-parse/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadBotConfig } from '../../src/config.js';
+import { digestMessage } from '../../src/slack/digest/blocks.js';
+import type { DigestData } from '../../src/slack/digest/data.js';
+import { digestTick } from '../../src/slack/digest/index.js';
+import { ids } from '../../src/slack/kit/ids.js';
+import type { Attempt, BookingRecord, StatusEntry } from '../../src/store/index.js';
+import { formatCents, formatMoney, parseCents } from '../../src/waybill/fields.js';
+import { describeEachBackend } from '../store/backends.js';
+import { bookThroughModal, fillStepsToReview, fillToReview } from '../support/booking-flow.js';
+import { fixedNow, startTestBot, type TestBot } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+const bots: TestBot[] = [];
+afterEach(async () => {
+  await Promise.all(bots.splice(0).map((bot) => bot.stop()));
+});
+
+/** A clock the test sets: Manila wall-clock times of 2026-11-23 and the days after. */
+function manilaClock() {
+  let current = fixedNow.getTime();
+  return {
+    now: () => new Date(current),
+    /** `day` 0 is 2026-11-23; `time` HH:MM in Manila (UTC+8). */
+    set(day: number, time: string) {
+      const [h = 0, m = 0] = time.split(':').map(Number);
+      current = Date.UTC(2026, 10, 23 + day, h - 8, m);
+    },
+  };
+}
+
+const digestEnv = { DIGEST_CHANNEL_ID: 'CDIGEST', DIGEST_TIME: '18:00' };
+
+const digestPosts = (bot: TestBot) =>
+  bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CDIGEST');
+
+describeEachBackend(import.meta.filename, 'the daily digest', (backend) => {
+  it('two replicas: posted exactly once at DIGEST_TIME, its detail as a CSV file in the thread; late with a note when nobody was up; never the next day', async () => {
+    const clock = manilaClock();
+    const stores = [
+      await backend.open({ replicaId: 'a', now: clock.now }),
+      await backend.open({ replicaId: 'b', now: clock.now }),
+    ];
+    const [a, b] = await Promise.all(
+      stores.map((store) => startTestBot({ store, now: clock.now, env: digestEnv })),
+    );
+    if (!a || !b) throw new Error('two replicas');
+    bots.push(a, b);
+    await bookThroughModal(a);
+    await a.command('/waybill', 'status WB000001 picked-up');
+    await a.idle();
+    const tick = () => Promise.all([digestTick(a.deps, a.app.client), digestTick(b.deps, b.app.client)]);
+
+    clock.set(0, '17:59');
+    expect(await tick()).toEqual([undefined, undefined]);
+    clock.set(0, '18:00');
+    const posted = await tick();
+    expect(posted.filter(Boolean)).toEqual(['2026-11-23']);
+    // And again, as each replica keeps looking: nothing more.
+    expect(await tick()).toEqual([undefined, undefined]);
+    const posts = [...digestPosts(a), ...digestPosts(b)];
+    expect(posts).toHaveLength(1);
+    const digest = textOf(posts[0]?.body.blocks);
+    expect(digest).toContain('Daily digest · 2026-11-23');
+    expect(digest).toContain('*1 booking*, 3 parcels, COD total PHP 1,500.00');
+    expect(digest).not.toContain('Posted late');
+    expect(digest).toContain('Picked up: 1');
+    expect(((posts[0]?.body.blocks ?? []) as unknown[]).length).toBeLessThanOrEqual(50);
+    const poster = digestPosts(a).length === 1 ? a : b;
+    await poster.idle();
+    const [file] = poster.fake.uploadsCompleted();
+    expect(file?.filename).toBe('digest-2026-11-23.csv');
+    const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.kind, r.tracking_number])).toEqual([
+      ['booking', 'WB000001'],
+      ['status', 'WB000001'],
+    ]);
+    expect(rows[0]?.cod_amount).toBe('1500.00');
+
+    // Its figures are the export's for the same day: bookings, parcels, COD total, refusals.
+    await poster.command('/waybill', 'export 2026-11-23');
+    await poster.idle();
+    const exported = parse(poster.fake.uploadsCompleted().at(-1)?.text ?? '', {
+      bom: true,
+      columns: true,
+    }) as Record<string, string>[];
+    const booked = exported.filter((r) => r.operation === 'book' && r.outcome === 'ok');
+    const refused = exported.filter((r) => r.operation === 'book' && r.outcome === 'failed');
+    const cod = booked.reduce((sum, r) => sum + (parseCents(r.cod_amount ?? '') ?? 0n), 0n);
+    const parcels = booked.reduce((sum, r) => sum + Number(r.quantity), 0);
+    expect(booked.length).toBeGreaterThan(0);
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    expect(digest).toContain(
+      `*${plural(booked.length, 'booking')}*, ${plural(parcels, 'parcel')}, COD total ${formatMoney(formatCents(cod), 'PHP')}`,
+    );
+    expect(digest).toContain(`Refused by the courier (${refused.length})`);
+
+    // The next day nobody is up at 18:00; a replica started the day after, before 18:00, posts
+    // nothing for the day before, then today's at 18:00.
+    clock.set(2, '09:00');
+    expect(await tick()).toEqual([undefined, undefined]);
+    // The day after that, up only at 20:30: posted late, saying so.
+    clock.set(3, '20:30');
+    expect((await tick()).filter(Boolean)).toEqual(['2026-11-26']);
+    const late = [...digestPosts(a), ...digestPosts(b)]
+      .sort((x, y) => x.receivedAt - y.receivedAt)
+      .map((c) => textOf(c.body.blocks));
+    expect(late).toHaveLength(2);
+    expect(late[1]).toContain('Daily digest · 2026-11-26');
+    expect(late[1]).toContain('Posted late, at 20:30: the bot was not running at 18:00.');
+    expect(late.join()).not.toContain('2026-11-25');
+  });
+
+  it('/waybill digest shows today privately; an unknown booking in it has Resolve, and once resolved both ways the digest says so', async () => {
+    const bot = await startTestBot({ backend, timeoutMs: 500 });
+    bots.push(bot);
+    // One booking of unknown outcome, which the courier turns out to have.
+    const first = await fillToReview(bot);
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(first);
+    await bot.idle();
+    const before = await bot.command('/waybill', 'digest');
+    expect(before.body.response_type).toBe('ephemeral');
+    const shown = textOf(before.body.blocks);
+    expect(shown).toContain('Outcome unknown (1)');
+    expect(shown).toContain(ids.resolveOpen);
+    const [unknown] = await bot.deps.store.attempts.listUnknown('book');
+    // Resolve from the digest (a message): the form opens in a new modal.
+    await bot.clickInMessage(ids.resolveOpen, unknown?.key ?? '');
+    const form = await bot.openedView();
+    expect(form.callback_id).toBe(ids.resolveForm);
+    await bot.submit(form, { verdict: 'booked' });
+    await bot.idle();
+    const after = textOf((await bot.command('/waybill', 'digest')).body.blocks);
+    expect(after).toContain('Outcome unknown (0)');
+    expect(after).toContain('*1 booking*');
+
+    // A second booking of unknown outcome, which the courier does not have.
+    bot.fake.reset();
+    await bot.command('/book', 'tracking=WB-NOPE-1');
+    const second = await fillStepsToReview(bot, await bot.openedView());
+    bot.sandbox.injectNext({ drop: true });
+    await bot.submit(second);
+    await bot.idle();
+    const [other] = await bot.deps.store.attempts.listUnknown('book');
+    expect(textOf((await bot.command('/waybill', 'digest')).body.blocks)).toContain('Outcome unknown (1)');
+    await bot.clickInMessage(ids.resolveOpen, other?.key ?? '');
+    await bot.submit(await bot.openedView(), { verdict: 'notBooked' });
+    const last = textOf((await bot.command('/waybill', 'digest')).body.blocks);
+    expect(last).toContain('Outcome unknown (0)');
+    expect(last).toContain('*1 booking*');
+  });
+});
+
+describe('the digest on a busy day', () => {
+  it('500 bookings from 30 senders and 40 unknown outcomes: at most 50 blocks, every section text within Slack’s limit, money exact', () => {
+    const booking = (i: number): BookingRecord => ({
+      trackingNumber: `WB${String(i).padStart(6, '0')}`,
+      trackingRefNo: `R${i}`,
+      record: {
+        shipper: { name: `Sender <${i % 30}> & Co` },
+        consignee: { name: 'R' },
+        quantity: 2,
+        paymentMethod: 'COD',
+        codAmount: '0.10',
+      },
+      version: 1,
+      channelId: 'C1',
+      bookedBy: 'U1',
+      bookedAt: new Date(0),
+    });
+    const unknown = (i: number): Attempt => ({
+      key: `k${i}`,
+      operation: 'book',
+      state: 'unknown',
+      trackingNumber: `WBU${i}`,
+      userId: 'U2',
+      createdAt: new Date(0),
+      updatedAt: new Date(0),
+    });
+    const statuses: StatusEntry[] = Array.from({ length: 200 }, (_, i) => ({
+      trackingNumber: `WB${i}`,
+      seq: 1,
+      status: 'failed_attempt',
+      reason: 'other',
+      note: 'x'.repeat(500),
+      userId: 'U3',
+      at: new Date(0),
+    }));
+    const bookings = Array.from({ length: 500 }, (_, i) => booking(i));
+    const data: DigestData = {
+      day: '2026-11-23',
+      bookings,
+      parcels: 1000,
+      codCents: 500n * (parseCents('0.10') ?? 0n),
+      bySender: [],
+      refused: [],
+      unknown: Array.from({ length: 40 }, (_, i) => unknown(i)),
+      statuses,
+      tomorrowPickups: bookings,
+      outstanding: { bookings: 3, total: '4500.00' },
+    };
+    const message = digestMessage(data, { currency: 'PHP', detailInThread: true });
+    expect(message.blocks.length).toBeLessThanOrEqual(50);
+    for (const block of message.blocks)
+      if (block.type === 'section') expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
+    expect(textOf(message.blocks)).toContain('COD total PHP 50.00');
+    expect(textOf(message.blocks)).toContain('*COD still outstanding*: 3 bookings, PHP 4,500.00');
+    expect(textOf(message.blocks)).toContain('…and 30 more, in the file.');
+    expect(formatCents((parseCents('0.1') ?? 0n) * 3n)).toBe('0.30');
+  });
+
+  it('DIGEST_CHANNEL_ID and DIGEST_TIME: both or neither, each checked, one line naming the setting', () => {
+    expect(loadBotConfig({}).digest).toBeUndefined();
+    expect(loadBotConfig(digestEnv).digest).toEqual({ channelId: 'CDIGEST', time: '18:00' });
+    expect(() => loadBotConfig({ DIGEST_CHANNEL_ID: 'CDIGEST' })).toThrow(/^DIGEST_TIME must be set/);
+    expect(() => loadBotConfig({ DIGEST_TIME: '18:00' })).toThrow(/^DIGEST_CHANNEL_ID must be set/);
+    expect(() => loadBotConfig({ ...digestEnv, DIGEST_TIME: '6pm' })).toThrow(/DIGEST_TIME/);
+    expect(() => loadBotConfig({ ...digestEnv, DIGEST_TIME: '24:00' })).toThrow(/DIGEST_TIME/);
+    expect(() => loadBotConfig({ ...digestEnv, DIGEST_CHANNEL_ID: 'general' })).toThrow(/DIGEST_CHANNEL_ID/);
+  });
+});

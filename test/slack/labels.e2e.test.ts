@@ -1,0 +1,351 @@
+// Parcel labels and the pickup manifest end to end: Print labels on the card, /waybill label and manifest, the Home tab's Pickup list; PDFs read back as a machine reads them.
+import { parse } from 'csv-parse/sync';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
+import type { CompletedUpload } from '../../fakes/slack-fake.js';
+import { TEST_MARK } from '../../src/labels/label.js';
+import { ids } from '../../src/slack/kit/ids.js';
+import { storedBooking } from '../../src/slack/kit/stored-booking.js';
+import { zonedDateAndTime } from '../../src/waybill/dates.js';
+import { DECODING_MS, readPdf } from '../labels/read-pdf.js';
+import { describeEachBackend, type TestBackend } from '../store/backends.js';
+import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
+import { startTestBot, type TestBot } from '../support/bot-harness.js';
+import { bulkFile, bulkRow } from '../support/bulk-file.js';
+import { until } from '../support/replicas.js';
+import { checkedImport } from '../support/slack-driver.js';
+
+let bot: TestBot;
+
+afterEach(async () => {
+  await bot?.stop();
+});
+
+/** The bytes of an upload the bot completed. */
+function bytesOf(upload: CompletedUpload | undefined): Buffer {
+  const bytes = upload && bot.fake.uploads.get(upload.fileId)?.bytes;
+  if (!bytes) throw new Error('no such upload');
+  return bytes;
+}
+
+async function uploaded(count: number): Promise<CompletedUpload[]> {
+  await bot.idle();
+  await bot.fake.waitFor('files.completeUploadExternal', undefined, { count });
+  return bot.fake.uploadsCompleted();
+}
+
+/** What the person was told through the click's or command's response_url, last first. */
+const told = () =>
+  bot.fake.responseUrlPosts.map((p) => String((p.body as { text?: string }).text ?? '')).reverse();
+
+/** A booking typed through the modal whose courier call ends as `fault` makes it: its audit entry. */
+async function bookWithFault(fault: 'unknown' | 'refused') {
+  bot.sandbox.injectNext(
+    fault === 'unknown'
+      ? { dropAfterProcessing: true }
+      : {
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            ResponseCode: '400',
+            ResponseDetail: 'Invalid request',
+            remarks: 'Bad postal code',
+          }),
+        },
+  );
+  await bot.submit(await fillToReview(bot));
+  await bot.idle();
+  const [entry] = await bot.deps.store.audit.list({ operation: 'book', limit: 1 });
+  expect(entry?.outcome).toBe(fault === 'unknown' ? 'unknown' : 'failed');
+  return entry;
+}
+
+function booted(backend: TestBackend | undefined, env: Record<string, string> = {}) {
+  beforeEach(async () => {
+    bot = await startTestBot({ ...(backend ? { backend } : {}), env, timeoutMs: 800 });
+    await bookThroughModal(bot);
+    // The card's place is stored just after Slack took the card: printing goes to its thread from then on.
+    await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
+  });
+}
+
+describeEachBackend(import.meta.filename, 'labels', (backend) => {
+  booted(backend);
+
+  /** The booking card of WB000001, and its ts. */
+  function cardOf() {
+    const card = bot.fake
+      .callsTo('chat.postMessage')
+      .find((c) => JSON.stringify(c.body.blocks).includes(ids.labelsPrint));
+    return {
+      channelId: String(card?.body.channel),
+      messageTs: String((card?.response?.body as { ts?: string } | undefined)?.ts),
+    };
+  }
+
+  it(
+    "Print labels on the card: one page per parcel in the card's thread, each parcel's number, the booking's QR",
+    async () => {
+      const card = cardOf();
+      const known = await storedBooking(bot.deps, 'WB000001');
+      const children = known?.booking.childWaybills.map((c) => c.trackingNumber) ?? [];
+      expect(children).toHaveLength(3);
+
+      await bot.clickInMessage(ids.labelsPrint, 'WB000001', card);
+      const [first] = await uploaded(1);
+      expect(first).toMatchObject({
+        channelId: card.channelId,
+        threadTs: card.messageTs,
+        filename: 'labels-WB000001.pdf',
+      });
+      expect(first?.initialComment).toContain('Printed by <@UDISPATCH>: 3 labels for `WB000001`');
+      const pages = await readPdf(bytesOf(first));
+      expect(pages.map((p) => [p.width, p.height])).toEqual([
+        [288, 432],
+        [288, 432],
+        [288, 432],
+      ]);
+      expect(pages.map((p) => p.barcodes)).toEqual(
+        children.map((number) => [
+          { format: 'QRCode', text: 'WB000001' },
+          { format: 'Code128', text: number },
+        ]),
+      );
+      expect(pages[0]?.text).toContain('Maria Santos');
+      expect(pages[0]?.text).toContain('COD PHP 1,500.00');
+      expect(pages[0]?.text).toContain(TEST_MARK);
+      expect((await bot.deps.store.audit.list({ operation: 'label' }))[0]).toMatchObject({
+        userId: 'UDISPATCH',
+        trackingNumber: 'WB000001',
+      });
+    },
+    DECODING_MS,
+  );
+
+  it(
+    'after an update, /waybill label by someone else: the current record, said to be a reprint',
+    async () => {
+      const card = cardOf();
+      await bot.clickInMessage(ids.labelsPrint, 'WB000001', card);
+      await uploaded(1);
+      await bot.command('/waybill', 'update WB000001');
+      await bot.submit(await bot.openedView(), { 'consignee.name': 'Ni\u00f1a Pe\u00f1afrancia' });
+      await bot.idle();
+      await bot.command('/waybill', 'label WB000001', { user_id: 'UOTHER' });
+      const [, second] = await uploaded(2);
+      expect(second).toMatchObject({ channelId: card.channelId, threadTs: card.messageTs });
+      expect(second?.initialComment).toMatch(
+        /\*Reprinted\* by <@UOTHER>: 3 labels for `WB000001` \(first printed by <@UDISPATCH> on <!date\^/,
+      );
+      const reprinted = await readPdf(bytesOf(second), () => false);
+      expect(reprinted[0]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
+      expect(reprinted[0]?.text).not.toContain('Maria Santos');
+    },
+    DECODING_MS,
+  );
+
+  it('the card out of reach: the PDF comes to the person in a DM, saying why', async () => {
+    bot.fake.respond('files.completeUploadExternal', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    await bot.clickInMessage(ids.labelsPrint, 'WB000001');
+    await bot.idle();
+    const [dm] = await uploaded(2);
+    expect(dm?.channelId).toMatch(/^D/);
+    expect(dm?.initialComment).toContain("The card's thread could not be reached");
+    expect((await readPdf(bytesOf(dm), () => false)).length).toBe(3);
+  });
+});
+
+/** A booking stored as the bot stores one, without the courier: another shipper's, picked up at `pickupAt`. */
+async function storeBooking(trackingNumber: string, pickupAt: Date, changes: Record<string, unknown> = {}) {
+  const booking = sampleBooking(trackingNumber, {
+    pickupAt: pickupAt.toISOString(),
+    expectedDeliveryAt: new Date(pickupAt.getTime() + 86_400_000).toISOString(),
+    ...changes,
+  });
+  await bot.deps.store.bookings.insert({
+    trackingNumber,
+    trackingRefNo: `REF-${trackingNumber}`,
+    record: booking,
+    channelId: 'CDISPATCH',
+    bookedBy: 'UDISPATCH',
+    bookedAt: bot.deps.now(),
+    pickupAt: booking.pickupAt,
+  });
+}
+
+const csvRows = (upload: CompletedUpload | undefined) =>
+  parse(bytesOf(upload).toString('utf8'), { bom: true, columns: true }) as Record<string, string>[];
+
+describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
+  booted(backend);
+
+  it(
+    '/waybill manifest <day> from a channel: a PDF and a CSV there, agreeing; unknown ones apart, refused and other days left out',
+    async () => {
+      const first = await storedBooking(bot.deps, 'WB000001');
+      const pickupAt = first?.booking.pickupAt ?? new Date(0);
+      const day = zonedDateAndTime(pickupAt, 'Asia/Manila').date;
+      await storeBooking('WB000777', pickupAt, {
+        shipperCode: '',
+        shipper: sampleParty('Zo\u00eb Ch\u00e2teau Bakery', 'Naga'),
+      });
+      await storeBooking('WB000888', new Date(pickupAt.getTime() + 86_400_000));
+      const unknown = await bookWithFault('unknown');
+      const refused = await bookWithFault('refused');
+
+      const ack = await bot.command('/waybill', `manifest ${day}`);
+      expect(JSON.stringify(ack.body)).toContain(
+        `Making the pickup list of ${day}: a PDF and a CSV file, shared in this channel`,
+      );
+      const [pdf, csv] = await uploaded(2);
+      expect(pdf).toMatchObject({ channelId: 'CDISPATCH', filename: `pickup-${day}.pdf` });
+      expect(csv).toMatchObject({ channelId: 'CDISPATCH', filename: `pickup-${day}.csv` });
+      expect(pdf?.initialComment).toContain(`Pickup list of ${day}, for <@UDISPATCH>: 2 bookings, 4 parcels`);
+      expect(pdf?.initialComment).toContain('1 booking to check with the courier');
+
+      const rows = csvRows(csv);
+      const numbers = (section: string) =>
+        rows.filter((r) => r.section === section).map((r) => r.tracking_number);
+      expect(numbers('booked').sort()).toEqual(['WB000001', 'WB000777']);
+      expect(numbers('check with the courier')).toEqual([unknown?.trackingNumber]);
+      expect(rows.map((r) => r.tracking_number)).not.toContain(refused?.trackingNumber);
+      expect(rows.map((r) => r.tracking_number)).not.toContain('WB000888');
+      const total = rows.find((r) => r.section === 'total');
+      expect(total).toMatchObject({ bookings: '2', parcels: '4', cod_amount: '3000.00' });
+
+      const pages = await readPdf(bytesOf(pdf));
+      const lines = rows
+        .filter((r) => r.tracking_number !== '')
+        .map((r) => ({ format: 'Code128', text: r.tracking_number }));
+      expect(pages.flatMap((p) => p.barcodes)).toEqual(lines);
+      const text = pages.map((p) => p.text).join('\n');
+      expect(text).toContain('Zo\u00eb Ch\u00e2teau Bakery');
+      expect(text).toContain('Check with the courier before hand-over');
+      expect(text).toMatch(
+        new RegExp(`Total: 2 bookings\\s+4\\s+${(total?.weight_kg ?? '').replace('.', '\\.')}\\s+3,000\\.00`),
+      );
+    },
+    DECODING_MS,
+  );
+
+  it('from a DM and from the Home tab (today): to the person; a day it cannot read is said plainly', async () => {
+    const today = zonedDateAndTime(bot.deps.now(), 'Asia/Manila').date;
+    await storeBooking('WB000777', bot.deps.now());
+    const bad = await bot.command('/waybill', 'manifest 23/11/2026');
+    expect(JSON.stringify(bad.body)).toContain('write the day like `/waybill manifest 2026-11-23`');
+    await bot.command('/waybill', 'manifest', { channel_id: 'D0DM00001' });
+    const [pdf, csv] = await uploaded(2);
+    expect(pdf?.channelId).toMatch(/^D/);
+    expect(csv?.channelId).toBe(pdf?.channelId);
+    expect(pdf?.filename).toBe(`pickup-${today}.pdf`);
+    expect(
+      csvRows(csv)
+        .filter((r) => r.section === 'booked')
+        .map((r) => r.tracking_number),
+    ).toContain('WB000777');
+
+    await bot.clickInHome(ids.labelsManifest);
+    const [, , fromHome] = await uploaded(4);
+    expect(fromHome).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
+
+    // Asked in a channel the bot may not post in: both files to the person, saying why.
+    bot.fake.respond('files.completeUploadExternal', { ok: false, error: 'not_in_channel' }, { times: 1 });
+    await bot.command('/waybill', 'manifest', { channel_id: 'CPRIVATE' });
+    // Seven calls to files.completeUploadExternal, the refused one not among the files shared.
+    const [, , , , notThere, csvToo] = await uploaded(7);
+    expect(notThere).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
+    expect(notThere?.initialComment).toContain('could not share it in <#CPRIVATE>, so it comes to you here');
+    expect(csvToo).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.csv` });
+  });
+});
+
+describe('labels of a CSV import', () => {
+  beforeEach(async () => {
+    bot = await startTestBot();
+  });
+
+  it(
+    "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out",
+    async () => {
+      const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
+      const file = bot.fake.addFile({
+        name: 'orders.csv',
+        content: bulkFile(...names.map((name) => bulkRow(name))),
+      });
+      const summary = await checkedImport(bot, file.id);
+      bot.sandbox.injectNext(
+        {},
+        {
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
+        },
+      );
+      await bot.submit(summary);
+      await bot.idle();
+      const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+        JSON.stringify(c.body).includes('Bulk booking'),
+      );
+      const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
+      const blocks = JSON.stringify(card.body.blocks);
+      expect(blocks).toContain(ids.labelsBulk);
+      const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
+      const rows = await bot.deps.store.imports.rows(fileHash);
+      expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
+
+      const before = bot.fake.uploadsCompleted().length;
+      await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
+      const labels = (await uploaded(before + 1)).at(-1);
+      expect(labels).toMatchObject({
+        channelId: 'CDISPATCH',
+        threadTs: cardTs,
+        filename: 'labels-orders.pdf',
+      });
+      expect(labels?.initialComment).toContain(
+        '3 labels for the 3 booked rows of *orders.csv*, in file order',
+      );
+      const pages = await readPdf(bytesOf(labels));
+      const bookedNumbers = rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber);
+      expect(pages.map((p) => p.barcodes.find((b) => b.format === 'Code128')?.text)).toEqual(bookedNumbers);
+      expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(bookedNumbers);
+      expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
+      expect(pages.map((p) => p.text).join('')).not.toContain('Ben Refused');
+    },
+    DECODING_MS,
+  );
+});
+
+describe('labels refused', () => {
+  booted(undefined);
+
+  it('no label for an unknown outcome, a refusal or an unknown number, in plain words, escaped', async () => {
+    // Said in the command's answer itself: never "Printing…" first for something with no labels.
+    const unknown = await bookWithFault('unknown');
+    const unknownAck = await bot.command('/waybill', `label ${unknown?.trackingNumber}`);
+    expect(unknownAck.body.text).toContain('the courier never answered whether it is booked');
+
+    const refused = await bookWithFault('refused');
+    const refusedAck = await bot.command('/waybill', `label ${refused?.trackingNumber}`);
+    expect(refusedAck.body.text).toContain('the courier refused this booking');
+
+    const ack = await bot.command('/waybill', 'label <@U1>&x');
+    expect(ack.body.text).toBe('No labels for `&lt;@U1&gt;&amp;x`: I have no booking with that number.');
+    await bot.idle();
+    expect(told()).toEqual([]);
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+  });
+});
+
+describe('labels and access', () => {
+  booted(undefined, { ALLOWED_USER_IDS: 'UDISPATCH' });
+
+  it('printing needs the permission to look waybills up, on the card and by command', async () => {
+    await bot.clickInMessage(ids.labelsPrint, 'WB000001', { user: 'UOUTSIDER' });
+    const response = await bot.command('/waybill', 'label WB000001', { user_id: 'UOUTSIDER' });
+    expect(JSON.stringify(response.body)).toContain('not on the list of people who may look up waybills');
+    await bot.command('/waybill', 'manifest', { user_id: 'UOUTSIDER' });
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+    expect(await bot.deps.store.audit.list({ operation: 'label' })).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+// COD remittance end to end, on both backends: /waybill remittance and the Home tab's button, the file downloaded as Slack serves it, card, results file, outstanding list, booking cards, re-import, correction, permission.
+import { parse } from 'csv-parse/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/slack/kit/ids.js';
+import { describeEachBackend } from '../store/backends.js';
+import { bookThroughModal } from '../support/booking-flow.js';
+import {
+  fixedNow,
+  secrets,
+  startTestBot as startBot,
+  type TestBot,
+  type TestBotOptions,
+  type View,
+} from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (value: any): string => JSON.stringify(value);
+const DAY = 24 * 60 * 60 * 1000;
+
+let bot: TestBot;
+
+/** `/waybill remittance` (or the Home tab's button), the file chosen, Reconcile: the modal's last word. */
+async function reconcile(content: string, name: string, via: 'command' | 'home' = 'command'): Promise<View> {
+  const file = bot.fake.addFile({ name, content });
+  if (via === 'command') await bot.command('/waybill', 'remittance');
+  else await bot.clickInHome(ids.remittanceOpen);
+  const modal = await bot.openedView();
+  expect(modal.callback_id).toBe(ids.remittanceImport);
+  // From the Home tab there is no current conversation: the channel is chosen.
+  const ack = await bot.submit(
+    modal,
+    via === 'home' ? { file: file.id, destination: 'CDISPATCH' } : { file: file.id },
+  );
+  expect(textOf(ack.body.view)).toContain('Reconciling');
+  await bot.idle();
+  return bot.updatedView(modal.id, (view) => /reconciled|Nothing/.test(textOf(view)));
+}
+
+/** Bookings beside WB000001 (booked through the modal), copies of its record with their own COD, booked `daysAgo`. */
+async function seedBookings() {
+  await bookThroughModal(bot);
+  const base = await bot.deps.store.bookings.get<Record<string, unknown>>('WB000001');
+  if (!base) throw new Error('WB000001 was not booked');
+  const add = async (trackingNumber: string, paymentMethod: string, codAmount: string, daysAgo: number) =>
+    bot.deps.store.bookings.insert({
+      trackingNumber,
+      trackingRefNo: `R-${trackingNumber}`,
+      record: { ...base.record, trackingNumber, paymentMethod, codAmount, childWaybills: [] },
+      channelId: 'CDISPATCH',
+      bookedBy: 'UDISPATCH',
+      bookedAt: new Date(fixedNow.getTime() - daysAgo * DAY),
+    });
+  await add('OLD-M', 'COD', '1500.00', 10);
+  await add('OLD-S', 'COD', '1500.00', 10);
+  await add('OLD-X', 'COD', '200.00', 10);
+  await add('NEW-X', 'COD', '300.00', 2);
+  await add('PRE', 'PREPAID', '0.00', 10);
+}
+
+const firstFile = [
+  'Tracking Number,Amount,Remitted At,Status',
+  'WB000001,"PHP 1,500.00",2026-11-20,delivered',
+  'OLD-M,"\u20b11,500",2026-11-20,delivered',
+  'OLD-S,1400,2026-11-20,delivered',
+  'PRE,50,,',
+  'NOPE<&>,10,,',
+  'WB000001,1500,,',
+  'BAD,abc,,',
+].join('\r\n');
+
+describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
+  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, ...options });
+
+  afterEach(async () => {
+    await bot?.stop();
+  });
+
+  it('one file with every kind of line, a re-import, a correcting file, the outstanding list and the cards', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const bookingCard = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes('Booked `WB000001`'),
+    );
+    const cardTs = (bookingCard.response?.body as { ts?: string } | undefined)?.ts;
+
+    const done = await reconcile(firstFile, 'remit-1.csv');
+    expect(textOf(done.blocks)).toContain(
+      'reconciled: 1 unreadable, 1 already remitted (paid twice), 1 not ours, 1 not COD (prepaid), 1 short, 2 matched',
+    );
+    // Read with the bot's own token.
+    expect(bot.fake.downloads).toEqual([expect.objectContaining({ token: secrets.botToken })]);
+
+    const card = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('COD remittance'));
+    expect(card.body.channel).toBe('CDISPATCH');
+    const shown = textOf(card.body.blocks);
+    expect(shown).toContain('*Expected* PHP 4,500.00');
+    expect(shown).toContain('*Remitted* PHP 5,960.00');
+    expect(shown).toContain('*Difference* PHP 1,460.00');
+    // Problems first; everything typed escaped.
+    expect(shown.indexOf('unreadable')).toBeLessThan(shown.indexOf('short'));
+    expect(shown).toContain('NOPE&lt;&amp;&gt;');
+    expect(shown).not.toContain('NOPE<&>');
+    expect(String(card.body.text)).not.toContain('<&>');
+
+    const remittanceTs = (card.response?.body as { ts?: string } | undefined)?.ts;
+    const [results, outstanding] = bot.fake.uploadsCompleted();
+    expect(results).toMatchObject({
+      channelId: 'CDISPATCH',
+      threadTs: remittanceTs,
+      filename: 'remittance-results-remit-1.csv',
+    });
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.line, r.tracking_number, r.amount, r.outcome, r.difference])).toEqual([
+      ['2', 'WB000001', '1500.00', 'matched', '0.00'],
+      ['3', 'OLD-M', '1500.00', 'matched', '0.00'],
+      ['4', 'OLD-S', '1400.00', 'short', '-100.00'],
+      ['5', 'PRE', '50.00', 'not cod', ''],
+      ['6', 'NOPE<&>', '10.00', 'not ours', ''],
+      ['7', 'WB000001', '1500.00', 'already remitted', '1500.00'],
+      ['8', 'BAD', 'abc', 'problem', ''],
+    ]);
+
+    // COD still outstanding: old, COD, never remitted. Not the recent one, the prepaid one, or the short one.
+    const list = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes('COD still outstanding'),
+    );
+    expect(textOf(list.body.blocks)).toContain('1 booking older than 7 days');
+    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00');
+    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-S|OLD-M/);
+    expect(outstanding?.filename).toBe('cod-outstanding.csv');
+
+    // The booking card, edited in place.
+    const edited = await bot.fake.waitFor('chat.update', (c) => c.body.ts === cardTs);
+    expect(textOf(edited.body.blocks)).toContain(
+      'COD remitted PHP 1,500.00 \u00b7 remit-1.csv \u00b7 2026-11-20',
+    );
+
+    // The same content again, under another name: nothing changes, and the modal says so.
+    const posts = bot.fake.callsTo('chat.postMessage').length;
+    const again = await reconcile(firstFile, 'remit-1 (copy).csv', 'home');
+    expect(textOf(again.blocks)).toContain('same content as *remit-1.csv*');
+    expect(textOf(again.blocks)).toContain('Nothing changed');
+    expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(posts);
+
+    // A correcting file: the top-up settles OLD-S; OLD-M paid again is a double payment.
+    const corrected = await reconcile(
+      'tracking_number,amount\r\nOLD-S,100\r\nOLD-M,"1,500.00"\r\n',
+      'remit-2 <!channel>.csv',
+    );
+    expect(textOf(corrected.blocks)).toContain('1 already remitted (paid twice), 1 matched');
+    const history = await bot.deps.store.remittances.ofBookings(['OLD-S']);
+    expect(history.map((h) => [h.fileName, h.amount, h.outcome])).toEqual([
+      ['remit-1.csv', '1400.00', 'short'],
+      ['remit-2 <!channel>.csv', '100.00', 'matched'],
+    ]);
+    const shownCard = await bot.command('/waybill', 'show OLD-S');
+    expect(textOf(shownCard.body)).toContain('Remitted PHP 1,500.00 of PHP 1,500.00, difference PHP 0.00');
+    expect(textOf(shownCard.body)).toContain('COD remitted PHP 100.00 \u00b7 remit-2 &lt;!channel&gt;.csv');
+    expect(textOf(shownCard.body)).not.toContain('<!channel>');
+
+    // The export gains what was remitted and the difference.
+    const uploads = bot.fake.uploadsCompleted().length;
+    const [booked] = await bot.deps.store.audit.list({ operation: 'book' });
+    await bot.command('/waybill', `export ${booked?.at.toISOString().slice(0, 10)}`);
+    await bot.idle();
+    const exported = parse(bot.fake.uploadsCompleted()[uploads]?.text ?? '', { bom: true, columns: true });
+    expect(exported).toEqual([
+      expect.objectContaining({
+        tracking_number: 'WB000001',
+        cod_amount: '1500.00',
+        cod_remitted: '1500.00',
+        cod_difference: '0.00',
+      }),
+    ]);
+  });
+
+  it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {
+    bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UFIN' } });
+    const refused = await bot.command('/waybill', 'remittance');
+    expect(refused.body.text).toContain('may reconcile COD remittance files');
+    await bot.clickInHome(ids.remittanceOpen, undefined, 'UFIN');
+    expect((await bot.openedView()).callback_id).toBe(ids.remittanceImport);
+    await bot.stop();
+
+    bot = await startTestBot({ env: { ALLOWED_BULK_USER_IDS: 'UBULK' } });
+    expect((await bot.command('/waybill', 'remittance')).body.text).toContain(
+      'may reconcile COD remittance files',
+    );
+    await bot.clickInHome(ids.remittanceOpen, undefined, 'UBULK');
+    const modal = await bot.openedView();
+    expect(modal.callback_id).toBe(ids.remittanceImport);
+    // The submission is checked too: someone else's gets the refusal, and no file is read.
+    const file = bot.fake.addFile({ name: 'remit.csv', content: 'tracking_number,amount\r\nX,1\r\n' });
+    const refusedSubmit = await bot.submit(modal, { file: file.id, destination: 'CDISPATCH' }, 'UDISPATCH');
+    expect(textOf(refusedSubmit.body.view)).toContain('may reconcile COD remittance files');
+    expect(bot.fake.downloads).toEqual([]);
+    await bot.stop();
+
+    // Members of a finance user group.
+    bot = await startTestBot({ env: { ALLOWED_FINANCE_USERGROUP_IDS: 'SFINANCE' } });
+    bot.fake.respond('usergroups.users.list', { ok: true, users: ['UDISPATCH'] });
+    await bot.command('/waybill', 'remittance');
+    expect((await bot.openedView()).callback_id).toBe(ids.remittanceImport);
+    expect((await bot.command('/waybill', 'remittance', { user_id: 'USTRANGER' })).body.text).toContain(
+      'may reconcile COD remittance files',
+    );
+  });
+});
+
+describe('a remittance file that cannot be read', () => {
+  afterEach(async () => {
+    await bot?.stop();
+  });
+
+  it('says why in the modal and records nothing', async () => {
+    bot = await startBot();
+    const missing = await reconcile('awb,amount\r\nWB1,1\r\n', 'wrong.csv');
+    expect(textOf(missing.blocks)).toContain('\\"tracking_number\\" is missing');
+    expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,196 @@
+// Random and malformed Socket Mode envelopes: each one acknowledged, no crash, no courier call.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  blockActionsPayload,
+  blockSuggestionPayload,
+  messageShortcutPayload,
+  slashCommandFields,
+  viewSubmissionPayload,
+} from '../../fakes/slack-requests.js';
+import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { nastyString } from '../support/arbitraries.js';
+import { startTestBot, type TestBot } from '../support/bot-harness.js';
+
+/**
+ * What reaches a Socket Mode connection is not signed HTTP but envelopes on a WebSocket, read by
+ * Slack's Socket Mode client before Bolt sees them. Slack sends an envelope again until it is
+ * acknowledged, so every envelope with an id is acknowledged (within Slack's 3 seconds), whatever
+ * its type or payload; nothing throws where nobody catches it; nothing reaches the courier.
+ */
+
+const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 40) * 5;
+const ACK_WITHIN_MS = 3000;
+
+/** Slack's own control messages: answered by the client, never acknowledged. */
+const CONTROL = new Set(['hello', 'disconnect']);
+
+let bot: TestBot;
+const rejections: unknown[] = [];
+const onRejection = (reason: unknown) => rejections.push(reason);
+
+beforeAll(async () => {
+  process.on('unhandledRejection', onRejection);
+  bot = await startTestBot({ socketMode: true });
+});
+
+afterAll(async () => {
+  process.off('unhandledRejection', onRejection);
+  await bot?.stop();
+});
+
+const anyJson = fc.jsonValue({ maxDepth: 3 });
+const actionIds = fc.oneof(fc.constantFrom(...Object.values(ids)), nastyString);
+const someone = fc.oneof(fc.constant('UDISPATCH'), nastyString);
+/** Any value where a field is expected: the right kind, another, or none. */
+const field = <T>(right: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 3, arbitrary: right }, { weight: 1, arbitrary: anyJson }, fc.constant(undefined));
+
+const slashCommand = fc
+  .record({
+    command: field(fc.constantFrom('/quote', '/book', '/waybill', '/nope')),
+    text: field(nastyString),
+    user_id: field(someone),
+    channel_id: field(fc.constantFrom('CDISPATCH', 'C404')),
+  })
+  .map((typed) => ({
+    ...slashCommandFields({
+      command: '/quote',
+      fake: bot.fake,
+      user_id: 'UDISPATCH',
+      channel_id: 'CDISPATCH',
+    }),
+    ...typed,
+  }));
+
+const viewArgs = fc.record({
+  callbackId: actionIds,
+  privateMetadata: fc.oneof(nastyString, fc.constant(viewMetadata({ draftId: 'no-such-draft' }))),
+  viewId: fc.constant('VFUZZ'),
+  stateValues: fc.constant({}),
+});
+
+const interaction = fc.oneof(
+  fc
+    .record({ actionId: actionIds, value: nastyString, user: someone, inModal: fc.boolean(), view: viewArgs })
+    .map(({ inModal, view, ...args }) => blockActionsPayload({ ...args, ...(inModal ? { view } : {}) })),
+  viewArgs.map((view) => viewSubmissionPayload({ ...view, user: 'UDISPATCH' })),
+  fc
+    .record({ actionId: actionIds, blockId: nastyString, value: nastyString, view: viewArgs })
+    .map((args) => blockSuggestionPayload(args)),
+  fc
+    .record({ callbackId: actionIds, text: nastyString })
+    .map((args) => messageShortcutPayload({ ...args, user: 'UDISPATCH' })),
+);
+
+/** A payload with one top-level field replaced by anything, or removed. */
+const mangled = (payload: fc.Arbitrary<Record<string, unknown>>) =>
+  fc.tuple(payload, fc.string({ maxLength: 12 }), fc.option(anyJson)).map(([p, key, value]) => {
+    const keys = Object.keys(p);
+    const chosen = keys.length > 0 ? (keys[key.length % keys.length] as string) : key;
+    const copy: Record<string, unknown> = { ...p };
+    if (value === null) delete copy[chosen];
+    else copy[chosen] = value;
+    return copy;
+  });
+
+const event = fc.record({
+  type: field(fc.constantFrom('event_callback', 'url_verification')),
+  event: field(
+    fc.record({
+      type: field(fc.constantFrom('app_home_opened', 'message', 'error', '__proto__', 'constructor')),
+      user: field(someone),
+      tab: field(fc.constantFrom('home', 'messages')),
+      channel: field(fc.constant('DHOME')),
+    }),
+  ),
+  event_id: field(fc.string()),
+});
+
+const envelopeType = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('events_api', 'slash_commands', 'interactive') },
+  {
+    weight: 2,
+    // Names the Socket Mode client also uses for its own events.
+    arbitrary: fc.constantFrom(
+      'error',
+      'ws_message',
+      'slack_event',
+      'connecting',
+      'connected',
+      'authenticated',
+      'disconnecting',
+      'disconnected',
+      'reconnecting',
+      'outgoing_message',
+      '__proto__',
+      'constructor',
+      'hello',
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+  { weight: 1, arbitrary: anyJson },
+);
+
+const envelope = fc
+  .record({
+    type: envelopeType,
+    payload: fc.oneof(
+      { weight: 2, arbitrary: slashCommand },
+      { weight: 3, arbitrary: interaction },
+      { weight: 2, arbitrary: mangled(interaction) },
+      { weight: 2, arbitrary: event },
+      { weight: 1, arbitrary: anyJson },
+    ),
+    accepts_response_payload: field(fc.boolean()),
+    retry_attempt: field(fc.nat(3)),
+    retry_reason: field(fc.constant('timeout')),
+  })
+  .map((fields) => ({ envelope_id: randomUUID(), ...fields }))
+  .filter((message) => message.type !== 'disconnect');
+
+/** Text that is not an envelope: not JSON, JSON of another shape, bytes. */
+const notAnEnvelope = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  anyJson.map((value) => JSON.stringify(value)),
+  fc.constantFrom('null', '5', '[]', '"x"', '{}', '{"type":null}', '{"type":"events_api"}'),
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+);
+
+describe('Socket Mode envelopes, random and malformed', () => {
+  it('acknowledges every envelope with an id within 3 s; nothing crashes or reaches the courier', async () => {
+    const socket = bot.socket;
+    if (!socket) throw new Error('no Socket Mode connection');
+    // Sent one after another without waiting, as Slack does; each awaited acknowledgement noted.
+    const awaited: { message: unknown; acked: boolean }[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: envelope }, notAnEnvelope), async (message) => {
+        const acked = socket.sendRaw(message);
+        const expectAck =
+          !Buffer.isBuffer(message) && typeof message === 'object' && !CONTROL.has(String(message.type));
+        if (!expectAck) return;
+        const noted = { message, acked: false };
+        awaited.push(noted);
+        void acked.then(() => {
+          noted.acked = true;
+        });
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    const sentAt = Date.now();
+    while (awaited.some((a) => !a.acked) && Date.now() - sentAt < ACK_WITHIN_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const unacknowledged = awaited.filter((a) => !a.acked).map((a) => a.message);
+    await bot.idle();
+    expect(unacknowledged.slice(0, 3), `${unacknowledged.length} envelopes never acknowledged`).toEqual([]);
+    expect(rejections).toEqual([]);
+    expect(bot.sandbox.received).toEqual([]);
+
+    // Still connected, still serving.
+    const opened = bot.fake.callsTo('views.open').length;
+    expect((await bot.command('/quote')).status).toBe(200);
+    await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+  });
+});

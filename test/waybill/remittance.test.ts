@@ -1,0 +1,235 @@
+// The remittance file read (headers, amounts in the courier's formats, problems per line) and reconciled in decimal money.
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_REMITTANCE_COLUMNS,
+  type RemittanceCsvOptions,
+  readRemittanceCsv,
+  readRemittedAmount,
+} from '../../src/waybill/csv/read-remittance.js';
+import { remittanceResultsCsv } from '../../src/waybill/csv/remittance-results.js';
+import { type ExpectedCod, reconcile } from '../../src/waybill/remittance.js';
+
+const options: RemittanceCsvOptions = {
+  columns: DEFAULT_REMITTANCE_COLUMNS,
+  maxLines: 5000,
+  maxBytes: 2_000_000,
+};
+const read = (text: string, more: Partial<RemittanceCsvOptions> = {}) =>
+  readRemittanceCsv(new TextEncoder().encode(text), { ...options, ...more });
+
+describe('remitted amounts', () => {
+  it.each([
+    ['1500', '1500.00'],
+    ['1500.5', '1500.50'],
+    ['1,500.00', '1500.00'],
+    ['PHP 1,500.00', '1500.00'],
+    ['php1500', '1500.00'],
+    ['\u20b11,500', '1500.00'],
+    ['\u20b1 1,234,567.89', '1234567.89'],
+    ['P 250', '250.00'],
+    ['  0.10 ', '0.10'],
+  ])('%s is %s', (text, money) => {
+    expect(readRemittedAmount(text)).toBe(money);
+  });
+
+  it.each(['', 'abc', '1.234', '-100', '1,50', '12,34,567', 'PHP', '1500 PHP', 'USDX 10'])(
+    '%s is no amount',
+    (text) => {
+      expect(readRemittedAmount(text)).toBeUndefined();
+    },
+  );
+});
+
+describe('reading a remittance file', () => {
+  it('finds columns by header in any order, with a BOM and `;`, ignoring other columns', () => {
+    const file = read(
+      '\ufeffRemitted At;Note;Amount;Tracking Number;STATUS\r\n2026-11-20;x;"PHP 1.500,00";WB1;delivered\r\n;;;;\r\n2026-11-20;;\u20b1200;WB2;\r\n',
+    );
+    expect(file.problems).toEqual([]);
+    expect(file.lines).toEqual([
+      {
+        line: 2,
+        trackingNumber: 'WB1',
+        amountText: 'PHP 1.500,00',
+        remittedAt: '2026-11-20',
+        status: 'delivered',
+        problem: 'amount "PHP 1.500,00" is not an amount such as 1,500.00',
+      },
+      {
+        line: 4,
+        trackingNumber: 'WB2',
+        amountText: '\u20b1200',
+        amount: '200.00',
+        remittedAt: '2026-11-20',
+        status: '',
+      },
+    ]);
+  });
+
+  it('takes the header names from the settings', () => {
+    const columns = {
+      trackingNumber: 'AWB',
+      amount: 'COD Collected',
+      remittedAt: 'Paid On',
+      status: 'State',
+    };
+    const file = read('awb,cod collected\nWB9,"1,000"\n', { columns });
+    expect(file.lines).toMatchObject([
+      { trackingNumber: 'WB9', amount: '1000.00', remittedAt: '', status: '' },
+    ]);
+  });
+
+  it('names missing columns, an empty file, too many lines, a file that is not UTF-8 or not CSV', () => {
+    expect(read('awb,amount\nWB1,1\n').problems).toEqual([
+      { message: 'The first row must name the columns; "tracking_number" is missing' },
+    ]);
+    expect(read('').problems[0]?.message).toMatch(/"tracking_number" and "amount" are missing/);
+    expect(read('tracking_number,amount\n').problems[0]?.message).toMatch(/only a header row/);
+    expect(read('tracking_number,amount\nA,1\nB,2\n', { maxLines: 1 }).problems[0]?.message).toBe(
+      'The file has 2 lines; at most 1 at once',
+    );
+    expect(readRemittanceCsv(new Uint8Array([0xff, 0xfe, 0x41]), options).problems[0]?.message).toMatch(
+      /UTF-8/,
+    );
+    expect(read('tracking_number,amount\n"WB1,1\n').problems[0]?.message).toMatch(/cannot be read as CSV/);
+    expect(read('tracking_number,amount\nA,1\n', { maxBytes: 5 }).problems[0]?.message).toMatch(/at most/);
+  });
+
+  it('makes a line without a tracking number or amount a problem of that line only', () => {
+    const file = read('tracking_number,amount\n,100\nWB2,\nWB3,12abc\nWB4,5\n');
+    expect(file.lines.map((l) => l.problem)).toEqual([
+      'No tracking_number on the line',
+      'No amount on the line',
+      'amount "12abc" is not an amount such as 1,500.00',
+      undefined,
+    ]);
+  });
+});
+
+describe('reconciling', () => {
+  const bookings: Record<string, ExpectedCod> = {
+    M: { cod: true, codAmount: '1500.00' },
+    S: { cod: true, codAmount: '1500.00' },
+    O: { cod: true, codAmount: '0.30' },
+    D: { cod: true, codAmount: '100.00' },
+    T: { cod: true, codAmount: '100.00' },
+    P: { cod: false, codAmount: '0.00' },
+  };
+  const earlier: Record<string, bigint> = { D: 10000n, T: 6000n };
+  const line = (n: number, trackingNumber: string, amountText: string) => {
+    const amount = readRemittedAmount(amountText);
+    return {
+      line: n,
+      trackingNumber,
+      amountText,
+      remittedAt: '',
+      status: '',
+      ...(amount === undefined ? { problem: 'bad amount' } : { amount }),
+    };
+  };
+  const lines = [
+    line(2, 'M', 'PHP 1,500.00'),
+    line(3, 'S', '1,400'),
+    line(4, 'O', '0.10'),
+    line(5, 'O', '0.20'),
+    line(6, 'O', '0.20'),
+    line(7, 'D', '100'),
+    line(8, 'T', '40'),
+    line(9, 'X', '99'),
+    line(10, 'P', '5'),
+    line(11, 'M', 'oops'),
+  ];
+  const result = reconcile(
+    lines,
+    (tn) => bookings[tn],
+    (tn) => earlier[tn] ?? 0n,
+  );
+
+  it('finds every kind of line, with exact differences in decimal money', () => {
+    expect(result.lines.map((l) => [l.trackingNumber, l.outcome, l.expected, l.difference])).toEqual([
+      ['M', 'matched', '1500.00', '0.00'],
+      ['S', 'short', '1500.00', '-100.00'],
+      ['O', 'short', '0.30', '-0.20'],
+      // 0.10 + 0.20 is 0.30: paid in full, no float drift.
+      ['O', 'matched', '0.20', '0.00'],
+      ['O', 'already remitted', '0.00', '0.20'],
+      ['D', 'already remitted', '0.00', '100.00'],
+      ['T', 'matched', '40.00', '0.00'],
+      ['X', 'not ours', undefined, undefined],
+      ['P', 'not cod', undefined, undefined],
+      ['M', 'problem', undefined, undefined],
+    ]);
+    expect(result.lines[6]?.message).toBe('Earlier files paid 60.00 of 100.00');
+    expect(result.lines[5]?.message).toMatch(/double payment/);
+  });
+
+  it('totals what was due, what was paid and the difference', () => {
+    expect(result.totals).toEqual({
+      counts: {
+        problem: 1,
+        'already remitted': 2,
+        'not ours': 1,
+        'not cod': 1,
+        short: 2,
+        over: 0,
+        matched: 3,
+      },
+      expected: '3040.50',
+      remitted: '3144.50',
+      difference: '104.00',
+    });
+    const over = reconcile(
+      [line(2, 'M', '1500.01')],
+      (tn) => bookings[tn],
+      () => 0n,
+    );
+    expect(over.lines[0]).toMatchObject({ outcome: 'over', difference: '0.01' });
+  });
+
+  it('writes the results file one row per line, formula-safe, as a spreadsheet reads it', () => {
+    const csv = remittanceResultsCsv([
+      ...result.lines,
+      { ...line(12, '=HYPERLINK("x")', '1'), outcome: 'not ours', message: '' },
+    ]);
+    const rows = parse(csv.replace(/^\ufeff/, ''), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(lines.length + 1);
+    expect(rows[1]).toMatchObject({
+      line: '3',
+      tracking_number: 'S',
+      amount: '1400.00',
+      difference: '-100.00',
+      outcome: 'short',
+    });
+    expect(rows[9]).toMatchObject({ amount: 'oops', outcome: 'problem', message: 'bad amount' });
+    expect(rows[10]?.tracking_number).toBe(`'=HYPERLINK("x")`);
+  });
+});
+
+describe('the example in docs/remittance.md', () => {
+  it('is what the bot reads and writes', () => {
+    const doc = readFileSync(new URL('../../docs/remittance.md', import.meta.url), 'utf8');
+    const example = doc.slice(doc.indexOf('## An example'));
+    const [file = '', results = ''] = [...example.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const read = readRemittanceCsv(new TextEncoder().encode(file), options);
+    const bookings: Record<string, ExpectedCod> = {
+      WB000001: { cod: true, codAmount: '1500.00' },
+      WB000002: { cod: true, codAmount: '1500.00' },
+      WB000003: { cod: true, codAmount: '1500.00' },
+      WB000004: { cod: false, codAmount: '0.00' },
+    };
+    const result = reconcile(
+      read.lines,
+      (tn) => bookings[tn],
+      () => 0n,
+    );
+    expect(
+      remittanceResultsCsv(result.lines)
+        .replace(/^\ufeff/, '')
+        .replaceAll('\r\n', '\n'),
+    ).toBe(results);
+    expect(result.totals).toMatchObject({ expected: '3000.00', remitted: '4460.00', difference: '1460.00' });
+    expect(example).toContain('*Expected* PHP 3,000.00, *Remitted* PHP 4,460.00, *Difference* PHP 1,460.00');
+  });
+});
