@@ -2,6 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/kit/ids.js';
+import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import {
@@ -161,7 +162,10 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     // The export gains what was remitted and the difference.
     const uploads = bot.fake.uploadsCompleted().length;
     const [booked] = await bot.deps.store.audit.list({ operation: 'book' });
-    await bot.command('/waybill', `export ${booked?.at.toISOString().slice(0, 10)}`);
+    if (!booked) throw new Error('a booking expected');
+    // The day as the export reads it, in the waybill's time zone (not UTC's, a day apart for hours of every day).
+    const day = zonedDateAndTime(booked.at, bot.deps.waybill.timeZone).date;
+    await bot.command('/waybill', `export ${day}`);
     await bot.idle();
     const exported = parse(bot.fake.uploadsCompleted()[uploads]?.text ?? '', { bom: true, columns: true });
     expect(exported).toEqual([
