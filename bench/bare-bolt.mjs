@@ -1,7 +1,8 @@
 /**
  * The baseline: a bare Bolt app with the bot's receiver set-up (HTTPReceiver on PORT, /slack/events,
- * signature verification, the probes) and handlers that only acknowledge. Plain JavaScript, so it
- * runs on plain node like the built bot. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
+ * signature verification, the probes) and handlers doing the minimum issue 21 measures against:
+ * acknowledge, then open a one-input modal with the request's trigger_id (`views.open`, as the bot
+ * opens its forms after the ack). Plain JavaScript, so it runs on plain node like the built bot. Reads SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL, PORT.
  */
 import bolt from '@slack/bolt';
 // The bot's own route, from the build `npm run bench` makes first.
@@ -28,12 +29,28 @@ const app = new App({
   customRoutes: probes.routes(),
 });
 
-app.command(/.*/, async ({ ack }) => {
+/** The smallest form there is: one plain-text input. */
+const oneInput = {
+  type: 'modal',
+  callback_id: 'bare',
+  title: { type: 'plain_text', text: 'Bare Bolt' },
+  submit: { type: 'plain_text', text: 'Send' },
+  blocks: [
+    {
+      type: 'input',
+      block_id: 'note',
+      label: { type: 'plain_text', text: 'Note' },
+      element: { type: 'plain_text_input', action_id: 'note' },
+    },
+  ],
+};
+
+const ackThenOpen = async ({ ack, body, client }) => {
   await ack();
-});
-app.view(/.*/, async ({ ack }) => {
-  await ack();
-});
+  await client.views.open({ trigger_id: body.trigger_id, view: oneInput });
+};
+app.command(/.*/, ackThenOpen);
+app.view(/.*/, ackThenOpen);
 
 await app.start(Number(env('PORT')));
 

@@ -14,7 +14,7 @@ import {
   secrets,
 } from './fixtures.js';
 import { type Summary, summarize } from './lib.js';
-import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
+import { botEnv, log, runLoad, type Started, startProcess, stopProcess, waitUntil } from './processes.js';
 import { CallIndex, titleOf } from './slack-calls.js';
 import { ACK_LIMIT_MS, type AckStats, ackStats, type ResultStats, resultStats } from './statistics.js';
 
@@ -25,6 +25,8 @@ const RESULT_WAIT_MS = 30_000;
 export interface PhaseReport {
   name: string;
   ack: AckStats;
+  /** The bot's own measure (its /metrics histogram): p99 from Bolt's hand-over to the ack, as a bucket bound in ms. */
+  ackInBotP99Ms?: number;
   /** Commands: the form opening (views.open) after the command was sent. */
   formOpenMs?: Summary;
   formsOpened?: number;
@@ -119,7 +121,9 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     // 1. n concurrent /quote commands.
     log(`${name}: ${n} concurrent /quote commands`);
     const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
+    const acksInBot = await ackHistogram(started);
     const commandLoad = await runLoad(target, commands);
+    const commandAcksInBot = p99Bound(acksInBot, await ackHistogram(started), 'command');
     const openedAll = await waitUntil(
       () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
       RESULT_WAIT_MS,
@@ -133,6 +137,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     const commandPhase: PhaseReport = {
       name: '/quote command',
       ack: ackStats(commandLoad, undefined),
+      ackInBotP99Ms: commandAcksInBot,
       formOpenMs: summarize(openDelays),
       formsOpened: openDelays.length,
       formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
@@ -144,10 +149,12 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     const submissions = forms.map(quoteSubmission);
     onForms?.(submissions);
     log(`${name}: ${submissions.length} concurrent quote submissions`);
+    const beforeQuotes = await ackHistogram(started);
     const quoteLoad = await runLoad(
       target,
       submissions.map((s) => ({ key: s.viewId, body: s.body })),
     );
+    const quoteAcksInBot = p99Bound(beforeQuotes, await ackHistogram(started), 'view_submission');
     const quoteWait = latencyMs + RESULT_WAIT_MS;
     await waitUntil(() => {
       index.update();
@@ -158,7 +165,9 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
 
     // 3. n concurrent booking confirmations of the pre-created drafts.
     log(`${name}: ${bookings.length} concurrent booking confirmations`);
+    const beforeBookings = await ackHistogram(started);
     const bookingLoad = await runLoad(target, bookings.map(bookingSubmission));
+    const bookingAcksInBot = p99Bound(beforeBookings, await ackHistogram(started), 'view_submission');
     await waitUntil(() => {
       index.update();
       return bookings.every(
@@ -221,14 +230,48 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       toldDatabaseDown: stopped.reduce((sum, s) => sum + s.toldDatabaseDown, 0),
       phases: [
         commandPhase,
-        { name: 'quote submission', ack: quoteAcks, results: quoteResults },
-        { name: 'booking confirmation', ack: bookingAcks, results: bookingResults },
+        { name: 'quote submission', ack: quoteAcks, ackInBotP99Ms: quoteAcksInBot, results: quoteResults },
+        {
+          name: 'booking confirmation',
+          ack: bookingAcks,
+          ackInBotP99Ms: bookingAcksInBot,
+          results: bookingResults,
+        },
       ],
     };
     return report;
   } finally {
     await database.drop();
   }
+}
+
+/** Cumulative ack counts by bucket bound (seconds) and kind, from every replica's /metrics, summed. */
+type AckHistogram = Map<string, number>;
+
+async function ackHistogram(started: Started[]): Promise<AckHistogram> {
+  const counts: AckHistogram = new Map();
+  for (const s of started) {
+    const text = await (await fetch(new URL('/metrics', s.url))).text();
+    for (const [, le, kind, count] of text.matchAll(
+      /^waybill_slack_ack_seconds_bucket\{le="([^"]+)",kind="([^"]+)"\} (\d+)$/gm,
+    )) {
+      const key = `${kind} ${le}`;
+      counts.set(key, (counts.get(key) ?? 0) + Number(count));
+    }
+  }
+  return counts;
+}
+
+/** The smallest bucket bound (ms) holding 99 % of the acks of `kind` between two readings. */
+function p99Bound(before: AckHistogram, after: AckHistogram, kind: string): number | undefined {
+  const during = (le: string) => (after.get(`${kind} ${le}`) ?? 0) - (before.get(`${kind} ${le}`) ?? 0);
+  const total = during('+Inf');
+  const bounds = [...after.keys()]
+    .filter((key) => key.startsWith(`${kind} `) && !key.endsWith('+Inf'))
+    .map((key) => Number(key.slice(kind.length + 1)))
+    .sort((a, b) => a - b);
+  const bound = bounds.find((le) => during(String(le)) >= 0.99 * total);
+  return total > 0 && bound !== undefined ? bound * 1000 : undefined;
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */

@@ -212,10 +212,12 @@ export function render(report: {
   out.push('');
   out.push(sideBySide(report.instances));
   out.push('');
-  out.push('Acknowledgements (ms, sent → answer read by the load process)');
+  out.push(
+    'Acknowledgements (ms, sent → answer read by the load process; in bot: p99 from Bolt’s hand-over to the ack, the bot’s own histogram, as its bucket bound)',
+  );
   out.push(
     table([
-      ['process / phase', 'n', 'ok', 'p50', 'p95', 'p99', 'max', '>3 s', 'req/s'],
+      ['process / phase', 'n', 'ok', 'p50', 'p95', 'p99', 'max', '>3 s', 'req/s', 'in bot p99 ≤'],
       ...report.instances.flatMap((i) =>
         i.phases.map((p) => [
           `${i.name}: ${p.name}`,
@@ -227,6 +229,7 @@ export function render(report: {
           p.ack.ackMs.max,
           p.ack.over3s,
           p.ack.perSecond,
+          p.ackInBotP99Ms ?? '-',
         ]),
       ),
     ]),

@@ -75,7 +75,7 @@ export function createBot({
   });
   answerUnmatched(app, deps);
   // Outside answerUnmatched, so that its answers are counted and timed too.
-  instrumentRequests(app, deps.metrics);
+  instrumentRequests(app, deps);
   // Before every listener: a database out of reach told plainly, and Slack's re-deliveries. Who may do
   // what each listener states itself (`requires`), so a refusal never reaches the courier.
   app.use(storeFaultGuard(deps));
@@ -145,7 +145,7 @@ function socketModeReceiver(
 /** HTTP mode: /slack/events, the probes and /metrics; a request Bolt cannot use is answered 400, never left hanging. */
 function httpReceiver(
   slack: SlackConfig,
-  deps: Pick<Core, 'logger' | 'probes'>,
+  deps: Pick<Core, 'logger' | 'probes' | 'inFlight'>,
   options: { processBeforeResponse: boolean; unhandledRequestTimeoutMs?: number },
 ): HTTPReceiver {
   const receiver = new HTTPReceiver({
@@ -169,6 +169,10 @@ function httpReceiver(
   receiver.start = (async (...args: Parameters<typeof start>) => {
     const server = await start(...args);
     deps.probes.receivingWhen(() => server.listening);
+    // From the moment its headers are read, while its body is still coming: work after acks waits.
+    server.prependListener('request', (request, response) => {
+      if (request.url?.startsWith('/slack/events')) response.once('close', deps.inFlight.awaitingAck());
+    });
     return server;
   }) as HTTPReceiver['start'];
   refuseNonObjectBodies(receiver, {

@@ -124,8 +124,11 @@ describe('interactive payloads Bolt cannot use', () => {
         post(interactiveBody([])),
         postToApp(bot.url, secrets.signingSecret, 'null', json),
         postToApp(bot.url, secrets.signingSecret, '"text"', json),
+        // JSON's white space before the value: still not an object.
+        post(`payload=${encodeURIComponent(' \n\t[]')}`),
+        postToApp(bot.url, secrets.signingSecret, '\r\n null', json),
       ]);
-      expect(responses.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+      expect(responses.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 400, 400]);
       await expectLogged(from, /body is not an object: answered 400/);
       // Unsigned, the same body is refused as any unsigned request is.
       expect(

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { App, ReceiverEvent } from '@slack/bolt';
 import { inRequest } from '../../logger.js';
-import type { Metrics } from '../../metrics.js';
+import type { Core } from '../core.js';
 
 const kinds = new Set([
   'view_submission',
@@ -36,20 +36,26 @@ export function requestFailed(): void {
 /**
  * Wraps `app.processEvent`, where both receivers hand each request over: the request runs with an id
  * of its own (every log line carries it, the courier's call line and work after the ack included),
- * its acknowledgement is timed from there, and once its listeners are done it is counted.
+ * its acknowledgement is timed from there (work after acks waits for it: `InFlight`), and once its
+ * listeners are done it is counted.
  */
-export function instrumentRequests(app: App, metrics: Metrics): void {
+export function instrumentRequests(
+  app: App,
+  { metrics, inFlight }: Pick<Core, 'metrics' | 'inFlight'>,
+): void {
   const process = app.processEvent.bind(app);
   app.processEvent = (event: ReceiverEvent) => {
     const kind = requestKind(event.body);
     const started = performance.now();
     const ack = event.ack;
+    const answered = inFlight.awaitingAck();
     let acked = false;
     const timed: ReceiverEvent = {
       ...event,
       ack: (response) => {
         if (!acked) metrics.ackSeconds.observe({ kind }, (performance.now() - started) / 1000);
         acked = true;
+        answered();
         return ack(response);
       },
     };
@@ -57,8 +63,12 @@ export function instrumentRequests(app: App, metrics: Metrics): void {
     return inRequest(randomUUID(), () =>
       handling.run(request, () =>
         process(timed).then(
-          () => metrics.requests.inc({ kind, outcome: request.failed ? 'error' : 'ok' }),
+          () => {
+            answered();
+            metrics.requests.inc({ kind, outcome: request.failed ? 'error' : 'ok' });
+          },
           (err: unknown) => {
+            answered();
             metrics.requests.inc({ kind, outcome: 'error' });
             throw err;
           },
