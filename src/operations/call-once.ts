@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { Store, StoreTables } from '../store/index.js';
 import { StoreUnavailableError } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
-import { isRateLimited, isWaybillApiError } from '../waybill/errors.js';
+import { isWaybillApiError, rateLimitOf } from '../waybill/errors.js';
 import { type CourierAttempt, storeOutcome } from './attempts.js';
 
 /** What an operation uses; `activity` is told whose work changed once an outcome is stored. */
@@ -32,8 +32,8 @@ export interface OperationDeps {
 export type CallResult<A, T> =
   /** Done at the courier and recorded: its answer, when, and what the caller's record step returned. */
   | { state: 'done'; answer: A; at: Date; recorded: T }
-  /** Nothing done; `rateLimited` when the courier only asked to slow down (HTTP 429). */
-  | { state: 'failed'; message: string; rateLimited?: true }
+  /** Nothing done; `rateLimited` when the courier only asked to slow down (HTTP 429), for as long as it said. */
+  | { state: 'failed'; message: string; rateLimited?: { retryAfterMs?: number } }
   /** Maybe done: never sent again by itself. */
   | { state: 'unknown'; message: string }
   /** Done at the courier, but the database stayed out of reach: not recorded. */
@@ -92,7 +92,8 @@ export async function callOnce<A, T>(deps: OperationDeps, call: Call<A, T>): Pro
         `${said.noun} outcome could not be recorded`,
       );
     });
-    return isRateLimited(err) ? { state: 'failed', message, rateLimited: true } : { state, message };
+    const rateLimited = rateLimitOf(err);
+    return rateLimited ? { state: 'failed', message, rateLimited } : { state, message };
   }
   const at = deps.now();
   const finish = (step: RecordStep<A, T>) => async (tx: StoreTables) => {

@@ -88,6 +88,22 @@ const NOT_SENT_CODES = new Set([
 interface RawResponse {
   status: number;
   text: string;
+  /** A 429's Retry-After, in ms from now. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Retry-After as HTTP defines it: whole seconds, or a date. The courier's interface is silent on rate
+ * limits; when it sends the standard header, the bot waits as asked (docs/courier-interface.md).
+ */
+export function retryAfterMsOf(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // The date form HTTP has servers send (IMF-fixdate), e.g. `Tue, 24 Nov 2026 10:00:30 GMT`.
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 interface AttemptState {
@@ -248,7 +264,8 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
       });
       state.status = res.statusCode;
       const text = await readBody(res.body);
-      return { status: res.statusCode, text };
+      const retryAfterMs = res.statusCode === 429 ? retryAfterMsOf(res.headers['retry-after']) : undefined;
+      return { status: res.statusCode, text, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     } catch (err) {
       throw classifyTransportFailure(err, {
         operation,
@@ -268,7 +285,7 @@ export function createWaybillClient(options: WaybillClientOptions): WaybillClien
     trackingNumber: string | undefined,
     read: (body: unknown) => ReadOutcome<T>,
   ): T {
-    const ctx = { operation, trackingNumber };
+    const ctx = { operation, trackingNumber, retryAfterMs: raw.retryAfterMs };
     const parsed = parseJson(raw.text);
     const excerpt = () => bodyExcerpt(raw.text, scrub);
     // A 5xx is a server/gateway fault even when it carries a ResponseCode: for book/update the courier

@@ -19,6 +19,8 @@ export interface WaybillErrorContext {
   /** The waybill's trackingNumber (book/update). */
   trackingNumber?: string;
   cause?: unknown;
+  /** With an HTTP 429: how long the courier's Retry-After asked the bot to wait, when it said. */
+  retryAfterMs?: number;
 }
 
 function subject(operation: WaybillOperation, trackingNumber: string | undefined): string {
@@ -71,6 +73,7 @@ export abstract class WaybillApiError extends Error {
   readonly operation: WaybillOperation;
   readonly outcome: WaybillOutcome;
   readonly trackingNumber: string | undefined;
+  readonly retryAfterMs: number | undefined;
 
   protected constructor(message: string, ctx: WaybillErrorContext, outcome: WaybillOutcome) {
     super(message, ctx.cause === undefined ? undefined : { cause: ctx.cause });
@@ -78,6 +81,7 @@ export abstract class WaybillApiError extends Error {
     this.operation = ctx.operation;
     this.outcome = outcome;
     this.trackingNumber = ctx.trackingNumber;
+    this.retryAfterMs = ctx.retryAfterMs;
   }
 
   /** A plain-words message for the dispatcher: no secrets, no stack. */
@@ -278,9 +282,14 @@ function describeCode(code: string): string {
   }
 }
 
-/** The courier said "too many requests" (HTTP 429): nothing was done, and the call may go again later. */
-export function isRateLimited(e: unknown): boolean {
-  if (!isWaybillApiError(e) || e.outcome !== 'not-done') return false;
-  if (e instanceof UpstreamHttpError) return e.status === 429;
-  return e instanceof UpstreamRejectedError && e.httpStatus === 429;
+/**
+ * The courier said "too many requests" (HTTP 429): nothing was done, and the call may go again later,
+ * after `retryAfterMs` when its Retry-After said how long. Undefined for any other failure.
+ */
+export function rateLimitOf(e: unknown): { retryAfterMs?: number } | undefined {
+  if (!isWaybillApiError(e) || e.outcome !== 'not-done') return undefined;
+  const status =
+    e instanceof UpstreamHttpError ? e.status : e instanceof UpstreamRejectedError ? e.httpStatus : 0;
+  if (status !== 429) return undefined;
+  return e.retryAfterMs === undefined ? {} : { retryAfterMs: e.retryAfterMs };
 }

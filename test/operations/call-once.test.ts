@@ -112,8 +112,11 @@ describeEachBackend(import.meta.filename, 'callOnce', (backend) => {
     expect(audit.map((entry) => entry.outcome)).toEqual(['failed']);
     expect(await store.drafts.listOpen({ userId: who.userId, kind: 'booking', limit: 5 })).toEqual([]);
     const slowed = await begunBooking(store);
-    sandbox.injectNext({ status: 429 });
-    expect(await callOnce(deps, slowed.call)).toMatchObject({ state: 'failed', rateLimited: true });
+    sandbox.injectNext({ status: 429, retryAfter: '2' });
+    expect(await callOnce(deps, slowed.call)).toMatchObject({
+      state: 'failed',
+      rateLimited: { retryAfterMs: 2000 },
+    });
     expect(changed).toEqual([]);
   });
 

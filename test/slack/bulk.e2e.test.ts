@@ -233,6 +233,22 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     expect(slowed[0]?.pauseMs).toBe(500);
   });
 
+  it("a courier's 429 with Retry-After: this replica claims no row until it has passed, then books the rest", async () => {
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
+    bot.sandbox.injectNext({}, { status: 429, retryAfter: '1' });
+    const names = ['Ana Cruz', 'Ben Uy', 'Cora Diaz'];
+    const started = performance.now();
+    const { results } = await confirm(await check(bulkFile(...names.map((name) => bulkRow(name)))));
+    expect(results.map((r) => r.outcome)).toEqual(names.map(() => 'booked'));
+    // Its own pause would have been 500 ms: the courier's second is what it waited.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
+    const slowed = bot.logs
+      .map((line) => JSON.parse(line) as { msg?: string; pauseMs?: number; retryAfterMs?: number })
+      .filter((line) => line.msg === 'the courier asked to slow down: fewer bulk rows at once');
+    expect(slowed).toEqual([expect.objectContaining({ pauseMs: 1000, retryAfterMs: 1000 })]);
+    expect(bot.sandbox.received.filter((request) => request.operation === 'book')).toHaveLength(4);
+  });
+
   it('a double click on Book N rows books the file once', async () => {
     bot = await startTestBot();
     const summary = await check(bulkFile(bulkRow('Ana Cruz'), bulkRow('Ben Uy')));

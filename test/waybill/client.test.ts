@@ -6,11 +6,13 @@ import { createLogger } from '../../src/logger.js';
 import {
   classifyTransportFailure,
   createWaybillClient,
+  retryAfterMsOf,
   type WaybillClientOptions,
 } from '../../src/waybill/client.js';
 import {
   isOutcomeUnknown,
   MalformedResponseError,
+  rateLimitOf,
   UpstreamHttpError,
   UpstreamNetworkError,
   UpstreamRejectedError,
@@ -250,6 +252,32 @@ describe('against the sandbox', () => {
       });
       expect((err as UpstreamRejectedError).remarks).toMatch(/codAmount/);
       expect(err.userMessage()).toContain('Nothing was booked');
+    });
+  });
+
+  describe('429: not done, and how long the courier asked the bot to wait', () => {
+    it('reads Retry-After in seconds on a 429, and nothing on other statuses or without the header', async () => {
+      const { client } = makeClient(sandbox.baseUrl);
+      sandbox.injectNext({ status: 429, retryAfter: '3' }, { status: 429 }, { status: 400, retryAfter: '3' });
+      const waited = await failure(client.book(sampleBooking(uniqueTrackingNumber())));
+      // The sandbox's 429 carries a ResponseCode: a rejection, with the HTTP status beside it.
+      expect(waited).toMatchObject({ httpStatus: 429, outcome: 'not-done', retryAfterMs: 3000 });
+      expect(rateLimitOf(waited)).toEqual({ retryAfterMs: 3000 });
+      const unsaid = await failure(client.book(sampleBooking(uniqueTrackingNumber())));
+      expect(rateLimitOf(unsaid)).toEqual({});
+      const refused = await failure(client.book(sampleBooking(uniqueTrackingNumber())));
+      expect(refused.retryAfterMs).toBeUndefined();
+      expect(rateLimitOf(refused)).toBeUndefined();
+    });
+
+    it('Retry-After as seconds or an HTTP date; anything else is not read', () => {
+      const now = Date.parse('2026-11-24T10:00:00Z');
+      expect(retryAfterMsOf('120', now)).toBe(120_000);
+      expect(retryAfterMsOf([' 5 '], now)).toBe(5000);
+      expect(retryAfterMsOf('Tue, 24 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+      expect(retryAfterMsOf('Tue, 24 Nov 2026 09:00:00 GMT', now)).toBe(0);
+      for (const unreadable of [undefined, '', 'soon', '-1', '1.5'])
+        expect(retryAfterMsOf(unreadable, now)).toBeUndefined();
     });
   });
 

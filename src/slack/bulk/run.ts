@@ -69,7 +69,11 @@ export interface QueuedBooking {
  * What became of a claimed row: its result, or not sent and back in the queue (the bot is
  * stopping, the courier asked to slow down, or the database did not answer before the call).
  */
-export type RowDone = RowResult | { again: 'stopping' | 'slow down' | 'database' };
+export type RowDone =
+  | RowResult
+  | { again: 'stopping' | 'database' }
+  /** The courier answered 429, and perhaps said for how long (Retry-After). */
+  | { again: 'slow down'; retryAfterMs?: number };
 
 /** How a worker books a row: whether it is stopping, and whom to tell while the database keeps a booked row waiting. */
 export interface RowBooking {
@@ -181,7 +185,7 @@ export async function bookRow(
       alsoRecord: (tx, answer) => keepRow(tx, run, booked(answer.trackingRefNo)),
       waiting: async () => databaseAway(),
     });
-    if (sent.state === 'failed' && sent.rateLimited) return { again: 'slow down' };
+    if (sent.state === 'failed' && sent.rateLimited) return { again: 'slow down', ...sent.rateLimited };
     if (sent.state === 'done') return booked(sent.answer.trackingRefNo);
     const outcome =
       sent.state === 'unrecorded'

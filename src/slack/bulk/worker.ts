@@ -14,9 +14,14 @@ import { bookRow, type QueuedBooking, type RowDone, summarise } from './run.js';
 
 /** Progress is redrawn at most this often by each replica booking the run. */
 const PROGRESS_EVERY_MS = 2000;
-/** After a 429, this replica claims nothing for this long, doubled at each 429 in a row up to the cap. */
+/**
+ * After a 429, this replica claims nothing for this long, doubled at each 429 in a row up to the cap;
+ * or for as long as the courier's Retry-After said, if longer, up to its own cap (a courier asking
+ * for an hour would leave the file standing: a minute, then the 429 again says so again).
+ */
 const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 15_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 /** The window's note while the database does not answer. */
 const DATABASE_AWAY =
   "The bot's database is not answering right now: the booking goes on once it is back. No row is sent twice or lost meanwhile; a row the courier booked is recorded then.";
@@ -158,8 +163,13 @@ export class BulkWorker {
     for (;;) {
       // Fewer loops after a 429: the extra ones end here.
       if (this.stopping || this.loops > this.limit) return;
-      const wait = this.pausedUntil - Date.now();
-      if (wait > 0) await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+      // Another loop's 429 may lengthen the pause while this one waits.
+      for (
+        let wait = this.pausedUntil - Date.now();
+        wait > 0 && !this.stopping;
+        wait = this.pausedUntil - Date.now()
+      )
+        await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
       if (this.stopping) return;
       const claimed = await deps.store.imports.claimRow();
       if (!claimed) break;
@@ -200,7 +210,7 @@ export class BulkWorker {
       databaseAway: () => this.tellDatabaseAway(deps, client, [booking]),
     });
     if ('again' in done) {
-      if (done.again === 'slow down') this.slowDown(deps);
+      if (done.again === 'slow down') this.slowDown(deps, done.retryAfterMs);
       const released = deps.store.imports.releaseRow(run.id, claimed.row);
       if (done.again !== 'database') {
         await released;
@@ -217,13 +227,14 @@ export class BulkWorker {
     return run;
   }
 
-  /** A 429: half as many rows at once, none for a while. */
-  private slowDown(deps: Pick<Core, 'logger'>): void {
+  /** A 429: half as many rows at once, none for a while (at least as long as the courier asked). */
+  private slowDown(deps: Pick<Core, 'logger'>, retryAfterMs = 0): void {
     this.limit = Math.max(1, Math.floor(this.limit / 2));
     this.goneThrough = 0;
-    this.pausedUntil = Date.now() + this.pauseMs;
+    const pauseMs = Math.max(this.pauseMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pauseMs);
     deps.logger.warn(
-      { concurrency: this.limit, pauseMs: this.pauseMs },
+      { concurrency: this.limit, pauseMs, ...(retryAfterMs ? { retryAfterMs } : {}) },
       'the courier asked to slow down: fewer bulk rows at once',
     );
     this.pauseMs = Math.min(this.pauseMs * 2, MAX_PAUSE_MS);

@@ -30,6 +30,8 @@ export interface SandboxFault {
   holdUntil?: Promise<unknown>;
   /** Answer with this HTTP status (e.g. 500, 502); the request is not processed. */
   status?: number;
+  /** A Retry-After header sent with `status` (e.g. '2' seconds with a 429). */
+  retryAfter?: string;
   /** Answer with this raw body instead of the normal JSON (e.g. HTML or 'not json'); not processed. */
   body?: string;
   /** Content-type for `body` (default text/html). */
@@ -197,19 +199,26 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
   };
 
-  const send = (res: ServerResponse, status: number, body: string, contentType: string): void => {
+  const send = (
+    res: ServerResponse,
+    status: number,
+    body: string,
+    contentType: string,
+    headers: Record<string, string> = {},
+  ): void => {
     if (res.destroyed || res.headersSent) return;
     res.writeHead(status, {
       'content-type': contentType,
       'content-length': Buffer.byteLength(body),
       ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
       ...(status === 405 ? { allow: 'POST' } : {}),
+      ...headers,
     });
     res.end(body);
   };
 
-  const sendJson = (res: ServerResponse, reply: Reply): void =>
-    send(res, reply.status, JSON.stringify(reply.body), 'application/json; charset=utf-8');
+  const sendJson = (res: ServerResponse, reply: Reply, headers?: Record<string, string>): void =>
+    send(res, reply.status, JSON.stringify(reply.body), 'application/json; charset=utf-8', headers);
 
   const quote = (body: QuotationRequestWire): Reply => ({
     status: 200,
@@ -345,7 +354,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       return;
     }
     if (fault.status !== undefined) {
-      sendJson(res, errorReply(fault.status, 'Sandbox fault', `injected HTTP ${fault.status}`));
+      sendJson(
+        res,
+        errorReply(fault.status, 'Sandbox fault', `injected HTTP ${fault.status}`),
+        fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter },
+      );
       finish(fault.status);
       return;
     }
