@@ -13,8 +13,17 @@ import {
   quoteSubmission,
   secrets,
 } from './fixtures.js';
-import { type Summary, summarize } from './lib.js';
-import { botEnv, log, runLoad, type Started, startProcess, stopProcess, waitUntil } from './processes.js';
+import { type LoadJob, type LoadReport, type Summary, summarize } from './lib.js';
+import {
+  botEnv,
+  log,
+  runLoad,
+  type Started,
+  startProcess,
+  stopProcess,
+  type Target,
+  waitUntil,
+} from './processes.js';
 import { CallIndex, titleOf } from './slack-calls.js';
 import { ACK_LIMIT_MS, type AckStats, ackStats, type ResultStats, resultStats } from './statistics.js';
 
@@ -121,9 +130,12 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     // 1. n concurrent /quote commands.
     log(`${name}: ${n} concurrent /quote commands`);
     const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
-    const acksInBot = await ackHistogram(started);
-    const commandLoad = await runLoad(target, commands);
-    const commandAcksInBot = p99Bound(acksInBot, await ackHistogram(started), 'command');
+    const { load: commandLoad, ackInBotP99Ms: commandAcksInBot } = await measuredLoad(
+      started,
+      target,
+      commands,
+      'command',
+    );
     const openedAll = await waitUntil(
       () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
       RESULT_WAIT_MS,
@@ -149,12 +161,12 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     const submissions = forms.map(quoteSubmission);
     onForms?.(submissions);
     log(`${name}: ${submissions.length} concurrent quote submissions`);
-    const beforeQuotes = await ackHistogram(started);
-    const quoteLoad = await runLoad(
+    const { load: quoteLoad, ackInBotP99Ms: quoteAcksInBot } = await measuredLoad(
+      started,
       target,
       submissions.map((s) => ({ key: s.viewId, body: s.body })),
+      'view_submission',
     );
-    const quoteAcksInBot = p99Bound(beforeQuotes, await ackHistogram(started), 'view_submission');
     const quoteWait = latencyMs + RESULT_WAIT_MS;
     await waitUntil(() => {
       index.update();
@@ -165,9 +177,12 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
 
     // 3. n concurrent booking confirmations of the pre-created drafts.
     log(`${name}: ${bookings.length} concurrent booking confirmations`);
-    const beforeBookings = await ackHistogram(started);
-    const bookingLoad = await runLoad(target, bookings.map(bookingSubmission));
-    const bookingAcksInBot = p99Bound(beforeBookings, await ackHistogram(started), 'view_submission');
+    const { load: bookingLoad, ackInBotP99Ms: bookingAcksInBot } = await measuredLoad(
+      started,
+      target,
+      bookings.map(bookingSubmission),
+      'view_submission',
+    );
     await waitUntil(() => {
       index.update();
       return bookings.every(
@@ -245,7 +260,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
   }
 }
 
-/** Cumulative ack counts by bucket bound (seconds) and kind, from every replica's /metrics, summed. */
+/** Cumulative ack counts by bucket bound (seconds, as /metrics writes it) and kind, summed over replicas. */
 type AckHistogram = Map<string, number>;
 
 async function ackHistogram(started: Started[]): Promise<AckHistogram> {
@@ -262,16 +277,27 @@ async function ackHistogram(started: Started[]): Promise<AckHistogram> {
   return counts;
 }
 
-/** The smallest bucket bound (ms) holding 99 % of the acks of `kind` between two readings. */
-function p99Bound(before: AckHistogram, after: AckHistogram, kind: string): number | undefined {
+/**
+ * A load phase, with the bot's own p99 from Bolt's hand-over to the ack of `kind` during it: the
+ * smallest bucket bound (ms) holding 99 % of the acks counted between /metrics before and after.
+ */
+async function measuredLoad(
+  started: Started[],
+  target: Target,
+  requests: LoadJob['requests'],
+  kind: string,
+): Promise<{ load: LoadReport; ackInBotP99Ms?: number }> {
+  const before = await ackHistogram(started);
+  const load = await runLoad(target, requests);
+  const after = await ackHistogram(started);
   const during = (le: string) => (after.get(`${kind} ${le}`) ?? 0) - (before.get(`${kind} ${le}`) ?? 0);
   const total = during('+Inf');
-  const bounds = [...after.keys()]
+  const bound = [...after.keys()]
     .filter((key) => key.startsWith(`${kind} `) && !key.endsWith('+Inf'))
-    .map((key) => Number(key.slice(kind.length + 1)))
-    .sort((a, b) => a - b);
-  const bound = bounds.find((le) => during(String(le)) >= 0.99 * total);
-  return total > 0 && bound !== undefined ? bound * 1000 : undefined;
+    .map((key) => key.slice(kind.length + 1))
+    .sort((a, b) => Number(a) - Number(b))
+    .find((le) => during(le) >= 0.99 * total);
+  return { load, ...(total > 0 && bound !== undefined ? { ackInBotP99Ms: Number(bound) * 1000 } : {}) };
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
