@@ -1,8 +1,8 @@
 /**
  * `npm run build`: type-checks src/ and bundles it into dist/app.js (the bot), dist/sandbox.js (`npm run
- * sandbox`) and dist/probes.js (for the benchmark). Every package src/ uses at run time is a dependency in
- * package.json, so audits and SBOMs of a production install see all the code that runs; those named in
- * `bundled` (zod, date-fns, Kysely, libphonenumber-js, the CSV reader) are bundled, so only the parts used are loaded, in
+ * sandbox`), dist/store-copy.js (`npm run store:copy`) and dist/probes.js (for the benchmark). Every
+ * package src/ uses at run time is a dependency in package.json, so audits and SBOMs of a production
+ * install see all the code that runs; those named in `bundled` (zod, date-fns, Kysely, libphonenumber-js, the CSV reader) are bundled, so only the parts used are loaded, in
  * one file, which starts faster and uses less memory than a few hundred modules; the rest stay outside
  * the bundles and are loaded from node_modules.
  *
@@ -25,6 +25,8 @@ const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 export const entryPoints = {
   app: 'src/app.ts',
   sandbox: 'src/waybill/sandbox/main.ts',
+  // `npm run store:copy`: a SQLite store into PostgreSQL, runnable where only dist/ is installed.
+  'store-copy': 'src/store-copy.ts',
   // The bot's probes alone, for the benchmark's bare Bolt baseline (bench/bare-bolt.mjs).
   probes: 'src/slack/runtime/probes.ts',
 };

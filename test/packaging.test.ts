@@ -84,16 +84,18 @@ describe('package.json', () => {
     for (const name of bundled) expect(manifest.dependencies, name).toHaveProperty(name);
   });
 
-  it("the bot's bundle loads from node_modules only the dependencies not bundled", () => {
+  it.each([
+    ['app', ['@slack/bolt', 'better-sqlite3']],
+    ['store-copy', ['better-sqlite3', 'pg']],
+  ])('the bundle %s.js loads from node_modules only the dependencies not bundled', (name, expected) => {
     const external = Object.keys(manifest.dependencies).filter((name) => !bundled.includes(name));
-    const loaded = loadedBy(join(inject('bundles'), 'app.js'));
+    const loaded = loadedBy(join(inject('bundles'), `${name}.js`));
     expect([...loaded].filter((name) => !external.includes(name))).toEqual([]);
-    expect(loaded).toContain('@slack/bolt');
-    expect(loaded).toContain('better-sqlite3');
+    for (const dependency of expected) expect(loaded).toContain(dependency);
   });
 
-  it('starts (and runs the sandbox) with node alone once dist/ is built, exec-ed so that signals reach it', () => {
-    for (const script of ['start', 'sandbox']) {
+  it('starts (and runs the sandbox and store:copy) with node alone once dist/ is built, exec-ed so that signals reach it', () => {
+    for (const script of ['start', 'sandbox', 'store:copy']) {
       expect(manifest.scripts[script], script).toMatch(/^exec node (--\S+ )*(dist|scripts)\//);
     }
   });

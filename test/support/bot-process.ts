@@ -83,16 +83,17 @@ export function watchProcess(proc: ChildProcess): BotProcess {
  * (and PATH, HOME), in an empty working directory.
  */
 export function spawnBundle(
-  name: 'app' | 'sandbox',
+  name: 'app' | 'sandbox' | 'store-copy',
   env: Record<string, string>,
-  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+  options: Pick<SpawnOptions, 'uid' | 'gid'> & { args?: readonly string[] } = {},
 ): BotProcess {
+  const { args = [], ...ids } = options;
   const cwd = emptyWorkingDirectory();
-  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`)], {
+  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...options,
+    ...ids,
   });
   proc.on('close', () => rmSync(cwd, { recursive: true, force: true }));
   return watchProcess(proc);

@@ -1,5 +1,5 @@
 /**
- * Vitest's global setup: the entry points the tests run as child processes (the bot, the sandbox, the
+ * Vitest's global setup: the entry points the tests run as child processes (the bot, the sandbox, store:copy, the
  * store child), bundled once per run as `npm run build` bundles them. A child then starts in about a
  * third of a second of CPU, where `node --import tsx` compiled and loaded a few hundred modules each time.
  */
@@ -10,7 +10,7 @@ import { bundle, entryPoints } from '../../scripts/build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The directory of this run's bundles: `app.js`, `sandbox.js`, `child-store.js`. */
+    /** The directory of this run's bundles: `app.js`, `sandbox.js`, `store-copy.js`, `child-store.js`. */
     bundles: string;
   }
 }
