@@ -259,6 +259,29 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
   });
 });
 
+describe('pickup manifest, an upload failing', () => {
+  booted(undefined);
+
+  it('the second upload refused: the PDF stays in the channel, only the CSV comes by DM, saying why', async () => {
+    let asked = 0;
+    bot.fake.respond('files.getUploadURLExternal', () =>
+      ++asked === 2 ? { ok: false, error: 'internal_error' } : undefined,
+    );
+    const today = zonedDateAndTime(bot.deps.now(), 'Asia/Manila').date;
+    await bot.command('/waybill', 'manifest');
+    await bot.idle();
+    const shared = await uploaded(2);
+    expect(asked).toBe(3);
+    expect(shared.map((u) => [u.filename, u.channelId?.[0]])).toEqual([
+      [`pickup-${today}.pdf`, 'C'],
+      [`pickup-${today}.csv`, 'D'],
+    ]);
+    expect(shared[1]?.initialComment).toContain(
+      'could not share it in <#CDISPATCH>, so it comes to you here',
+    );
+  });
+});
+
 describe('labels of a CSV import', () => {
   beforeEach(async () => {
     bot = await startTestBot();

@@ -114,19 +114,24 @@ export async function sendManifest(
     title: `Pickup manifest ${date} (CSV)`,
     content: manifestCsv(manifest),
   };
-  const channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
-  if (channel) {
-    try {
-      await uploadFile(client, channel, pdfFile);
-      await uploadFile(client, channel, csvFile);
-      return;
-    } catch (err) {
-      deps.logger.warn({ err, code: slackErrorCode(err), channel }, 'manifest not shared in the channel');
-      pdfFile.comment = `${pdfFile.comment}\n_The bot could not share it in <#${channel}>, so it comes to you here._`;
+  let channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
+  // Each file is shared once: once the channel refuses one, it and the files after it go to the person.
+  for (const file of [pdfFile, csvFile]) {
+    if (channel) {
+      try {
+        await uploadFile(client, channel, file);
+        continue;
+      } catch (err) {
+        deps.logger.warn(
+          { err, code: slackErrorCode(err), channel, file: file.filename },
+          'manifest not shared in the channel',
+        );
+        file.comment = `${file.comment ? `${file.comment}\n` : ''}_The bot could not share it in <#${channel}>, so it comes to you here._`;
+        channel = undefined;
+      }
     }
+    await uploadToUser(client, userId, file);
   }
-  await uploadToUser(client, userId, pdfFile);
-  await uploadToUser(client, userId, csvFile);
 }
 
 /** Runs after the ack; a failure is told to the person in a DM. */
