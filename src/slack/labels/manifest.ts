@@ -22,7 +22,7 @@ import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ids } from '../kit/ids.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
-import { manifestComment } from './blocks.js';
+import { manifestComment, unprintableNote } from './blocks.js';
 
 /** Bookings read from the store at a time: memory stays bounded however many a day has. */
 const PAGE = 500;
@@ -98,7 +98,7 @@ export async function sendManifest(
   const { timeZone, currency, env } = deps.waybill;
   const manifest = await manifestOf(deps, date);
   const made = zonedDateAndTime(deps.now(), timeZone);
-  const pdf = await renderManifest(manifest, {
+  const { pdf, unprintable } = await renderManifest(manifest, {
     currency,
     live: env === 'live',
     madeAt: `${made.date} ${made.time} (${timeZone})`,
@@ -107,7 +107,7 @@ export async function sendManifest(
     filename: `pickup-${date}.pdf`,
     title: `Pickup manifest ${date}`,
     content: pdf,
-    comment: manifestComment(manifest, userId, currency),
+    comment: manifestComment(manifest, userId, currency) + unprintableNote(unprintable),
   };
   const csvFile: Upload = {
     filename: `pickup-${date}.csv`,
