@@ -73,9 +73,9 @@ async function measure(kind: LabelsReport['kind'], n: number): Promise<LabelsRep
           settings,
         )
       : renderManifest(manifest(), { currency: 'PHP', live: false, madeAt: '2026-11-23 08:00' });
-  let pdf: Buffer | undefined;
+  let pdf: Uint8Array | undefined;
   const firstMs = await timed(async () => {
-    pdf = await make();
+    pdf = (await make()).pdf;
   });
   const runs: number[] = [];
   const csvRuns: number[] = [];
@@ -88,7 +88,11 @@ async function measure(kind: LabelsReport['kind'], n: number): Promise<LabelsRep
   return {
     kind,
     bookings: n,
-    pages: (pdf?.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length,
+    pages: (
+      Buffer.from(pdf ?? [])
+        .toString('latin1')
+        .match(/\/Type \/Page\b/g) ?? []
+    ).length,
     kilobytes: Math.round((pdf?.length ?? 0) / 1000),
     firstMs: Math.round(firstMs),
     ms: Math.round(median(runs)),

@@ -10,7 +10,7 @@ import { buildManifest, lineOfBooking, lineOfRequest, renderManifest } from '../
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { toBookingWire } from '../src/waybill/wire.js';
 
-function firstPageAsPng(pdf: Buffer, scale: number, file: string): void {
+function firstPageAsPng({ pdf }: { pdf: Uint8Array }, scale: number, file: string): void {
   const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
   writeFileSync(
     file,

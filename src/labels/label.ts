@@ -6,14 +6,15 @@ import { formatMoney } from '../waybill/fields.js';
 import type { Booking, Party } from '../waybill/schemas.js';
 import {
   code128,
+  finish,
   fitText,
   newDocument,
   PAGE_SIZES,
   type PageSizeName,
   type Pdf,
-  pdfBytes,
   pdfTools,
   qrCode,
+  type RenderedPdf,
   setFont,
 } from './pdf.js';
 
@@ -213,8 +214,11 @@ function drawPage(t: Tools, doc: Pdf, item: LabelBooking, parcel: Parcel, settin
   );
 }
 
-/** A PDF with one page per parcel of every booking, in the order given. */
-export async function renderLabels(items: readonly LabelBooking[], settings: PrintSettings): Promise<Buffer> {
+/** A PDF with one page per parcel of every booking, in the order given, and the characters it could not print. */
+export async function renderLabels(
+  items: readonly LabelBooking[],
+  settings: PrintSettings,
+): Promise<RenderedPdf> {
   const t = await pdfTools();
   const title =
     items.length === 1
@@ -224,5 +228,5 @@ export async function renderLabels(items: readonly LabelBooking[], settings: Pri
   for (const item of items) {
     for (const parcel of parcelsOf(item.booking)) drawPage(t, doc, item, parcel, settings);
   }
-  return pdfBytes(doc);
+  return finish(doc);
 }

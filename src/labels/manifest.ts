@@ -7,11 +7,12 @@ import { TEST_MARK } from './label.js';
 import {
   code128,
   type FontName,
+  finish,
   fitText,
   newDocument,
   type Pdf,
-  pdfBytes,
   pdfTools,
+  type RenderedPdf,
   setFont,
 } from './pdf.js';
 
@@ -352,8 +353,8 @@ class Sheet {
   }
 }
 
-/** The manifest as a PDF: lines grouped by shipper with their totals, the overall total, those to check, then lines to sign. */
-export async function renderManifest(manifest: Manifest, settings: ManifestSettings): Promise<Buffer> {
+/** The manifest as a PDF (lines grouped by shipper with their totals, the overall total, those to check, then lines to sign), and the characters it could not print. */
+export async function renderManifest(manifest: Manifest, settings: ManifestSettings): Promise<RenderedPdf> {
   const t = await pdfTools();
   const heading = `Pickup manifest ${manifest.date}`;
   const doc = newDocument(t, PAGE, heading);
@@ -378,5 +379,5 @@ export async function renderManifest(manifest: Manifest, settings: ManifestSetti
     for (const line of manifest.unknown) sheet.line(line);
   }
   sheet.signatures();
-  return pdfBytes(doc);
+  return finish(doc);
 }

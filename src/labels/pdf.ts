@@ -1,4 +1,4 @@
-/** The PDF tools labels and manifests share: pdfkit, bwip-js and the embedded font, loaded on first use; barcodes drawn as vectors; text fitted to a box. */
+/** The PDF tools labels and manifests share: pdfkit, bwip-js and the embedded font, loaded on first use; barcodes drawn as vectors; text fitted to a box, with what the font cannot draw marked. */
 import { createRequire } from 'node:module';
 
 type PdfKit = typeof import('pdfkit');
@@ -22,8 +22,10 @@ export type PageSizeName = keyof typeof PAGE_SIZES;
 interface Tools {
   PDFDocument: PdfKit;
   bwip: typeof import('bwip-js');
-  /** DejaVu Sans (regular and bold): Latin-1 and Latin Extended glyphs, so any name prints. */
+  /** DejaVu Sans (regular and bold): Latin-1 and Latin Extended glyphs, so any Latin name prints. */
   fonts: { regular: string; bold: string };
+  /** The code points both fonts have a glyph for. */
+  coverage: ReadonlySet<number>;
 }
 
 let tools: Promise<Tools> | undefined;
@@ -50,12 +52,75 @@ export function setFont(doc: Pdf, font: FontName): Pdf {
 }
 
 export function pdfTools(): Promise<Tools> {
-  tools ??= Promise.all([import('pdfkit'), import('bwip-js')]).then(([pdfkit, bwip]) => ({
-    PDFDocument: pdfkit.default,
-    bwip: bwip.default,
-    fonts: fonts(),
-  }));
+  tools ??= Promise.all([import('pdfkit'), import('bwip-js'), import('fontkit')]).then(
+    ([pdfkit, bwip, fontkit]) => ({
+      PDFDocument: pdfkit.default,
+      bwip: bwip.default,
+      fonts: fonts(),
+      coverage: coverage(fontkit, Object.values(fonts())),
+    }),
+  );
   return tools;
+}
+
+/** The code points every one of `files` maps to a glyph: text in either weight is then drawn alike. */
+function coverage(fontkit: typeof import('fontkit'), files: string[]): Set<number> {
+  const [first, ...rest] = files.map((file) => {
+    const font = fontkit.openSync(file);
+    return new Set('characterSet' in font ? font.characterSet : []);
+  });
+  return new Set([...(first ?? [])].filter((code) => rest.every((set) => set.has(code))));
+}
+
+/** Drawn in place of each character the label cannot print (U+FFFD, the replacement character). */
+export const UNPRINTABLE_MARK = '\ufffd';
+
+/**
+ * Scripts written right to left. pdfkit lays text out left to right without the bidirectional
+ * algorithm, so such words would come out in the wrong order: they are marked instead.
+ */
+const RIGHT_TO_LEFT =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+
+/** Line breaks and tabs: pdfkit handles them, no glyph needed. */
+const LAYOUT = new Set([0x09, 0x0a, 0x0d]);
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Whether a character (a grapheme: an emoji sequence, a letter and its accents) prints as written:
+ * every code point has a glyph in both fonts, none is right to left, and all are in Unicode's first
+ * plane (pdfkit cuts an overlong word between UTF-16 units, which would split a surrogate pair).
+ */
+function printsAsWritten(grapheme: string, covered: ReadonlySet<number>): boolean {
+  if (RIGHT_TO_LEFT.test(grapheme)) return false;
+  for (const char of grapheme) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code > 0xffff || !(covered.has(code) || LAYOUT.has(code))) return false;
+  }
+  return true;
+}
+
+/** What each document could not print, in order of first appearance. */
+const unprintableOf = new WeakMap<Pdf, { covered: ReadonlySet<number>; found: Set<string> }>();
+
+/**
+ * `text` as it is drawn: each character the label cannot print (see printsAsWritten) replaced by
+ * UNPRINTABLE_MARK and noted for the document's result. Every piece of typed text goes through here
+ * before it is measured or drawn, so what is measured is what is drawn.
+ */
+export function printable(doc: Pdf, text: string): string {
+  const state = unprintableOf.get(doc);
+  if (!state) throw new Error('printable(): a document newDocument did not make');
+  let out = '';
+  for (const { segment } of graphemes.segment(text)) {
+    if (printsAsWritten(segment, state.covered)) out += segment;
+    else {
+      out += UNPRINTABLE_MARK;
+      state.found.add(segment);
+    }
+  }
+  return out;
 }
 
 /** A new document whose pages are `size`, its fonts registered as `regular` and `bold`; no page yet. */
@@ -69,15 +134,26 @@ export function newDocument(t: Tools, size: PageSize, title: string): Pdf {
     info: { Title: title, Producer: 'waybill-dispatch-bot', Creator: 'waybill-dispatch-bot' },
   });
   doc.registerFont('bold', t.fonts.bold);
+  unprintableOf.set(doc, { covered: t.coverage, found: new Set() });
   return doc;
 }
 
-/** The whole document as bytes. */
-export function pdfBytes(doc: Pdf): Promise<Buffer> {
+/**
+ * A finished PDF: its bytes, and the characters it could not print (each once, as typed), drawn as
+ * UNPRINTABLE_MARK. Plain data, so it crosses to another thread as it is.
+ */
+export interface RenderedPdf {
+  pdf: Uint8Array;
+  unprintable: string[];
+}
+
+/** The whole document as bytes, with what it could not print. */
+export function finish(doc: Pdf): Promise<RenderedPdf> {
   const chunks: Buffer[] = [];
+  const unprintable = [...(unprintableOf.get(doc)?.found ?? [])];
   return new Promise((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('end', () => resolve({ pdf: Buffer.concat(chunks), unprintable }));
     doc.on('error', reject);
     doc.end();
   });
@@ -127,10 +203,11 @@ export function qrCode(t: Tools, doc: Pdf, value: string, x: number, y: number, 
  */
 export function fitText(
   doc: Pdf,
-  text: string,
+  typed: string,
   box: Box,
   { font = 'regular', max, min = 6 }: { font?: FontName; max: number; min?: number },
 ): number {
+  const text = printable(doc, typed);
   setFont(doc, font);
   const options = { width: box.width, lineGap: 0 };
   let size = max;

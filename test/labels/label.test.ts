@@ -3,8 +3,9 @@ import * as mupdf from 'mupdf';
 import { describe, expect, it } from 'vitest';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
 import { type PrintSettings, parcelsOf, renderLabels, TEST_MARK } from '../../src/labels/label.js';
+import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
-import { DECODING_MS, readPdf } from './read-pdf.js';
+import { DECODING_MS, placedChars, readPdf } from './read-pdf.js';
 
 const settings: PrintSettings = {
   pageSize: '4x6',
@@ -32,7 +33,9 @@ describe('parcel labels', () => {
     'one 4x6 page per parcel of the quantity: the Code 128 reads the booking number, the QR too, "k of N"',
     async () => {
       const booking = sampleBooking('WB000123', { quantity: '3' });
-      const pages = await readPdf(await renderLabels([{ booking, trackingRefNo: 'REF-9' }], settings));
+      const { pdf, unprintable } = await renderLabels([{ booking, trackingRefNo: 'REF-9' }], settings);
+      expect(unprintable).toEqual([]);
+      const pages = await readPdf(pdf);
       expect(pages).toHaveLength(3);
       pages.forEach((page, k) => {
         expect([page.width, page.height]).toEqual([288, 432]);
@@ -60,7 +63,7 @@ describe('parcel labels', () => {
         childWaybills: [child('WB-1001-01', '1.25'), child('WB-1001-02', '0.5'), child('WB-1001-03', '2')],
       });
       expect(parcelsOf(booking).map((p) => p.number)).toEqual(['WB-1001-01', 'WB-1001-02', 'WB-1001-03']);
-      const pages = await readPdf(await renderLabels([{ booking }], settings));
+      const pages = await readPdf((await renderLabels([{ booking }], settings)).pdf);
       expect(pages.map((p) => p.barcodes)).toEqual(
         ['WB-1001-01', 'WB-1001-02', 'WB-1001-03'].map((number) => [
           { format: 'QRCode', text: 'WB-1001' },
@@ -79,9 +82,13 @@ describe('parcel labels', () => {
       codAmount: '',
       consignee: sampleParty('Jos\u00e9 \u00d1. Dela Cruz', 'Naga', { name: 'Zo\u00eb Ch\u00e2teau' }),
     });
-    const pages = await readPdf(
-      await renderLabels([{ booking }], { ...settings, pageSize: 'A6', live: false }),
-    );
+    const { pdf, unprintable } = await renderLabels([{ booking }], {
+      ...settings,
+      pageSize: 'A6',
+      live: false,
+    });
+    expect(unprintable).toEqual([]);
+    const pages = await readPdf(pdf);
     expect(pages).toHaveLength(1);
     const [page] = pages;
     expect([page?.width, page?.height]).toEqual([298, 420]);
@@ -104,7 +111,7 @@ describe('parcel labels', () => {
       itemDescription: 'Scales '.repeat(70).slice(0, 500),
       handlingInstructions: 'Careful '.repeat(60).slice(0, 500),
     });
-    const bytes = await renderLabels([{ booking }], settings);
+    const { pdf: bytes } = await renderLabels([{ booking }], settings);
     const [page] = await readPdf(bytes);
     expect(page?.barcodes).toEqual([
       { format: 'QRCode', text: 'WB000125' },
@@ -126,4 +133,52 @@ describe('parcel labels', () => {
     }
     expect(lines.some((line) => line.text.includes('Jos\u00e9 \u00d1.'))).toBe(true);
   });
+
+  it(
+    'characters the font cannot draw (emoji, CJK) and right-to-left ones: marked, listed, every glyph inside the margin and off the barcode',
+    async () => {
+      const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+      const booking = sampleBooking('WB000126', {
+        consignee: sampleParty(`Ana${'\u{1F46A}'.repeat(30)}`, '\u05e9\u05dc\u05d5\u05dd', {
+          street: `${family} \u6771\u4eac Tower`,
+        }),
+        shipper: sampleParty('\u0645\u0631\u062d\u0628\u0627 Trading', 'Makati'),
+      });
+      const { pdf, unprintable } = await renderLabels([{ booking }], settings);
+      // Each once, as typed: the emoji sequence whole, every letter of the Hebrew and Arabic words.
+      expect(unprintable).toHaveLength(new Set(unprintable).size);
+      expect([...unprintable].sort()).toEqual(
+        [
+          '\u{1F46A}',
+          family,
+          '\u6771',
+          '\u4eac',
+          ...'\u05e9\u05dc\u05d5\u05dd',
+          ...'\u0645\u0631\u062d\u0628\u0627',
+        ].sort(),
+      );
+      const [page] = await readPdf(pdf);
+      expect(page?.barcodes).toEqual([
+        { format: 'QRCode', text: 'WB000126' },
+        { format: 'Code128', text: 'WB000126' },
+      ]);
+      const text = page?.text.replaceAll('\n', '') ?? '';
+      expect(text).toContain(`Ana${UNPRINTABLE_MARK.repeat(30)}`);
+      expect(text).toContain(`${UNPRINTABLE_MARK} ${UNPRINTABLE_MARK.repeat(2)} Tower`);
+      expect(text).toContain(`${UNPRINTABLE_MARK.repeat(5)} Trading`);
+      expect(text).not.toMatch(/[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Han}\u{10000}-\u{10FFFF}]/u);
+      // The margin is 10 pt on every side; the Code 128 takes x 18-270, y 354-404.
+      const chars = placedChars(pdf, 0);
+      expect(chars.length).toBeGreaterThan(100);
+      for (const c of chars) {
+        expect(c.x0, c.char).toBeGreaterThanOrEqual(10 - 0.01);
+        expect(c.x1, c.char).toBeLessThanOrEqual(278 + 0.01);
+        expect(c.y0, c.char).toBeGreaterThanOrEqual(10 - 0.01);
+        expect(c.y1, c.char).toBeLessThanOrEqual(422 + 0.01);
+        const overBarcode = c.x1 > 18 && c.x0 < 270 && c.y1 > 354 && c.y0 < 404;
+        expect(overBarcode, c.char).toBe(false);
+      }
+    },
+    DECODING_MS,
+  );
 });

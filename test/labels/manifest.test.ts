@@ -10,8 +10,9 @@ import {
   manifestCsv,
   renderManifest,
 } from '../../src/labels/manifest.js';
+import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { toBookingWire } from '../../src/waybill/wire.js';
-import { DECODING_MS, readPdf } from './read-pdf.js';
+import { DECODING_MS, placedChars, readPdf } from './read-pdf.js';
 
 const settings = { currency: 'PHP', live: true, madeAt: '2026-11-23 08:00 (Asia/Manila)' };
 const bakery = { shipperCode: '', shipper: sampleParty('Zo\u00eb Ch\u00e2teau Bakery', 'Naga') };
@@ -59,7 +60,9 @@ describe('pickup manifest', () => {
         ['check with the courier', 'Zo\u00eb Ch\u00e2teau Bakery', 'WB000009', '1', '1', '2.5', '1500.00'],
       ]);
 
-      const [page, ...more] = await readPdf(await renderManifest(manifest, settings));
+      const { pdf, unprintable } = await renderManifest(manifest, settings);
+      expect(unprintable).toEqual([]);
+      const [page, ...more] = await readPdf(pdf);
       expect(more).toEqual([]);
       expect([page?.width, page?.height]).toEqual([595, 842]);
       // Every line's Code 128, top to bottom: the groups in order, then the one to check.
@@ -90,8 +93,8 @@ describe('pickup manifest', () => {
         lineOfBooking(sampleBooking(`WB${String(i + 1).padStart(6, '0')}`, i % 4 === 0 ? bakery : {}), 'COD'),
       );
       const manifest = buildManifest('2026-11-23', booked, []);
-      const bytes = await renderManifest(manifest, { ...settings, live: false });
-      const pages = await readPdf(bytes, (i) => i === 0);
+      const { pdf } = await renderManifest(manifest, { ...settings, live: false });
+      const pages = await readPdf(pdf, (i) => i === 0);
       expect(pages.length).toBeGreaterThan(40);
       const all = pages.map((p) => p.text).join('\n');
       expect(all.match(/WB\d{6}/g)).toHaveLength(1000);
@@ -109,4 +112,53 @@ describe('pickup manifest', () => {
     },
     DECODING_MS,
   );
+
+  it('names the font cannot draw: marked and listed, each within its column and the page margins', async () => {
+    const receiver = `Ana${'\u{1F46A}'.repeat(30)}`;
+    const manifest = buildManifest(
+      '2026-11-23',
+      [
+        lineOfBooking(
+          sampleBooking('WB000004', {
+            shipperCode: '',
+            shipper: sampleParty('\u6771\u4eac \u0645\u0631\u062d\u0628\u0627 Bakery', 'Naga'),
+            consignee: sampleParty(receiver, '\u05e9\u05dc\u05d5\u05dd'),
+          }),
+          'COD',
+        ),
+      ],
+      [],
+    );
+    const { pdf, unprintable } = await renderManifest(manifest, settings);
+    expect([...unprintable].sort()).toEqual(
+      [
+        '\u{1F46A}',
+        '\u6771',
+        '\u4eac',
+        ...'\u0645\u0631\u062d\u0628\u0627',
+        ...'\u05e9\u05dc\u05d5\u05dd',
+      ].sort(),
+    );
+    const chars = placedChars(pdf, 0);
+    const text = chars.map((c) => c.char).join('');
+    expect(text).toContain(`Ana${UNPRINTABLE_MARK.repeat(30)}`);
+    expect(text).toContain(`${UNPRINTABLE_MARK.repeat(2)} ${UNPRINTABLE_MARK.repeat(5)} Bakery`);
+    expect(text).not.toMatch(/[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Han}\u{10000}-\u{10FFFF}]/u);
+    // A4 with 36 pt margins; the receiver's column is x 184-314, the city's 320-392.
+    for (const c of chars) {
+      expect(c.x0, c.char).toBeGreaterThanOrEqual(36 - 0.05);
+      expect(c.x1, c.char).toBeLessThanOrEqual(595 - 36 + 0.05);
+    }
+    const start = text.indexOf('Ana');
+    const columns = [
+      [start, start + 33, 184, 314],
+      [start + 33, start + 37, 320, 392],
+    ] as const;
+    for (const [from, to, left, right] of columns) {
+      for (const c of chars.slice(from, to)) {
+        expect(c.x0, c.char).toBeGreaterThanOrEqual(left - 0.05);
+        expect(c.x1, c.char).toBeLessThanOrEqual(right + 0.05);
+      }
+    }
+  });
 });

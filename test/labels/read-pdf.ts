@@ -73,3 +73,35 @@ export async function readPdf(
   doc.destroy();
   return pages;
 }
+
+/** A character of a page's text layer and the box its glyph takes, in points from the top left. */
+export interface PlacedChar {
+  char: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Every character of page `index`'s text layer, where MuPDF places its glyph. */
+export function placedChars(bytes: Uint8Array, index: number): PlacedChar[] {
+  const doc = mupdf.Document.openDocument(bytes, 'application/pdf');
+  const page = doc.loadPage(index);
+  const chars: PlacedChar[] = [];
+  page.toStructuredText('preserve-whitespace').walk({
+    onChar(char, _origin, _font, _size, quad) {
+      const xs = [quad[0], quad[2], quad[4], quad[6]];
+      const ys = [quad[1], quad[3], quad[5], quad[7]];
+      chars.push({
+        char,
+        x0: Math.min(...xs),
+        y0: Math.min(...ys),
+        x1: Math.max(...xs),
+        y1: Math.max(...ys),
+      });
+    },
+  });
+  page.destroy();
+  doc.destroy();
+  return chars;
+}

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
 import type { CompletedUpload } from '../../fakes/slack-fake.js';
 import { TEST_MARK } from '../../src/labels/label.js';
+import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { ids } from '../../src/slack/kit/ids.js';
 import { storedBooking } from '../../src/slack/kit/stored-booking.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
@@ -256,6 +257,57 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
     expect(notThere).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
     expect(notThere?.initialComment).toContain('could not share it in <#CPRIVATE>, so it comes to you here');
     expect(csvToo).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.csv` });
+  });
+});
+
+describe('pickup manifest, an upload failing', () => {
+  booted(undefined);
+
+  it('the second upload refused: the PDF stays in the channel, only the CSV comes by DM, saying why', async () => {
+    let asked = 0;
+    bot.fake.respond('files.getUploadURLExternal', () =>
+      ++asked === 2 ? { ok: false, error: 'internal_error' } : undefined,
+    );
+    const today = zonedDateAndTime(bot.deps.now(), 'Asia/Manila').date;
+    await bot.command('/waybill', 'manifest');
+    await bot.idle();
+    const shared = await uploaded(2);
+    expect(asked).toBe(3);
+    expect(shared.map((u) => [u.filename, u.channelId?.[0]])).toEqual([
+      [`pickup-${today}.pdf`, 'C'],
+      [`pickup-${today}.csv`, 'D'],
+    ]);
+    expect(shared[1]?.initialComment).toContain(
+      'could not share it in <#CDISPATCH>, so it comes to you here',
+    );
+  });
+});
+
+describe('labels and the manifest with characters the font cannot draw', () => {
+  beforeEach(async () => {
+    bot = await startTestBot();
+  });
+
+  it('the person printing is told which characters show as the mark, escaped', async () => {
+    // U+0FB2 joins the character before it: "<" and "&" with it make characters the font lacks.
+    await storeBooking('WB000779', bot.deps.now(), {
+      consignee: sampleParty('Ana \u{1F46A} <\u0FB2 &\u0FB2', 'Cebu City'),
+    });
+    const note = `:warning: The label font cannot print these characters, so they show as ${UNPRINTABLE_MARK}: \u{1F46A}  &lt;\u0FB2  &amp;\u0FB2`;
+    await bot.command('/waybill', 'label WB000779');
+    const [labels] = await uploaded(1);
+    expect(labels?.initialComment).toContain(note);
+    const [page] = await readPdf(bytesOf(labels), () => false);
+    expect(page?.text).toContain(`Ana ${UNPRINTABLE_MARK} ${UNPRINTABLE_MARK} ${UNPRINTABLE_MARK}`);
+
+    await bot.command('/waybill', 'manifest');
+    const [, manifest, csv] = await uploaded(3);
+    expect(manifest?.filename).toMatch(/\.pdf$/);
+    expect(manifest?.initialComment).toContain(note);
+    // The CSV keeps the name as typed: only paper lacks the glyphs.
+    expect(csvRows(csv).find((r) => r.tracking_number === 'WB000779')?.receiver).toBe(
+      'Ana \u{1F46A} <\u0FB2 &\u0FB2',
+    );
   });
 });
 

@@ -1,8 +1,30 @@
 /** What the labels feature says in Slack: the comment on a PDF, why a booking has no label, the manifest's answers. */
 import { kilograms, type Manifest } from '../../labels/manifest.js';
+import { UNPRINTABLE_MARK } from '../../labels/pdf.js';
 import type { AuditEntry } from '../../store/index.js';
 import { formatCents, formatMoney } from '../../waybill/fields.js';
 import { slackDate } from '../kit/booking-card.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+
+/** How long the characters named in one note may be: a comment stays short whatever was typed. */
+const NAMED_LENGTH = 300;
+
+/**
+ * The line added to a PDF's comment when some characters could not be printed: each one named
+ * (escaped), so the person who printed can write them on the parcel by hand. Empty when none.
+ */
+export function unprintableNote(unprintable: readonly string[]): string {
+  if (unprintable.length === 0) return '';
+  const named: string[] = [];
+  let length = 0;
+  for (const char of unprintable) {
+    length += char.length;
+    if (named.length > 0 && length > NAMED_LENGTH) break;
+    named.push(escapeMrkdwn(char));
+  }
+  const more = unprintable.length - named.length;
+  return `\n:warning: The label font cannot print these characters, so they show as ${UNPRINTABLE_MARK}: ${named.join('  ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
 
 /** The comment shared with a labels PDF (`trackingNumber` escaped); a reprint names who printed it first and when. */
 export function labelsComment(input: {

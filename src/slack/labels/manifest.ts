@@ -22,7 +22,7 @@ import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ids } from '../kit/ids.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
-import { manifestComment } from './blocks.js';
+import { manifestComment, unprintableNote } from './blocks.js';
 
 /** Bookings read from the store at a time: memory stays bounded however many a day has. */
 const PAGE = 500;
@@ -98,7 +98,7 @@ export async function sendManifest(
   const { timeZone, currency, env } = deps.waybill;
   const manifest = await manifestOf(deps, date);
   const made = zonedDateAndTime(deps.now(), timeZone);
-  const pdf = await renderManifest(manifest, {
+  const { pdf, unprintable } = await renderManifest(manifest, {
     currency,
     live: env === 'live',
     madeAt: `${made.date} ${made.time} (${timeZone})`,
@@ -107,26 +107,31 @@ export async function sendManifest(
     filename: `pickup-${date}.pdf`,
     title: `Pickup manifest ${date}`,
     content: pdf,
-    comment: manifestComment(manifest, userId, currency),
+    comment: manifestComment(manifest, userId, currency) + unprintableNote(unprintable),
   };
   const csvFile: Upload = {
     filename: `pickup-${date}.csv`,
     title: `Pickup manifest ${date} (CSV)`,
     content: manifestCsv(manifest),
   };
-  const channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
-  if (channel) {
-    try {
-      await uploadFile(client, channel, pdfFile);
-      await uploadFile(client, channel, csvFile);
-      return;
-    } catch (err) {
-      deps.logger.warn({ err, code: slackErrorCode(err), channel }, 'manifest not shared in the channel');
-      pdfFile.comment = `${pdfFile.comment}\n_The bot could not share it in <#${channel}>, so it comes to you here._`;
+  let channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
+  // Each file is shared once: once the channel refuses one, it and the files after it go to the person.
+  for (const file of [pdfFile, csvFile]) {
+    if (channel) {
+      try {
+        await uploadFile(client, channel, file);
+        continue;
+      } catch (err) {
+        deps.logger.warn(
+          { err, code: slackErrorCode(err), channel, file: file.filename },
+          'manifest not shared in the channel',
+        );
+        file.comment = `${file.comment ? `${file.comment}\n` : ''}_The bot could not share it in <#${channel}>, so it comes to you here._`;
+        channel = undefined;
+      }
     }
+    await uploadToUser(client, userId, file);
   }
-  await uploadToUser(client, userId, pdfFile);
-  await uploadToUser(client, userId, csvFile);
 }
 
 /** Runs after the ack; a failure is told to the person in a DM. */

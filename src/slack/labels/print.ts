@@ -11,7 +11,7 @@ import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { storedBooking } from '../kit/stored-booking.js';
-import { importLabelsComment, labelsComment, noLabelText } from './blocks.js';
+import { importLabelsComment, labelsComment, noLabelText, unprintableNote } from './blocks.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
 type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>;
@@ -73,13 +73,15 @@ async function printBooking(
 ): Promise<void> {
   const { userId, trackingNumber } = request;
   const [earlier] = await deps.store.audit.list({ trackingNumber, operation: 'label', limit: 1 });
-  const bytes = await renderLabels([item], printSettings(deps));
+  const { pdf, unprintable } = await renderLabels([item], printSettings(deps));
   const pages = parcelsOf(item.booking).length;
   const upload = {
     filename: `labels-${trackingNumber}.pdf`,
     title: `Labels ${trackingNumber}`,
-    content: bytes,
-    comment: labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }),
+    content: pdf,
+    comment:
+      labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }) +
+      unprintableNote(unprintable),
   };
   const where = await shareInThread(deps, client, { userId, card: item.card, upload });
   await deps.store.audit.record({
@@ -147,19 +149,17 @@ export async function printImport(
     return;
   }
   const pages = items.reduce((sum, item) => sum + parcelsOf(item.booking).length, 0);
+  const { pdf, unprintable } = await renderLabels(items, printSettings(deps));
   const where = await shareInThread(deps, client, {
     userId,
     card: request.card,
     upload: {
       filename: `labels-${file.fileName.replace(/\.csv$/i, '')}.pdf`,
       title: `Labels of ${file.fileName}`,
-      content: await renderLabels(items, printSettings(deps)),
-      comment: importLabelsComment({
-        fileName: escapeMrkdwn(file.fileName),
-        pages,
-        rows: items.length,
-        userId,
-      }),
+      content: pdf,
+      comment:
+        importLabelsComment({ fileName: escapeMrkdwn(file.fileName), pages, rows: items.length, userId }) +
+        unprintableNote(unprintable),
     },
   });
   for (const item of items) {
