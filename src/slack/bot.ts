@@ -9,6 +9,7 @@ import * as bulk from './bulk/index.js';
 import type { Core } from './core.js';
 import * as digest from './digest/index.js';
 import { refuseNonObjectBodies } from './guards/body-guard.js';
+import { MalformedRequestError, refuseMalformed } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
 import { instrumentRequests, requestFailed } from './guards/requests.js';
 import { retryGuard } from './guards/retries.js';
@@ -73,6 +74,8 @@ export function createBot({
       ? socketModeReceiver(slack.appToken, slack, deps)
       : httpReceiver(slack, deps, { processBeforeResponse, unhandledRequestTimeoutMs }),
   });
+  // Innermost, so that a refused request is counted and timed like any other.
+  refuseMalformed(app);
   answerUnmatched(app, deps);
   // Outside answerUnmatched, so that its answers are counted and timed too.
   instrumentRequests(app, deps);
@@ -105,12 +108,12 @@ export function createBot({
 
 /**
  * Logs a request Bolt could not process, and says whether the sender is at fault: a payload Bolt
- * cannot even route (no user, actions not a list) is, where a failure of ours is not. (Socket Mode's
- * envelopes are looked after by EnvelopeReceiver.)
+ * cannot even route (no user, actions not a list) or one it must not see (malformed.ts) is, where a
+ * failure of ours is not. (Socket Mode's envelopes are looked after by EnvelopeReceiver.)
  */
 function senderAtFault(error: Error, deps: Pick<Core, 'logger'>): boolean {
   deps.logger.warn({ err: error }, 'a Slack request could not be processed');
-  return error instanceof TypeError;
+  return error instanceof TypeError || error instanceof MalformedRequestError;
 }
 
 /** Socket Mode: every envelope acknowledged, whatever it holds (EnvelopeReceiver). */

@@ -42,17 +42,58 @@ export function statusLabel(status: string, reason?: string): string {
   return why ? `${label} (${why})` : label;
 }
 
-/**
- * A status as typed after `/waybill status <tracking number>`: its key or its words, any case, spaces or
- * dashes for underscores ("delivered", "picked-up", "failed attempt", "returned to sender").
- */
-export function readParcelStatus(words: string): ParcelStatus | undefined {
-  const key = words
-    .trim()
+/** Words dispatchers type for each status besides its key and its label, the usual one first. */
+export const STATUS_WORDS: { readonly [S in ParcelStatus]: readonly string[] } = {
+  picked_up: ['picked up', 'pickup', 'picked'],
+  in_transit: ['in transit', 'transit'],
+  delivered: ['delivered'],
+  failed_attempt: ['failed', 'fail', 'failed delivery'],
+  returned: ['returned', 'rts', 'return to sender', 'return'],
+  cancelled: ['cancelled', 'canceled', 'cancel'],
+};
+
+/** Words dispatchers type for each reason besides its key and its label, the usual one first. */
+export const REASON_WORDS: { readonly [R in FailureReason]: readonly string[] } = {
+  not_at_home: ['not at home', 'not home', 'nobody home', 'no one home'],
+  refused: ['refused'],
+  wrong_address: ['wrong address'],
+  other: ['other'],
+};
+
+/** A phrase as it is compared: lower case, `-` and `_` as spaces, one word at a time. */
+export function phraseWords(text: string): string[] {
+  return text
     .toLowerCase()
-    .replace(/[\s-]+/g, '_');
-  if (isParcelStatus(key)) return key;
-  return (Object.keys(PARCEL_STATUSES) as ParcelStatus[]).find(
-    (status) => PARCEL_STATUSES[status].toLowerCase().replace(/\s+/g, '_') === key,
+    .split(/[\s_-]+/)
+    .filter(Boolean);
+}
+
+/** Every phrase that names the value: its key, its label and its words. */
+function phrasesOf<K extends string>(
+  labels: Record<K, string>,
+  words: { readonly [V in K]: readonly string[] },
+) {
+  return (Object.keys(labels) as K[]).flatMap((value) =>
+    [value, labels[value], ...words[value]].map((phrase) => ({ words: phraseWords(phrase), value })),
   );
 }
+
+/** Each status's phrases; a failed attempt's reason, Other aside, also names a failed attempt on its own ("refused"). */
+export const STATUS_PHRASES: readonly {
+  words: string[];
+  value: { status: ParcelStatus; reason?: FailureReason };
+}[] = [
+  ...phrasesOf(PARCEL_STATUSES, STATUS_WORDS).map(({ words, value }) => ({
+    words,
+    value: { status: value },
+  })),
+  ...phrasesOf(FAILURE_REASONS, REASON_WORDS)
+    .filter(({ value }) => value !== 'other')
+    .map(({ words, value }) => ({ words, value: { status: 'failed_attempt' as const, reason: value } })),
+];
+
+/** Each reason's phrases, after a failed attempt. */
+export const REASON_PHRASES: readonly { words: string[]; value: FailureReason }[] = phrasesOf(
+  FAILURE_REASONS,
+  REASON_WORDS,
+);

@@ -155,4 +155,31 @@ describe('who may quote, book and update', () => {
     const booking = await bot.command('/book', 'helpx');
     expect(booking.body.text).toContain('not on the list of people who may book');
   });
+
+  it('reads /waybill verbs in any case, in the guard and the command; an unknown word is named before the help', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    // Capitalised as a phone types it: the lookup itself, and the permission it needs.
+    const shown = await bot.command('/waybill', 'Show WB000001');
+    expect(shown.body.text).toBe('I have no record of waybill `WB000001`.');
+    const outsider = await bot.command('/waybill', 'STATUS WB000001 delivered', { user_id: 'UINTRUDER' });
+    expect(outsider.body.text).toContain('not on the list of people who may update waybills');
+
+    const nonsense = await bot.command('/waybill', 'nonsense WB000001');
+    expect(nonsense.body.text).toMatch(/^`nonsense` is not a \/waybill command\.\n\n\*What this bot does\*/);
+    const typos = {
+      shwo: 'did you mean `show`?',
+      Lable: 'did you mean `label`?',
+      stat: 'did you mean `status`?',
+      remitance: 'did you mean `remittance`?',
+    };
+    for (const [word, guess] of Object.entries(typos)) {
+      const answer = await bot.command('/waybill', `${word} WB000001`);
+      expect(answer.body.text, word).toContain(`\`${word}\` is not a /waybill command; ${guess}`);
+      expect(answer.body.text, word).toContain('What this bot does');
+    }
+    // What was typed comes back escaped, and cut when long.
+    const hostile = await bot.command('/waybill', `<!channel>&${'x'.repeat(80)}`);
+    expect(hostile.body.text).toMatch(/^`&lt;!channel&gt;&amp;x+\u2026` is not a \/waybill command/);
+    expect(await refusals()).toHaveLength(1);
+  });
 });

@@ -280,6 +280,20 @@ describe('slash commands with fields missing', () => {
     });
   }
 
+  // Slack always sends `text`, empty when nothing was typed: without it the body is not Slack's.
+  it('answers a command without text 400, with one warning each and no error', async () => {
+    const from = bot.logs.length;
+    const commands = ['/waybill', '/quote', '/book'];
+    for (const command of commands)
+      expect((await post(commandWithout('text', command))).status, command).toBe(400);
+    await bot.idle();
+    const logged = bot.logs.slice(from).map((line) => JSON.parse(line) as { level: number });
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
+    expect(logsSince(from).filter((line) => line.includes('a slash command without its text'))).toHaveLength(
+      commands.length,
+    );
+  });
+
   it('answers /waybill show without user_id', async () => {
     const response = await post(commandWithout('user_id', '/waybill', 'show WB1'));
     expect(response.status).toBe(200);

@@ -247,3 +247,40 @@ it('recording a status needs the update permission: the button, the modal and th
     ['update', 'refused'],
   ]);
 });
+
+it('/waybill status reads the words dispatchers type, any case; only ambiguous words get the usage, naming the choices', async () => {
+  const bot = await booked({});
+  // Each differs from the one before, so each is recorded.
+  const typed: [string, [string, string | undefined, string | undefined]][] = [
+    ['Failed not at home', ['failed_attempt', 'not_at_home', undefined]],
+    ['PICKED UP from the hub', ['picked_up', undefined, 'from the hub']],
+    ['failed attempt refused', ['failed_attempt', 'refused', undefined]],
+    ['In Transit', ['in_transit', undefined, undefined]],
+    ['failed wrong addr gate locked', ['failed_attempt', 'wrong_address', 'gate locked']],
+    ['RTS', ['returned', undefined, undefined]],
+    ['not at home', ['failed_attempt', 'not_at_home', undefined]],
+    ['return to sender', ['returned', undefined, undefined]],
+    ['failed rider had a flat tyre', ['failed_attempt', 'other', 'rider had a flat tyre']],
+    ['returned', ['returned', undefined, undefined]],
+    ['refused', ['failed_attempt', 'refused', undefined]],
+    ['canceled by phone', ['cancelled', undefined, 'by phone']],
+    ['Delivered', ['delivered', undefined, undefined]],
+  ];
+  for (const [words] of typed) {
+    const answer = await bot.command('/waybill', `status WB000001 ${words}`);
+    expect(answer.body.text, words).toContain('Recorded for `WB000001`');
+  }
+  const history = await bot.deps.store.statuses.history('WB000001');
+  expect(history.map((e) => [e.status, e.reason, e.note])).toEqual(typed.map(([, entry]) => entry));
+
+  // `re` begins both a status and a reason: the choices named, then how to write it; nothing recorded.
+  const ambiguous = await bot.command('/waybill', 'status WB000001 re');
+  expect(ambiguous.body.text).toContain(
+    '`re` could be `returned` (Returned to sender) or `refused` (Failed attempt (refused))',
+  );
+  expect(ambiguous.body.text).toContain('Write `/waybill status <tracking number> <status> [note]`');
+  const failedOnly = await bot.command('/waybill', 'status WB000001 failed');
+  expect(failedOnly.body.text).toContain('Say why the attempt failed.');
+  expect(failedOnly.body.text).toContain('`not at home`, `refused`, `wrong address`, `other`');
+  expect(await bot.deps.store.statuses.history('WB000001')).toHaveLength(typed.length);
+});

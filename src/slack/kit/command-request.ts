@@ -1,9 +1,11 @@
 /** What a slash command's text asks for: read once, the same way by the access guard and by the command. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Core } from '../core.js';
+import { escapeMrkdwn } from './mrkdwn.js';
 
 export type CommandRequest =
-  | { kind: 'help' }
+  /** `unknown`: the first word of a `/waybill` that is no subcommand, named before the help. */
+  | { kind: 'help'; unknown?: string }
   | { kind: 'quote' | 'book' }
   /** `/book import`: booking from a CSV file. */
   | { kind: 'bulk' }
@@ -21,35 +23,98 @@ export type CommandRequest =
   /** `/waybill digest`: today's digest, privately. */
   | { kind: 'digest' };
 
+/** The words `/waybill` reads first, in the order its help lists them. */
+const WAYBILL_VERBS = [
+  'show',
+  'update',
+  'rebook',
+  'addresses',
+  'export',
+  'status',
+  'label',
+  'manifest',
+  'digest',
+  'remittance',
+  'help',
+] as const;
+
+/** `/waybill` verbs that name a booking next. */
+const BOOKING_VERBS = new Set(['show', 'update', 'rebook', 'label']);
+
 /**
- * `help` as the first word (any case) asks for help, whatever follows; `/waybill` without a verb and
- * a tracking number does too (but `export` alone asks for an export, and is told how to write the
- * range). Undefined: not one of our commands.
+ * `help` as the first word asks for help, whatever follows; `/waybill` without a verb, or a verb
+ * without its tracking number, does too (but `export` alone asks for an export, and is told how to
+ * write the range), and so does a first word that is no verb, which the help then names. Verbs are
+ * read in any case ("Show", as phones type it). Undefined: not one of our commands.
  */
 export function readCommand(command: string, text: string): CommandRequest | undefined {
   const [first = '', second = ''] = text.trim().split(/\s+/);
-  if (first.toLowerCase() === 'help') return { kind: 'help' };
+  const verb = first.toLowerCase();
+  const rest = text.trim().slice(first.length).trim();
+  if (verb === 'help') return { kind: 'help' };
   switch (command) {
     case '/quote':
       return { kind: 'quote' };
     case '/book':
-      return first.toLowerCase() === 'import' ? { kind: 'bulk' } : { kind: 'book' };
+      return verb === 'import' ? { kind: 'bulk' } : { kind: 'book' };
     case '/waybill':
-      if (first === 'addresses') return { kind: 'addresses', query: text.trim().slice(first.length).trim() };
-      if (first === 'remittance') return { kind: 'remittance' };
-      if (first === 'export') return { kind: 'export', range: text.trim().slice(first.length).trim() };
-      if (first === 'digest') return { kind: 'digest' };
-      if (first === 'status' && second) {
-        const words = text.trim().slice(first.length).trim().slice(second.length).trim();
-        return { kind: 'status', trackingNumber: second, words };
-      }
-      if (first === 'manifest') return { kind: 'manifest', date: text.trim().slice(first.length).trim() };
-      return (first === 'show' || first === 'update' || first === 'rebook' || first === 'label') && second
-        ? { kind: first, trackingNumber: second }
+      if (verb === 'addresses') return { kind: 'addresses', query: rest };
+      if (verb === 'remittance') return { kind: 'remittance' };
+      if (verb === 'export') return { kind: 'export', range: rest };
+      if (verb === 'digest') return { kind: 'digest' };
+      if (verb === 'manifest') return { kind: 'manifest', date: rest };
+      if (verb === 'status' && second)
+        return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };
+      if (BOOKING_VERBS.has(verb) && second)
+        return { kind: verb as 'show' | 'update' | 'rebook' | 'label', trackingNumber: second };
+      return first && !(WAYBILL_VERBS as readonly string[]).includes(verb)
+        ? { kind: 'help', unknown: first }
         : { kind: 'help' };
     default:
       return undefined;
   }
+}
+
+/** The longest unknown word named back in full, in characters; a longer one is cut. */
+const NAMED_MAX = 40;
+
+/** Said before the help when the first word of `/waybill` is no verb: that word, and the verbs it is close to. */
+export function unknownVerbText(word: string): string {
+  const characters = [...word];
+  const shown = characters.length > NAMED_MAX ? `${characters.slice(0, NAMED_MAX).join('')}\u2026` : word;
+  const close = WAYBILL_VERBS.filter((verb) => isCloseTo(word.toLowerCase(), verb));
+  const guess = close.length ? `; did you mean ${close.map((verb) => `\`${verb}\``).join(' or ')}?` : '.';
+  return `\`${escapeMrkdwn(shown)}\` is not a /waybill command${guess}`;
+}
+
+/** A verb begun ("stat", at least three letters) or mistyped (one edit in four letters, at most two). */
+function isCloseTo(word: string, verb: string): boolean {
+  if (word.length >= 3 && verb.startsWith(word)) return true;
+  // More than two letters longer or shorter: never close, however long the word.
+  if (Math.abs(word.length - verb.length) > 2) return false;
+  return editDistance(word, verb) <= Math.min(2, Math.max(1, Math.floor(verb.length / 4)));
+}
+
+/** Levenshtein distance, with a swap of two neighbours counting as one edit ("shwo"). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = rows[i] as number[];
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (above[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (above[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (rows[a.length] as number[])[b.length] as number;
 }
 
 /** What `/waybill` can be asked: every request but the other commands'. */

@@ -86,17 +86,21 @@ export function viewMetadata(metadata: ViewMetadata): string {
   return JSON.stringify(metadata);
 }
 
+/**
+ * What a modal's private_metadata names, or undefined when it is not ours: not JSON, no draft id, or a
+ * NUL character anywhere (never written by us, and refused by PostgreSQL in every lookup).
+ */
 export function readViewMetadata(text: string | undefined): ViewMetadata | undefined {
   try {
-    const parsed = JSON.parse(text ?? '') as Partial<ViewMetadata>;
-    if (typeof parsed.draftId !== 'string') return undefined;
-    const { partyId, revision, attemptKey } = parsed;
-    return {
-      draftId: parsed.draftId,
+    const { draftId, partyId, revision, attemptKey } = JSON.parse(text ?? '') as Partial<ViewMetadata>;
+    if (typeof draftId !== 'string') return undefined;
+    const metadata: ViewMetadata = {
+      draftId,
       ...(typeof partyId === 'string' ? { partyId } : {}),
       ...(typeof revision === 'string' ? { revision } : {}),
       ...(typeof attemptKey === 'string' ? { attemptKey } : {}),
     };
+    return Object.values(metadata).some((value) => value.includes('\u0000')) ? undefined : metadata;
   } catch {
     return undefined;
   }

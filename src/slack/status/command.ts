@@ -4,7 +4,8 @@ import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
-import { checkStatus, readStatusWords, recordAndTell, statusUsage } from './record.js';
+import { checkStatus, recordAndTell } from './record.js';
+import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */
 export const statusCommand: CommandAnswer<'status'> = async (deps, { ack, client, command }, request) => {
@@ -17,7 +18,9 @@ async function recordTyped(
   userId: string,
   request: { trackingNumber: string; words: string },
 ): Promise<string> {
-  const checked = checkStatus(readStatusWords(request.words));
+  const read = readStatusWords(request.words);
+  if ('ambiguous' in read) return `${read.ambiguous} ${statusUsage()}`;
+  const checked = checkStatus(read);
   if (!checked.ok) {
     const problem = Object.values(checked.errors)[0] ?? '';
     return checked.errors.status ? statusUsage() : `${problem} ${statusUsage()}`;

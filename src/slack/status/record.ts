@@ -1,12 +1,10 @@
 /** Recording a parcel's status: checked, stored in order, the card redrawn, a line in its thread, an audit row. No courier call. */
 import type { StatusEntry } from '../../store/index.js';
 import {
-  FAILURE_REASONS,
   type FailureReason,
   isFailureReason,
   isParcelStatus,
   type ParcelStatus,
-  readParcelStatus,
   STATUS_NOTE_MAX,
   statusLabel,
 } from '../../waybill/statuses.js';
@@ -57,39 +55,6 @@ export function checkStatus(input: {
     };
   }
   return { ok: true, value: { status, ...(note ? { note } : {}) } };
-}
-
-/**
- * The words after `/waybill status <tracking number>`: the status (its words or key), for a failed
- * attempt a reason next ("not at home", "refused", "wrong address", "other"), then the note.
- */
-export function readStatusWords(words: string): { status?: string; reason?: string; note?: string } {
-  const parts = words.trim().split(/\s+/).filter(Boolean);
-  for (let take = Math.min(4, parts.length); take > 0; take--) {
-    const status = readParcelStatus(parts.slice(0, take).join(' '));
-    if (!status) continue;
-    let rest = parts.slice(take);
-    let reason: string | undefined;
-    if (status === 'failed_attempt') {
-      for (let more = Math.min(3, rest.length); more > 0 && !reason; more--) {
-        const key = rest.slice(0, more).join('_').toLowerCase().replace(/-/g, '_');
-        if (isFailureReason(key)) {
-          reason = key;
-          rest = rest.slice(more);
-        }
-      }
-    }
-    const note = rest.join(' ');
-    return { status, ...(reason ? { reason } : {}), ...(note ? { note } : {}) };
-  }
-  return {};
-}
-
-/** How to write the command, for a status that cannot be read. */
-export function statusUsage(): string {
-  const statuses = ['picked-up', 'in-transit', 'delivered', 'failed-attempt', 'returned', 'cancelled'];
-  const reasons = Object.keys(FAILURE_REASONS).map((r) => r.replace(/_/g, '-'));
-  return `Write \`/waybill status <tracking number> <status> [note]\`, the status one of ${statuses.map((s) => `\`${s}\``).join(', ')}; a failed attempt is followed by its reason (${reasons.map((r) => `\`${r}\``).join(', ')}).`;
 }
 
 type Recorded = { recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry };

@@ -1,5 +1,5 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { storedBooking, storedBookingCard } from '../kit/stored-booking.js';
@@ -9,8 +9,9 @@ import { createUpdateDraft, unknownWaybillText } from './draft.js';
 import { updateForm } from './steps.js';
 
 /** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }) => {
-  await ack({ response_type: 'ephemeral', text: waybillHelp() });
+export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unknown }) => {
+  const help = waybillHelp();
+  await ack({ response_type: 'ephemeral', text: unknown ? `${unknownVerbText(unknown)}\n\n${help}` : help });
 };
 
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */

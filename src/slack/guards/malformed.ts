@@ -1,0 +1,67 @@
+/**
+ * Requests Slack never sends, refused before any listener reads them: a NUL character (PostgreSQL
+ * cannot hold one), a command without its text. A NUL typed into a form is bad input instead.
+ */
+import type { App } from '@slack/bolt';
+import { inputBlockIds } from '../kit/forms.js';
+
+/** A request that is the sender's fault: the HTTP receiver answers it 400, Socket Mode acknowledges it; one log line. */
+export class MalformedRequestError extends Error {}
+
+/** Said on each input of a submitted form that holds a NUL. */
+export const nulInputText = 'This holds a control character (NUL) that cannot be saved: type it again.';
+
+type Body = Record<string, unknown> & {
+  type?: unknown;
+  view?: { state?: { values?: unknown }; blocks?: unknown };
+};
+
+/**
+ * Wraps Bolt's processEvent, where both receivers hand each request over. A NUL in a tracking number,
+ * draft id, attempt key or note failed deep in a listener on PostgreSQL (HTTP 500), and every
+ * command's text is read before its listener runs. What a form's inputs hold is typing: a submission
+ * with a NUL there is answered on those inputs; a click in the modal passes (its draft keeps text as JSON).
+ */
+export function refuseMalformed(app: App): void {
+  const processEvent = app.processEvent.bind(app);
+  app.processEvent = async (event) => {
+    const body = event.body as Body;
+    const typed = body.view?.state;
+    if (body.command !== undefined && typeof body.text !== 'string')
+      throw new MalformedRequestError('a slash command without its text');
+    if (holdsNul(body, typed)) throw new MalformedRequestError('a NUL character in the request');
+    const blocks = body.type === 'view_submission' ? inputsHoldingNul(typed?.values, body.view?.blocks) : [];
+    if (blocks.length) {
+      await event.ack({
+        response_action: 'errors',
+        errors: Object.fromEntries(blocks.map((blockId) => [blockId, nulInputText])),
+      });
+      return;
+    }
+    await processEvent(event);
+  };
+}
+
+/** The form's inputs whose typed values hold a NUL (blocks that are no input of the form are never read). */
+function inputsHoldingNul(values: unknown, blocks: unknown): string[] {
+  if (typeof values !== 'object' || values === null) return [];
+  const inputs = inputBlockIds(Array.isArray(blocks) ? blocks.filter((b) => typeof b === 'object' && b) : []);
+  return inputs.filter((blockId) => holdsNul((values as Record<string, unknown>)[blockId]));
+}
+
+/** Whether a string anywhere in the value, a key included, holds U+0000 (`skip` and what it holds aside); walked without recursion, however deep. */
+function holdsNul(value: unknown, skip?: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes('\u0000')) return true;
+    } else if (typeof next === 'object' && next !== null && next !== skip) {
+      for (const [key, inner] of Object.entries(next)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(inner);
+      }
+    }
+  }
+  return false;
+}
