@@ -80,15 +80,15 @@ export function watchProcess(proc: ChildProcess): BotProcess {
 
 /**
  * An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment
- * (and PATH, HOME), in an empty working directory.
+ * (and PATH, HOME), in an empty working directory, on this Node or the `node` given.
  */
 export function spawnBundle(
   name: 'app' | 'sandbox',
   env: Record<string, string>,
-  options: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+  { node = process.execPath, ...options }: Pick<SpawnOptions, 'uid' | 'gid'> & { node?: string } = {},
 ): BotProcess {
   const cwd = emptyWorkingDirectory();
-  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`)], {
+  const proc = spawn(node, [join(inject('bundles'), `${name}.js`)], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,7 +99,7 @@ export function spawnBundle(
 }
 
 /** The bot, src/app.ts. */
-export const spawnBot = (env: Record<string, string>, options?: Pick<SpawnOptions, 'uid' | 'gid'>) =>
+export const spawnBot = (env: Record<string, string>, options?: Parameters<typeof spawnBundle>[2]) =>
   spawnBundle('app', env, options);
 
 export interface ServingBot extends BotProcess {
