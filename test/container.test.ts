@@ -57,6 +57,18 @@ describe('Dockerfile', () => {
     );
   });
 
+  it('starts from a minor release of the Node major of .nvmrc (Renovate moves it), and declares no volume', () => {
+    const major = readFileSync('.nvmrc', 'utf8').trim();
+    const base = /^ARG NODE_IMAGE=(.*)$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1];
+    expect(base).toMatch(new RegExp(`^node:${major}\\.\\d+-bookworm-slim$`));
+    // A VOLUME would give every replica on PostgreSQL (compose.yaml) an anonymous volume it never uses.
+    expect(
+      dockerfileStages()
+        .flat()
+        .filter((i) => i.keyword === 'VOLUME'),
+    ).toEqual([]);
+  });
+
   it("installs in both stages with the project's .npmrc, so no install needs build tools", () => {
     for (const stage of dockerfileStages()) {
       const install = stage.findIndex((i) => i.keyword === 'RUN' && i.args.startsWith('npm ci'));
@@ -92,6 +104,8 @@ describe('compose.yaml', () => {
     });
     // No port: Socket Mode needs none, and two replicas could not share one.
     expect(bot?.ports).toBeUndefined();
+    // Nor a volume: the replicas keep everything in PostgreSQL.
+    expect(bot?.volumes).toBeUndefined();
     // The stop lets courier calls finish: WAYBILL_TIMEOUT_MS (15 s) + 5 s, and 5 s to tell their dispatchers.
     expect(Number.parseInt(String(bot?.stop_grace_period), 10)).toBeGreaterThanOrEqual(25);
   });
