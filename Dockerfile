@@ -2,11 +2,12 @@
 # The bot's image (docs/deployment.md#the-container-image): built in one stage, run from a slim one that
 # holds only the production dependencies and dist/, as an unprivileged user. test/container.test.ts
 # builds this runtime layout in a directory and starts its CMD.
-ARG NODE_IMAGE=node:22-bookworm-slim
+# A minor release of the Node major of .nvmrc: builds repeat, and Renovate proposes the next minor (renovate.json).
+ARG NODE_IMAGE=node:22.23-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -16,12 +17,12 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# SQLite's file, for a single instance (replicas use DATABASE_URL): a volume the bot's user may write.
+# SQLite's file, for a single instance: mount a volume here (docker run -v). Not a VOLUME, which would give
+# every replica on PostgreSQL (compose.yaml) an anonymous volume it never uses.
 RUN mkdir /data && chown node:node /data
-VOLUME /data
 ENV DATABASE_PATH=/data/waybill-bot.sqlite
 # The probes and /metrics, in either mode; HTTP mode also listens on PORT.
 ENV HEALTH_PORT=3001

@@ -4,6 +4,7 @@ import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsO
 import { shutdown, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { checkNodeVersion } from './node-version.js';
 import { keepStore } from './operations/recovery.js';
 import { createBot, startReceiving } from './slack/bot.js';
 import { createCore } from './slack/core.js';
@@ -28,6 +29,7 @@ const environmentWords = {
 
 async function main(): Promise<void> {
   const starting = failFastUntilReady();
+  checkNodeVersion();
   loadDotEnv();
   const [waybill, slack, bot] = [loadWaybillConfig(), loadSlackConfig(), loadBotConfig()];
   const profiles = senderProfiles(waybill.env, bot.senderProfilesFile);

@@ -44,7 +44,10 @@ describe('Dockerfile', () => {
 
   it('has a runtime stage of the production dependencies and dist/ only, as an unprivileged user, with a health check', () => {
     expect(runtime[0]?.args).toMatch(/NODE_IMAGE/);
-    expect(argsOf('COPY')).toEqual(['package.json package-lock.json ./', '--from=build /app/dist ./dist']);
+    expect(argsOf('COPY')).toEqual([
+      'package.json package-lock.json .npmrc ./',
+      '--from=build /app/dist ./dist',
+    ]);
     expect(argsOf('RUN')[0]).toMatch(/^npm ci --omit=dev /);
     expect(argsOf('USER')).toEqual(['node']);
     expect(argsOf('HEALTHCHECK')[0]).toMatch(/process\.env\.HEALTH_PORT\+'\/livez'/);
@@ -52,6 +55,37 @@ describe('Dockerfile', () => {
     expect(readFileSync('.dockerignore', 'utf8').split('\n')).toEqual(
       expect.arrayContaining(['.env', 'node_modules']),
     );
+  });
+
+  it('starts from a minor release of the Node major of .nvmrc (Renovate moves it), and declares no volume', () => {
+    const major = readFileSync('.nvmrc', 'utf8').trim();
+    const base = /^ARG NODE_IMAGE=(.*)$/m.exec(readFileSync('Dockerfile', 'utf8'))?.[1];
+    expect(base).toMatch(new RegExp(`^node:${major}\\.\\d+-bookworm-slim$`));
+    // A VOLUME would give every replica on PostgreSQL (compose.yaml) an anonymous volume it never uses.
+    expect(
+      dockerfileStages()
+        .flat()
+        .filter((i) => i.keyword === 'VOLUME'),
+    ).toEqual([]);
+  });
+
+  it("installs in both stages with the project's .npmrc, so no install needs build tools", () => {
+    for (const stage of dockerfileStages()) {
+      const install = stage.findIndex((i) => i.keyword === 'RUN' && i.args.startsWith('npm ci'));
+      const npmrc = stage.findIndex((i) => i.keyword === 'COPY' && i.args.split(' ').includes('.npmrc'));
+      expect(npmrc).toBeGreaterThan(-1);
+      expect(npmrc).toBeLessThan(install);
+    }
+    expect(readFileSync('.npmrc', 'utf8')).toMatch(/^ignore-scripts=true$/m);
+    // The packages whose install scripts .npmrc skips, each known to work without (docs/deployment.md).
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript);
+    expect(withScripts.map(([path]) => path)).toEqual([
+      'node_modules/better-sqlite3',
+      'node_modules/esbuild',
+    ]);
   });
 });
 
@@ -70,6 +104,8 @@ describe('compose.yaml', () => {
     });
     // No port: Socket Mode needs none, and two replicas could not share one.
     expect(bot?.ports).toBeUndefined();
+    // Nor a volume: the replicas keep everything in PostgreSQL.
+    expect(bot?.volumes).toBeUndefined();
     // The stop lets courier calls finish: WAYBILL_TIMEOUT_MS (15 s) + 5 s, and 5 s to tell their dispatchers.
     expect(Number.parseInt(String(bot?.stop_grace_period), 10)).toBeGreaterThanOrEqual(25);
   });

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import * as config from '../src/config.js';
 import { readyMessage } from '../src/startup.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
@@ -193,6 +194,31 @@ describe('the docs', () => {
         expect(existsSync(file), `${path} links to ${target}`).toBe(true);
       }
     }
+  });
+
+  it('give every alert of docs/deployment.md a severity, one when a replica is down and one when it is not ready, on jobs the scrape has', () => {
+    const blocks = [...read('docs/deployment.md').matchAll(/```yaml\n(# [^\n]*)\n([\s\S]*?)```/g)];
+    const block = (title: string) => parse(blocks.find(([, heading]) => heading === title)?.[2] ?? '');
+    const scrape = block('# prometheus.yml') as {
+      scrape_configs: { job_name: string; relabel_configs?: { replacement?: string }[] }[];
+    };
+    const rules = (
+      block('# waybill-alerts.yml (rule_files in prometheus.yml)') as {
+        groups: { rules: { alert: string; expr: string; labels?: { severity?: string } }[] }[];
+      }
+    ).groups.flatMap((group) => group.rules);
+    for (const rule of rules) expect(['critical', 'warning'], rule.alert).toContain(rule.labels?.severity);
+    const jobs = scrape.scrape_configs.map((job) => job.job_name);
+    for (const rule of rules)
+      for (const [, job] of rule.expr.matchAll(/job="([^"]+)"/g)) expect(jobs, rule.alert).toContain(job);
+    expect(rules.map((rule) => rule.expr)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/\bup\{job="waybill-bot"\} == 0/),
+        expect.stringMatching(/\bprobe_success\{job="waybill-readyz"\} == 0/),
+      ]),
+    );
+    const readyz = scrape.scrape_configs.find((job) => job.job_name === 'waybill-readyz');
+    expect(readyz?.relabel_configs?.map((relabel) => relabel.replacement)).toContain('http://$1/readyz');
   });
 
   it('show the ready line the bot logs, on a README short enough to be its first screen', () => {

@@ -80,16 +80,22 @@ export function watchProcess(proc: ChildProcess): BotProcess {
 
 /**
  * An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment
- * (and PATH, HOME), in an empty working directory.
+ * (and PATH, HOME), in an empty working directory, on this Node or the `node` given.
  */
 export function spawnBundle(
   name: 'app' | 'sandbox' | 'store-copy',
   env: Record<string, string>,
-  options: Pick<SpawnOptions, 'uid' | 'gid'> & { args?: readonly string[] } = {},
+  {
+    node = process.execPath,
+    args = [],
+    ...ids
+  }: Pick<SpawnOptions, 'uid' | 'gid'> & {
+    node?: string;
+    args?: readonly string[];
+  } = {},
 ): BotProcess {
-  const { args = [], ...ids } = options;
   const cwd = emptyWorkingDirectory();
-  const proc = spawn(process.execPath, [join(inject('bundles'), `${name}.js`), ...args], {
+  const proc = spawn(node, [join(inject('bundles'), `${name}.js`), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,7 +106,7 @@ export function spawnBundle(
 }
 
 /** The bot, src/app.ts. */
-export const spawnBot = (env: Record<string, string>, options?: Pick<SpawnOptions, 'uid' | 'gid'>) =>
+export const spawnBot = (env: Record<string, string>, options?: Parameters<typeof spawnBundle>[2]) =>
   spawnBundle('app', env, options);
 
 export interface ServingBot extends BotProcess {
