@@ -269,6 +269,15 @@ describeEachBackend(
         .callsTo('chat.postMessage')
         .filter((c) => textOf(c.body.blocks).includes('Booked `WB'));
       expect(cards).toHaveLength(100);
+      // And each dispatcher told in their own modal: booked, under its own number.
+      const told = reviews.map((view) =>
+        b.fake
+          .callsTo('views.update')
+          .filter((c) => c.body.view_id === view.id)
+          .map((c) => /Booked `(WB\d{6})`/.exec(textOf(c.body.view))?.[1])
+          .find(Boolean),
+      );
+      expect([...told].sort()).toEqual(numbers);
       // 100 bookings through one connection, and two bursts of 110: minutes on a machine shared with
       // other test runs, seconds on a quiet one. The bound that matters is the ratio above.
     }, 120_000);
