@@ -10,6 +10,7 @@ import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
+import { until } from '../support/replicas.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -94,6 +95,28 @@ describeEachBackend(
       await cut;
       await b.updatedView(review.id, (v) => textOf(v.blocks).includes('not recorded yet'));
       await proxy?.restore();
+      await b.updatedView(review.id, (v) => textOf(v.blocks).includes('Posted in'));
+      await expectBookedOnce(b, 'WB000001');
+    });
+
+    it.each([
+      ['back before the answer comes: recorded at once', true],
+      ['still away when the answer comes: kept, "not recorded yet", recorded once it is back', false],
+    ])('a restart while the courier call is out, %s; one call, one card', async (_, backBeforeAnswer) => {
+      const b = await bot();
+      const review = await fillToReview(b);
+      let answer!: () => void;
+      b.sandbox.injectNext({ holdUntil: new Promise<void>((resolve) => (answer = resolve)) });
+      await b.submit(review);
+      await until('the call at the courier', () => (booked(b).length > 0 ? true : undefined));
+      // Every connection the bot holds is gone with the server.
+      await proxy?.cut();
+      if (backBeforeAnswer) await proxy?.restore();
+      answer();
+      if (!backBeforeAnswer) {
+        await b.updatedView(review.id, (v) => textOf(v.blocks).includes('not recorded yet'));
+        await proxy?.restore();
+      }
       await b.updatedView(review.id, (v) => textOf(v.blocks).includes('Posted in'));
       await expectBookedOnce(b, 'WB000001');
     });
