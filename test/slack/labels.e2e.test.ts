@@ -259,82 +259,68 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
   });
 });
 
-/** A file of four rows imported and booked, the second refused by the courier: its card, its hash, its rows. */
-async function importedWithARefusal() {
-  const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
-  const file = bot.fake.addFile({
-    name: 'orders.csv',
-    content: bulkFile(...names.map((name) => bulkRow(name))),
-  });
-  const summary = await checkedImport(bot, file.id);
-  bot.sandbox.injectNext(
-    {},
-    {
-      status: 400,
-      contentType: 'application/json',
-      body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
-    },
-  );
-  await bot.submit(summary);
-  await bot.idle();
-  const card = await bot.fake.waitFor('chat.postMessage', (c) =>
-    JSON.stringify(c.body).includes('Bulk booking'),
-  );
-  const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
-  const blocks = JSON.stringify(card.body.blocks);
-  expect(blocks).toContain(ids.labelsBulk);
-  const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
-  const rows = await bot.deps.store.imports.rows(fileHash);
-  expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
-  return { cardTs, fileHash, booked: rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber) };
-}
-
-/** Print labels on the import's card: the one PDF it shares, in the card's thread, every page's barcodes decoded. */
-async function printImportLabels({
-  cardTs,
-  fileHash,
-  booked,
-}: Awaited<ReturnType<typeof importedWithARefusal>>) {
-  const before = bot.fake.uploadsCompleted().length;
-  await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
-  const labels = (await uploaded(before + 1)).at(-1);
-  expect(labels).toMatchObject({ channelId: 'CDISPATCH', threadTs: cardTs, filename: 'labels-orders.pdf' });
-  expect(labels?.initialComment).toContain('3 labels for the 3 booked rows of *orders.csv*, in file order');
-  const pages = await readPdf(bytesOf(labels));
-  expect(pages.map((p) => p.barcodes.find((b) => b.format === 'Code128')?.text)).toEqual(booked);
-  expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(booked);
-  return pages;
-}
-
 describe('labels of a CSV import', () => {
-  it(
-    "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out",
-    async () => {
-      bot = await startTestBot();
-      const pages = await printImportLabels(await importedWithARefusal());
-      expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
-      expect(pages.map((p) => p.text).join('')).not.toContain('Ben Refused');
-    },
-    DECODING_MS,
-  );
+  beforeEach(async () => {
+    bot = await startTestBot({ slackRetries: 4 });
+  });
 
   it(
-    'Slack answering 429 with Retry-After to both steps of the upload: waited out, the PDF shared once in the thread',
+    "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out; Slack's 429 to both upload steps waited out, the PDF shared once",
     async () => {
-      bot = await startTestBot({ slackRetries: 4 });
-      const imported = await importedWithARefusal();
+      const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
+      const file = bot.fake.addFile({
+        name: 'orders.csv',
+        content: bulkFile(...names.map((name) => bulkRow(name))),
+      });
+      const summary = await checkedImport(bot, file.id);
+      bot.sandbox.injectNext(
+        {},
+        {
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
+        },
+      );
+      await bot.submit(summary);
+      await bot.idle();
+      const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+        JSON.stringify(c.body).includes('Bulk booking'),
+      );
+      const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
+      const blocks = JSON.stringify(card.body.blocks);
+      expect(blocks).toContain(ids.labelsBulk);
+      const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
+      const rows = await bot.deps.store.imports.rows(fileHash);
+      expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
+
+      const before = bot.fake.uploadsCompleted().length;
       const tooMany = { status: 429, retryAfter: 1 };
       bot.fake.respond('files.getUploadURLExternal', tooMany, { times: 1 });
       bot.fake.respond('files.completeUploadExternal', tooMany, { times: 1 });
-      await printImportLabels(imported);
+      await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
+      const labels = (await uploaded(before + 1)).at(-1);
+      expect(labels).toMatchObject({
+        channelId: 'CDISPATCH',
+        threadTs: cardTs,
+        filename: 'labels-orders.pdf',
+      });
+      expect(labels?.initialComment).toContain(
+        '3 labels for the 3 booked rows of *orders.csv*, in file order',
+      );
+      const pages = await readPdf(bytesOf(labels));
+      const bookedNumbers = rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber);
+      expect(pages.map((p) => p.barcodes.find((b) => b.format === 'Code128')?.text)).toEqual(bookedNumbers);
+      expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(bookedNumbers);
+      expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
+      expect(pages.map((p) => p.text).join('')).not.toContain('Ben Refused');
+      // Each 429 waited out and the step sent again: one PDF in the thread, each row's print audited once.
       await bot.idle();
       const refused = bot.fake.calls.filter((c) => c.response?.status === 429).map((c) => c.method);
       expect(refused.sort()).toEqual(['files.completeUploadExternal', 'files.getUploadURLExternal']);
       expect(bot.fake.uploadsCompleted().filter((u) => u.filename === 'labels-orders.pdf')).toHaveLength(1);
       expect(bot.fake.callsTo('conversations.open')).toEqual([]);
-      // Each booked row's print audited once.
       const audited = await bot.deps.store.audit.list({ operation: 'label' });
-      expect(audited.map((a) => a.trackingNumber).sort()).toEqual([...imported.booked].sort());
+      expect(audited.map((a) => a.trackingNumber).sort()).toEqual([...bookedNumbers].sort());
     },
     DECODING_MS,
   );
