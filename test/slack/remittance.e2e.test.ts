@@ -255,6 +255,25 @@ describe('a remittance file while Slack rate-limits its posts', () => {
     expect(textOf(edits[0]?.body.blocks)).toContain('COD remitted PHP 1,500.00');
     expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);
   });
+  it('Slack still answering 429 to every post after its retries: the modal says the card could not be posted, both files come by DM, the file recorded once', async () => {
+    bot = await startBot({ slackRetries: 2 });
+    await seedBookings();
+    const before = bot.fake.callsTo('chat.postMessage').length;
+    bot.fake.respond('chat.postMessage', { status: 429, retryAfter: 0 });
+    const done = await reconcile(firstFile, 'remit-1.csv');
+    expect(textOf(done.blocks)).toContain('The card could not be posted.');
+    await bot.idle();
+    // The card and the list, each tried three times: nothing posted.
+    const tried = bot.fake.callsTo('chat.postMessage').slice(before);
+    expect(tried.map((c) => c.response?.status)).toEqual(Array(6).fill(429));
+    const files = bot.fake.uploadsCompleted();
+    expect(files.map((u) => [u.filename, u.channelId?.startsWith('D')])).toEqual([
+      ['remittance-results-remit-1.csv', true],
+      ['cod-outstanding.csv', true],
+    ]);
+    expect(files[0]?.initialComment).toContain('COD remittance');
+    expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);
+  });
 });
 
 describe('a remittance file that cannot be read', () => {
