@@ -345,6 +345,16 @@ describe('labels refused', () => {
     expect(told()).toEqual([]);
     expect(bot.fake.uploadsCompleted()).toEqual([]);
   });
+
+  it("Slack answering 429 to every upload, past the client's retries: the card's thread, then a DM tried, and the person told privately to try again", async () => {
+    bot.fake.respond('files.getUploadURLExternal', { status: 429, retryAfter: 0 });
+    await bot.command('/waybill', 'label WB000001');
+    await bot.idle();
+    expect(bot.fake.callsTo('files.getUploadURLExternal')).toHaveLength(2);
+    expect(bot.fake.callsTo('conversations.open')).toHaveLength(1);
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+    expect(told()[0]).toBe('The labels of `WB000001` could not be made; try again in a moment.');
+  });
 });
 
 describe('labels and access', () => {
