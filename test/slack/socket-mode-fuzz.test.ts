@@ -222,9 +222,20 @@ describe('Socket Mode envelopes, random and malformed', () => {
       ],
       [
         'interactive',
-        messageShortcutPayload({ callbackId: ids.bookFromMessage, text: 'Rcvr 0917 '.repeat(MB / 10) }),
+        messageShortcutPayload({
+          callbackId: ids.bookFromMessage,
+          text: 'Rcvr 0917 '.repeat(MB / 10),
+          responseUrl: bot.fake.responseUrl(),
+        }),
       ],
-      ['interactive', blockActionsPayload({ actionId: ids.resolveOpen, value: 'x'.repeat(MB) })],
+      [
+        'interactive',
+        blockActionsPayload({
+          actionId: ids.resolveOpen,
+          value: 'x'.repeat(MB),
+          responseUrl: bot.fake.responseUrl(),
+        }),
+      ],
       [
         'interactive',
         viewSubmissionPayload({
