@@ -10,6 +10,7 @@ import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
+import { until } from '../support/replicas.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -94,6 +95,28 @@ describeEachBackend(
       await cut;
       await b.updatedView(review.id, (v) => textOf(v.blocks).includes('not recorded yet'));
       await proxy?.restore();
+      await b.updatedView(review.id, (v) => textOf(v.blocks).includes('Posted in'));
+      await expectBookedOnce(b, 'WB000001');
+    });
+
+    it.each([
+      ['back before the answer comes: recorded at once', true],
+      ['still away when the answer comes: kept, "not recorded yet", recorded once it is back', false],
+    ])('a restart while the courier call is out, %s; one call, one card', async (_, backBeforeAnswer) => {
+      const b = await bot();
+      const review = await fillToReview(b);
+      let answer!: () => void;
+      b.sandbox.injectNext({ holdUntil: new Promise<void>((resolve) => (answer = resolve)) });
+      await b.submit(review);
+      await until('the call at the courier', () => (booked(b).length > 0 ? true : undefined));
+      // Every connection the bot holds is gone with the server.
+      await proxy?.cut();
+      if (backBeforeAnswer) await proxy?.restore();
+      answer();
+      if (!backBeforeAnswer) {
+        await b.updatedView(review.id, (v) => textOf(v.blocks).includes('not recorded yet'));
+        await proxy?.restore();
+      }
       await b.updatedView(review.id, (v) => textOf(v.blocks).includes('Posted in'));
       await expectBookedOnce(b, 'WB000001');
     });
@@ -269,6 +292,15 @@ describeEachBackend(
         .callsTo('chat.postMessage')
         .filter((c) => textOf(c.body.blocks).includes('Booked `WB'));
       expect(cards).toHaveLength(100);
+      // And each dispatcher told in their own modal: booked, under its own number.
+      const told = reviews.map((view) =>
+        b.fake
+          .callsTo('views.update')
+          .filter((c) => c.body.view_id === view.id)
+          .map((c) => /Booked `(WB\d{6})`/.exec(textOf(c.body.view))?.[1])
+          .find(Boolean),
+      );
+      expect([...told].sort()).toEqual(numbers);
       // 100 bookings through one connection, and two bursts of 110: minutes on a machine shared with
       // other test runs, seconds on a quiet one. The bound that matters is the ratio above.
     }, 120_000);

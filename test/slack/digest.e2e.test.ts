@@ -3,6 +3,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBotConfig } from '../../src/config.js';
+import { shutdown } from '../../src/lifecycle.js';
 import { digestMessage } from '../../src/slack/digest/blocks.js';
 import type { DigestData } from '../../src/slack/digest/data.js';
 import { digestTick } from '../../src/slack/digest/index.js';
@@ -154,6 +155,72 @@ describeEachBackend(import.meta.filename, 'the daily digest', (backend) => {
     const last = textOf((await bot.command('/waybill', 'digest')).body.blocks);
     expect(last).toContain('Outcome unknown (0)');
     expect(last).toContain('*1 booking*');
+  });
+
+  it('SIGTERM after a replica claimed the day, before it posted: the stop waits for the post; posted once, the other replica posts nothing', async () => {
+    const clock = manilaClock();
+    const [storeA, storeB] = [
+      await backend.open({ replicaId: 'a', now: clock.now }),
+      await backend.open({ replicaId: 'b', now: clock.now }),
+    ];
+    if (!storeA || !storeB) throw new Error('two stores');
+    // Replica a pauses between its claim of the day and its post, until the signal has come.
+    let goOn!: () => void;
+    const held = new Promise<void>((resolve) => {
+      goOn = resolve;
+    });
+    let claimed!: () => void;
+    const hasClaimed = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    const pausing = {
+      ...storeA,
+      digests: {
+        ...storeA.digests,
+        claim: async (day: string) => {
+          const first = await storeA.digests.claim(day);
+          claimed();
+          await held;
+          return first;
+        },
+      },
+    };
+    const a = await startTestBot({ store: pausing, now: clock.now, env: digestEnv });
+    const b = await startTestBot({ store: storeB, now: clock.now, env: digestEnv });
+    bots.push(a, b);
+    await bookThroughModal(a);
+    clock.set(0, '18:00');
+    const looked = a.deps.jobs.turn('daily digest');
+    await hasClaimed;
+    let postedWhenClosed: boolean | undefined;
+    await shutdown({
+      stopReceiving: async () => a.deps.jobs.stop(),
+      dropConnections: () => undefined,
+      inFlight: {
+        ...a.deps.inFlight,
+        // The pause ends once the stop waits for work in flight (or at the latest when it closes the store).
+        idle: () => {
+          if (a.deps.inFlight.size > 0) goOn();
+          return a.deps.inFlight.idle();
+        },
+      } as typeof a.deps.inFlight,
+      store: {
+        ...storeA,
+        // What the process does last before it exits: by then the digest must be out.
+        close: async () => {
+          postedWhenClosed = digestPosts(a).some((c) => c.response?.status === 200);
+          goOn();
+        },
+      },
+      closeUpstream: async () => undefined,
+      logger: a.deps.logger,
+      graceMs: 10_000,
+    });
+    await looked;
+    expect(postedWhenClosed).toBe(true);
+    expect(await digestTick(b.deps, b.app.client)).toBeUndefined();
+    expect([...digestPosts(a), ...digestPosts(b)]).toHaveLength(1);
+    expect(textOf(digestPosts(a)[0]?.body.blocks)).toContain('Daily digest · 2026-11-23');
   });
 });
 

@@ -313,11 +313,11 @@ describe('labels and the manifest with characters the font cannot draw', () => {
 
 describe('labels of a CSV import', () => {
   beforeEach(async () => {
-    bot = await startTestBot();
+    bot = await startTestBot({ slackRetries: 4 });
   });
 
   it(
-    "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out",
+    "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out; Slack's 429 to both upload steps waited out, the PDF shared once",
     async () => {
       const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
       const file = bot.fake.addFile({
@@ -346,6 +346,9 @@ describe('labels of a CSV import', () => {
       expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
 
       const before = bot.fake.uploadsCompleted().length;
+      const tooMany = { status: 429, retryAfter: 1 };
+      bot.fake.respond('files.getUploadURLExternal', tooMany, { times: 1 });
+      bot.fake.respond('files.completeUploadExternal', tooMany, { times: 1 });
       await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
       const labels = (await uploaded(before + 1)).at(-1);
       expect(labels).toMatchObject({
@@ -362,6 +365,14 @@ describe('labels of a CSV import', () => {
       expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(bookedNumbers);
       expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
       expect(pages.map((p) => p.text).join('')).not.toContain('Ben Refused');
+      // Each 429 waited out and the step sent again: one PDF in the thread, each row's print audited once.
+      await bot.idle();
+      const refused = bot.fake.calls.filter((c) => c.response?.status === 429).map((c) => c.method);
+      expect(refused.sort()).toEqual(['files.completeUploadExternal', 'files.getUploadURLExternal']);
+      expect(bot.fake.uploadsCompleted().filter((u) => u.filename === 'labels-orders.pdf')).toHaveLength(1);
+      expect(bot.fake.callsTo('conversations.open')).toEqual([]);
+      const audited = await bot.deps.store.audit.list({ operation: 'label' });
+      expect(audited.map((a) => a.trackingNumber).sort()).toEqual([...bookedNumbers].sort());
     },
     DECODING_MS,
   );
@@ -385,6 +396,16 @@ describe('labels refused', () => {
     await bot.idle();
     expect(told()).toEqual([]);
     expect(bot.fake.uploadsCompleted()).toEqual([]);
+  });
+
+  it("Slack answering 429 to every upload, past the client's retries: the card's thread, then a DM tried, and the person told privately to try again", async () => {
+    bot.fake.respond('files.getUploadURLExternal', { status: 429, retryAfter: 0 });
+    await bot.command('/waybill', 'label WB000001');
+    await bot.idle();
+    expect(bot.fake.callsTo('files.getUploadURLExternal')).toHaveLength(2);
+    expect(bot.fake.callsTo('conversations.open')).toHaveLength(1);
+    expect(bot.fake.uploadsCompleted()).toEqual([]);
+    expect(told()[0]).toBe('The labels of `WB000001` could not be made; try again in a moment.');
   });
 });
 

@@ -211,6 +211,71 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
   });
 });
 
+describe('a remittance file while Slack rate-limits its posts', () => {
+  afterEach(async () => {
+    await bot?.stop();
+  });
+
+  it('Slack answering 429 with Retry-After to the card and to the outstanding list: each waited out and posted once, with its file; the modal says where', async () => {
+    bot = await startBot({ slackRetries: 4 });
+    await seedBookings();
+    const bookingCard = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes('Booked `WB000001`'),
+    );
+    const cardTs = (bookingCard.response?.body as { ts?: string } | undefined)?.ts;
+    // The remittance card and the outstanding list refused once each.
+    const refusedOnce = new Set<string>();
+    bot.fake.respond('chat.postMessage', (body) => {
+      const kind = textOf(body).includes('COD still outstanding') ? 'list' : 'card';
+      if (refusedOnce.has(kind)) return undefined;
+      refusedOnce.add(kind);
+      return { status: 429, retryAfter: 1 };
+    });
+
+    const done = await reconcile(firstFile, 'remit-1.csv');
+    expect(textOf(done.blocks)).toContain('2 matched');
+    expect(textOf(done.blocks)).toContain('<#CDISPATCH>');
+    await bot.idle();
+    const refused = bot.fake.calls.filter((c) => c.response?.status === 429).map((c) => c.method);
+    expect(refused).toEqual(['chat.postMessage', 'chat.postMessage']);
+    const posted = bot.fake.callsTo('chat.postMessage').filter((c) => c.response?.status === 200);
+    const [card, ...others] = posted.filter((c) => textOf(c.body).includes('COD remittance'));
+    expect(others).toEqual([]);
+    expect(posted.filter((c) => textOf(c.body).includes('COD still outstanding'))).toHaveLength(1);
+    // The results file in the thread of the card that was posted.
+    expect(bot.fake.uploadsCompleted().map((u) => [u.filename, u.threadTs === undefined])).toEqual([
+      ['remittance-results-remit-1.csv', false],
+      ['cod-outstanding.csv', false],
+    ]);
+    expect(bot.fake.uploadsCompleted()[0]?.threadTs).toBe(
+      (card?.response?.body as { ts?: string } | undefined)?.ts,
+    );
+    const edits = bot.fake.callsTo('chat.update').filter((c) => c.body.ts === cardTs);
+    expect(edits).toHaveLength(1);
+    expect(textOf(edits[0]?.body.blocks)).toContain('COD remitted PHP 1,500.00');
+    expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);
+  });
+  it('Slack still answering 429 to every post after its retries: the modal says the card could not be posted, both files come by DM, the file recorded once', async () => {
+    bot = await startBot({ slackRetries: 2 });
+    await seedBookings();
+    const before = bot.fake.callsTo('chat.postMessage').length;
+    bot.fake.respond('chat.postMessage', { status: 429, retryAfter: 0 });
+    const done = await reconcile(firstFile, 'remit-1.csv');
+    expect(textOf(done.blocks)).toContain('The card could not be posted.');
+    await bot.idle();
+    // The card and the list, each tried three times: nothing posted.
+    const tried = bot.fake.callsTo('chat.postMessage').slice(before);
+    expect(tried.map((c) => c.response?.status)).toEqual(Array(6).fill(429));
+    const files = bot.fake.uploadsCompleted();
+    expect(files.map((u) => [u.filename, u.channelId?.startsWith('D')])).toEqual([
+      ['remittance-results-remit-1.csv', true],
+      ['cod-outstanding.csv', true],
+    ]);
+    expect(files[0]?.initialComment).toContain('COD remittance');
+    expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);
+  });
+});
+
 describe('a remittance file that cannot be read', () => {
   afterEach(async () => {
     await bot?.stop();

@@ -121,3 +121,43 @@ it('resolving needs the update permission', async () => {
   expect((await bot.deps.store.attempts.get(key))?.state).toBe('unknown');
   expect(await bot.deps.store.audit.list({ operation: 'resolve' })).toEqual([]);
 });
+
+describeEachBackend(import.meta.filename, 'Resolve pressed at the same moment on two replicas', (backend) => {
+  it.each([
+    ['both say the courier has it', 'booked', 'booked'],
+    ['one says it has it, the other not', 'booked', 'notBooked'],
+  ])('%s: the first answer counts once, the other is told under the field', async (_, first, second) => {
+    const { unknown, key } = await unknownBooking(backend);
+    const other = await startTestBot({ backend, sandbox: bot.sandbox, timeoutMs: 500 });
+    try {
+      const form = await openResolve(unknown, key);
+      // The same form, as a second dispatcher has it on the other replica.
+      const acks = await Promise.all([
+        bot.submit(form, { verdict: first }, 'UDISPATCH'),
+        other.submit(form, { verdict: second }, 'UOTHER'),
+      ]);
+      await Promise.all([bot.idle(), other.idle()]);
+      const actions = acks.map((ack) => ack.body.response_action);
+      expect(actions.sort()).toEqual(['errors', 'update']);
+      const loser = acks.find((ack) => ack.body.response_action === 'errors');
+      expect(textOf(loser?.body.errors)).toMatch(
+        /Someone resolved it meanwhile\.|is known already by <@U(DISPATCH|OTHER)>/,
+      );
+
+      const audits = await bot.deps.store.audit.list({ operation: 'resolve' });
+      expect(audits).toHaveLength(1);
+      const winner = audits[0]?.outcome === 'booked' ? 'booked' : 'notBooked';
+      expect((await bot.deps.store.attempts.get(key))?.state).toBe(
+        winner === 'booked' ? 'succeeded' : 'failed',
+      );
+      const cards = [...bot.fake.calls, ...other.fake.calls].filter(
+        (c) => c.method === 'chat.postMessage' && textOf(c.body.blocks).includes('Booked `WB000001`'),
+      );
+      expect(cards).toHaveLength(winner === 'booked' ? 1 : 0);
+      expect(Boolean(await bot.deps.store.bookings.get('WB000001'))).toBe(winner === 'booked');
+      expect(bookCalls()).toHaveLength(1);
+    } finally {
+      await other.stop();
+    }
+  });
+});

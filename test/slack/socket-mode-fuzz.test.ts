@@ -22,6 +22,7 @@ import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
 const NUM_RUNS = Number(process.env.PROPERTY_RUNS ?? 40) * 5;
 const ACK_WITHIN_MS = 3000;
+const MB = 1024 * 1024;
 
 /** Slack's own control messages: answered by the client, never acknowledged. */
 const CONTROL = new Set(['hello', 'disconnect']);
@@ -193,4 +194,86 @@ describe('Socket Mode envelopes, random and malformed', () => {
     expect((await bot.command('/quote')).status).toBe(200);
     await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
   });
+
+  it('huge envelopes (MBs, far past what Slack sends) acknowledged within 3 s each; a request without an envelope_id dropped unread; still serving', async () => {
+    const socket = bot.socket;
+    if (!socket) throw new Error('no Socket Mode connection');
+    const received = bot.sandbox.received.length;
+    const withoutId = () =>
+      bot.logs.filter((line) => line.includes('a Socket Mode envelope without an id was ignored')).length;
+    const droppedBefore = withoutId();
+    // Slack never sends one without an id: it could not be acknowledged, so it is not acted on.
+    const unacknowledgeable = slashCommandFields({
+      command: '/quote',
+      fake: bot.fake,
+      user_id: 'UDISPATCH',
+      trigger_id: 'T-WITHOUT-ID',
+    });
+    await socket.sendRaw({ type: 'slash_commands', payload: unacknowledgeable });
+    await socket.sendRaw(`{"type":"events_api","payload":"${'x'.repeat(8 * MB)}`);
+    const envelopes: [string, unknown][] = [
+      [
+        'slash_commands',
+        slashCommandFields({ command: '/book', text: `receiver=${'x'.repeat(MB)}`, fake: bot.fake }),
+      ],
+      [
+        'slash_commands',
+        slashCommandFields({ command: '/quote', text: 'weight=1 '.repeat(MB / 9), fake: bot.fake }),
+      ],
+      [
+        'interactive',
+        messageShortcutPayload({
+          callbackId: ids.bookFromMessage,
+          text: 'Rcvr 0917 '.repeat(MB / 10),
+          responseUrl: bot.fake.responseUrl(),
+        }),
+      ],
+      [
+        'interactive',
+        blockActionsPayload({
+          actionId: ids.resolveOpen,
+          value: 'x'.repeat(MB),
+          responseUrl: bot.fake.responseUrl(),
+        }),
+      ],
+      [
+        'interactive',
+        viewSubmissionPayload({
+          callbackId: ids.quoteForm,
+          privateMetadata: '{'.repeat(MB),
+          viewId: 'VHUGE',
+          stateValues: { big: { value: { type: 'plain_text_input', value: 'x'.repeat(MB) } } },
+          user: 'UDISPATCH',
+        }),
+      ],
+      ['events_api', { event: { type: 'x'.repeat(8 * MB) } }],
+      ['x'.repeat(MB), {}],
+    ];
+    const late: string[] = [];
+    // One at a time, so each is timed on its own.
+    for (const [type, payload] of envelopes) {
+      const sentAt = performance.now();
+      await socket.sendRaw({ envelope_id: randomUUID(), type, payload });
+      if (performance.now() - sentAt > ACK_WITHIN_MS) late.push(type.slice(0, 20));
+      await bot.idle();
+    }
+    expect(late).toEqual([]);
+    expect(rejections).toEqual([]);
+    expect(bot.sandbox.received).toHaveLength(received);
+    expect(withoutId()).toBe(droppedBefore + 1);
+    // The command without an id opened nothing; still connected, still serving.
+    const openedFor = (trigger: string) =>
+      bot.fake.callsTo('views.open').filter((c) => c.body.trigger_id === trigger);
+    expect(openedFor(unacknowledgeable.trigger_id)).toEqual([]);
+    const quote = slashCommandFields({
+      command: '/quote',
+      fake: bot.fake,
+      user_id: 'UDISPATCH',
+      trigger_id: 'T-AFTER',
+    });
+    expect(
+      await socket.sendRaw({ envelope_id: randomUUID(), type: 'slash_commands', payload: quote }),
+    ).toBeDefined();
+    await bot.fake.waitFor('views.open', (c) => c.body.trigger_id === quote.trigger_id);
+  }, 30_000);
 });

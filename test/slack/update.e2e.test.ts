@@ -278,6 +278,37 @@ describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
     });
   });
 
+  it('Resolve submitted at the same moment on two replicas, one saying the courier has it, the other not: one answer counts, the other told', async () => {
+    const { unknown } = await unknownUpdate();
+    const form = await resolveForm(unknown);
+    const other = await startTestBot({ backend, sandbox: bot.sandbox });
+    try {
+      const acks = await Promise.all([
+        bot.submit(form, { verdict: 'booked' }),
+        other.submit(form, { verdict: 'notBooked' }, 'UOTHER'),
+      ]);
+      await Promise.all([bot.idle(), other.idle()]);
+      expect(acks.map((ack) => ack.body.response_action).sort()).toEqual(['errors', 'update']);
+      const loser = acks.find((ack) => ack.body.response_action === 'errors');
+      expect(loser?.body.errors.verdict).toMatch(
+        /Someone resolved it meanwhile\.|is known already by <@U(DISPATCH|OTHER)>/,
+      );
+      const audits = await bot.deps.store.audit.list({ operation: 'resolve' });
+      expect(audits).toHaveLength(1);
+      const updated = audits[0]?.outcome === 'updated';
+      expect((await bot.deps.store.bookings.get('WB000001'))?.version).toBe(updated ? 2 : 1);
+      expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+      // The card's thread told of the update once, by whichever replica recorded it.
+      const told = [
+        ...bot.fake.callsTo('chat.postMessage'),
+        ...other.fake.callsTo('chat.postMessage'),
+      ].filter((c) => c.body.channel === 'CDISPATCH' && String(c.body.text).includes('updated `WB000001`'));
+      expect(told).toHaveLength(updated ? 1 : 0);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('after an unknown outcome, sends a different update by someone else', async () => {
     await unknownUpdate();
     expect((await bot.deps.store.audit.list({ operation: 'update' }))[0]).toMatchObject({

@@ -65,17 +65,29 @@ async function postDigest(
   }).catch((err: unknown) => deps.logger.warn({ err, day: date }, "the digest's file could not be shared"));
 }
 
-/** Looks at the clock every `everyMs` while started, one look at a time. */
-export function digestJob(deps: Digesting, client: SlackClient, everyMs: number): Job {
+/**
+ * Looks at the clock every `everyMs` while started, one look at a time. Each look is work in
+ * flight, so a stop waits for a day claimed to be posted: nobody else would post it.
+ */
+export function digestJob(
+  deps: Digesting & Pick<Core, 'inFlight'>,
+  client: SlackClient,
+  everyMs: number,
+): Job {
   let looking: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const turn = () => {
-    looking ??= digestTick(deps, client)
-      .then(() => undefined)
-      .catch((err: unknown) => deps.logger.error({ err }, 'the daily digest could not be posted'))
-      .finally(() => {
-        looking = undefined;
-      });
+    looking ??= new Promise<void>((done) => {
+      deps.inFlight.run('daily digest', () =>
+        digestTick(deps, client)
+          .then(() => undefined)
+          .catch((err: unknown) => deps.logger.error({ err }, 'the daily digest could not be posted'))
+          .finally(() => {
+            looking = undefined;
+            done();
+          }),
+      );
+    });
     return looking;
   };
   return {
