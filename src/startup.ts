@@ -97,6 +97,9 @@ function databaseReason(err: unknown, path: string): string {
   if (code.startsWith('SQLITE_READONLY')) return 'the file is read-only for this user';
   if (code === 'SQLITE_CANTOPEN') return `the file cannot be created or opened in ${directory}`;
   if (code === 'SQLITE_NOTADB') return 'the file is not a SQLite database';
+  // A file system that refuses new directories whoever asks (/proc answers ENOENT).
+  const failed = err as NodeJS.ErrnoException;
+  if (failed.syscall === 'mkdir') return `the directory ${failed.path} cannot be created (${code})`;
   return err instanceof Error ? (err.message.split('\n')[0] ?? code) : String(err);
 }
 

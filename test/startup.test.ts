@@ -140,6 +140,15 @@ describe.concurrent('start-up failures', () => {
     );
   });
 
+  it('DATABASE_PATH under /proc, where a recursive mkdir never ends', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const path = '/proc/waybill-bot/data/bot.sqlite';
+    const line = await failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path })));
+    expect(line).toBe(
+      `Cannot start: DATABASE_PATH ${path} cannot be used: the directory /proc/waybill-bot cannot be created (ENOENT)`,
+    );
+  });
+
   it('SLACK_BOT_TOKEN refused by Slack', async ({ onTestFinished }) => {
     const run = startUp(onTestFinished);
     const env = await run.env();
