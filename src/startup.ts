@@ -11,19 +11,19 @@ export class StartupError extends Error {
 
 const verboseLevels = new Set(['debug', 'trace']);
 
-/** The one line an operator reads. Unexpected errors keep only their first line. */
-export function startupFailureLine(err: unknown): string {
-  if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
-  if (err instanceof StartupError) return `Cannot start: ${err.message}`;
+/** What an operator reads: one line, or one per bad setting. Unexpected errors keep only their first line. */
+export function startupFailureLines(err: unknown): string[] {
+  if (err instanceof ConfigError) return err.problems.map((problem) => `Configuration error: ${problem}`);
+  if (err instanceof StartupError) return [`Cannot start: ${err.message}`];
   const message = err instanceof Error ? err.message : String(err);
-  return `Cannot start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows where)`;
+  return [`Cannot start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows where)`];
 }
 
 /** Prints the failure (with its stack only when LOG_LEVEL is debug or trace) and exits 1. */
 export function exitOnStartupFailure(err: unknown): never {
   const verbose = verboseLevels.has(process.env.LOG_LEVEL?.trim() ?? '');
-  const stack = verbose && err instanceof Error && err.stack ? `\n${err.stack}` : '';
-  process.stderr.write(`${startupFailureLine(err)}${stack}\n`);
+  const stack = verbose && err instanceof Error && err.stack ? [err.stack] : [];
+  process.stderr.write(`${[...startupFailureLines(err), ...stack].join('\n')}\n`);
   process.exit(1);
 }
 

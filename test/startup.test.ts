@@ -78,13 +78,18 @@ function startUp(onTestFinished: TestContext['onTestFinished']) {
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'waybill-start-'));
 
+/** Exits 1 within the bound; returns its lines on stderr, none holding a secret. */
+async function failsWith(run: BotProcess): Promise<string[]> {
+  expect(await within(EXIT_WITHIN_MS, 'exit', run.exited)).toBe(1);
+  for (const secret of Object.values(secrets)) expect(run.stderr.join('\n')).not.toContain(secret);
+  return run.stderr;
+}
+
 /** Exits 1 within the bound, with exactly one line on stderr, which it returns. */
 async function failsWithOneLine(run: BotProcess): Promise<string> {
-  expect(await within(EXIT_WITHIN_MS, 'exit', run.exited)).toBe(1);
-  expect(run.stderr).toHaveLength(1);
-  const line = run.stderr[0] ?? '';
-  for (const secret of Object.values(secrets)) expect(line).not.toContain(secret);
-  return line;
+  const lines = await failsWith(run);
+  expect(lines).toHaveLength(1);
+  return lines[0] ?? '';
 }
 
 /** Root may write anywhere: the permission cases run the bot as nobody then. */
@@ -147,6 +152,17 @@ describe.concurrent('start-up failures', () => {
     expect(line).toBe(
       `Cannot start: DATABASE_PATH ${path} cannot be used: the directory /proc/waybill-bot cannot be created (ENOENT)`,
     );
+  });
+
+  it('every bad setting at once, a line each, before asking Slack anything', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env({ WAYBILL_TIMEOUT_MS: 'abc', PORT: '99999', DATABASE_POOL_SIZE: 'many' });
+    expect(await failsWith(run.bot(env))).toEqual([
+      'Configuration error: WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+      'Configuration error: PORT must be a port number between 0 and 65535',
+      'Configuration error: DATABASE_POOL_SIZE must be a whole number of connections between 1 and 100',
+    ]);
+    expect((await run.slack()).calls).toEqual([]);
   });
 
   it('SLACK_BOT_TOKEN refused by Slack', async ({ onTestFinished }) => {
