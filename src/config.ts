@@ -301,6 +301,14 @@ export function loadSlackConfig(env: Env = process.env): SlackConfig {
       `${missing.join(' and ')} must be set (see README: "Create the Slack app"); the bot cannot talk to Slack without them`,
     );
   }
+  // HTTP mode listens on PORT, and the probes' own listener cannot share it (0: any free port, each).
+  const { PORT: port, HEALTH_PORT: healthPort } = settings;
+  if (!settings.SLACK_APP_TOKEN && port !== 0 && healthPort === port) {
+    problems.add(
+      ['HEALTH_PORT', 'PORT'],
+      `HEALTH_PORT must differ from PORT (both ${port}): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own`,
+    );
+  }
   if (problems.any() || !botToken || !signingSecret) throw problems.error();
   return {
     botToken,

@@ -417,6 +417,25 @@ describe('loadSlackConfig', () => {
     });
   });
 
+  it('HEALTH_PORT must differ from PORT in HTTP mode; Socket Mode listens on no PORT, and 0 is any free port', () => {
+    expect(slackError({ ...SLACK_OK, PORT: '3006', HEALTH_PORT: ' 3006 ' })).toBe(
+      "HEALTH_PORT must differ from PORT (both 3006): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own",
+    );
+    expect(slackError({ ...SLACK_OK, HEALTH_PORT: '3000' })).toMatch(
+      /^HEALTH_PORT must differ from PORT \(both 3000\)/,
+    );
+    expect(
+      loadSlackConfig({ ...SLACK_OK, SLACK_APP_TOKEN: 'xapp-1', PORT: '3006', HEALTH_PORT: '3006' }),
+    ).toMatchObject({
+      port: 3006,
+      healthPort: 3006,
+    });
+    expect(loadSlackConfig({ ...SLACK_OK, PORT: '0', HEALTH_PORT: '0' })).toMatchObject({
+      port: 0,
+      healthPort: 0,
+    });
+  });
+
   it('names both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET when both are missing', () => {
     const message = slackError({});
     expect(message).toBe(

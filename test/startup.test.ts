@@ -110,6 +110,17 @@ describe.concurrent('start-up failures', () => {
     expect(line).toBe(`Cannot start: HEALTH_PORT ${port} is already in use: set HEALTH_PORT to a free port`);
   });
 
+  it('PORT and HEALTH_PORT the same free port: a configuration error naming both', async ({
+    onTestFinished,
+  }) => {
+    const run = startUp(onTestFinished);
+    const port = String(await closedPort());
+    const line = await failsWithOneLine(run.bot(await run.env({ PORT: port, HEALTH_PORT: port })));
+    expect(line).toBe(
+      `Configuration error: HEALTH_PORT must differ from PORT (both ${port}): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own`,
+    );
+  });
+
   it('DATABASE_PATH whose parent is a file', async ({ onTestFinished }) => {
     const run = startUp(onTestFinished);
     const file = join(tempDir(), 'not-a-directory');
