@@ -62,6 +62,46 @@ export function listenFailure(err: unknown, setting: string, port: number): Erro
   }
 }
 
+/** The errors under `err`: a client's wrapping (`original`), then each `cause`. */
+function causesOf(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let next = err; next instanceof Object && !chain.includes(next); ) {
+    chain.push(next);
+    const wrapped = next as { original?: unknown; cause?: unknown };
+    next = wrapped.original ?? wrapped.cause;
+  }
+  return chain;
+}
+
+/**
+ * Why a request got no answer, in words an operator acts on: fetch says only "fetch failed", and the
+ * system's code is in its cause. A try that ran out of time is a TimeoutError (AbortSignal.timeout).
+ */
+export function unreachableReason(err: unknown, timeoutMs: number): string {
+  const chain = causesOf(err);
+  if (chain.some((cause) => (cause as Error).name === 'TimeoutError'))
+    return `no answer within ${timeoutMs / 1000} s`;
+  for (const cause of chain) {
+    const code = codeOf(cause);
+    switch (code) {
+      case 'ENOTFOUND':
+        return 'its host name was not found (ENOTFOUND)';
+      case 'EAI_AGAIN':
+        return 'its host name could not be looked up now: DNS did not answer (EAI_AGAIN)';
+      case 'ECONNREFUSED':
+        return 'the connection was refused (ECONNREFUSED): nothing listens there';
+      case 'ETIMEDOUT':
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return `the connection timed out (${code})`;
+      case 'ECONNRESET':
+      case 'UND_ERR_SOCKET':
+        return `the connection was cut (${code})`;
+    }
+  }
+  const deepest = chain.findLast((cause) => cause instanceof Error) as Error | undefined;
+  return deepest ? (deepest.message.split('\n')[0] ?? '') : String(err);
+}
+
 /** The nearest ancestor of `path` that exists, if it is not a directory. */
 function fileInTheWay(path: string): string | undefined {
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {

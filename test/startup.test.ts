@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { exampleValues } from '../src/config.js';
+import { unreachableReason } from '../src/startup.js';
 import {
   type BotProcess,
   closedPort,
@@ -22,6 +23,9 @@ import {
 const secrets = { SLACK_BOT_TOKEN: 'xoxb-start-SECRET-1', SLACK_SIGNING_SECRET: 'start-signing-SECRET-2' };
 /** Generous for a start on a loaded machine (and Slack unreachable retries twice); a hang never ends. */
 const EXIT_WITHIN_MS = 12_000;
+/** Slack's token check tries three times, 1 s then 2 s apart; each try waits at most 3 s for an answer. */
+const REFUSED_WITHIN_MS = EXIT_WITHIN_MS + 3000;
+const NEVER_ANSWERS_WITHIN_MS = REFUSED_WITHIN_MS + 3 * 3000;
 
 /**
  * What one test starts (a fake Slack, bots, servers holding ports, read-only directories), undone when
@@ -79,15 +83,15 @@ function startUp(onTestFinished: TestContext['onTestFinished']) {
 const tempDir = () => mkdtempSync(join(tmpdir(), 'waybill-start-'));
 
 /** Exits 1 within the bound; returns its lines on stderr, none holding a secret. */
-async function failsWith(run: BotProcess): Promise<string[]> {
-  expect(await within(EXIT_WITHIN_MS, 'exit', run.exited)).toBe(1);
+async function failsWith(run: BotProcess, exitWithinMs = EXIT_WITHIN_MS): Promise<string[]> {
+  expect(await within(exitWithinMs, 'exit', run.exited)).toBe(1);
   for (const secret of Object.values(secrets)) expect(run.stderr.join('\n')).not.toContain(secret);
   return run.stderr;
 }
 
 /** Exits 1 within the bound, with exactly one line on stderr, which it returns. */
-async function failsWithOneLine(run: BotProcess): Promise<string> {
-  const lines = await failsWith(run);
+async function failsWithOneLine(run: BotProcess, exitWithinMs = EXIT_WITHIN_MS): Promise<string> {
+  const lines = await failsWith(run, exitWithinMs);
   expect(lines).toHaveLength(1);
   return lines[0] ?? '';
 }
@@ -211,14 +215,37 @@ describe.concurrent('start-up failures', () => {
     expect((await run.slack()).calls).toEqual([]);
   });
 
-  it('Slack unreachable is not a configuration error', async ({ onTestFinished }) => {
-    const run = startUp(onTestFinished);
-    const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
-    const line = await failsWithOneLine(run.bot(await run.env({ SLACK_API_URL: apiUrl })));
-    expect(line).toMatch(
-      `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: A request error occurred:`,
-    );
-  });
+  it(
+    'Slack refusing the connection: not a configuration error, and said so',
+    async ({ onTestFinished }) => {
+      const run = startUp(onTestFinished);
+      const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
+      const line = await failsWithOneLine(
+        run.bot(await run.env({ SLACK_API_URL: apiUrl })),
+        REFUSED_WITHIN_MS,
+      );
+      expect(line).toBe(
+        `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: the connection was refused (ECONNREFUSED): nothing listens there`,
+      );
+    },
+    REFUSED_WITHIN_MS + 5000,
+  );
+
+  it(
+    'Slack taking the connection and never answering: each try ends, and the line says so',
+    async ({ onTestFinished }) => {
+      const run = startUp(onTestFinished);
+      const apiUrl = `http://127.0.0.1:${await run.takenPort()}/api/`;
+      const line = await failsWithOneLine(
+        run.bot(await run.env({ SLACK_API_URL: apiUrl })),
+        NEVER_ANSWERS_WITHIN_MS,
+      );
+      expect(line).toBe(
+        `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: no answer within 3 s`,
+      );
+    },
+    NEVER_ANSWERS_WITHIN_MS + 5000,
+  );
 
   it('the start-up check of the bot token logs its retries through the logger, as JSON', async ({
     onTestFinished,
@@ -254,6 +281,28 @@ describe.concurrent('start-up failures', () => {
     expect(line).toBe(
       `Cannot start: SANDBOX_PORT ${port} is already in use: set SANDBOX_PORT to a free port`,
     );
+  });
+});
+
+describe('why a request got no answer', () => {
+  /** fetch's failure as a client wraps it: the system's error under "fetch failed". */
+  const failed = (code: string) => ({
+    original: new TypeError('fetch failed', {
+      cause: Object.assign(new Error(`getaddrinfo ${code} slack.example`), { code, syscall: 'getaddrinfo' }),
+    }),
+  });
+
+  it.each([
+    ['ENOTFOUND', 'its host name was not found (ENOTFOUND)'],
+    ['EAI_AGAIN', 'its host name could not be looked up now: DNS did not answer (EAI_AGAIN)'],
+    ['ECONNRESET', 'the connection was cut (ECONNRESET)'],
+    ['UND_ERR_CONNECT_TIMEOUT', 'the connection timed out (UND_ERR_CONNECT_TIMEOUT)'],
+  ])('%s: %s', (code, reason) => {
+    expect(unreachableReason(failed(code), 3000)).toBe(reason);
+  });
+
+  it('anything else: the deepest message, not "fetch failed"', () => {
+    expect(unreachableReason(failed('EHOSTUNREACH'), 3000)).toBe('getaddrinfo EHOSTUNREACH slack.example');
   });
 });
 
