@@ -266,7 +266,7 @@ type AckHistogram = Map<string, number>;
 async function ackHistogram(started: Started[]): Promise<AckHistogram> {
   const counts: AckHistogram = new Map();
   for (const s of started) {
-    const text = await (await fetch(new URL('/metrics', s.url))).text();
+    const text = await (await fetch(s.metricsUrl)).text();
     for (const [, le, kind, count] of text.matchAll(
       /^waybill_slack_ack_seconds_bucket\{le="([^"]+)",kind="([^"]+)"\} (\d+)$/gm,
     )) {

@@ -63,6 +63,8 @@ export interface Started {
   /** The port it serves on, and its Events API address there. */
   port: number;
   url: string;
+  /** The bot's /metrics, on HEALTH_PORT (the bot serves it nowhere else). */
+  metricsUrl: string;
   startupMs: number;
   idleRssMB: number;
   logFile: string;
@@ -88,9 +90,10 @@ export async function startProcess(
     ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ];
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
+    const [port, healthPort] = [await freePort(), await freePort()];
     const spawnedAt = epochMs();
-    const child = spawnTs(join(repoRoot, script), { env: envFor(port), logFile, nodeArgs });
+    const env = { HEALTH_PORT: String(healthPort), ...envFor(port) };
+    const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs });
     live.add(child);
     let output = '';
     const keep = (chunk: Buffer) => {
@@ -113,6 +116,7 @@ export async function startProcess(
         child,
         port,
         url: `http://127.0.0.1:${port}/slack/events`,
+        metricsUrl: `http://127.0.0.1:${healthPort}/metrics`,
         startupMs: Math.round(startupMs),
         idleRssMB: mb(readMemory(child.pid), 'rssMiB'),
         logFile,

@@ -1,6 +1,6 @@
 /** The bot's entry point: reads the settings, connects to Slack, the courier and the store, and serves. */
 import type { AddressInfo } from 'node:net';
-import { loadBotConfig, loadDotEnv, loadSlackConfig, loadWaybillConfig, secretsOf } from './config.js';
+import { loadConfig, loadDotEnv, secretsOf } from './config.js';
 import { shutdown, stopOnSignals } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const starting = failFastUntilReady();
   checkNodeVersion();
   loadDotEnv();
-  const [waybill, slack, bot] = [loadWaybillConfig(), loadSlackConfig(), loadBotConfig()];
+  const { waybill, slack, bot } = loadConfig();
   const profiles = senderProfiles(waybill.env, bot.senderProfilesFile);
   const logger = createLogger({ level: slack.logLevel, secrets: secretsOf() });
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);

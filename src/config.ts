@@ -1,4 +1,4 @@
-/** The bot's settings from the environment (and .env), checked once at start-up, one line per error. */
+/** The bot's settings from the environment (and .env), checked once at start-up, one line per bad setting. */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { Catalog, Choice } from './waybill/catalog.js';
@@ -6,12 +6,20 @@ import { defaultCatalog } from './waybill/catalog.js';
 
 /**
  * Settings come from the environment (a `.env` file is read first when present) and are
- * validated once at start-up. A bad setting stops the program with one line naming the
+ * validated once at start-up. Bad settings stop the program with one line each, naming the
  * variable and what it expects; secret values are never echoed.
  */
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** One line per bad setting, each naming it first. */
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[]) {
+    const lines = typeof problems === 'string' ? [problems] : problems;
+    super(lines.join('\n'));
+    this.problems = lines;
+  }
 }
 
 type Env = Record<string, string | undefined>;
@@ -126,24 +134,58 @@ export interface WaybillConfig {
   sandboxLatencyMs: number;
 }
 
-function firstIssueLine(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const name = String(issue?.path[0] ?? 'configuration');
-  return `${name} must be ${issue?.message ?? 'valid'}`;
+/** What is wrong with the settings: one line per setting, so each is named once. */
+class Problems {
+  private readonly lines: string[] = [];
+  private readonly named = new Set<string>();
+
+  /** A problem involving the settings `names`, unless one of them has one already. */
+  add(names: string[], line: string): void {
+    if (names.some((name) => this.named.has(name))) return;
+    for (const name of names) this.named.add(name);
+    this.lines.push(line);
+  }
+
+  has(name: string): boolean {
+    return this.named.has(name);
+  }
+
+  any(): boolean {
+    return this.lines.length > 0;
+  }
+
+  error(): ConfigError {
+    return new ConfigError(this.lines);
+  }
 }
 
-function parseEnv<T extends z.ZodType>(schema: T, env: Env): z.output<T> {
+/**
+ * The settings of `schema`, each bad one a problem; the others are still read (a bad one as if unset),
+ * so the checks between settings run on what is left.
+ */
+function parseEnv<T extends z.ZodObject>(schema: T, env: Env, problems: Problems): z.output<T> {
   const result = schema.safeParse(env);
-  if (!result.success) throw new ConfigError(firstIssueLine(result.error));
-  return result.data;
+  if (result.success) return result.data;
+  // In the schema's order (the docs' order), whichever check zod ran first.
+  const order = Object.keys(schema.shape);
+  const issues = result.error.issues
+    .map((issue) => ({ name: String(issue.path[0]), message: issue.message }))
+    .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  for (const { name, message } of issues) problems.add([name], `${name} must be ${message}`);
+  const unset = Object.fromEntries(issues.map(({ name }) => [name, undefined]));
+  const rest = schema.safeParse({ ...env, ...unset });
+  if (!rest.success) throw problems.error();
+  return rest.data;
 }
 
 export function loadWaybillConfig(env: Env = process.env): WaybillConfig {
-  const settings = parseEnv(waybillEnvSchema, env);
+  const problems = new Problems();
+  const settings = parseEnv(waybillEnvSchema, env, problems);
   const paymentMethods = settings.WAYBILL_PAYMENT_METHODS ?? defaultCatalog.paymentMethods;
   const codPaymentMethod = settings.WAYBILL_COD_PAYMENT_METHOD ?? defaultCatalog.codPaymentMethod;
   if (!paymentMethods.some((method) => method.value === codPaymentMethod)) {
-    throw new ConfigError(
+    problems.add(
+      ['WAYBILL_COD_PAYMENT_METHOD', 'WAYBILL_PAYMENT_METHODS'],
       `WAYBILL_COD_PAYMENT_METHOD must be one of the values in WAYBILL_PAYMENT_METHODS (${paymentMethods.map((m) => m.value).join(', ')})`,
     );
   }
@@ -161,14 +203,18 @@ export function loadWaybillConfig(env: Env = process.env): WaybillConfig {
       units: settings.WAYBILL_UNITS ?? defaultCatalog.units,
     },
   };
-  if (config.env === 'sandbox') return config;
+  if (config.env === 'sandbox') {
+    if (problems.any()) throw problems.error();
+    return config;
+  }
   const urlName = config.env === 'test' ? 'WAYBILL_TEST_BASE_URL' : 'WAYBILL_LIVE_BASE_URL';
   const url = config.env === 'test' ? settings.WAYBILL_TEST_BASE_URL : settings.WAYBILL_LIVE_BASE_URL;
-  if (!url) throw new ConfigError(`${urlName} must be set when WAYBILL_ENV=${config.env}`);
-  if (!settings.WAYBILL_API_TOKEN) {
-    throw new ConfigError(`WAYBILL_API_TOKEN must be set when WAYBILL_ENV=${config.env}`);
-  }
-  return { ...config, baseUrl: url, token: settings.WAYBILL_API_TOKEN };
+  const token = settings.WAYBILL_API_TOKEN;
+  if (!url) problems.add([urlName], `${urlName} must be set when WAYBILL_ENV=${config.env}`);
+  if (!token)
+    problems.add(['WAYBILL_API_TOKEN'], `WAYBILL_API_TOKEN must be set when WAYBILL_ENV=${config.env}`);
+  if (problems.any() || !url || !token) throw problems.error();
+  return { ...config, baseUrl: url, token };
 }
 
 const slackEnvSchema = z.object({
@@ -221,7 +267,7 @@ function listWords(words: string[]): string {
   return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
 }
 
-function rejectExampleValues(env: Env): void {
+function rejectExampleValues(env: Env, problems: Problems): void {
   const names = Object.keys(exampleValues) as (keyof typeof exampleValues)[];
   const unfilled = names.filter((name) => env[name]?.trim() === exampleValues[name]);
   if (unfilled.length === 0) return;
@@ -230,28 +276,43 @@ function rejectExampleValues(env: Env): void {
   const appTokenNote = unfilled.includes('SLACK_APP_TOKEN')
     ? '; remove SLACK_APP_TOKEN instead for HTTP mode'
     : '';
-  throw new ConfigError(
+  problems.add(
+    unfilled,
     `${listWords(unfilled)} still ${holds} the ${placeholder} of .env.example: you copied .env.example but did not fill ${them} in${appTokenNote} (see README: "Create the Slack app")`,
   );
 }
 
 export function loadSlackConfig(env: Env = process.env): SlackConfig {
-  rejectExampleValues(env);
-  const settings = parseEnv(slackEnvSchema, env);
-  const missing = [
-    ['SLACK_BOT_TOKEN', settings.SLACK_BOT_TOKEN],
-    ['SLACK_SIGNING_SECRET', settings.SLACK_SIGNING_SECRET],
-  ]
-    .filter(([, value]) => !value)
+  const problems = new Problems();
+  rejectExampleValues(env, problems);
+  const settings = parseEnv(slackEnvSchema, env, problems);
+  const { SLACK_BOT_TOKEN: botToken, SLACK_SIGNING_SECRET: signingSecret } = settings;
+  const missing = (
+    [
+      ['SLACK_BOT_TOKEN', botToken],
+      ['SLACK_SIGNING_SECRET', signingSecret],
+    ] as const
+  )
+    .filter(([name, value]) => !value && !problems.has(name))
     .map(([name]) => name);
-  if (missing.length > 0 || !settings.SLACK_BOT_TOKEN || !settings.SLACK_SIGNING_SECRET) {
-    throw new ConfigError(
+  if (missing.length > 0) {
+    problems.add(
+      [...missing],
       `${missing.join(' and ')} must be set (see README: "Create the Slack app"); the bot cannot talk to Slack without them`,
     );
   }
+  // HTTP mode listens on PORT, and the probes' own listener cannot share it (0: any free port, each).
+  const { PORT: port, HEALTH_PORT: healthPort } = settings;
+  if (!settings.SLACK_APP_TOKEN && port !== 0 && healthPort === port) {
+    problems.add(
+      ['HEALTH_PORT', 'PORT'],
+      `HEALTH_PORT must differ from PORT (both ${port}): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own`,
+    );
+  }
+  if (problems.any() || !botToken || !signingSecret) throw problems.error();
   return {
-    botToken: settings.SLACK_BOT_TOKEN,
-    signingSecret: settings.SLACK_SIGNING_SECRET,
+    botToken,
+    signingSecret,
     appToken: settings.SLACK_APP_TOKEN,
     port: settings.PORT,
     healthPort: settings.HEALTH_PORT,
@@ -442,28 +503,33 @@ export interface AccessPolicy {
 }
 
 export function loadBotConfig(env: Env = process.env): BotConfig {
-  const settings = parseEnv(botEnvSchema, env);
+  const problems = new Problems();
+  const settings = parseEnv(botEnvSchema, env, problems);
   // Renewing at most every half lease: one late renewal never lets a live replica's lease lapse.
   if (settings.REPLICA_LEASE_RENEW_MS * 2 > settings.REPLICA_LEASE_TTL_MS) {
-    throw new ConfigError(
+    problems.add(
+      ['REPLICA_LEASE_RENEW_MS', 'REPLICA_LEASE_TTL_MS'],
       `REPLICA_LEASE_RENEW_MS must be at most half of REPLICA_LEASE_TTL_MS (${settings.REPLICA_LEASE_TTL_MS} ms), so one late renewal does not end a live replica's lease`,
     );
   }
   // A wait for a pooled connection may include opening one, so it is never the shorter bound.
   if (settings.DATABASE_POOL_WAIT_MS < settings.DATABASE_CONNECT_TIMEOUT_MS) {
-    throw new ConfigError(
+    problems.add(
+      ['DATABASE_POOL_WAIT_MS', 'DATABASE_CONNECT_TIMEOUT_MS'],
       `DATABASE_POOL_WAIT_MS must be at least DATABASE_CONNECT_TIMEOUT_MS (${settings.DATABASE_CONNECT_TIMEOUT_MS} ms): waiting for a pooled connection may include opening one`,
     );
   }
   // The digest needs both: one without the other is a mistake, not "off".
   const { DIGEST_CHANNEL_ID: digestChannel, DIGEST_TIME: digestTime } = settings;
   if (Boolean(digestChannel) !== Boolean(digestTime)) {
-    throw new ConfigError(
+    problems.add(
+      ['DIGEST_CHANNEL_ID', 'DIGEST_TIME'],
       digestChannel
         ? 'DIGEST_TIME must be set with DIGEST_CHANNEL_ID: the time of day (HH:MM in WAYBILL_TIMEZONE) the daily digest is posted'
         : 'DIGEST_CHANNEL_ID must be set with DIGEST_TIME: the channel the daily digest is posted to',
     );
   }
+  if (problems.any()) throw problems.error();
   return {
     ...(digestChannel && digestTime ? { digest: { channelId: digestChannel, time: digestTime } } : {}),
     database: {
@@ -506,4 +572,25 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       outstandingDays: settings.REMITTANCE_OUTSTANDING_DAYS,
     },
   };
+}
+
+/** Every setting, every bad one among them reported at once (a line each). */
+export function loadConfig(env: Env = process.env): {
+  waybill: WaybillConfig;
+  slack: SlackConfig;
+  bot: BotConfig;
+} {
+  const problems: string[] = [];
+  const load = <T>(loader: (env: Env) => T): T | undefined => {
+    try {
+      return loader(env);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return undefined;
+    }
+  };
+  const [waybill, slack, bot] = [load(loadWaybillConfig), load(loadSlackConfig), load(loadBotConfig)];
+  if (!waybill || !slack || !bot) throw new ConfigError(problems);
+  return { waybill, slack, bot };
 }

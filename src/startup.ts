@@ -11,19 +11,19 @@ export class StartupError extends Error {
 
 const verboseLevels = new Set(['debug', 'trace']);
 
-/** The one line an operator reads. Unexpected errors keep only their first line. */
-export function startupFailureLine(err: unknown): string {
-  if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
-  if (err instanceof StartupError) return `Cannot start: ${err.message}`;
+/** What an operator reads: one line, or one per bad setting. Unexpected errors keep only their first line. */
+export function startupFailureLines(err: unknown): string[] {
+  if (err instanceof ConfigError) return err.problems.map((problem) => `Configuration error: ${problem}`);
+  if (err instanceof StartupError) return [`Cannot start: ${err.message}`];
   const message = err instanceof Error ? err.message : String(err);
-  return `Cannot start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows where)`;
+  return [`Cannot start: ${message.split('\n')[0]} (LOG_LEVEL=debug shows where)`];
 }
 
 /** Prints the failure (with its stack only when LOG_LEVEL is debug or trace) and exits 1. */
 export function exitOnStartupFailure(err: unknown): never {
   const verbose = verboseLevels.has(process.env.LOG_LEVEL?.trim() ?? '');
-  const stack = verbose && err instanceof Error && err.stack ? `\n${err.stack}` : '';
-  process.stderr.write(`${startupFailureLine(err)}${stack}\n`);
+  const stack = verbose && err instanceof Error && err.stack ? [err.stack] : [];
+  process.stderr.write(`${[...startupFailureLines(err), ...stack].join('\n')}\n`);
   process.exit(1);
 }
 
@@ -62,6 +62,46 @@ export function listenFailure(err: unknown, setting: string, port: number): Erro
   }
 }
 
+/** The errors under `err`: a client's wrapping (`original`), then each `cause`. */
+function causesOf(err: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let next = err; next instanceof Object && !chain.includes(next); ) {
+    chain.push(next);
+    const wrapped = next as { original?: unknown; cause?: unknown };
+    next = wrapped.original ?? wrapped.cause;
+  }
+  return chain;
+}
+
+/**
+ * Why a request got no answer, in words an operator acts on: fetch says only "fetch failed", and the
+ * system's code is in its cause. A try that ran out of time is a TimeoutError (AbortSignal.timeout).
+ */
+export function unreachableReason(err: unknown, timeoutMs: number): string {
+  const chain = causesOf(err);
+  if (chain.some((cause) => (cause as Error).name === 'TimeoutError'))
+    return `no answer within ${timeoutMs / 1000} s`;
+  for (const cause of chain) {
+    const code = codeOf(cause);
+    switch (code) {
+      case 'ENOTFOUND':
+        return 'its host name was not found (ENOTFOUND)';
+      case 'EAI_AGAIN':
+        return 'its host name could not be looked up now: DNS did not answer (EAI_AGAIN)';
+      case 'ECONNREFUSED':
+        return 'the connection was refused (ECONNREFUSED): nothing listens there';
+      case 'ETIMEDOUT':
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return `the connection timed out (${code})`;
+      case 'ECONNRESET':
+      case 'UND_ERR_SOCKET':
+        return `the connection was cut (${code})`;
+    }
+  }
+  const deepest = chain.findLast((cause) => cause instanceof Error) as Error | undefined;
+  return deepest ? (deepest.message.split('\n')[0] ?? '') : String(err);
+}
+
 /** The nearest ancestor of `path` that exists, if it is not a directory. */
 function fileInTheWay(path: string): string | undefined {
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
@@ -97,6 +137,9 @@ function databaseReason(err: unknown, path: string): string {
   if (code.startsWith('SQLITE_READONLY')) return 'the file is read-only for this user';
   if (code === 'SQLITE_CANTOPEN') return `the file cannot be created or opened in ${directory}`;
   if (code === 'SQLITE_NOTADB') return 'the file is not a SQLite database';
+  // A file system that refuses new directories whoever asks (/proc answers ENOENT).
+  const failed = err as NodeJS.ErrnoException;
+  if (failed.syscall === 'mkdir') return `the directory ${failed.path} cannot be created (${code})`;
   return err instanceof Error ? (err.message.split('\n')[0] ?? code) : String(err);
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadBotConfig, loadSlackConfig, loadWaybillConfig, secretsOf } from '../src/config.js';
+import {
+  ConfigError,
+  loadBotConfig,
+  loadConfig,
+  loadSlackConfig,
+  loadWaybillConfig,
+  secretsOf,
+} from '../src/config.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 
 type Env = Record<string, string | undefined>;
@@ -12,7 +19,10 @@ const SLACK_OK: Env = {
   SLACK_SIGNING_SECRET: 'sig-SECRET-0a1b2c',
 };
 
-/** Runs `load`, expects a ConfigError and checks the shape every config failure must have. */
+/**
+ * Runs `load`, expects a ConfigError and checks the shape every config failure must have: a line per
+ * problem, each naming its setting first. Returns the lines joined by newlines (one problem: its line).
+ */
 function configError(load: () => unknown, env: Env = {}): string {
   let thrown: unknown;
   try {
@@ -21,10 +31,14 @@ function configError(load: () => unknown, env: Env = {}): string {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(ConfigError);
-  const message = (thrown as ConfigError).message;
-  expect((thrown as ConfigError).name).toBe('ConfigError');
-  expect(message).not.toMatch(/[\r\n]/);
-  expect(message).toMatch(/^[A-Z][A-Z0-9_]* /);
+  const { message, name, problems } = thrown as ConfigError;
+  expect(name).toBe('ConfigError');
+  expect(problems.length).toBeGreaterThan(0);
+  expect(message).toBe(problems.join('\n'));
+  for (const line of problems) {
+    expect(line).not.toMatch(/[\r\n]/);
+    expect(line).toMatch(/^[A-Z][A-Z0-9_]* /);
+  }
   for (const [name, value] of Object.entries(env)) {
     if (/TOKEN|SECRET/.test(name) && value && value.trim().length >= 4) {
       expect(message, `${name} leaked`).not.toContain(value.trim());
@@ -285,16 +299,71 @@ describe('loadWaybillConfig', () => {
     });
   });
 
-  it('reports one problem at a time, as one line, without echoing the token', () => {
+  it('reports every problem, a line each, without echoing the token', () => {
     const env = {
       WAYBILL_ENV: 'live',
       WAYBILL_LIVE_BASE_URL: `https://user:${API_TOKEN}@api.courier.example/v2`,
       WAYBILL_API_TOKEN: API_TOKEN,
       WAYBILL_TIMEZONE: 'Nowhere/Else',
     };
-    const message = waybillError(env);
-    expect(message).not.toContain(API_TOKEN);
-    expect(message).toMatch(/^(WAYBILL_LIVE_BASE_URL|WAYBILL_TIMEZONE) must be /);
+    expect(waybillError(env).split('\n')).toEqual([
+      'WAYBILL_LIVE_BASE_URL must be a URL ending with "/" (the endpoint path is appended directly)',
+      'WAYBILL_TIMEZONE must be an IANA time zone such as UTC or Asia/Manila',
+    ]);
+  });
+});
+
+describe('loadConfig: every bad setting at once, a line each', () => {
+  const problems = (env: Env) => configError(() => loadConfig(env), env).split('\n');
+
+  it("names every bad setting of every group, not only the first (the issue's example)", () => {
+    expect(problems({ ...SLACK_OK, WAYBILL_TIMEOUT_MS: 'abc', PORT: '99999' })).toEqual([
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+      'PORT must be a port number between 0 and 65535',
+    ]);
+  });
+
+  it('one line per setting: a value failing two checks, and a check between settings whose other one is bad, are said once', () => {
+    const longItem = 'X'.repeat(151);
+    expect(
+      problems({
+        SLACK_BOT_TOKEN: SLACK_OK.SLACK_BOT_TOKEN,
+        WAYBILL_SERVICE_TYPES: `${longItem},${longItem}`,
+        WAYBILL_CURRENCY: 'pesos',
+        DATABASE_POOL_SIZE: '0',
+        REPLICA_LEASE_TTL_MS: 'soon',
+        REPLICA_LEASE_RENEW_MS: '20000',
+        DIGEST_CHANNEL_ID: 'C0123ABCD',
+        DIGEST_TIME: '25:00',
+      }),
+    ).toEqual([
+      'WAYBILL_CURRENCY must be a three-letter currency code such as PHP',
+      'WAYBILL_SERVICE_TYPES must be items with a value of at most 150 and a label of at most 75 characters',
+      'SLACK_SIGNING_SECRET must be set (see README: "Create the Slack app"); the bot cannot talk to Slack without them',
+      'DATABASE_POOL_SIZE must be a whole number of connections between 1 and 100',
+      'REPLICA_LEASE_TTL_MS must be a whole number of milliseconds between 1000 and 600000',
+      'DIGEST_TIME must be a time of day as HH:MM, such as 18:00 (in WAYBILL_TIMEZONE)',
+    ]);
+  });
+
+  it('the checks between settings still run beside a bad value', () => {
+    expect(
+      problems({ ...SLACK_OK, WAYBILL_TIMEOUT_MS: 'abc', WAYBILL_ENV: 'live', DIGEST_TIME: '18:00' }),
+    ).toEqual([
+      'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+      'WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
+      'WAYBILL_API_TOKEN must be set when WAYBILL_ENV=live',
+      'DIGEST_CHANNEL_ID must be set with DIGEST_TIME: the channel the daily digest is posted to',
+    ]);
+  });
+
+  it('good settings load as each group loads them', () => {
+    const env = { ...SLACK_OK, WAYBILL_TIMEZONE: 'Asia/Manila', PORT: '8080', BULK_MAX_ROWS: '40' };
+    expect(loadConfig(env)).toEqual({
+      waybill: loadWaybillConfig(env),
+      slack: loadSlackConfig(env),
+      bot: loadBotConfig(env),
+    });
   });
 });
 
@@ -345,6 +414,25 @@ describe('loadSlackConfig', () => {
       port: 8080,
       apiUrl: 'http://localhost:9999/api/',
       logLevel: 'debug',
+    });
+  });
+
+  it('HEALTH_PORT must differ from PORT in HTTP mode; Socket Mode listens on no PORT, and 0 is any free port', () => {
+    expect(slackError({ ...SLACK_OK, PORT: '3006', HEALTH_PORT: ' 3006 ' })).toBe(
+      "HEALTH_PORT must differ from PORT (both 3006): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own",
+    );
+    expect(slackError({ ...SLACK_OK, HEALTH_PORT: '3000' })).toMatch(
+      /^HEALTH_PORT must differ from PORT \(both 3000\)/,
+    );
+    expect(
+      loadSlackConfig({ ...SLACK_OK, SLACK_APP_TOKEN: 'xapp-1', PORT: '3006', HEALTH_PORT: '3006' }),
+    ).toMatchObject({
+      port: 3006,
+      healthPort: 3006,
+    });
+    expect(loadSlackConfig({ ...SLACK_OK, PORT: '0', HEALTH_PORT: '0' })).toMatchObject({
+      port: 0,
+      healthPort: 0,
     });
   });
 

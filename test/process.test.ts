@@ -178,11 +178,12 @@ describe('npm start', () => {
     }
   });
 
-  it('stops with one clear line when a setting is bad', async () => {
+  it('stops with one clear line per bad setting', async () => {
     const bot = spawnBot({ ...secrets, WAYBILL_ENV: 'live' });
     expect(await bot.exited).toBe(1);
     expect(bot.lines).toEqual([
       'Configuration error: WAYBILL_LIVE_BASE_URL must be set when WAYBILL_ENV=live',
+      'Configuration error: WAYBILL_API_TOKEN must be set when WAYBILL_ENV=live',
     ]);
   });
 

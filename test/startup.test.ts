@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
 import { exampleValues } from '../src/config.js';
+import { unreachableReason } from '../src/startup.js';
 import {
   type BotProcess,
   closedPort,
@@ -22,6 +23,9 @@ import {
 const secrets = { SLACK_BOT_TOKEN: 'xoxb-start-SECRET-1', SLACK_SIGNING_SECRET: 'start-signing-SECRET-2' };
 /** Generous for a start on a loaded machine (and Slack unreachable retries twice); a hang never ends. */
 const EXIT_WITHIN_MS = 12_000;
+/** Slack's token check tries three times, 1 s then 2 s apart; each try waits at most 3 s for an answer. */
+const REFUSED_WITHIN_MS = EXIT_WITHIN_MS + 3000;
+const NEVER_ANSWERS_WITHIN_MS = REFUSED_WITHIN_MS + 3 * 3000;
 
 /**
  * What one test starts (a fake Slack, bots, servers holding ports, read-only directories), undone when
@@ -78,13 +82,18 @@ function startUp(onTestFinished: TestContext['onTestFinished']) {
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'waybill-start-'));
 
+/** Exits 1 within the bound; returns its lines on stderr, none holding a secret. */
+async function failsWith(run: BotProcess, exitWithinMs = EXIT_WITHIN_MS): Promise<string[]> {
+  expect(await within(exitWithinMs, 'exit', run.exited)).toBe(1);
+  for (const secret of Object.values(secrets)) expect(run.stderr.join('\n')).not.toContain(secret);
+  return run.stderr;
+}
+
 /** Exits 1 within the bound, with exactly one line on stderr, which it returns. */
-async function failsWithOneLine(run: BotProcess): Promise<string> {
-  expect(await within(EXIT_WITHIN_MS, 'exit', run.exited)).toBe(1);
-  expect(run.stderr).toHaveLength(1);
-  const line = run.stderr[0] ?? '';
-  for (const secret of Object.values(secrets)) expect(line).not.toContain(secret);
-  return line;
+async function failsWithOneLine(run: BotProcess, exitWithinMs = EXIT_WITHIN_MS): Promise<string> {
+  const lines = await failsWith(run, exitWithinMs);
+  expect(lines).toHaveLength(1);
+  return lines[0] ?? '';
 }
 
 /** Root may write anywhere: the permission cases run the bot as nobody then. */
@@ -103,6 +112,17 @@ describe.concurrent('start-up failures', () => {
     const port = await run.takenPort();
     const line = await failsWithOneLine(run.bot(await run.env({ HEALTH_PORT: String(port) })));
     expect(line).toBe(`Cannot start: HEALTH_PORT ${port} is already in use: set HEALTH_PORT to a free port`);
+  });
+
+  it('PORT and HEALTH_PORT the same free port: a configuration error naming both', async ({
+    onTestFinished,
+  }) => {
+    const run = startUp(onTestFinished);
+    const port = String(await closedPort());
+    const line = await failsWithOneLine(run.bot(await run.env({ PORT: port, HEALTH_PORT: port })));
+    expect(line).toBe(
+      `Configuration error: HEALTH_PORT must differ from PORT (both ${port}): in HTTP mode Slack's requests arrive on PORT, and the probes and /metrics need a port of their own`,
+    );
   });
 
   it('DATABASE_PATH whose parent is a file', async ({ onTestFinished }) => {
@@ -140,6 +160,26 @@ describe.concurrent('start-up failures', () => {
     );
   });
 
+  it('DATABASE_PATH under /proc, where a recursive mkdir never ends', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const path = '/proc/waybill-bot/data/bot.sqlite';
+    const line = await failsWithOneLine(run.bot(await run.env({ DATABASE_PATH: path })));
+    expect(line).toBe(
+      `Cannot start: DATABASE_PATH ${path} cannot be used: the directory /proc/waybill-bot cannot be created (ENOENT)`,
+    );
+  });
+
+  it('every bad setting at once, a line each, before asking Slack anything', async ({ onTestFinished }) => {
+    const run = startUp(onTestFinished);
+    const env = await run.env({ WAYBILL_TIMEOUT_MS: 'abc', PORT: '99999', DATABASE_POOL_SIZE: 'many' });
+    expect(await failsWith(run.bot(env))).toEqual([
+      'Configuration error: WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
+      'Configuration error: PORT must be a port number between 0 and 65535',
+      'Configuration error: DATABASE_POOL_SIZE must be a whole number of connections between 1 and 100',
+    ]);
+    expect((await run.slack()).calls).toEqual([]);
+  });
+
   it('SLACK_BOT_TOKEN refused by Slack', async ({ onTestFinished }) => {
     const run = startUp(onTestFinished);
     const env = await run.env();
@@ -175,14 +215,37 @@ describe.concurrent('start-up failures', () => {
     expect((await run.slack()).calls).toEqual([]);
   });
 
-  it('Slack unreachable is not a configuration error', async ({ onTestFinished }) => {
-    const run = startUp(onTestFinished);
-    const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
-    const line = await failsWithOneLine(run.bot(await run.env({ SLACK_API_URL: apiUrl })));
-    expect(line).toMatch(
-      `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: A request error occurred:`,
-    );
-  });
+  it(
+    'Slack refusing the connection: not a configuration error, and said so',
+    async ({ onTestFinished }) => {
+      const run = startUp(onTestFinished);
+      const apiUrl = `http://127.0.0.1:${await closedPort()}/api/`;
+      const line = await failsWithOneLine(
+        run.bot(await run.env({ SLACK_API_URL: apiUrl })),
+        REFUSED_WITHIN_MS,
+      );
+      expect(line).toBe(
+        `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: the connection was refused (ECONNREFUSED): nothing listens there`,
+      );
+    },
+    REFUSED_WITHIN_MS + 5000,
+  );
+
+  it(
+    'Slack taking the connection and never answering: each try ends, and the line says so',
+    async ({ onTestFinished }) => {
+      const run = startUp(onTestFinished);
+      const apiUrl = `http://127.0.0.1:${await run.takenPort()}/api/`;
+      const line = await failsWithOneLine(
+        run.bot(await run.env({ SLACK_API_URL: apiUrl })),
+        NEVER_ANSWERS_WITHIN_MS,
+      );
+      expect(line).toBe(
+        `Cannot start: Slack (${apiUrl}) could not be reached to check SLACK_BOT_TOKEN: no answer within 3 s`,
+      );
+    },
+    NEVER_ANSWERS_WITHIN_MS + 5000,
+  );
 
   it('the start-up check of the bot token logs its retries through the logger, as JSON', async ({
     onTestFinished,
@@ -218,6 +281,28 @@ describe.concurrent('start-up failures', () => {
     expect(line).toBe(
       `Cannot start: SANDBOX_PORT ${port} is already in use: set SANDBOX_PORT to a free port`,
     );
+  });
+});
+
+describe('why a request got no answer', () => {
+  /** fetch's failure as a client wraps it: the system's error under "fetch failed". */
+  const failed = (code: string) => ({
+    original: new TypeError('fetch failed', {
+      cause: Object.assign(new Error(`getaddrinfo ${code} slack.example`), { code, syscall: 'getaddrinfo' }),
+    }),
+  });
+
+  it.each([
+    ['ENOTFOUND', 'its host name was not found (ENOTFOUND)'],
+    ['EAI_AGAIN', 'its host name could not be looked up now: DNS did not answer (EAI_AGAIN)'],
+    ['ECONNRESET', 'the connection was cut (ECONNRESET)'],
+    ['UND_ERR_CONNECT_TIMEOUT', 'the connection timed out (UND_ERR_CONNECT_TIMEOUT)'],
+  ])('%s: %s', (code, reason) => {
+    expect(unreachableReason(failed(code), 3000)).toBe(reason);
+  });
+
+  it('anything else: the deepest message, not "fetch failed"', () => {
+    expect(unreachableReason(failed('EHOSTUNREACH'), 3000)).toBe('getaddrinfo EHOSTUNREACH slack.example');
   });
 });
 

@@ -145,7 +145,7 @@ function socketModeReceiver(
   return receiver;
 }
 
-/** HTTP mode: /slack/events, the probes and /metrics; a request Bolt cannot use is answered 400, never left hanging. */
+/** HTTP mode: /slack/events and the probes; a request Bolt cannot use is answered 400, never left hanging. */
 function httpReceiver(
   slack: SlackConfig,
   deps: Pick<Core, 'logger' | 'probes' | 'inFlight'>,

@@ -1,5 +1,5 @@
 // Connecting to SQLite or PostgreSQL: the one place that knows which database runs.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -236,6 +236,24 @@ function switchToWal(database: BetterSqlite3.Database, timeoutMs: number): void 
 }
 
 /**
+ * Creates `directory` and its missing parents, one level at a time. Node's recursive mkdir tries again
+ * for ever where a file system answers ENOENT under a parent that exists (/proc): here that error ends it.
+ */
+function makeDirectory(directory: string): void {
+  const isDirectory = (dir: string) => existsSync(dir) && statSync(dir).isDirectory();
+  const missing: string[] = [];
+  for (let dir = directory; !isDirectory(dir); dir = dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      // Another replica starting at the same time may have made it first; a file there is in the way.
+      if (codeOf(err) !== 'EEXIST' || !isDirectory(dir)) throw err;
+    }
+  }
+}
+
+/**
  * Opens (creating it and its directory if needed) the SQLite file at `path`, or an in-memory
  * database for `':memory:'`, with WAL and a busy timeout so several processes can share a file.
  */
@@ -247,7 +265,7 @@ export function connectSqlite(path: string, busyTimeoutMs: number): Backend {
   );
   let database: BetterSqlite3.Database;
   try {
-    if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+    if (!inMemory) makeDirectory(dirname(resolve(path)));
     // Loaded on first use: a PostgreSQL deployment never loads the native driver.
     const Database: typeof BetterSqlite3 = require('better-sqlite3');
     database = new Database(path, { timeout: busyTimeoutMs });

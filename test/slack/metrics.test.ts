@@ -1,4 +1,6 @@
 // The metrics, each moved by its event through a whole bot (signed requests, the fake Slack, the sandbox), and scraped as Prometheus text; the request id on a request's log lines.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { blockActionsPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
@@ -10,8 +12,12 @@ import { sample, until } from '../support/metrics.js';
 import { checkedImport } from '../support/slack-driver.js';
 
 let bot: TestBot;
+/** The probes' listener of their own (HEALTH_PORT), where /metrics is served. */
+let server: Server | undefined;
 
 afterEach(async () => {
+  server?.close();
+  server = undefined;
   await bot?.stop();
 });
 
@@ -53,7 +59,10 @@ describe('metrics', () => {
     );
     expect(commandIds.has(requestId)).toBe(false);
 
-    const scraped = await (await fetch(bot.url.replace('/slack/events', '/metrics'))).text();
+    server = await bot.deps.probes.listen(0);
+    const scraped = await (
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`)
+    ).text();
     expect(scraped).toContain('waybill_courier_calls_total{operation="quote",outcome="ok"} 1');
     expect(scraped).toContain('process_cpu_seconds_total');
     expect(scraped).not.toContain('UDISPATCH');

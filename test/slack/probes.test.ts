@@ -1,4 +1,4 @@
-// The probes in both modes: liveness, readiness (the database and Slack's connection or the receiver), 503 while stopping; the real entry point in Socket Mode with HEALTH_PORT.
+// The probes in both modes: liveness, readiness (the database and Slack's connection or the receiver), 503 while stopping; /metrics only on HEALTH_PORT; the real entry point in both modes.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import { type SocketModeFake, startSocketModeFake } from '../../fakes/socket-mode-fake.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
-import { killStarted, spawnBot } from '../support/bot-process.js';
+import { killStarted, spawnBot, startServingBot } from '../support/bot-process.js';
 import { slackDriver } from '../support/slack-driver.js';
 
 let bot: TestBot | undefined;
@@ -47,7 +47,7 @@ describe('HTTP mode: the probes on the receiver', () => {
     expect(await probe(origin, '/livez')).toBe('200 ok');
     expect(await probe(origin, '/readyz')).toBe('200 ok');
     expect(await probe(origin, '/healthz')).toBe('200 ok');
-    expect(await probe(origin, '/metrics')).toMatch(/^200 .*waybill_slack_requests_total/s);
+    expect((await fetch(`${origin}/metrics`)).status).toBe(404);
 
     await bot.deps.store.close();
     expect(await probe(origin, '/readyz')).toBe('503 database unavailable');
@@ -55,6 +55,32 @@ describe('HTTP mode: the probes on the receiver', () => {
     bot.deps.probes.stop();
     expect(await probe(origin, '/livez')).toBe('503 stopping');
     expect(await probe(origin, '/readyz')).toBe('503 stopping');
+  });
+});
+
+describe('HTTP mode, the entry point: /metrics only on HEALTH_PORT, never on the port Slack reaches', () => {
+  it('with HEALTH_PORT: the probes on both ports, /metrics on HEALTH_PORT only; without it: the probes on PORT, no /metrics', async () => {
+    fake = await startFakeSlack();
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-metrics-SECRET-1',
+      SLACK_SIGNING_SECRET: 'metrics-signing-SECRET-2',
+      SLACK_API_URL: fake.apiUrl,
+      DATABASE_PATH: ':memory:',
+    };
+    const [withHealthPort, withoutHealthPort] = await Promise.all([
+      startServingBot({ ...env, HEALTH_PORT: '0' }),
+      startServingBot(env),
+    ]);
+    const ready = JSON.parse(
+      await withHealthPort.lineMatching((line) => line.includes('Waybill bot ready')),
+    ) as { mode: string; healthPort: number };
+    expect(ready.mode).toBe('http');
+    const healthOrigin = `http://127.0.0.1:${ready.healthPort}`;
+    expect(await probe(healthOrigin, '/metrics')).toMatch(/^200 .*waybill_slack_requests_total/s);
+    for (const origin of [healthOrigin, withHealthPort.origin, withoutHealthPort.origin])
+      expect(await probe(origin, '/readyz')).toBe('200 ok');
+    for (const origin of [withHealthPort.origin, withoutHealthPort.origin])
+      expect((await fetch(`${origin}/metrics`)).status).toBe(404);
   });
 });
 

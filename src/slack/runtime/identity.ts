@@ -3,9 +3,12 @@ import { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../config.js';
 import { ConfigError } from '../../config.js';
-import { StartupError } from '../../startup.js';
+import { StartupError, unreachableReason } from '../../startup.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { boltLogger } from './bolt-logger.js';
+
+/** Each try's bound: without one, a Slack that takes the connection and never answers holds the start for ever. */
+const TRY_TIMEOUT_MS = 3000;
 
 /**
  * Asks Slack who the bot is (auth.test) before Bolt starts, so a wrong token stops the bot with
@@ -19,6 +22,7 @@ export async function identifyBot(
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     logger: boltLogger(logger),
     retryConfig: { retries: 2, maxTimeout: 2000 },
+    timeout: TRY_TIMEOUT_MS,
   });
   try {
     const auth = await client.auth.test();
@@ -30,7 +34,7 @@ export async function identifyBot(
         `SLACK_BOT_TOKEN was refused by Slack (${code}): copy the Bot User OAuth Token again (OAuth & Permissions)`,
       );
     throw new StartupError(
-      `Slack (${slack.apiUrl ?? 'https://slack.com/api/'}) could not be reached to check SLACK_BOT_TOKEN: ${(err as Error).message}`,
+      `Slack (${slack.apiUrl ?? 'https://slack.com/api/'}) could not be reached to check SLACK_BOT_TOKEN: ${unreachableReason(err, TRY_TIMEOUT_MS)}`,
     );
   }
 }

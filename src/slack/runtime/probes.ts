@@ -1,7 +1,8 @@
 /**
  * The probes and /metrics: GET /livez (the process answers), GET /readyz and its older name /healthz
- * (the database answers and Slack's requests can arrive), GET /metrics (Prometheus). Served by the
- * HTTP receiver in HTTP mode, and on HEALTH_PORT by a listener of their own in either mode.
+ * (the database answers and Slack's requests can arrive), GET /metrics (Prometheus). The probes are
+ * served by the HTTP receiver in HTTP mode, and all of them on HEALTH_PORT by a listener of their own
+ * in either mode: /metrics only there, never on the port Slack's requests come in on.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
@@ -69,23 +70,21 @@ export class Probes {
     res.end(text);
   };
 
-  private handlers(): Record<string, Handler> {
-    return {
-      '/livez': this.live,
-      '/readyz': this.ready,
-      '/healthz': this.ready,
+  private probes(): Record<string, Handler> {
+    return { '/livez': this.live, '/readyz': this.ready, '/healthz': this.ready };
+  }
+
+  /** The probes as routes of Bolt's HTTP receiver: the port a proxy opens to Slack gets no /metrics. */
+  routes(): CustomRoute[] {
+    return Object.entries(this.probes()).map(([path, handler]) => ({ path, method: ['GET'], handler }));
+  }
+
+  /** The probes and /metrics on a listener of their own on `port` (0: any free one); rejects when it cannot listen there. */
+  async listen(port: number): Promise<Server> {
+    const handlers: Record<string, Handler> = {
+      ...this.probes(),
       ...(this.deps.metrics ? { '/metrics': this.metrics } : {}),
     };
-  }
-
-  /** The probes as routes of Bolt's HTTP receiver. */
-  routes(): CustomRoute[] {
-    return Object.entries(this.handlers()).map(([path, handler]) => ({ path, method: ['GET'], handler }));
-  }
-
-  /** A listener of their own on `port` (0: any free one); rejects when it cannot listen there. */
-  async listen(port: number): Promise<Server> {
-    const handlers = this.handlers();
     const server = createServer((req, res) => {
       const handler =
         req.method === 'GET' ? handlers[new URL(req.url ?? '/', 'http://x').pathname] : undefined;
