@@ -3,6 +3,7 @@ import type { App } from '@slack/bolt';
 import { type LabelBooking, type PrintSettings, parcelsOf, renderLabels } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { onButton, type TellClicker } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -14,7 +15,7 @@ import { storedBooking } from '../kit/stored-booking.js';
 import { importLabelsComment, labelsComment, noLabelText } from './blocks.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
-type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>;
+type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access'>;
 
 /** What labels are printed with, from the settings. */
 export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSettings {
@@ -25,12 +26,18 @@ export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSetting
 /** Where a booking's card is: its labels go into the card's thread. */
 type Card = { channel: string; ts: string };
 
-/** The stored booking to label, current as of now, with its card; or why there is none, in plain words. */
+/**
+ * The stored booking to label, current as of now, with its card; or why there is none, in plain
+ * words. Printed for `asker`, it must be theirs to look up in its own conversation too.
+ */
 export async function labelBooking(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger'>,
+  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
   trackingNumber: string,
+  asker?: Asker,
 ): Promise<(LabelBooking & { card?: Card }) | string> {
   const known = await storedBooking(deps, trackingNumber);
+  const refused = known && asker && (await refusalOnBooking(deps, asker, 'show', known.record));
+  if (refused) return refused;
   if (known) {
     const { trackingRefNo, cardChannelId, cardTs } = known.record;
     return {
@@ -56,7 +63,7 @@ export interface PrintRequest {
  * recorded, so the next one says it is a reprint.
  */
 export async function printLabels(deps: Printing, client: SlackClient, request: PrintRequest): Promise<void> {
-  const item = await labelBooking(deps, request.trackingNumber);
+  const item = await labelBooking(deps, request.trackingNumber, { client, userId: request.userId });
   if (typeof item === 'string') {
     await request.tell({ response_type: 'ephemeral', replace_original: false, text: item });
     return;
@@ -215,7 +222,7 @@ export const labelCommand: CommandAnswer<'label'> = async (
   { ack, client, command, respond },
   { trackingNumber },
 ) => {
-  const item = await labelBooking(deps, trackingNumber);
+  const item = await labelBooking(deps, trackingNumber, { client, userId: command.user_id });
   if (typeof item === 'string') {
     await ack({ response_type: 'ephemeral', text: item });
     return;
