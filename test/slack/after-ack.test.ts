@@ -2,6 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
+import { bookThroughModal } from '../support/booking-flow.js';
 import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -104,5 +105,21 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
     } finally {
       await restore();
     }
+  });
+
+  it('tells the person in a DM what could not be made when work a command started fails', async () => {
+    bot = await startTestBot({ backend });
+    await bookThroughModal(bot);
+    // Slack refusing every upload: the labels reach neither the card's thread nor the person.
+    bot.fake.respond('files.getUploadURLExternal', { ok: false, error: 'internal_error' });
+    await bot.command('/waybill', 'label WB000001');
+    await bot.idle();
+    const told = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes("Something went wrong on the bot's side while making the labels of `WB000001`"),
+    );
+    const dm = bot.fake.callsTo('conversations.open').at(-1);
+    expect(dm?.body.users).toBe('UDISPATCH');
+    expect(textOf(told.body)).not.toContain('internal_error');
+    expect(bot.logs.some((line) => line.includes('background task failed'))).toBe(true);
   });
 });

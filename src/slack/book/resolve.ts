@@ -14,6 +14,7 @@ import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { bookingCard } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
@@ -116,7 +117,7 @@ async function settle(
   const booked = await recordBooked(deps, { attempt, draft, userId, reference });
   if (!booked) return resolvedMeanwhile;
   deps.activity.changed(userId);
-  deps.inFlight.run('resolved booking card', async () => {
+  const post = async () => {
     const card = bookingCard({
       booking: booked.booking,
       trackingRefNo: reference,
@@ -127,6 +128,11 @@ async function settle(
       env,
     });
     await postCard(deps, client, booked.draft, card);
+  };
+  deps.inFlight.run('resolved booking card', post, {
+    client,
+    userId,
+    what: `the card of \`${escapeMrkdwn(trackingNumber)}\``,
   });
   const note = 'The booking card is being posted.';
   return {

@@ -181,25 +181,15 @@ export async function printImport(
   }
 }
 
-/** Runs a print after the ack; a failure is told to the person. */
+/** Runs a print after the ack; a failure is told to the person (`what`: whose labels, in mrkdwn). */
 function soon(
-  deps: Pick<Core, 'inFlight' | 'logger'>,
+  deps: Pick<Core, 'inFlight'>,
+  client: SlackClient,
+  userId: string,
   what: string,
-  tell: TellClicker,
   work: () => Promise<void>,
 ): void {
-  deps.inFlight.run('labels', async () => {
-    try {
-      await work();
-    } catch (err) {
-      deps.logger.error({ err, what }, 'labels could not be printed');
-      await tell({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: `The labels of ${what} could not be made; try again in a moment.`,
-      }).catch(() => undefined);
-    }
-  });
+  deps.inFlight.run('labels', work, { client, userId, what: `the labels of ${what}` });
 }
 
 /** Prints one booking's labels after the ack. */
@@ -208,7 +198,7 @@ function printSoon(
   client: SlackClient,
   request: PrintRequest,
 ): void {
-  soon(deps, `\`${escapeMrkdwn(request.trackingNumber)}\``, request.tell, () =>
+  soon(deps, client, request.userId, `\`${escapeMrkdwn(request.trackingNumber)}\``, () =>
     printLabels(deps, client, request),
   );
 }
@@ -232,7 +222,9 @@ export const labelCommand: CommandAnswer<'label'> = async (
     text: `Printing the labels of \`${escapeMrkdwn(trackingNumber)}\`: the PDF comes in the booking card's thread.`,
   });
   const request = { userId: command.user_id, trackingNumber, tell: respond };
-  soon(deps, `\`${escapeMrkdwn(trackingNumber)}\``, respond, () => printBooking(deps, client, request, item));
+  soon(deps, client, command.user_id, `\`${escapeMrkdwn(trackingNumber)}\``, () =>
+    printBooking(deps, client, request, item),
+  );
 };
 
 export function register(app: App, deps: Core): void {
@@ -248,6 +240,6 @@ export function register(app: App, deps: Core): void {
       tell,
       ...(channel && ts ? { card: { channel, ts } } : {}),
     };
-    soon(deps, 'the booked rows', tell, () => printImport(deps, client, request));
+    soon(deps, client, body.user.id, 'the booked rows', () => printImport(deps, client, request));
   });
 }

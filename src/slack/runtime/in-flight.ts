@@ -19,31 +19,38 @@ export interface Surface {
   userId: string;
   viewId?: string;
   channelId?: string;
+  /** What the work makes, in mrkdwn (anything typed escaped), for a message that comes out of the blue: "the labels of `WB1`". */
+  what?: string;
 }
 
 /** What anyone is told of a failure nothing else caught: no internals, so no secret either. */
-const NOT_FINISHED =
-  ":warning: Something went wrong on the bot's side, so this was not finished. What was done before it stays done: check before you try again, and if it happens again, tell whoever runs the bot.";
-
-const notFinishedView = {
-  type: 'modal' as const,
-  title: { type: 'plain_text' as const, text: 'Not finished' },
-  close: { type: 'plain_text' as const, text: 'Close' },
-  blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: NOT_FINISHED } }],
-};
+function notFinished(what: string | undefined): string {
+  const failed = what
+    ? `Something went wrong on the bot's side while making ${what}, so it was not finished.`
+    : "Something went wrong on the bot's side, so this was not finished.";
+  return `:warning: ${failed} What was done before it stays done: check before you try again, and if it happens again, tell whoever runs the bot.`;
+}
 
 /** Tells the person a piece of work failed, where they are looking. */
-async function tellNotFinished({ client, userId, viewId, channelId }: Surface): Promise<void> {
+async function tellNotFinished({ client, userId, viewId, channelId, what }: Surface): Promise<void> {
+  const text = notFinished(what);
+  const blocks = [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }];
   if (viewId) {
+    const view = {
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: 'Not finished' },
+      close: { type: 'plain_text' as const, text: 'Close' },
+      blocks,
+    };
     try {
-      await client.views.update({ view_id: viewId, view: notFinishedView });
+      await client.views.update({ view_id: viewId, view });
       return;
     } catch (err) {
       // A modal closed meanwhile: the person is told in a message instead.
       if (slackErrorCode(err) !== 'not_found') throw err;
     }
   }
-  const message = { text: NOT_FINISHED, blocks: notFinishedView.blocks };
+  const message = { text, blocks };
   if (channelId) {
     await postToUser(client, { channelId, userId }, message);
     return;

@@ -160,6 +160,12 @@ export async function recordAndTell(
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<string> {
   const { text, recorded } = await recordStatus(deps, client, input);
-  if (recorded) deps.inFlight.run('status cards', () => tellCards(deps, client, recorded));
+  if (recorded) {
+    deps.inFlight.run('status cards', () => tellCards(deps, client, recorded), {
+      client,
+      userId: input.userId,
+      what: `the cards and thread lines of \`${escapeMrkdwn(input.trackingNumber)}\``,
+    });
+  }
   return text;
 }

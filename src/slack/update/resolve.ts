@@ -12,6 +12,7 @@ import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { ids, viewMetadata } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
@@ -78,8 +79,10 @@ async function settle(
   if (!updated) return resolvedMeanwhile;
   deps.activity.changed(userId);
   const record = updated.ok ? updated.booking : stored.record;
-  deps.inFlight.run('resolved update', () =>
-    announce(deps, client, record, booking, draft.userId, changes).then(() => undefined),
+  deps.inFlight.run(
+    'resolved update',
+    () => announce(deps, client, record, booking, draft.userId, changes).then(() => undefined),
+    { client, userId, what: `the card and thread line of \`${escapeMrkdwn(trackingNumber)}\`` },
   );
   return { view: updateDoneView(trackingNumber, changes, note, env, metadata) };
 }
