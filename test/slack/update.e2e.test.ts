@@ -149,9 +149,9 @@ describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
   it('tells the second of two editors that the record changed, and shows the new values', async () => {
     const first = await openByButton('UFIRST');
     const second = await openByButton('USECOND');
-    await bot.submit(first, { 'consignee.phone': '0918 111 1111' });
+    await bot.submit(first, { 'consignee.phone': '0918 111 1111' }, 'UFIRST');
     await bot.idle();
-    const ack = await bot.submit(second, { codAmount: '999' });
+    const ack = await bot.submit(second, { codAmount: '999' }, 'USECOND');
     expect(ack.body.response_action).toBe('update');
     const refreshed = ack.body.view as View;
     expect(textOf(refreshed.blocks)).toContain('<@UFIRST> changed this waybill since you opened it');

@@ -29,7 +29,7 @@ export function register(app: App, deps: Core): void {
       const step = await startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
       // Before the ack, which fails when this answer comes too late for Slack (a slow database): a
       // booking once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
-      if (step.work) deps.inFlight.run('book', step.work);
+      if (step.work) deps.inFlight.run('book', step.work, { client, userId: draft.userId, viewId: view.id });
       await ack({ response_action: 'update', view: step.view });
     },
   );

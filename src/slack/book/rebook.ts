@@ -4,8 +4,10 @@ import type { ModalView } from '@slack/types';
 import type { Booking } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
 import { onOpeningButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
 import { ids } from '../kit/ids.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -46,18 +48,23 @@ export function rebookInput(booking: Booking): Record<string, unknown> {
 }
 
 /**
- * /book's first step with `booking` copied, or, when there is no such booking, what the
- * dispatcher is told instead. A COD amount is kept, and pointed out on the first step and at review.
+ * /book's first step with the booking copied, or, when there is no such booking or the person may
+ * not book from its conversation, what they are told instead. A COD amount is kept, and pointed
+ * out on the first step and at review.
  */
-function rebookForm(
-  deps: Pick<Core, 'store' | 'now' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
+async function rebookForm(
+  deps: Core,
+  client: SlackClient,
   where: { userId: string; channelId: string; responseUrl?: string },
   trackingNumber: string,
-  booking: Booking | undefined,
-): (() => Promise<ModalView>) | string {
-  if (!booking) {
+): Promise<(() => Promise<ModalView>) | string> {
+  const known = await storedBooking(deps, trackingNumber);
+  if (!known) {
     return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`, so there is nothing to copy. Type \`/book\` to book.`;
   }
+  const refused = await refusalOnBooking(deps, { client, userId: where.userId }, 'book', known.record);
+  if (refused) return refused;
+  const { booking } = known;
   const input = rebookInput(booking);
   const origin = {
     kind: 'rebook' as const,
@@ -71,7 +78,7 @@ function rebookForm(
 export const rebookCommand: CommandAnswer<'rebook'> = async (deps, args, { trackingNumber }) => {
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
-  const form = rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
+  const form = await rebookForm(deps, args.client, where, trackingNumber);
   await answerWithForm(deps, args, `type \`/waybill rebook ${escapeMrkdwn(trackingNumber)}\``, form);
 };
 
@@ -83,13 +90,13 @@ export function register(app: App, deps: Core): void {
     ids.bookRebook,
     requires(deps, 'book'),
     'click *Rebook*',
-    async (trackingNumber, body) => {
+    async (trackingNumber, body, client) => {
       const where = {
         userId: body.user.id,
         channelId: body.channel?.id ?? '',
         responseUrl: body.response_url,
       };
-      return rebookForm(deps, where, trackingNumber, (await storedBooking(deps, trackingNumber))?.booking);
+      return rebookForm(deps, client, where, trackingNumber);
     },
   );
 }

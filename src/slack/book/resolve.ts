@@ -10,18 +10,27 @@ import { settleUnknown } from '../../operations/resolve.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { bookingCard } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { postCard } from './send.js';
 
-/** The unknown booking a Resolve names, with its draft; or why it cannot be resolved, in words. */
-const unresolved = (deps: Pick<Core, 'store'>, key: string) =>
-  unresolvedWithDraft<BookingAttemptResult, BookingDraft>(deps, key, 'booking');
+/**
+ * The unknown booking a Resolve names, with its draft; or why it cannot be resolved, in words.
+ * Not booked yet, it belongs to the conversation its draft was made for.
+ */
+async function unresolved(deps: Core, key: string, asker: Asker) {
+  const found = await unresolvedWithDraft<BookingAttemptResult, BookingDraft>(deps, key, 'booking');
+  if (typeof found === 'string') return found;
+  const booking = { trackingNumber: found.attempt.trackingNumber ?? '', channelId: found.draft.channelId };
+  return (await refusalOnBooking(deps, asker, 'update', booking)) ?? found;
+}
 
 /** "The courier has it": the booking stored, the attempt settled and audited, the draft booked; once. */
 async function recordBooked(
@@ -108,7 +117,7 @@ async function settle(
   const booked = await recordBooked(deps, { attempt, draft, userId, reference });
   if (!booked) return resolvedMeanwhile;
   deps.activity.changed(userId);
-  deps.inFlight.run('resolved booking card', async () => {
+  const post = async () => {
     const card = bookingCard({
       booking: booked.booking,
       trackingRefNo: reference,
@@ -119,6 +128,11 @@ async function settle(
       env,
     });
     await postCard(deps, client, booked.draft, card);
+  };
+  deps.inFlight.run('resolved booking card', post, {
+    client,
+    userId,
+    what: `the card of \`${escapeMrkdwn(trackingNumber)}\``,
   });
   const note = 'The booking card is being posted.';
   return {
@@ -132,7 +146,7 @@ export function register(app: App, deps: Core): void {
     deps,
     { button: ids.resolveOpen, form: ids.resolveForm },
     requires(deps, 'update'),
-    (key) => unresolved(deps, key),
+    (key, asker) => unresolved(deps, key, asker),
     (found, resolution) => settle(deps, found, resolution),
   );
 }

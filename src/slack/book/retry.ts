@@ -25,7 +25,7 @@ export function register(app: App, deps: Core): void {
       if (!result.ok) return;
       const booking = result.value;
       const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
-      await sendFromButton(deps, client, view, 'book', working, () =>
+      await sendFromButton(deps, client, view, draft.userId, 'book', working, () =>
         startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed' }),
       );
     },

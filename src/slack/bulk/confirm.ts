@@ -42,8 +42,10 @@ export function register(app: App, deps: Core, rows: BulkWorker): void {
           metadata: viewMetadata({ draftId: draft.id }),
         }),
       });
-      deps.inFlight.run('bulk booking', () =>
-        startImport(deps, client, { viewId: view.id, draft, wake: () => rows.wake() }),
+      deps.inFlight.run(
+        'bulk booking',
+        () => startImport(deps, client, { viewId: view.id, draft, wake: () => rows.wake() }),
+        { client, userId: draft.userId, viewId: view.id },
       );
     },
   );

@@ -44,6 +44,11 @@ export function register(app: App, deps: Core): void {
     });
   });
   onButton(app, ids.bulkTemplate, requires(deps, 'bulk'), async (body, client) => {
-    deps.inFlight.run('csv template', () => sendTemplate(deps, client, body));
+    deps.inFlight.run('csv template', () => sendTemplate(deps, client, body), {
+      client,
+      userId: body.user.id,
+      ...(body.channel ? { channelId: body.channel.id } : {}),
+      what: 'the CSV template',
+    });
   });
 }

@@ -3,10 +3,11 @@ import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { type CommandRequest, readCommand } from '../kit/command-request.js';
+import type { SlackClient } from '../kit/delivery.js';
 import { chosenConversation } from '../kit/global-shortcut.js';
 import { readViewMetadata } from '../kit/ids.js';
 import { type Guard, type Permission, REQUIRED } from '../kit/listener.js';
-import type { GuardedOperation } from '../runtime/access-control.js';
+import type { GuardedOperation, Verdict } from '../runtime/access-control.js';
 import { partsOf, type RequestParts, type SlackRequest } from './request-parts.js';
 
 /**
@@ -24,7 +25,7 @@ async function channelOf(
 }
 
 /** What a refused operation is, in the refusal's words: "may …", "… are not enabled". */
-const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
+export const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
   quote: ['quote waybills', 'quoting'],
   book: ['book waybills', 'booking'],
   update: ['update waybills', 'waybill changes'],
@@ -50,6 +51,22 @@ function refusedView(text: string) {
   };
 }
 
+/** Whether `userId` may do `operation` in `channelId`, by the check that operation has. */
+export function verdictOn(
+  access: Core['access'],
+  operation: GuardedOperation,
+  where: { client: SlackClient; userId: string; channelId: string | undefined; channelChosenLater?: boolean },
+): Promise<Verdict> {
+  const check =
+    operation === 'bulk'
+      ? access.allowsBulk
+      : operation === 'remittance'
+        ? access.allowsFinance
+        : access.allows;
+  const { client, userId, channelId, channelChosenLater = false } = where;
+  return check.call(access, client, userId, channelId, { channelChosenLater });
+}
+
 /** What a listener's first middleware says it requires; undefined when it is not a `requires` guard. */
 export function declaredPermission(middleware: unknown): Permission | 'per request' | undefined {
   return typeof middleware === 'function' ? (middleware as Partial<Guard>)[REQUIRED] : undefined;
@@ -72,13 +89,12 @@ export function requires(
     const { userId, view, triggerId } = request;
     // A shortcut and the Home tab come from no conversation: the one chosen next is checked then.
     const channelChosenLater = request.surface === 'shortcut' || view?.type === 'home';
-    const check =
-      operation === 'bulk'
-        ? core.access.allowsBulk
-        : operation === 'remittance'
-          ? core.access.allowsFinance
-          : core.access.allows;
-    const verdict = await check.call(core.access, args.client, userId, channelId, { channelChosenLater });
+    const verdict = await verdictOn(core.access, operation, {
+      client: args.client,
+      userId,
+      channelId,
+      channelChosenLater,
+    });
     if (verdict.ok) return args.next();
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     if (request.surface === 'suggestion') {

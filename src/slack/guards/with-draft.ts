@@ -17,7 +17,9 @@ export type Expired = { error: string; block?: string } | { view: () => ModalVie
 
 /**
  * Loads the draft of the kind the modal's private_metadata names into `context.draft`; when it is
- * gone (expired, or another kind), answers `expired` and the listener is not called.
+ * gone (expired, or another kind), answers `expired` and the listener is not called. A draft is
+ * its opener's: Slack lets only them act in the modal, so a request from anyone else is forged,
+ * refused and logged.
  */
 export function withDraft<T>(
   drafts: Pick<Drafts, 'get'>,
@@ -29,12 +31,23 @@ export function withDraft<T>(
     const { body } = args;
     const view = 'view' in body ? body.view : undefined;
     const draft = view ? await draftOfView<T>(drafts, view.private_metadata, kind) : undefined;
-    if (draft) {
+    const userId = 'user' in body ? body.user?.id : undefined;
+    if (draft && draft.userId === userId) {
       args.context.draft = draft;
       return args.next();
     }
+    if (draft) {
+      args.logger.warn(
+        `refused: user ${userId} acted in a modal whose ${kind} draft ${draft.id} is ${draft.userId}'s`,
+      );
+    }
     if (!('ack' in args)) return;
     const ack = args.ack as (response?: unknown) => Promise<void>;
+    if (draft) {
+      if (body.type !== 'view_submission') return ack();
+      const block = inputBlockIds(body.view.blocks)[0] ?? '';
+      return ack({ response_action: 'errors', errors: { [block]: 'This form was opened by someone else.' } });
+    }
     if (body.type !== 'view_submission' || !expired) return ack();
     if ('view' in expired) return ack({ response_action: 'update', view: expired.view() });
     const block = expired.block ?? inputBlockIds(body.view.blocks)[0] ?? '';

@@ -3,7 +3,6 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { notice } from '../kit/blocks.js';
 import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -20,21 +19,10 @@ function exportSoon(
   userId: string,
   range: ExportRange,
 ): void {
-  deps.inFlight.run('export', async () => {
-    try {
-      await sendExport(deps, client, userId, range);
-    } catch (err) {
-      deps.logger.error({ err, user: userId }, 'an export could not be sent');
-      await client.chat
-        .postMessage({
-          channel: userId,
-          ...notice(
-            ':warning:',
-            `The export of ${range.first} to ${range.last} could not be made; try again later.`,
-          ),
-        })
-        .catch(() => undefined);
-    }
+  deps.inFlight.run('export', () => sendExport(deps, client, userId, range), {
+    client,
+    userId,
+    what: `the export of ${range.first} to ${range.last}`,
   });
 }
 

@@ -20,12 +20,16 @@ export function onOpeningButton(
   actionId: string,
   guard: Guard,
   again: string,
-  open: (value: string, body: ButtonClick) => Promise<(() => ModalView | Promise<ModalView>) | string>,
+  open: (
+    value: string,
+    body: ButtonClick,
+    client: SlackClient,
+  ) => Promise<(() => ModalView | Promise<ModalView>) | string>,
 ): void {
   app.action<ButtonClick>(actionId, guard, async ({ ack, body, action, client, respond }) => {
     await ack();
     const tell = tellClicker(body, client, respond);
-    const opened = await open(action.value ?? '', body);
+    const opened = await open(action.value ?? '', body, client);
     if (typeof opened === 'string') {
       await tell({ response_type: 'ephemeral', replace_original: false, text: opened });
       return;

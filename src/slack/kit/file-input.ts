@@ -80,9 +80,8 @@ export function onFileChosen(
       return;
     }
     await ack({ response_action: 'update', view: input.working() });
-    deps.inFlight.run(input.task, () =>
-      input.run(client, { viewId: view.id, userId: body.user.id, channelId, fileId }),
-    );
+    const chosen = { viewId: view.id, userId: body.user.id, channelId, fileId };
+    deps.inFlight.run(input.task, () => input.run(client, chosen), { client, ...chosen });
   });
 }
 

@@ -106,14 +106,16 @@ export interface SendStep {
 }
 
 /**
- * A button that sends again ("Try again", a confirmed "Send again"): `working` replaces the modal
- * only if the one clicked is still on screen (its hash), so a second click starts nothing; then
- * `start` records the attempt, and what it answers replaces `working` unless the call started.
+ * A button that sends again ("Try again", a confirmed "Send again"), clicked by `userId`: `working`
+ * replaces the modal only if the one clicked is still on screen (its hash), so a second click
+ * starts nothing; then `start` records the attempt, and what it answers replaces `working` unless
+ * the call started.
  */
 export async function sendFromButton(
   deps: Pick<Core, 'inFlight'>,
   client: SlackClient,
   view: ViewOutput,
+  userId: string,
   operation: string,
   working: ModalView,
   start: () => Promise<SendStep>,
@@ -125,7 +127,7 @@ export async function sendFromButton(
     throw err;
   });
   if (!step.started) await showInModal(client, view.id, step.view);
-  if (step.work) deps.inFlight.run(operation, step.work);
+  if (step.work) deps.inFlight.run(operation, step.work, { client, userId, viewId: view.id });
 }
 
 /**

@@ -27,7 +27,7 @@ export const resolvedMeanwhile: Settled = { problem: 'Someone resolved it meanwh
 
 /**
  * `find` reads the attempt a button or form names, and its draft, or says why it cannot be
- * resolved; `settle` records the answer (once) and says what the modal shows. In the outcome modal
+ * resolved (by the person asking, too); `settle` records the answer (once) and says what the modal shows. In the outcome modal
  * the form takes its place; from a message (the private one, the digest) it opens.
  */
 export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>(
@@ -35,12 +35,12 @@ export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>
   deps: Pick<Core, 'waybill' | 'inFlight' | 'logger'>,
   ids: { button: string; form: string },
   guard: Guard,
-  find: (key: string) => Promise<F | string>,
+  find: (key: string, asker: { client: SlackClient; userId: string }) => Promise<F | string>,
   settle: (found: F, resolution: Resolution) => Promise<Settled>,
 ): void {
   app.action<BlockAction<ButtonAction>>(ids.button, guard, async ({ ack, body, action, client, respond }) => {
     await ack();
-    const found = await find(action.value ?? '');
+    const found = await find(action.value ?? '', { client, userId: body.user.id });
     const tell = tellClicker(body, client, respond);
     if (typeof found === 'string') {
       if (body.view) await client.views.push({ trigger_id: body.trigger_id, view: resolveNotice(found) });
@@ -63,7 +63,10 @@ export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>
   app.view<ViewSubmitAction>(ids.form, guard, async ({ ack, view, body, client }) => {
     const errors = (problem: string, field: string = resolveBlocks.verdict) =>
       ack({ response_action: 'errors', errors: { [field]: problem } });
-    const found = await find(readViewMetadata(view.private_metadata)?.attemptKey ?? '');
+    const found = await find(readViewMetadata(view.private_metadata)?.attemptKey ?? '', {
+      client,
+      userId: body.user.id,
+    });
     if (typeof found === 'string') return errors(found);
     const form = readFormState(view.state.values as StateValues);
     const verdict = form[resolveBlocks.verdict];

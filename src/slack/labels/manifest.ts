@@ -15,7 +15,6 @@ import { validate } from '../../waybill/schemas.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { notice } from '../kit/blocks.js';
 import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -140,18 +139,10 @@ function manifestSoon(
   client: SlackClient,
   request: ManifestRequest,
 ): void {
-  deps.inFlight.run('manifest', async () => {
-    try {
-      await sendManifest(deps, client, request);
-    } catch (err) {
-      deps.logger.error({ err, date: request.date }, 'a manifest could not be made');
-      await client.chat
-        .postMessage({
-          channel: request.userId,
-          ...notice(':warning:', `The pickup list of ${request.date} could not be made; try again later.`),
-        })
-        .catch(() => undefined);
-    }
+  deps.inFlight.run('manifest', () => sendManifest(deps, client, request), {
+    client,
+    userId: request.userId,
+    what: `the pickup list of ${request.date}`,
   });
 }
 

@@ -3,6 +3,7 @@ import type { App } from '@slack/bolt';
 import { type LabelBooking, type PrintSettings, parcelsOf, renderLabels } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { onButton, type TellClicker } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -14,7 +15,7 @@ import { storedBooking } from '../kit/stored-booking.js';
 import { importLabelsComment, labelsComment, noLabelText, unprintableNote } from './blocks.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
-type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>;
+type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access'>;
 
 /** What labels are printed with, from the settings. */
 export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSettings {
@@ -25,12 +26,18 @@ export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSetting
 /** Where a booking's card is: its labels go into the card's thread. */
 type Card = { channel: string; ts: string };
 
-/** The stored booking to label, current as of now, with its card; or why there is none, in plain words. */
+/**
+ * The stored booking to label, current as of now, with its card; or why there is none, in plain
+ * words. Printed for `asker`, it must be theirs to look up in its own conversation too.
+ */
 export async function labelBooking(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger'>,
+  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
   trackingNumber: string,
+  asker?: Asker,
 ): Promise<(LabelBooking & { card?: Card }) | string> {
   const known = await storedBooking(deps, trackingNumber);
+  const refused = known && asker && (await refusalOnBooking(deps, asker, 'show', known.record));
+  if (refused) return refused;
   if (known) {
     const { trackingRefNo, cardChannelId, cardTs } = known.record;
     return {
@@ -56,7 +63,7 @@ export interface PrintRequest {
  * recorded, so the next one says it is a reprint.
  */
 export async function printLabels(deps: Printing, client: SlackClient, request: PrintRequest): Promise<void> {
-  const item = await labelBooking(deps, request.trackingNumber);
+  const item = await labelBooking(deps, request.trackingNumber, { client, userId: request.userId });
   if (typeof item === 'string') {
     await request.tell({ response_type: 'ephemeral', replace_original: false, text: item });
     return;
@@ -174,25 +181,15 @@ export async function printImport(
   }
 }
 
-/** Runs a print after the ack; a failure is told to the person. */
+/** Runs a print after the ack; a failure is told to the person (`what`: whose labels, in mrkdwn). */
 function soon(
-  deps: Pick<Core, 'inFlight' | 'logger'>,
+  deps: Pick<Core, 'inFlight'>,
+  client: SlackClient,
+  userId: string,
   what: string,
-  tell: TellClicker,
   work: () => Promise<void>,
 ): void {
-  deps.inFlight.run('labels', async () => {
-    try {
-      await work();
-    } catch (err) {
-      deps.logger.error({ err, what }, 'labels could not be printed');
-      await tell({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: `The labels of ${what} could not be made; try again in a moment.`,
-      }).catch(() => undefined);
-    }
-  });
+  deps.inFlight.run('labels', work, { client, userId, what: `the labels of ${what}` });
 }
 
 /** Prints one booking's labels after the ack. */
@@ -201,7 +198,7 @@ function printSoon(
   client: SlackClient,
   request: PrintRequest,
 ): void {
-  soon(deps, `\`${escapeMrkdwn(request.trackingNumber)}\``, request.tell, () =>
+  soon(deps, client, request.userId, `\`${escapeMrkdwn(request.trackingNumber)}\``, () =>
     printLabels(deps, client, request),
   );
 }
@@ -215,7 +212,7 @@ export const labelCommand: CommandAnswer<'label'> = async (
   { ack, client, command, respond },
   { trackingNumber },
 ) => {
-  const item = await labelBooking(deps, trackingNumber);
+  const item = await labelBooking(deps, trackingNumber, { client, userId: command.user_id });
   if (typeof item === 'string') {
     await ack({ response_type: 'ephemeral', text: item });
     return;
@@ -225,7 +222,9 @@ export const labelCommand: CommandAnswer<'label'> = async (
     text: `Printing the labels of \`${escapeMrkdwn(trackingNumber)}\`: the PDF comes in the booking card's thread.`,
   });
   const request = { userId: command.user_id, trackingNumber, tell: respond };
-  soon(deps, `\`${escapeMrkdwn(trackingNumber)}\``, respond, () => printBooking(deps, client, request, item));
+  soon(deps, client, command.user_id, `\`${escapeMrkdwn(trackingNumber)}\``, () =>
+    printBooking(deps, client, request, item),
+  );
 };
 
 export function register(app: App, deps: Core): void {
@@ -241,6 +240,6 @@ export function register(app: App, deps: Core): void {
       tell,
       ...(channel && ts ? { card: { channel, ts } } : {}),
     };
-    soon(deps, 'the booked rows', tell, () => printImport(deps, client, request));
+    soon(deps, client, body.user.id, 'the booked rows', () => printImport(deps, client, request));
   });
 }

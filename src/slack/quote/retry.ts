@@ -31,8 +31,14 @@ export function register(app: App, deps: Core): void {
         view.hash,
       ).catch(() => false);
       if (!shown) return;
-      deps.inFlight.run('quote', () =>
-        runQuote(deps, client, { viewId: view.id, draft, quote: result.value }),
+      deps.inFlight.run(
+        'quote',
+        () => runQuote(deps, client, { viewId: view.id, draft, quote: result.value }),
+        {
+          client,
+          userId: draft.userId,
+          viewId: view.id,
+        },
       );
     },
   );

@@ -28,8 +28,14 @@ export function register(app: App, deps: Core): void {
         return;
       }
       await ack({ response_action: 'update', view: quoteWorking(deps, saved, result.value) });
-      deps.inFlight.run('quote', () =>
-        runQuote(deps, client, { viewId: view.id, draft: saved, quote: result.value }),
+      deps.inFlight.run(
+        'quote',
+        () => runQuote(deps, client, { viewId: view.id, draft: saved, quote: result.value }),
+        {
+          client,
+          userId: draft.userId,
+          viewId: view.id,
+        },
       );
     },
   );

@@ -1,5 +1,7 @@
 /** Work started after Slack was acknowledged, tracked so a stop and the tests can wait for it. */
 import type { Logger } from 'pino';
+import { postToUser, type SlackClient } from '../kit/delivery.js';
+import { slackErrorCode } from '../kit/slack-errors.js';
 
 /**
  * How long work after an ack may be held back while other requests wait for theirs. Under it, a
@@ -7,6 +9,55 @@ import type { Logger } from 'pino';
  * lives, so a form is still opened in time.
  */
 const MAX_HOLD_MS = 750;
+
+/**
+ * Where the person whose request started a piece of work is looking, so that its failure is told
+ * there: in the modal showing its progress, else privately in the conversation, else in a DM.
+ */
+export interface Surface {
+  client: SlackClient;
+  userId: string;
+  viewId?: string;
+  channelId?: string;
+  /** What the work makes, in mrkdwn (anything typed escaped), for a message that comes out of the blue: "the labels of `WB1`". */
+  what?: string;
+}
+
+/** What anyone is told of a failure nothing else caught: no internals, so no secret either. */
+function notFinished(what: string | undefined): string {
+  const failed = what
+    ? `Something went wrong on the bot's side while making ${what}, so it was not finished.`
+    : "Something went wrong on the bot's side, so this was not finished.";
+  return `:warning: ${failed} What was done before it stays done: check before you try again, and if it happens again, tell whoever runs the bot.`;
+}
+
+/** Tells the person a piece of work failed, where they are looking. */
+async function tellNotFinished({ client, userId, viewId, channelId, what }: Surface): Promise<void> {
+  const text = notFinished(what);
+  const blocks = [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }];
+  if (viewId) {
+    const view = {
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: 'Not finished' },
+      close: { type: 'plain_text' as const, text: 'Close' },
+      blocks,
+    };
+    try {
+      await client.views.update({ view_id: viewId, view });
+      return;
+    } catch (err) {
+      // A modal closed meanwhile: the person is told in a message instead.
+      if (slackErrorCode(err) !== 'not_found') throw err;
+    }
+  }
+  const message = { text, blocks };
+  if (channelId) {
+    await postToUser(client, { channelId, userId }, message);
+    return;
+  }
+  const dm = await client.conversations.open({ users: userId });
+  await client.chat.postMessage({ channel: dm.channel?.id ?? userId, ...message });
+}
 
 /**
  * Work started after Slack was acknowledged (an upstream call, a views.update). Tracked so a
@@ -29,13 +80,24 @@ export class InFlight {
     private readonly maxHoldMs = MAX_HOLD_MS,
   ) {}
 
-  run(name: string, work: () => Promise<void>): void {
+  /**
+   * Runs `work` after the acks waiting. Whatever it throws is logged here, and told to the person
+   * on `surface` (every piece a person's request starts names theirs), so no failure leaves them
+   * looking at "Working…".
+   */
+  run(name: string, work: () => Promise<void>, surface?: Surface): void {
     const task = new Promise<void>((start) => {
       this.queue.push({ start, since: performance.now() });
       this.scheduleTurn();
     })
       .then(work)
-      .catch((err: unknown) => this.logger.error({ err, task: name }, 'background task failed'))
+      .catch(async (err: unknown) => {
+        this.logger.error({ err, task: name }, 'background task failed');
+        if (!surface) return;
+        await tellNotFinished(surface).catch((told: unknown) =>
+          this.logger.error({ err: told, task: name }, 'a failed task could not be told to its person'),
+        );
+      })
       .finally(() => this.tasks.delete(task));
     this.tasks.add(task);
   }

@@ -2,6 +2,7 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { onOpeningButton } from '../kit/buttons.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
@@ -22,9 +23,11 @@ export function register(app: App, deps: Core): void {
     ids.statusOpen,
     requires(deps, 'update'),
     'click *Record status*',
-    async (trackingNumber, body) => {
+    async (trackingNumber, body, client) => {
       const known = await storedBooking(deps, trackingNumber);
       if (!known) return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`;
+      const refused = await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', known.record);
+      if (refused) return refused;
       const draft = await deps.store.drafts.create<StatusDraft>({
         kind: DRAFT_KIND,
         userId: body.user.id,

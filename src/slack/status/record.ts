@@ -9,6 +9,7 @@ import {
   statusLabel,
 } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
@@ -65,11 +66,14 @@ type Recorded = { recorded: true; entry: StatusEntry } | { recorded: false; curr
  */
 export async function recordStatus(
   deps: Core,
+  client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<{ text: string; recorded?: StatusEntry }> {
   const { userId, trackingNumber, choice } = input;
   const known = await storedBooking(deps, trackingNumber);
   if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
+  const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
+  if (refused) return { text: refused };
   const result: Recorded = await deps.store.statuses.record({ trackingNumber, userId, ...choice });
   if (!result.recorded) return { text: recordedText(trackingNumber, result) };
   await deps.store.audit.record({
@@ -120,7 +124,13 @@ export async function recordAndTell(
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<string> {
-  const { text, recorded } = await recordStatus(deps, input);
-  if (recorded) deps.inFlight.run('status cards', () => tellCards(deps, client, recorded));
+  const { text, recorded } = await recordStatus(deps, client, input);
+  if (recorded) {
+    deps.inFlight.run('status cards', () => tellCards(deps, client, recorded), {
+      client,
+      userId: input.userId,
+      what: `the cards and thread lines of \`${escapeMrkdwn(input.trackingNumber)}\``,
+    });
+  }
   return text;
 }

@@ -1,4 +1,5 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
+import { refusalOnBooking } from '../guards/booking-access.js';
 import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -15,12 +16,18 @@ export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unkno
 };
 
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-export const showCommand: CommandAnswer<'show'> = async (deps, { ack }, { trackingNumber }) => {
+export const showCommand: CommandAnswer<'show'> = async (
+  deps,
+  { ack, client, command },
+  { trackingNumber },
+) => {
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) {
+  const refused =
+    known && (await refusalOnBooking(deps, { client, userId: command.user_id }, 'show', known.record));
+  if (!known || refused) {
     await ack({
       response_type: 'ephemeral',
-      text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`,
+      text: refused || `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`,
     });
     return;
   }
@@ -40,12 +47,15 @@ export const updateCommand: CommandAnswer<'update'> = async (deps, args, { track
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
   const known = await storedBooking(deps, trackingNumber);
-  const draft = known ? await createUpdateDraft(deps, where, trackingNumber) : undefined;
+  const refused =
+    known &&
+    (await refusalOnBooking(deps, { client: args.client, userId: where.userId }, 'update', known.record));
+  const draft = known && !refused ? await createUpdateDraft(deps, where, trackingNumber) : undefined;
   const safeNumber = escapeMrkdwn(trackingNumber);
   await answerWithForm(
     deps,
     args,
     `type \`/waybill update ${safeNumber}\``,
-    draft ? () => updateForm(deps, draft) : unknownWaybillText(safeNumber),
+    draft ? () => updateForm(deps, draft) : refused || unknownWaybillText(safeNumber),
   );
 };

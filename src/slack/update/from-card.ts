@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
 import { onOpeningButton } from '../kit/buttons.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -15,8 +16,12 @@ export function register(app: App, deps: Core): void {
     ids.waybillUpdate,
     requires(deps, 'update'),
     'click *Update*',
-    async (trackingNumber, body) => {
+    async (trackingNumber, body, client) => {
       const where = { userId: body.user.id, channelId: body.channel?.id ?? '' };
+      const known = await deps.store.bookings.get(trackingNumber);
+      const refused =
+        known && (await refusalOnBooking(deps, { client, userId: where.userId }, 'update', known));
+      if (refused) return refused;
       const draft = await createUpdateDraft(deps, where, trackingNumber);
       if (!draft) return unknownWaybillText(escapeMrkdwn(trackingNumber));
       return () => updateForm(deps, draft);

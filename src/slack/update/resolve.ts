@@ -9,8 +9,10 @@ import type { UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { ids, viewMetadata } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
@@ -18,9 +20,13 @@ import type { UpdateDraft } from './draft.js';
 import { announce } from './send.js';
 import { checkUpdate } from './steps.js';
 
-/** The unknown update a Resolve names, with its draft; or why it cannot be resolved, in words. */
-const unresolved = (deps: Pick<Core, 'store'>, key: string) =>
-  unresolvedWithDraft<UpdateAttemptResult, UpdateDraft>(deps, key, 'update');
+/** The unknown update a Resolve names, with its draft; or why it cannot be resolved (by this person), in words. */
+async function unresolved(deps: Core, key: string, asker: Asker) {
+  const found = await unresolvedWithDraft<UpdateAttemptResult, UpdateDraft>(deps, key, 'update');
+  if (typeof found === 'string') return found;
+  const booking = await deps.store.bookings.get(found.draft.data.trackingNumber);
+  return (booking && (await refusalOnBooking(deps, asker, 'update', booking))) || found;
+}
 
 /** Records what the person answered, once; the card and thread of an update the courier has are told after. */
 async function settle(
@@ -73,8 +79,10 @@ async function settle(
   if (!updated) return resolvedMeanwhile;
   deps.activity.changed(userId);
   const record = updated.ok ? updated.booking : stored.record;
-  deps.inFlight.run('resolved update', () =>
-    announce(deps, client, record, booking, draft.userId, changes).then(() => undefined),
+  deps.inFlight.run(
+    'resolved update',
+    () => announce(deps, client, record, booking, draft.userId, changes).then(() => undefined),
+    { client, userId, what: `the card and thread line of \`${escapeMrkdwn(trackingNumber)}\`` },
   );
   return { view: updateDoneView(trackingNumber, changes, note, env, metadata) };
 }
@@ -85,7 +93,7 @@ export function register(app: App, deps: Core): void {
     deps,
     { button: ids.resolveUpdateOpen, form: ids.resolveUpdateForm },
     requires(deps, 'update'),
-    (key) => unresolved(deps, key),
+    (key, asker) => unresolved(deps, key, asker),
     (found, resolution) => settle(deps, found, resolution),
   );
 }

@@ -45,7 +45,7 @@ export function register(app: App, deps: Core): void {
           deps.waybill.env,
           viewMetadata({ draftId: draft.id }),
         );
-        await sendFromButton(deps, client, view, 'update', working, () =>
+        await sendFromButton(deps, client, view, draft.userId, 'update', working, () =>
           startUpdate(deps, client, {
             viewId: view.id,
             draft,

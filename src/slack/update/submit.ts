@@ -48,7 +48,8 @@ export function register(app: App, deps: Core): void {
       });
       // Before the ack, which fails when this answer comes too late for Slack (a slow database): an
       // update once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
-      if (step.work) deps.inFlight.run('update', step.work);
+      if (step.work)
+        deps.inFlight.run('update', step.work, { client, userId: draft.userId, viewId: view.id });
       await ack({ response_action: 'update', view: step.view });
       if (step.started) {
         deps.logger.info(

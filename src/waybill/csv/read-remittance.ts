@@ -61,6 +61,25 @@ export function readRemittedAmount(text: string): Money | undefined {
   return cents === undefined ? undefined : formatCents(cents);
 }
 
+/** A tracking number's most characters, as the booking rules have it. */
+const MAX_TRACKING_NUMBER = 50;
+/** A cell's most characters kept: nothing the file should hold is longer, and the rest is cut. */
+const MAX_CELL = 100;
+
+/**
+ * A cell as it is kept and shown: control characters (never typed on purpose, and a NUL no
+ * PostgreSQL text can hold) shown as U+FFFD, cut at MAX_CELL characters; and what it was.
+ */
+function readCell(cells: string[], index: number) {
+  const raw = index < 0 ? '' : (cells[index] ?? '').trim();
+  const chars = [...raw.replace(/\p{Cc}/gu, '\ufffd')];
+  return {
+    text: chars.length > MAX_CELL ? `${chars.slice(0, MAX_CELL).join('')}\u2026` : chars.join(''),
+    length: chars.length,
+    control: /\p{Cc}/u.test(raw),
+  };
+}
+
 function fileProblem(message: string): RemittanceFile {
   return { lines: [], problems: [{ message }] };
 }
@@ -68,7 +87,8 @@ function fileProblem(message: string): RemittanceFile {
 /**
  * Reads a remittance CSV: UTF-8 with or without a BOM, `,` or `;` between cells, columns found by
  * header in any order (other columns ignored). The tracking number and amount columns must be
- * there; an unreadable amount or a missing tracking number is a problem on that line only.
+ * there; an unreadable amount, a missing or overlong tracking number, or a control character in
+ * any cell is a problem on that line only.
  */
 export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptions): RemittanceFile {
   const records = readCsvRecords(bytes, options.maxBytes);
@@ -90,7 +110,6 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
   }
   const remittedAt = indexOf(columns.remittedAt);
   const status = indexOf(columns.status);
-  const cell = (cells: string[], index: number) => (index < 0 ? '' : (cells[index] ?? '').trim());
   const rows = body
     .map((cells, index) => ({ cells, line: index + 2 }))
     .filter(({ cells }) => cells.some((c) => c.trim() !== ''));
@@ -99,24 +118,47 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
     return fileProblem(`The file has ${rows.length} lines; at most ${options.maxLines} at once`);
   }
   const lines = rows.map(({ cells, line }): RemittanceLine => {
-    const read: RemittanceLine = {
-      line,
-      trackingNumber: cell(cells, tracking),
-      amountText: cell(cells, amount),
-      remittedAt: cell(cells, remittedAt),
-      status: cell(cells, status),
+    const read = {
+      trackingNumber: readCell(cells, tracking),
+      amount: readCell(cells, amount),
+      remittedAt: readCell(cells, remittedAt),
+      status: readCell(cells, status),
     };
-    const money = readRemittedAmount(read.amountText);
-    if (read.trackingNumber === '') return { ...read, problem: `No ${columns.trackingNumber} on the line` };
-    if (money === undefined) {
-      return {
-        ...read,
-        problem: read.amountText
-          ? `${columns.amount} "${read.amountText}" is not an amount such as 1,500.00`
-          : `No ${columns.amount} on the line`,
-      };
-    }
-    return { ...read, amount: money };
+    const kept: RemittanceLine = {
+      line,
+      trackingNumber: read.trackingNumber.text,
+      amountText: read.amount.text,
+      remittedAt: read.remittedAt.text,
+      status: read.status.text,
+    };
+    const problem = cellProblem(read, columns);
+    if (problem) return { ...kept, problem };
+    const money = readRemittedAmount(kept.amountText);
+    if (money !== undefined) return { ...kept, amount: money };
+    const written = kept.amountText;
+    return {
+      ...kept,
+      problem: written
+        ? `${columns.amount} "${written}" is not an amount such as 1,500.00`
+        : `No ${columns.amount} on the line`,
+    };
   });
   return { lines, problems: [] };
+}
+
+const COLUMN_KEYS = ['trackingNumber', 'amount', 'remittedAt', 'status'] as const;
+
+/** What makes a line's cells unreadable, before its amount is read, named by the column's header. */
+function cellProblem(
+  read: Record<keyof RemittanceColumns, ReturnType<typeof readCell>>,
+  columns: RemittanceColumns,
+): string | undefined {
+  const withControl = COLUMN_KEYS.find((key) => read[key].control);
+  if (withControl) return `${columns[withControl]} has a control character (shown as \ufffd)`;
+  const tracking = read.trackingNumber;
+  if (tracking.text === '') return `No ${columns.trackingNumber} on the line`;
+  if (tracking.length > MAX_TRACKING_NUMBER) {
+    return `${columns.trackingNumber} is ${tracking.length} characters long; at most ${MAX_TRACKING_NUMBER}`;
+  }
+  return undefined;
 }
