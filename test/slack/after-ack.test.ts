@@ -107,18 +107,17 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
     }
   });
 
-  it('tells the person in a DM what could not be made when work a command started fails', async () => {
+  it('tells the person privately, where they typed the command, what could not be made when its work fails', async () => {
     bot = await startTestBot({ backend });
     await bookThroughModal(bot);
     // Slack refusing every upload: the labels reach neither the card's thread nor the person.
     bot.fake.respond('files.getUploadURLExternal', { ok: false, error: 'internal_error' });
     await bot.command('/waybill', 'label WB000001');
     await bot.idle();
-    const told = await bot.fake.waitFor('chat.postMessage', (c) =>
-      textOf(c.body).includes("Something went wrong on the bot's side while making the labels of `WB000001`"),
+    const told = await bot.fake.waitFor('chat.postEphemeral', (c) =>
+      textOf(c.body).includes("Slack did not accept the bot's request while making the labels of `WB000001`"),
     );
-    const dm = bot.fake.callsTo('conversations.open').at(-1);
-    expect(dm?.body.users).toBe('UDISPATCH');
+    expect(told.body).toMatchObject({ user: 'UDISPATCH', channel: 'CDISPATCH' });
     expect(textOf(told.body)).not.toContain('internal_error');
     expect(bot.logs.some((line) => line.includes('background task failed'))).toBe(true);
   });

@@ -398,14 +398,19 @@ describe('labels refused', () => {
     expect(bot.fake.uploadsCompleted()).toEqual([]);
   });
 
-  it("Slack answering 429 to every upload, past the client's retries: the card's thread, then a DM tried, and the person told privately to try again", async () => {
+  it("Slack answering 429 to every upload, past the client's retries: the card's thread, then a DM tried, and the person told privately, where they asked, that Slack refused and to try again", async () => {
     bot.fake.respond('files.getUploadURLExternal', { status: 429, retryAfter: 0 });
     await bot.command('/waybill', 'label WB000001');
     await bot.idle();
     expect(bot.fake.callsTo('files.getUploadURLExternal')).toHaveLength(2);
     expect(bot.fake.callsTo('conversations.open')).toHaveLength(1);
     expect(bot.fake.uploadsCompleted()).toEqual([]);
-    expect(told()[0]).toBe('The labels of `WB000001` could not be made; try again in a moment.');
+    const [privately, ...more] = bot.fake.callsTo('chat.postEphemeral');
+    expect(more).toEqual([]);
+    expect(privately?.body).toMatchObject({ user: 'UDISPATCH', channel: 'CDISPATCH' });
+    expect(privately?.body.text).toContain(
+      "Slack did not accept the bot's request while making the labels of `WB000001`, so it was not finished; try again in a moment.",
+    );
   });
 });
 

@@ -55,6 +55,8 @@ export interface PrintRequest {
   trackingNumber: string;
   /** Told when there is nothing to print, or the printing failed. */
   tell: TellClicker;
+  /** Where the person asked, so a failure is told to them there. */
+  channelId?: string | undefined;
 }
 
 /**
@@ -185,11 +187,17 @@ export async function printImport(
 function soon(
   deps: Pick<Core, 'inFlight'>,
   client: SlackClient,
-  userId: string,
+  asker: { userId: string; channelId?: string | undefined },
   what: string,
   work: () => Promise<void>,
 ): void {
-  deps.inFlight.run('labels', work, { client, userId, what: `the labels of ${what}` });
+  const { userId, channelId } = asker;
+  deps.inFlight.run('labels', work, {
+    client,
+    userId,
+    ...(channelId ? { channelId } : {}),
+    what: `the labels of ${what}`,
+  });
 }
 
 /** Prints one booking's labels after the ack. */
@@ -198,7 +206,7 @@ function printSoon(
   client: SlackClient,
   request: PrintRequest,
 ): void {
-  soon(deps, client, request.userId, `\`${escapeMrkdwn(request.trackingNumber)}\``, () =>
+  soon(deps, client, request, `\`${escapeMrkdwn(request.trackingNumber)}\``, () =>
     printLabels(deps, client, request),
   );
 }
@@ -222,14 +230,23 @@ export const labelCommand: CommandAnswer<'label'> = async (
     text: `Printing the labels of \`${escapeMrkdwn(trackingNumber)}\`: the PDF comes in the booking card's thread.`,
   });
   const request = { userId: command.user_id, trackingNumber, tell: respond };
-  soon(deps, client, command.user_id, `\`${escapeMrkdwn(trackingNumber)}\``, () =>
-    printBooking(deps, client, request, item),
+  soon(
+    deps,
+    client,
+    { userId: command.user_id, channelId: command.channel_id },
+    `\`${escapeMrkdwn(trackingNumber)}\``,
+    () => printBooking(deps, client, request, item),
   );
 };
 
 export function register(app: App, deps: Core): void {
   onButton(app, ids.labelsPrint, requires(deps, 'show'), async (body, client, tell, action) => {
-    printSoon(deps, client, { userId: body.user.id, trackingNumber: action.value ?? '', tell });
+    printSoon(deps, client, {
+      userId: body.user.id,
+      trackingNumber: action.value ?? '',
+      tell,
+      channelId: body.channel?.id,
+    });
   });
   onButton(app, ids.labelsBulk, requires(deps, 'show'), async (body, client, tell, action) => {
     const channel = body.channel?.id;
@@ -240,6 +257,8 @@ export function register(app: App, deps: Core): void {
       tell,
       ...(channel && ts ? { card: { channel, ts } } : {}),
     };
-    soon(deps, client, body.user.id, 'the booked rows', () => printImport(deps, client, request));
+    soon(deps, client, { userId: body.user.id, channelId: body.channel?.id }, 'the booked rows', () =>
+      printImport(deps, client, request),
+    );
   });
 }

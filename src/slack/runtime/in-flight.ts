@@ -23,17 +23,26 @@ export interface Surface {
   what?: string;
 }
 
+/** Whether Slack's Web API refused the work (a rate limit past the client's retries, an error it answered), not the bot. */
+const refusedBySlack = (err: unknown): boolean =>
+  slackErrorCode(err) !== undefined ||
+  /^slack_webapi_/.test(String((err as { code?: unknown } | null)?.code));
+
 /** What anyone is told of a failure nothing else caught: no internals, so no secret either. */
-function notFinished(what: string | undefined): string {
-  const failed = what
-    ? `Something went wrong on the bot's side while making ${what}, so it was not finished.`
-    : "Something went wrong on the bot's side, so this was not finished.";
+function notFinished(what: string | undefined, err: unknown): string {
+  const making = what ? ` while making ${what}` : '';
+  const failed = refusedBySlack(err)
+    ? `Slack did not accept the bot's request${making}, so it was not finished; try again in a moment.`
+    : `Something went wrong on the bot's side${making}, so ${what ? 'it' : 'this'} was not finished.`;
   return `:warning: ${failed} What was done before it stays done: check before you try again, and if it happens again, tell whoever runs the bot.`;
 }
 
-/** Tells the person a piece of work failed, where they are looking. */
-async function tellNotFinished({ client, userId, viewId, channelId, what }: Surface): Promise<void> {
-  const text = notFinished(what);
+/** Tells the person a piece of work failed (`err`), where they are looking. */
+async function tellNotFinished(
+  { client, userId, viewId, channelId, what }: Surface,
+  err: unknown,
+): Promise<void> {
+  const text = notFinished(what, err);
   const blocks = [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }];
   if (viewId) {
     const view = {
@@ -94,7 +103,7 @@ export class InFlight {
       .catch(async (err: unknown) => {
         this.logger.error({ err, task: name }, 'background task failed');
         if (!surface) return;
-        await tellNotFinished(surface).catch((told: unknown) =>
+        await tellNotFinished(surface, err).catch((told: unknown) =>
           this.logger.error({ err: told, task: name }, 'a failed task could not be told to its person'),
         );
       })
