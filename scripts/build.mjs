@@ -25,6 +25,8 @@ const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 export const entryPoints = {
   app: 'src/app.ts',
   sandbox: 'src/waybill/sandbox/main.ts',
+  // The render worker's thread (src/render/pool.ts finds it beside app.js).
+  'render-worker': 'src/render/worker.ts',
   // The bot's probes alone, for the benchmark's bare Bolt baseline (bench/bare-bolt.mjs).
   probes: 'src/slack/runtime/probes.ts',
 };

@@ -188,6 +188,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ];
       const leaks = written.filter((text) => Object.values(secrets).some((secret) => text.includes(secret)));
       expect(leaks, 'a secret reached a log line or Slack').toEqual([]);
+      await deps.render.stop();
       await keeping.stop();
       await app.stop();
       await socket?.close();

@@ -6,8 +6,6 @@ import {
   lineOfRequest,
   type Manifest,
   type ManifestLine,
-  manifestCsv,
-  renderManifest,
 } from '../../labels/manifest.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
@@ -90,7 +88,7 @@ export interface ManifestRequest {
 
 /** Makes the PDF and CSV and shares them; where the channel will not take them, with the person. */
 export async function sendManifest(
-  deps: Manifesting & Pick<Core, 'now'>,
+  deps: Manifesting & Pick<Core, 'now' | 'render'>,
   client: SlackClient,
   request: ManifestRequest,
 ): Promise<void> {
@@ -98,7 +96,7 @@ export async function sendManifest(
   const { timeZone, currency, env } = deps.waybill;
   const manifest = await manifestOf(deps, date);
   const made = zonedDateAndTime(deps.now(), timeZone);
-  const pdf = await renderManifest(manifest, {
+  const pdf = await deps.render.run('manifest', manifest, {
     currency,
     live: env === 'live',
     madeAt: `${made.date} ${made.time} (${timeZone})`,
@@ -112,7 +110,7 @@ export async function sendManifest(
   const csvFile: Upload = {
     filename: `pickup-${date}.csv`,
     title: `Pickup manifest ${date} (CSV)`,
-    content: manifestCsv(manifest),
+    content: await deps.render.run('manifestCsv', manifest),
   };
   const channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
   if (channel) {
@@ -131,7 +129,7 @@ export async function sendManifest(
 
 /** Runs after the ack; a failure is told to the person in a DM. */
 function manifestSoon(
-  deps: Manifesting & Pick<Core, 'now' | 'inFlight'>,
+  deps: Manifesting & Pick<Core, 'now' | 'inFlight' | 'render'>,
   client: SlackClient,
   request: ManifestRequest,
 ): void {

@@ -1,6 +1,6 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number>`; the PDF goes into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
-import { type LabelBooking, type PrintSettings, parcelsOf, renderLabels } from '../../labels/label.js';
+import { type LabelBooking, type PrintSettings, parcelsOf } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { onButton, type TellClicker } from '../kit/buttons.js';
@@ -14,7 +14,7 @@ import { storedBooking } from '../kit/stored-booking.js';
 import { importLabelsComment, labelsComment, noLabelText } from './blocks.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
-type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>;
+type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'render'>;
 
 /** What labels are printed with, from the settings. */
 export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSettings {
@@ -73,7 +73,7 @@ async function printBooking(
 ): Promise<void> {
   const { userId, trackingNumber } = request;
   const [earlier] = await deps.store.audit.list({ trackingNumber, operation: 'label', limit: 1 });
-  const bytes = await renderLabels([item], printSettings(deps));
+  const bytes = await deps.render.run('labels', [item], printSettings(deps));
   const pages = parcelsOf(item.booking).length;
   const upload = {
     filename: `labels-${trackingNumber}.pdf`,
@@ -153,7 +153,7 @@ export async function printImport(
     upload: {
       filename: `labels-${file.fileName.replace(/\.csv$/i, '')}.pdf`,
       title: `Labels of ${file.fileName}`,
-      content: await renderLabels(items, printSettings(deps)),
+      content: await deps.render.run('labels', items, printSettings(deps)),
       comment: importLabelsComment({
         fileName: escapeMrkdwn(file.fileName),
         pages,
