@@ -195,19 +195,20 @@ export const okAcks = (results: LoadResult[]) =>
   results.flatMap((r) => (r.status === 200 && r.latencyMs !== null ? [r.latencyMs] : []));
 
 /**
- * Bursts sent one after another while `running()` (at most `rounds`): the results of those that ended
- * before it stopped, so each was acknowledged while the work ran.
+ * Bursts sent one after another while `running()` (at most 60): the results of those that ended before
+ * it stopped, so each was acknowledged while the work ran; with `begun`, of those begun before it
+ * stopped (a burst held up until the work was done counts).
  */
 export async function burstsWhile(
   target: Target,
   burst: (round: number) => LoadJob['requests'],
   running: () => boolean,
-  rounds = 60,
+  { begun = false } = {},
 ): Promise<LoadResult[]> {
   const during: LoadResult[] = [];
-  for (let round = 0; running() && round < rounds; round++) {
+  for (let round = 0; running() && round < 60; round++) {
     const load = await runLoad(target, burst(round));
-    if (running()) during.push(...load.results);
+    if (begun || running()) during.push(...load.results);
   }
   return during;
 }

@@ -1,4 +1,5 @@
 /** The pickup manifest: `/waybill manifest [day]` and the Home tab's Pickup list; a PDF and a CSV file to the channel asked from, or to the person. */
+import { setImmediate } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import {
   buildManifest,
@@ -22,8 +23,11 @@ import { ids } from '../kit/ids.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { manifestComment } from './blocks.js';
 
-/** Bookings read from the store at a time: memory stays bounded however many a day has. */
-const PAGE = 500;
+/**
+ * Bookings read from the store at a time, with other requests answered between pages (SQLite answers
+ * synchronously, and each record is validated): memory stays bounded, and no page holds the event loop long.
+ */
+const PAGE = 100;
 
 /** What a manifest is made from: the stored bookings and attempts, and the settings. */
 type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill'>;
@@ -53,6 +57,7 @@ async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLin
     }
     after = page.at(-1)?.trackingNumber;
     if (page.length < PAGE) return lines;
+    await setImmediate();
   }
 }
 

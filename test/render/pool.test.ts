@@ -1,0 +1,54 @@
+// The render pool: results as the rendering functions return them (Buffers, BigInts), its queue bounded, everything refused once stopped.
+import { afterEach, describe, expect, it } from 'vitest';
+import { sampleBooking } from '../../fakes/label-bookings.js';
+import { buildManifest, lineOfBooking, manifestCsv } from '../../src/labels/manifest.js';
+import { RenderPool, RenderRefused } from '../../src/render/pool.js';
+import { defaultCatalog } from '../../src/waybill/catalog.js';
+
+const settings = {
+  pageSize: '4x6',
+  catalog: defaultCatalog,
+  currency: 'PHP',
+  timeZone: 'Asia/Manila',
+  live: false,
+} as const;
+
+let pool: RenderPool | undefined;
+
+afterEach(async () => {
+  await pool?.stop();
+  pool = undefined;
+});
+
+describe('RenderPool', () => {
+  it('hands back what the function returns: a PDF as a Buffer, a manifest with BigInt cents made into the same CSV', async () => {
+    pool = new RenderPool({ workers: 1, queue: 4 });
+    const manifest = buildManifest(
+      '2026-11-23',
+      ['WB000001', 'WB000002'].map((n) => lineOfBooking(sampleBooking(n), 'COD')),
+      [],
+    );
+    const [pdf, csv] = await Promise.all([
+      pool.run('labels', [{ booking: sampleBooking('WB000001', { quantity: '2' }) }], settings),
+      pool.run('manifestCsv', manifest),
+    ]);
+    expect(Buffer.isBuffer(pdf)).toBe(true);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(csv).toBe(manifestCsv(manifest));
+  }, 60_000);
+
+  it('refuses a task past its queue, and on stop what runs, what waits and what comes after', async () => {
+    pool = new RenderPool({ workers: 1, queue: 1 });
+    const big = [{ booking: sampleBooking('WB000999', { quantity: '999' }) }];
+    const running = pool.run('labels', big, settings);
+    const waiting = pool.run('labels', big, settings);
+    await expect(pool.run('labels', big, settings)).rejects.toThrow(RenderRefused);
+    const settled = Promise.allSettled([running, waiting]);
+    await pool.stop();
+    for (const result of await settled) {
+      expect(result.status).toBe('rejected');
+      expect(result.status === 'rejected' && result.reason).toEqual(new RenderRefused('the bot is stopping'));
+    }
+    await expect(pool.run('manifestCsv', buildManifest('2026-11-23', [], []))).rejects.toThrow(RenderRefused);
+  }, 60_000);
+});
