@@ -1,17 +1,8 @@
 // The render pool: results as the rendering functions return them (Buffers, BigInts), its queue bounded, everything refused once stopped.
 import { afterEach, describe, expect, it } from 'vitest';
-import { sampleBooking } from '../../fakes/label-bookings.js';
+import { sampleBooking, samplePrintSettings as settings } from '../../fakes/label-bookings.js';
 import { buildManifest, lineOfBooking, manifestCsv } from '../../src/labels/manifest.js';
 import { RenderPool, RenderRefused } from '../../src/render/pool.js';
-import { defaultCatalog } from '../../src/waybill/catalog.js';
-
-const settings = {
-  pageSize: '4x6',
-  catalog: defaultCatalog,
-  currency: 'PHP',
-  timeZone: 'Asia/Manila',
-  live: false,
-} as const;
 
 let pool: RenderPool | undefined;
 
