@@ -23,6 +23,8 @@ export interface RenderPoolOptions {
   workers: number;
   /** Tasks that may wait for a worker; one more is refused. */
   queue: number;
+  /** The worker's bundle when it is elsewhere (the tests' bundles); by default, found as below. */
+  script?: string;
 }
 
 /** One core left for the event loop, and never more than two workers (each holds its own heap). */
@@ -54,7 +56,11 @@ export class RenderPool {
   private readonly workers = new Set<Worker>();
   private stopped = false;
 
-  constructor(private readonly options: RenderPoolOptions = defaults) {}
+  private readonly options: RenderPoolOptions;
+
+  constructor(options: Partial<RenderPoolOptions> = {}) {
+    this.options = { ...defaults, ...options };
+  }
 
   /** `tasks[task](...args)`, made in a worker thread; what crosses is plain data. */
   run<K extends TaskName>(task: K, ...args: Parameters<Tasks[K]>): Promise<Result<K>> {
@@ -93,7 +99,8 @@ export class RenderPool {
   }
 
   private start(): Worker {
-    const worker = new Worker(workerFile, workerArgs);
+    const { script } = this.options;
+    const worker = script ? new Worker(script) : new Worker(workerFile, workerArgs);
     this.workers.add(worker);
     worker.on('message', (reply: { value?: unknown; error?: unknown }) => {
       const job = this.busy.get(worker);

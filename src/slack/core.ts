@@ -72,6 +72,7 @@ export function createCore(input: {
   now?: () => Date;
   homeRefresh?: RefreshTiming;
   metrics?: Metrics;
+  render?: RenderPool;
 }): Core {
   const metrics = input.metrics ?? new Metrics();
   metrics.readFrom({
@@ -90,6 +91,6 @@ export function createCore(input: {
     metrics,
     probes: new Probes({ store: input.store, logger: input.logger, metrics }),
     jobs: new Jobs(input.logger),
-    render: new RenderPool(),
+    render: input.render ?? new RenderPool(),
   };
 }
