@@ -1,4 +1,4 @@
-// Labels are made off the main thread: other people's commands are acknowledged while two 999-page prints run, and a SIGTERM during a print is seen at once.
+// Labels are made off the main thread: other people's commands are acknowledged while two prints run, a SIGTERM during a print is seen at once, and a remittance whose results cannot be made then says so.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,35 @@ describe('a 999-parcel print', () => {
       .map((upload) => testBot.fake.uploads.get(upload.fileId)?.bytes);
     expect(files.map(pagesOf).sort((a, b) => a - b)).toEqual([1, PARCELS]);
   }, 120_000);
+});
+
+describe('a remittance while the renderer is stopped (the bot stopping)', () => {
+  it('is recorded, and its modal says the results could not be made', async () => {
+    bot = await startTestBot();
+    const testBot = bot;
+    await storeBooking(testBot.deps.store, 'WB000001', 1);
+    await testBot.deps.render.stop();
+    const file = testBot.fake.addFile({
+      name: 'remittance.csv',
+      content: 'Tracking Number,Amount,Remitted At,Status\r\nWB000001,1500,2026-11-20,delivered\r\n',
+    });
+    await testBot.command('/waybill', 'remittance');
+    const modal = await testBot.openedView();
+    await testBot.submit(modal, { file: file.id });
+    await testBot.idle();
+    const view = await testBot.updatedView(modal.id, (v) => JSON.stringify(v).includes('could not be made'));
+    expect(JSON.stringify(view)).toContain(
+      'The file was reconciled and recorded, but its results could not be made now',
+    );
+    expect(testBot.fake.uploadsCompleted()).toEqual([]);
+    await testBot.command('/waybill', 'remittance');
+    const again = await testBot.openedView();
+    await testBot.submit(again, { file: file.id });
+    await testBot.idle();
+    const told = await testBot.updatedView(again.id, (v) => JSON.stringify(v).includes('reconciled'));
+    // Recorded the first time: the same file again is recognised.
+    expect(JSON.stringify(told)).toContain('has the same content as *remittance.csv*, reconciled on');
+  }, 60_000);
 });
 
 describe('SIGTERM during a print (the real entry point)', () => {
