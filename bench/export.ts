@@ -6,7 +6,16 @@ import { type Backend, type BenchDatabase, benchDatabase } from './databases.js'
 import { CHANNEL, quoteCommand } from './fixtures.js';
 import { epochMs, type LoadResult, type Summary, summarize, type TargetCheck } from './lib.js';
 import type { Context } from './phases.js';
-import { botEnv, log, runLoad, startProcess, stopProcess, waitUntil } from './processes.js';
+import {
+  botEnv,
+  burstsWhile,
+  log,
+  okAcks,
+  runLoad,
+  startProcess,
+  stopProcess,
+  waitUntil,
+} from './processes.js';
 
 /** Issue 21's targets for a year's export of the big store (1,000,000 audit lines): time, memory, and acks meanwhile. */
 const TARGET_EXPORT_MS = 30_000;
@@ -69,9 +78,6 @@ export function courierRequest(trackingNumber: string, i: number) {
   };
 }
 
-const okAcks = (results: LoadResult[]) =>
-  results.flatMap((r) => (r.status === 200 && r.latencyMs !== null ? [r.latencyMs] : []));
-
 /** `count` lines over 2026's first 360 days, nine in ten of them bookings. */
 export const auditLinesOf2026 = (count: number): AuditRows => ({
   count,
@@ -118,7 +124,7 @@ export async function benchExport(ctx: Context, store: ExportStore): Promise<Exp
   let lines = 0;
   let ackBefore: LoadResult[] = [];
   let peakRssMB = Number.NaN;
-  const ackDuring: LoadResult[] = [];
+  let ackDuring: LoadResult[] = [];
   try {
     ackBefore = (await runLoad(target, burst('exb'))).results;
     log(
@@ -135,10 +141,11 @@ export async function benchExport(ctx: Context, store: ExportStore): Promise<Exp
       }),
     };
     const sentAt = (await runLoad(target, [command])).results[0]?.sentAt ?? Number.NaN;
-    for (let round = 0; !uploaded() && round < 60; round++) {
-      const load = await runLoad(target, burst(`exd${round}`));
-      if (!uploaded()) ackDuring.push(...load.results);
-    }
+    ackDuring = await burstsWhile(
+      target,
+      (round) => burst(`exd${round}`),
+      () => !uploaded(),
+    );
     await waitUntil(() => uploaded() !== undefined, EXPORT_WAIT_MS);
     const done = uploaded();
     if (done) {

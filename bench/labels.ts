@@ -7,10 +7,9 @@
  * same bookings (no PDF, no barcodes), so a slower or busier machine moves both.
  */
 import { join } from 'node:path';
-import { sampleBooking, sampleParty } from '../fakes/label-bookings.js';
+import { sampleBooking, sampleParty, samplePrintSettings } from '../fakes/label-bookings.js';
 import { renderLabels } from '../src/labels/label.js';
 import { buildManifest, lineOfBooking, manifestCsv, renderManifest } from '../src/labels/manifest.js';
-import { defaultCatalog } from '../src/waybill/catalog.js';
 import { epochMs, readMemory, repoRoot, spawnTs, startNodeOptions } from './lib.js';
 
 export interface LabelsReport {
@@ -29,14 +28,6 @@ export interface LabelsReport {
   peakRssMB: number;
   startRssMB: number;
 }
-
-const settings = {
-  pageSize: '4x6',
-  catalog: defaultCatalog,
-  currency: 'PHP',
-  timeZone: 'Asia/Manila',
-  live: false,
-} as const;
 
 function bookings(n: number) {
   return Array.from({ length: n }, (_, i) =>
@@ -70,7 +61,7 @@ async function measure(kind: LabelsReport['kind'], n: number): Promise<LabelsRep
     kind === 'labels'
       ? renderLabels(
           items.map((booking) => ({ booking })),
-          settings,
+          samplePrintSettings,
         )
       : renderManifest(manifest(), { currency: 'PHP', live: false, madeAt: '2026-11-23 08:00' });
   let pdf: Uint8Array | undefined;

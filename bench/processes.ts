@@ -7,6 +7,7 @@ import {
   freePort,
   type LoadJob,
   type LoadReport,
+  type LoadResult,
   type Memory,
   readMemory,
   repoRoot,
@@ -191,6 +192,29 @@ export async function waitUntil(done: () => boolean, capMs: number): Promise<boo
     await sleep(50);
   }
   return done();
+}
+
+/** The acks of the requests answered 200. */
+export const okAcks = (results: LoadResult[]) =>
+  results.flatMap((r) => (r.status === 200 && r.latencyMs !== null ? [r.latencyMs] : []));
+
+/**
+ * Bursts sent one after another while `running()` (at most 60): the results of those that ended before
+ * it stopped, so each was acknowledged while the work ran; with `begun`, of those begun before it
+ * stopped (a burst held up until the work was done counts).
+ */
+export async function burstsWhile(
+  target: Target,
+  burst: (round: number) => LoadJob['requests'],
+  running: () => boolean,
+  { begun = false } = {},
+): Promise<LoadResult[]> {
+  const during: LoadResult[] = [];
+  for (let round = 0; running() && round < 60; round++) {
+    const load = await runLoad(target, burst(round));
+    if (begun || running()) during.push(...load.results);
+  }
+  return during;
 }
 
 export function log(message: string): void {

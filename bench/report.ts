@@ -6,6 +6,7 @@ import type { ExportReport } from './export.js';
 import type { LabelsReport } from './labels.js';
 import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
+import type { PrintsReport } from './prints.js';
 import type { RemittanceReport } from './remittance.js';
 import { TYPE_AHEAD_ROUNDS, type TypeAheadRow } from './type-ahead.js';
 
@@ -178,6 +179,7 @@ export function render(report: {
   labels?: LabelsReport[];
   exported?: ExportReport[];
   remittance?: RemittanceReport;
+  prints?: PrintsReport;
   typeAhead?: TypeAheadRow[];
   targets: TargetCheck[];
 }): string {
@@ -444,6 +446,36 @@ export function render(report: {
       ]),
     );
     for (const note of remittance.notes) out.push(`  ${note}`);
+  }
+  const { prints } = report;
+  if (prints) {
+    out.push('');
+    out.push(
+      'Prints under load: two /waybill label of one booking and a /waybill manifest at once, /quote bursts of 50 meanwhile (ms from the commands)',
+    );
+    out.push(
+      table([
+        [
+          'label pages',
+          'manifest bookings',
+          'to each labels PDF',
+          'to the manifest CSV',
+          'peak RSS MB',
+          '/quote ack p99 before',
+          'during: p50 / p99 / max (n)',
+        ],
+        [
+          prints.labelPages.join(', '),
+          prints.manifestLines,
+          prints.labelsMs.join(', '),
+          prints.manifestMs,
+          prints.peakRssMB,
+          prints.ackBefore.p99,
+          `${prints.ackDuring.p50} / ${prints.ackDuring.p99} / ${prints.ackDuring.max} (${prints.ackDuring.count})`,
+        ],
+      ]),
+    );
+    for (const note of prints.notes) out.push(`  ${note}`);
   }
   if (report.typeAhead?.length) {
     const ms = (value: number) => Math.round(value * 100) / 100;

@@ -11,7 +11,8 @@
  * Then bulk booking: a CSV file of 5,000 rows (50 in the smoke run), the courier answering after 200 ms, from
  * `/book import` to its results file, on SQLite, and on PostgreSQL with one bot and two replicas (bench/bulk.ts);
  * the PDFs of labels and of a pickup manifest for 1 and 1,000 bookings (bench/labels.ts; 1 only in the smoke run);
- * one COD remittance file of 5,000 lines against 5,000 bookings (bench/remittance.ts);
+ * one COD remittance file of 5,000 lines against 5,000 bookings (bench/remittance.ts); two 999-page label prints
+ * and a 2,000-booking manifest at once, with /quote acks before and meanwhile (bench/prints.ts);
  * one export of a year from a big audit trail, with /quote acks before and during it (bench/export.ts); and the
  * address book's type-ahead on 50,000 saved parties (2,000 in the smoke run), SQLite and PostgreSQL (bench/type-ahead.ts).
  * With --big-store, the export and the type-ahead run instead on issue 21's big store (100,000 bookings, 1,000,000
@@ -23,7 +24,7 @@
  * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
  * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
  * sizes, same proportions), --acks-only (the
- * phases against the bot and bare Bolt alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
+ * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,7 @@ import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
 import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
+import { benchPrints, type PrintsReport, printsTargets } from './prints.js';
 import { log } from './processes.js';
 import { benchRemittance, type RemittanceReport } from './remittance.js';
 import { bulkTargets, machine, render, targets } from './report.js';
@@ -57,6 +59,7 @@ const { values: flags } = parseArgs({
     parties: { type: 'string' },
     'type-ahead-only': { type: 'boolean', default: false },
     'acks-only': { type: 'boolean', default: false },
+    'prints-only': { type: 'boolean', default: false },
     'big-store': { type: 'boolean', default: false },
     'big-store-only': { type: 'boolean', default: false },
     'big-store-scale': { type: 'string' },
@@ -65,8 +68,10 @@ const { values: flags } = parseArgs({
 const typeAheadOnly = flags['type-ahead-only'] === true;
 const bulkOnly = flags['bulk-only'] === true || typeAheadOnly;
 const acksOnly = flags['acks-only'] === true;
+const printsOnly = flags['prints-only'] === true;
 const bigStoreOnly = flags['big-store-only'] === true;
-const bigStore = (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly;
+const bigStore =
+  (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly && !printsOnly;
 const bigStoreScale = flags['big-store-scale'] !== undefined ? Number(flags['big-store-scale']) : 1;
 if (!(bigStoreScale > 0 && bigStoreScale <= 1))
   throw new Error('--big-store-scale must be a number above 0, at most 1');
@@ -80,6 +85,8 @@ if (!Number.isInteger(exportRows) || exportRows < 10)
 const parties = flags.parties !== undefined ? Number(flags.parties) : smoke ? 2000 : 50_000;
 if (!Number.isInteger(parties) || parties < 1)
   throw new Error('--parties must be a whole number of at least 1');
+/** The prints under load: one booking's labels (the schema's largest quantity) twice, and a manifest of 2,000 bookings. */
+const printSizes = smoke ? { parcels: 20, manifestBookings: 100 } : { parcels: 999, manifestBookings: 2000 };
 const latencies = skipSlow ? [0, 2000] : [0, 2000, 10_000];
 /** PostgreSQL at these courier delays, when a server is given: one bot, then two replicas (the smoke run: two replicas only). */
 const postgresLatencies = postgresAdminUrl ? (smoke ? [0] : [0, 2000]) : [];
@@ -108,10 +115,11 @@ async function main(): Promise<void> {
   let labels: LabelsReport[] = [];
   const exported: ExportReport[] = [];
   let remittance: RemittanceReport | undefined;
+  let prints: PrintsReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
-    for (const latencyMs of bulkOnly || bigStoreOnly ? [] : latencies) {
+    for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly ? [] : latencies) {
       let forms: OpenedForm[] = [];
       instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
@@ -120,10 +128,11 @@ async function main(): Promise<void> {
         instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
       }
     }
-    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly ? [] : bulkRuns)
+    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly || printsOnly ? [] : bulkRuns)
       bulk.push(await benchBulk(ctx, setup));
     // bulkOnly is also true for --type-ahead-only.
-    if (!bulkOnly && !acksOnly && !bigStoreOnly) {
+    if (!bulkOnly && !acksOnly && !bigStoreOnly) prints = await benchPrints(ctx, printSizes);
+    if (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly) {
       labels = await benchLabels(smoke ? [1] : [1, 1000]);
       if (!bigStore) {
         const store = await auditTrailStore(ctx, exportRows);
@@ -135,7 +144,7 @@ async function main(): Promise<void> {
       }
       remittance = await benchRemittance(ctx, smoke ? 500 : undefined);
     }
-    if (flags['bulk-only'] !== true && !acksOnly && !bigStore)
+    if (flags['bulk-only'] !== true && !acksOnly && !bigStore && !printsOnly)
       typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
     const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
     for (const backend of bigStore ? bigStoreBackends : []) {
@@ -157,6 +166,7 @@ async function main(): Promise<void> {
     labels,
     exported,
     remittance,
+    prints,
     typeAhead,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
       ...bulkTargets(bulk),
       ...typeAheadTargets(typeAhead),
       ...exportTargets(exported),
+      ...printsTargets(prints),
     ],
   };
   const text = render(report);
@@ -188,10 +199,11 @@ async function main(): Promise<void> {
       broken ||
       bulk.some((run) => run.outcomes.booked !== run.rows) ||
       exported.some((e) => e.lines !== e.expectedLines) ||
-      (remittance !== undefined && remittance.notes.length > 0)
+      (remittance !== undefined && remittance.notes.length > 0) ||
+      (prints !== undefined && prints.notes.length > 0)
     ) {
       log(
-        '--check: a result was lost or duplicated, an ack or outcome failed, a row of the bulk file was not booked, the export lost lines, or the remittance file was not reconciled in full',
+        '--check: a result was lost or duplicated, an ack or outcome failed, a row of the bulk file was not booked, the export lost lines, the remittance file was not reconciled in full, or a print was not shared whole',
       );
       process.exitCode = 1;
     }

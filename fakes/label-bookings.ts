@@ -1,4 +1,5 @@
 // Bookings to print, as the Booking schema makes them (Latin names, COD or prepaid): for the label tests and the benchmark.
+import type { PrintSettings } from '../src/labels/label.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { type Booking, createWaybillSchemas, validate } from '../src/waybill/schemas.js';
 
@@ -46,5 +47,14 @@ export function sampleBooking(trackingNumber: string, changes: Record<string, un
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.value;
 }
+
+/** 4x6 labels in pesos and Manila's time, with the test mark. */
+export const samplePrintSettings: PrintSettings = {
+  pageSize: '4x6',
+  catalog: defaultCatalog,
+  currency: 'PHP',
+  timeZone: 'Asia/Manila',
+  live: false,
+};
 
 export { party as sampleParty };

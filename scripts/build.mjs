@@ -27,6 +27,8 @@ export const entryPoints = {
   sandbox: 'src/waybill/sandbox/main.ts',
   // `npm run store:copy`: a SQLite store into PostgreSQL, runnable where only dist/ is installed.
   'store-copy': 'src/store-copy.ts',
+  // The render worker's thread (src/render/pool.ts finds it beside app.js).
+  'render-worker': 'src/render/worker.ts',
   // The bot's probes alone, for the benchmark's bare Bolt baseline (bench/bare-bolt.mjs).
   probes: 'src/slack/runtime/probes.ts',
 };

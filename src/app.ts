@@ -81,6 +81,8 @@ async function main(): Promise<void> {
         deps.probes.stop();
         deps.activity.stop();
         deps.jobs.stop();
+        // A print under way is given up (its dispatcher told), not waited for.
+        await deps.render.stop();
         await keeping.stop();
         await app.stop();
       },

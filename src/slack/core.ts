@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
 import { Metrics } from '../metrics.js';
+import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
@@ -57,6 +58,8 @@ export interface Core {
   probes: Probes;
   /** Work a feature runs in the background (the bulk rows queue, the daily digest): started once serving, stopped first on shutdown. */
   jobs: Jobs;
+  /** PDFs and large CSV files, made in worker threads: stopped on shutdown. */
+  render: RenderPool;
 }
 
 export function createCore(input: {
@@ -69,6 +72,7 @@ export function createCore(input: {
   now?: () => Date;
   homeRefresh?: RefreshTiming;
   metrics?: Metrics;
+  render?: RenderPool;
 }): Core {
   const metrics = input.metrics ?? new Metrics();
   metrics.readFrom({
@@ -87,5 +91,6 @@ export function createCore(input: {
     metrics,
     probes: new Probes({ store: input.store, logger: input.logger, metrics }),
     jobs: new Jobs(input.logger),
+    render: input.render ?? new RenderPool(),
   };
 }

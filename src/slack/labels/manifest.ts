@@ -1,4 +1,5 @@
 /** The pickup manifest: `/waybill manifest [day]` and the Home tab's Pickup list; a PDF and a CSV file to the channel asked from, or to the person. */
+import { setImmediate } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import {
   buildManifest,
@@ -6,8 +7,6 @@ import {
   lineOfRequest,
   type Manifest,
   type ManifestLine,
-  manifestCsv,
-  renderManifest,
 } from '../../labels/manifest.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
@@ -23,8 +22,11 @@ import { ids } from '../kit/ids.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { manifestComment, unprintableNote } from './blocks.js';
 
-/** Bookings read from the store at a time: memory stays bounded however many a day has. */
-const PAGE = 500;
+/**
+ * Bookings read from the store at a time, with other requests answered between pages (SQLite answers
+ * synchronously, and each record is validated): memory stays bounded, and no page holds the event loop long.
+ */
+const PAGE = 100;
 
 /** What a manifest is made from: the stored bookings and attempts, and the settings. */
 type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill'>;
@@ -54,6 +56,7 @@ async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLin
     }
     after = page.at(-1)?.trackingNumber;
     if (page.length < PAGE) return lines;
+    await setImmediate();
   }
 }
 
@@ -89,7 +92,7 @@ export interface ManifestRequest {
 
 /** Makes the PDF and CSV and shares them; where the channel will not take them, with the person. */
 export async function sendManifest(
-  deps: Manifesting & Pick<Core, 'now'>,
+  deps: Manifesting & Pick<Core, 'now' | 'render'>,
   client: SlackClient,
   request: ManifestRequest,
 ): Promise<void> {
@@ -97,7 +100,7 @@ export async function sendManifest(
   const { timeZone, currency, env } = deps.waybill;
   const manifest = await manifestOf(deps, date);
   const made = zonedDateAndTime(deps.now(), timeZone);
-  const { pdf, unprintable } = await renderManifest(manifest, {
+  const { pdf, unprintable } = await deps.render.run('manifest', manifest, {
     currency,
     live: env === 'live',
     madeAt: `${made.date} ${made.time} (${timeZone})`,
@@ -111,7 +114,7 @@ export async function sendManifest(
   const csvFile: Upload = {
     filename: `pickup-${date}.csv`,
     title: `Pickup manifest ${date} (CSV)`,
-    content: manifestCsv(manifest),
+    content: await deps.render.run('manifestCsv', manifest),
   };
   let channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
   // Each file is shared once: once the channel refuses one, it and the files after it go to the person.
@@ -135,7 +138,7 @@ export async function sendManifest(
 
 /** Runs after the ack; a failure is told to the person in a DM. */
 function manifestSoon(
-  deps: Manifesting & Pick<Core, 'now' | 'inFlight'>,
+  deps: Manifesting & Pick<Core, 'now' | 'inFlight' | 'render'>,
   client: SlackClient,
   request: ManifestRequest,
 ): void {

@@ -1,6 +1,6 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number>`; the PDF goes into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
-import { type LabelBooking, type PrintSettings, parcelsOf, renderLabels } from '../../labels/label.js';
+import { type LabelBooking, type PrintSettings, parcelsOf } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
@@ -15,7 +15,7 @@ import { storedBooking } from '../kit/stored-booking.js';
 import { importLabelsComment, labelsComment, noLabelText, unprintableNote } from './blocks.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
-type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access'>;
+type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'>;
 
 /** What labels are printed with, from the settings. */
 export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSettings {
@@ -82,7 +82,7 @@ async function printBooking(
 ): Promise<void> {
   const { userId, trackingNumber } = request;
   const [earlier] = await deps.store.audit.list({ trackingNumber, operation: 'label', limit: 1 });
-  const { pdf, unprintable } = await renderLabels([item], printSettings(deps));
+  const { pdf, unprintable } = await deps.render.run('labels', [item], printSettings(deps));
   const pages = parcelsOf(item.booking).length;
   const upload = {
     filename: `labels-${trackingNumber}.pdf`,
@@ -158,7 +158,7 @@ export async function printImport(
     return;
   }
   const pages = items.reduce((sum, item) => sum + parcelsOf(item.booking).length, 0);
-  const { pdf, unprintable } = await renderLabels(items, printSettings(deps));
+  const { pdf, unprintable } = await deps.render.run('labels', items, printSettings(deps));
   const where = await shareInThread(deps, client, {
     userId,
     card: request.card,

@@ -1,8 +1,8 @@
 /** A remittance file reconciled: downloaded, read, matched against our bookings, recorded once; card, results file, outstanding list, booking cards. */
 import { createHash } from 'node:crypto';
+import { RenderRefused } from '../../render/pool.js';
 import { type BookingRecord, type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
 import { readRemittanceCsv } from '../../waybill/csv/read-remittance.js';
-import { outstandingCsv, remittanceResultsCsv } from '../../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { formatCents, isObject } from '../../waybill/fields.js';
 import {
@@ -40,7 +40,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PAGE = 500;
 
 /** What reconciling a file reads and writes: the store, the settings, the clock. */
-type Reconciling = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now'>;
+type Reconciling = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now' | 'render'>;
 
 /** What a stored booking is owed in COD (its record is the domain booking as JSON). */
 function expectedOf(record: unknown, codPaymentMethod: string): ExpectedCod {
@@ -185,6 +185,13 @@ export async function reconcileFile(
   try {
     await reconcileChosen(deps, client, input, progress);
   } catch (err) {
+    if (err instanceof RenderRefused) {
+      // Made after the file was recorded: the bot stopping (or too busy) leaves only the files unsent.
+      deps.logger.warn({ err }, 'remittance: a results file was not made');
+      const said = `The file was reconciled and recorded, but its results could not be made now (${err.message}). Importing the same file again says when it was reconciled.`;
+      await showInModal(client, input.viewId, notReconciledView(said, deps.waybill.env, true));
+      return;
+    }
     if (!(err instanceof StoreUnavailableError)) throw err;
     deps.logger.warn({ err, recorded: progress.recorded }, 'remittance: the database did not answer');
     const said = progress.recorded
@@ -265,7 +272,7 @@ async function reconcileChosen(
     {
       filename: `remittance-results-${base}.csv`,
       title: `Results of ${file.name}`,
-      content: remittanceResultsCsv(result.lines),
+      content: await deps.render.run('remittanceResults', result.lines),
     },
   );
   const outstanding = await outstandingCod(deps);
@@ -277,7 +284,7 @@ async function reconcileChosen(
     {
       filename: 'cod-outstanding.csv',
       title: 'COD still outstanding',
-      content: outstandingCsv(outstanding.bookings),
+      content: await deps.render.run('outstanding', outstanding.bookings),
     },
   );
   const paid = [

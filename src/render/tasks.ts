@@ -1,0 +1,15 @@
+/** What the render worker makes (PDFs, large CSV files): the rendering functions by name, each taking and returning plain data. */
+import { renderLabels } from '../labels/label.js';
+import { manifestCsv, renderManifest } from '../labels/manifest.js';
+import { outstandingCsv, remittanceResultsCsv } from '../waybill/csv/remittance-results.js';
+
+export const tasks = {
+  labels: renderLabels,
+  manifest: renderManifest,
+  manifestCsv,
+  remittanceResults: remittanceResultsCsv,
+  outstanding: outstandingCsv,
+};
+
+export type Tasks = typeof tasks;
+export type TaskName = keyof Tasks;
