@@ -164,7 +164,9 @@ describe('SIGTERM during a print (the real entry point)', () => {
     expect(stopped).toBeLessThan(2 * BOUND_MS);
     // Given up, not finished: only the first PDF reached Slack, and the person was told.
     expect(slack.uploadsCompleted()).toHaveLength(1);
-    const told = slack.responseUrlPosts.map((post) => JSON.stringify(post.body));
-    expect(told.filter((text) => text.includes('could not be made'))).toHaveLength(1);
+    const told = slack.callsTo('chat.postEphemeral').map((call) => JSON.stringify(call.body));
+    expect(told.filter((text) => text.includes('could not be made now (the bot is stopping)'))).toHaveLength(
+      1,
+    );
   }, 120_000);
 });

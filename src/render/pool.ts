@@ -15,8 +15,11 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
-/** Why a task was not made: the bot is stopping, or too many wait already. */
-export class RenderRefused extends Error {}
+/** Why a task was not made: the bot is stopping, or too many wait already. Its message is for the person who asked. */
+export class RenderRefused extends Error {
+  /** Said as it is to the person (plain words, nothing internal): see `InFlight.run`. */
+  readonly tellable = true;
+}
 
 export interface RenderPoolOptions {
   /** Worker threads at most, started on first use and kept (each loads pdfkit and the font once). */

@@ -28,12 +28,19 @@ const refusedBySlack = (err: unknown): boolean =>
   slackErrorCode(err) !== undefined ||
   /^slack_webapi_/.test(String((err as { code?: unknown } | null)?.code));
 
+/** An error whose message is written for the person (`tellable`: plain words, nothing internal), such as "the bot is stopping". */
+const tellableReason = (err: unknown): string | undefined =>
+  err instanceof Error && (err as { tellable?: unknown }).tellable === true ? err.message : undefined;
+
 /** What anyone is told of a failure nothing else caught: no internals, so no secret either. */
 function notFinished(what: string | undefined, err: unknown): string {
   const making = what ? ` while making ${what}` : '';
-  const failed = refusedBySlack(err)
-    ? `Slack did not accept the bot's request${making}, so it was not finished; try again in a moment.`
-    : `Something went wrong on the bot's side${making}, so ${what ? 'it' : 'this'} was not finished.`;
+  const reason = tellableReason(err);
+  const failed = reason
+    ? `${what ? `${what[0]?.toUpperCase()}${what.slice(1)}` : 'This'} could not be made now (${reason}); try again in a moment.`
+    : refusedBySlack(err)
+      ? `Slack did not accept the bot's request${making}, so it was not finished; try again in a moment.`
+      : `Something went wrong on the bot's side${making}, so ${what ? 'it' : 'this'} was not finished.`;
   return `:warning: ${failed} What was done before it stays done: check before you try again, and if it happens again, tell whoever runs the bot.`;
 }
 
