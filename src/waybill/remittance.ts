@@ -9,7 +9,8 @@ import { formatCents, type Money, parseCents } from './fields.js';
  * - `already remitted`: earlier files (or earlier lines of this one) paid it in full: a double payment;
  * - `not ours`: a tracking number we never booked;
  * - `not cod`: a prepaid booking, nothing to collect;
- * - `problem`: the line could not be read (no tracking number, an amount that is no amount).
+ * - `problem`: the line could not be read (no tracking number; an amount that is no amount, in
+ *   another currency, or over a booking's limit).
  */
 export type RemittanceOutcome =
   | 'matched'
@@ -22,6 +23,9 @@ export type RemittanceOutcome =
 
 /** Outcomes that settle (part of) a booking's COD: what counts as remitted on it. */
 export const PAYING_OUTCOMES: readonly RemittanceOutcome[] = ['matched', 'short', 'over'];
+
+/** Outcomes that leave nothing due on the booking: one of them means it is no longer outstanding. */
+export const SETTLING_OUTCOMES: readonly RemittanceOutcome[] = ['matched', 'over'];
 
 /** Problems first, in the order a person should look at them. */
 export const OUTCOME_ORDER: readonly RemittanceOutcome[] = [
@@ -52,12 +56,14 @@ export interface ReconciledLine extends RemittanceLine {
 
 export interface ReconcileTotals {
   counts: Record<RemittanceOutcome, number>;
-  /** What the bookings this file pays were still due. */
+  /** What the bookings of ours this file pays were still due. */
   expected: Money;
-  /** Every readable amount in the file. */
+  /** What the file pays on bookings of ours (a double payment and a prepaid booking's line included). */
   remitted: Money;
-  /** remitted − expected: money the file pays that no booking expects shows here. */
+  /** remitted − expected: what our bookings were paid short (negative) or over. */
   difference: Money;
+  /** What the file pays on tracking numbers we never booked: not our money, kept apart. */
+  notOurs: Money;
 }
 
 export interface Reconciliation {
@@ -102,13 +108,15 @@ export function reconcile(
   const counts = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0])) as Record<RemittanceOutcome, number>;
   let expected = 0n;
   let remitted = 0n;
+  let notOurs = 0n;
   const result = lines.map((line): ReconciledLine => {
     const reconciled = reconcileLine(line, booking(line.trackingNumber), () => {
       if (!paid.has(line.trackingNumber)) paid.set(line.trackingNumber, paidBefore(line.trackingNumber));
       return paid.get(line.trackingNumber) ?? 0n;
     });
     counts[reconciled.outcome] += 1;
-    if (line.amount !== undefined) remitted += centsOf(line.amount);
+    if (reconciled.outcome === 'not ours') notOurs += centsOf(line.amount ?? '0.00');
+    else if (reconciled.outcome !== 'problem' && line.amount !== undefined) remitted += centsOf(line.amount);
     if (PAYING_OUTCOMES.includes(reconciled.outcome) && line.amount !== undefined) {
       expected += centsOf(reconciled.expected ?? '0.00');
       paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
@@ -122,6 +130,7 @@ export function reconcile(
       expected: formatCents(expected),
       remitted: formatCents(remitted),
       difference: signedMoney(remitted - expected),
+      notOurs: formatCents(notOurs),
     },
   };
 }

@@ -242,6 +242,7 @@ describe('COD remittance blocks', () => {
       bookings: Array.from({ length: 5000 }, (_, i) => ({
         trackingNumber: `WB${i}`,
         codAmount: '1500.00',
+        outstanding: '1500.00',
         receiver: hostile,
         bookedDate: '2026-11-01',
       })),

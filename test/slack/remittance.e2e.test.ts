@@ -95,8 +95,9 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     expect(card.body.channel).toBe('CDISPATCH');
     const shown = textOf(card.body.blocks);
     expect(shown).toContain('*Expected* PHP 4,500.00');
-    expect(shown).toContain('*Remitted* PHP 5,960.00');
-    expect(shown).toContain('*Difference* PHP 1,460.00');
+    expect(shown).toContain('*Remitted* PHP 5,950.00');
+    expect(shown).toContain('*Difference* PHP 1,450.00');
+    expect(shown).toContain('*Not ours* PHP 10.00 (1 line');
     // Problems first; everything typed escaped.
     expect(shown.indexOf('unreadable')).toBeLessThan(shown.indexOf('short'));
     expect(shown).toContain('NOPE&lt;&amp;&gt;');
@@ -121,14 +122,20 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
       ['8', 'BAD', 'abc', 'problem', ''],
     ]);
 
-    // COD still outstanding: old, COD, never remitted. Not the recent one, the prepaid one, or the short one.
+    // COD still outstanding: old, COD, not paid in full (the short one with what is left). Not the recent one, the prepaid one, or the paid one.
     const list = await bot.fake.waitFor('chat.postMessage', (c) =>
       textOf(c.body).includes('COD still outstanding'),
     );
-    expect(textOf(list.body.blocks)).toContain('1 booking older than 7 days');
-    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00');
-    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-S|OLD-M/);
+    expect(textOf(list.body.blocks)).toContain('2 bookings older than 7 days');
+    expect(textOf(list.body.blocks)).toContain('PHP 300.00 in all');
+    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00 \u00b7');
+    expect(textOf(list.body.blocks)).toContain('`OLD-S` PHP 100.00 still due of PHP 1,500.00');
+    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-M/);
     expect(outstanding?.filename).toBe('cod-outstanding.csv');
+    expect(parse(outstanding?.text ?? '', { bom: true, columns: true })).toEqual([
+      expect.objectContaining({ tracking_number: 'OLD-S', cod_amount: '1500.00', outstanding: '100.00' }),
+      expect.objectContaining({ tracking_number: 'OLD-X', cod_amount: '200.00', outstanding: '200.00' }),
+    ]);
 
     // The booking card, edited in place.
     const edited = await bot.fake.waitFor('chat.update', (c) => c.body.ts === cardTs);
@@ -176,6 +183,71 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
         cod_difference: '0.00',
       }),
     ]);
+  });
+
+  /** The card, the results file's outcomes and the outstanding list of the file just reconciled. */
+  async function reconciled(content: string, name: string) {
+    await reconcile(content, name);
+    const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes(`COD remittance ${name}`),
+    );
+    const list = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes('COD still outstanding'),
+    );
+    const [results] = bot.fake.uploadsCompleted();
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    return {
+      card: textOf(card.body.blocks),
+      outcomes: rows.map((r) => [r.tracking_number, r.outcome]),
+      list: textOf(list.body.blocks),
+    };
+  }
+
+  it("totals our bookings' expected, remitted and difference, the not-ours lines' total apart", async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { card } = await reconciled(
+      'tracking_number,amount\r\nOLD-M,"1,500.00"\r\nOLD-S,"1,000.00"\r\nNEVER,100.00\r\n',
+      'mixed.csv',
+    );
+    expect(card).toContain('*Expected* PHP 3,000.00   *Remitted* PHP 2,500.00   *Difference* PHP -500.00');
+    expect(card).toContain('*Not ours* PHP 100.00 (1 line for tracking numbers we never booked)');
+  });
+
+  it('makes another currency and digits split by spaces problem lines, not pesos', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { card, outcomes, list } = await reconciled(
+      'tracking_number,amount\r\nOLD-M,USD 1500\r\nOLD-S,"EUR 1,500.00"\r\nWB000001,1 5 0 0\r\n',
+      'foreign.csv',
+    );
+    expect(outcomes).toEqual([
+      ['OLD-M', 'problem'],
+      ['OLD-S', 'problem'],
+      ['WB000001', 'problem'],
+    ]);
+    expect(card).toContain('amount \\"USD 1500\\" is not in PHP');
+    expect(card).toContain('*Remitted* PHP 0.00');
+    // Nothing was paid: both old bookings are still outstanding in full.
+    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+  });
+
+  it('keeps a booking paid 0 outstanding, and makes an amount over the limit a problem line', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { outcomes, list, card } = await reconciled(
+      `tracking_number,amount\r\nOLD-M,0\r\nOLD-S,${'9'.repeat(32)}\r\n`,
+      'absurd.csv',
+    );
+    expect(outcomes).toEqual([
+      ['OLD-M', 'short'],
+      ['OLD-S', 'problem'],
+    ]);
+    expect(card).toContain('the most a booking may carry');
+    expect(list).toContain('3 bookings older than 7 days');
+    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
   });
 
   it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {

@@ -15,6 +15,7 @@ const options: RemittanceCsvOptions = {
   columns: DEFAULT_REMITTANCE_COLUMNS,
   maxLines: 5000,
   maxBytes: 2_000_000,
+  currency: 'PHP',
 };
 const read = (text: string, more: Partial<RemittanceCsvOptions> = {}) =>
   readRemittanceCsv(new TextEncoder().encode(text), { ...options, ...more });
@@ -30,14 +31,34 @@ describe('remitted amounts', () => {
     ['\u20b1 1,234,567.89', '1234567.89'],
     ['P 250', '250.00'],
     ['  0.10 ', '0.10'],
+    ['999,999,999.99', '999999999.99'],
   ])('%s is %s', (text, money) => {
-    expect(readRemittedAmount(text)).toBe(money);
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ amount: money });
   });
 
-  it.each(['', 'abc', '1.234', '-100', '1,50', '12,34,567', 'PHP', '1500 PHP', 'USDX 10'])(
+  it.each(['', 'abc', '1.234', '-100', '1,50', '12,34,567', 'PHP', '1500 PHP', '1 5 0 0', '1 500.00', '$10'])(
     '%s is no amount',
     (text) => {
-      expect(readRemittedAmount(text)).toBeUndefined();
+      expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not an amount such as 1,500.00' });
+    },
+  );
+
+  it.each(['USD 1500', 'EUR 1,500.00', 'usd1500', 'USDX 10'])('%s is not in pesos', (text) => {
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not in PHP' });
+  });
+
+  it('takes the configured currency, and the peso signs only for the peso', () => {
+    expect(readRemittedAmount('usd 1,500.00', 'USD')).toEqual({ amount: '1500.00' });
+    expect(readRemittedAmount('P 1500', 'USD')).toEqual({ problem: 'is not in USD' });
+    expect(readRemittedAmount('\u20b11500', 'USD')).toEqual({ problem: 'is not in USD' });
+  });
+
+  it.each(['1000000000', '1,000,000,000.00', '9'.repeat(32)])(
+    '%s is more than a booking may carry',
+    (text) => {
+      expect(readRemittedAmount(text, 'PHP')).toEqual({
+        problem: 'is more than 999999999.99, the most a booking may carry',
+      });
     },
   );
 });
@@ -98,12 +119,17 @@ describe('reading a remittance file', () => {
   });
 
   it('makes a line without a tracking number or amount a problem of that line only', () => {
-    const file = read('tracking_number,amount\n,100\nWB2,\nWB3,12abc\nWB4,5\n');
+    const file = read(
+      'tracking_number,amount\n,100\nWB2,\nWB3,12abc\nWB4,5\nWB5,USD 5\nWB6,1 5 0 0\nWB7,1e40\n',
+    );
     expect(file.lines.map((l) => l.problem)).toEqual([
       'No tracking_number on the line',
       'No amount on the line',
       'amount "12abc" is not an amount such as 1,500.00',
       undefined,
+      'amount "USD 5" is not in PHP',
+      'amount "1 5 0 0" is not an amount such as 1,500.00',
+      'amount "1e40" is not an amount such as 1,500.00',
     ]);
   });
 });
@@ -119,14 +145,14 @@ describe('reconciling', () => {
   };
   const earlier: Record<string, bigint> = { D: 10000n, T: 6000n };
   const line = (n: number, trackingNumber: string, amountText: string) => {
-    const amount = readRemittedAmount(amountText);
+    const amount = readRemittedAmount(amountText, 'PHP');
     return {
       line: n,
       trackingNumber,
       amountText,
       remittedAt: '',
       status: '',
-      ...(amount === undefined ? { problem: 'bad amount' } : { amount }),
+      ...('problem' in amount ? { problem: 'bad amount' } : amount),
     };
   };
   const lines = [
@@ -165,7 +191,7 @@ describe('reconciling', () => {
     expect(result.lines[5]?.message).toMatch(/double payment/);
   });
 
-  it('totals what was due, what was paid and the difference', () => {
+  it('totals what our bookings were due, what they were paid and the difference; not ours apart', () => {
     expect(result.totals).toEqual({
       counts: {
         problem: 1,
@@ -177,8 +203,21 @@ describe('reconciling', () => {
         matched: 3,
       },
       expected: '3040.50',
-      remitted: '3144.50',
-      difference: '104.00',
+      remitted: '3045.50',
+      difference: '5.00',
+      notOurs: '99.00',
+    });
+    // The file: a short line on our bookings is 500.00 short, whatever the not-ours line pays.
+    const mixed = reconcile(
+      [line(2, 'M', '1,500.00'), line(3, 'S', '1,000.00'), line(4, 'X', '100.00')],
+      (tn) => bookings[tn],
+      () => 0n,
+    );
+    expect(mixed.totals).toMatchObject({
+      expected: '3000.00',
+      remitted: '2500.00',
+      difference: '-500.00',
+      notOurs: '100.00',
     });
     const over = reconcile(
       [line(2, 'M', '1500.01')],
@@ -229,7 +268,14 @@ describe('the example in docs/remittance.md', () => {
         .replace(/^\ufeff/, '')
         .replaceAll('\r\n', '\n'),
     ).toBe(results);
-    expect(result.totals).toMatchObject({ expected: '3000.00', remitted: '4460.00', difference: '1460.00' });
-    expect(example).toContain('*Expected* PHP 3,000.00, *Remitted* PHP 4,460.00, *Difference* PHP 1,460.00');
+    expect(result.totals).toMatchObject({
+      expected: '3000.00',
+      remitted: '4450.00',
+      difference: '1450.00',
+      notOurs: '10.00',
+    });
+    expect(example).toContain(
+      '*Expected* PHP 3,000.00, *Remitted* PHP 4,450.00, *Difference* PHP 1,450.00; *Not ours* PHP 10.00',
+    );
   });
 });

@@ -90,7 +90,7 @@ export function digestMessage(
     ),
     section(`*Pickups tomorrow*: ${plural(data.tomorrowPickups.length, 'booking')}`),
     section(
-      `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} that no remittance file has paid`,
+      `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} still due`,
     ),
     context(
       (options.detailInThread ? 'Every line is in the CSV file in the thread. ' : '') +

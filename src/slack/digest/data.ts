@@ -28,7 +28,7 @@ export interface DigestData {
   unknown: Attempt[];
   statuses: StatusEntry[];
   tomorrowPickups: BookingRecord[];
-  /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS that no remittance file has paid. */
+  /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS with money still due, and what is due. */
   outstanding: { bookings: number; total: string };
 }
 

@@ -150,6 +150,11 @@ export function remittanceCard(input: {
       section(
         [
           `*Expected* ${formatMoney(totals.expected, currency)}   *Remitted* ${formatMoney(totals.remitted, currency)}   *Difference* ${formatMoney(totals.difference, currency)}`,
+          ...(totals.counts['not ours'] > 0
+            ? [
+                `*Not ours* ${formatMoney(totals.notOurs, currency)} (${plural(totals.counts['not ours'], 'line')} for tracking numbers we never booked), not in the totals`,
+              ]
+            : []),
           countsLine(totals),
         ].join('\n'),
       ),
@@ -165,11 +170,13 @@ export function remittanceCard(input: {
 export interface OutstandingBooking {
   trackingNumber: string;
   codAmount: string;
+  /** What is still due: the COD amount less what files paid short of it. */
+  outstanding: string;
   receiver: string;
   bookedDate: string;
 }
 
-/** COD bookings older than the setting that no file has paid: the first LISTED_LINES, the total, the rest in a file. */
+/** COD bookings older than the setting with money still due: the first LISTED_LINES, the total, the rest in a file. */
 export function outstandingMessage(input: {
   bookings: readonly OutstandingBooking[];
   total: string;
@@ -177,7 +184,7 @@ export function outstandingMessage(input: {
   currency: string;
 }): { text: string; blocks: KnownBlock[] } {
   const { bookings, currency } = input;
-  const head = `:hourglass: *COD still outstanding*: ${plural(bookings.length, 'booking')} older than ${plural(input.days, 'day')} that no remittance file has paid, ${formatMoney(input.total, currency)} in all.`;
+  const head = `:hourglass: *COD still outstanding*: ${plural(bookings.length, 'booking')} older than ${plural(input.days, 'day')} that remittance files have not paid in full: ${formatMoney(input.total, currency)} in all.`;
   const listed = bookings.slice(0, LISTED_LINES);
   return {
     text: `COD still outstanding: ${plural(bookings.length, 'booking')}, ${formatMoney(input.total, currency)}`,
@@ -186,7 +193,7 @@ export function outstandingMessage(input: {
       ...lineSections(
         listed.map(
           (b) =>
-            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.codAmount, currency)} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 booked ${b.bookedDate}`,
+            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.outstanding, currency)}${b.outstanding === b.codAmount ? '' : ` still due of ${formatMoney(b.codAmount, currency)}`} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 booked ${b.bookedDate}`,
         ),
       ),
       ...(bookings.length > listed.length

@@ -11,6 +11,7 @@ import {
   PAYING_OUTCOMES,
   type Reconciliation,
   reconcile,
+  SETTLING_OUTCOMES,
 } from '../../waybill/remittance.js';
 import type { Core } from '../core.js';
 import { storeUnavailableText } from '../kit/blocks.js';
@@ -50,25 +51,33 @@ function expectedOf(record: unknown, codPaymentMethod: string): ExpectedCod {
   return { cod, codAmount };
 }
 
+/** What earlier files paid on each of these bookings, in cents: the lines that pay, as `PAYING_OUTCOMES` says. */
+async function paidOn(
+  deps: Pick<Core, 'store'>,
+  trackingNumbers: readonly string[],
+): Promise<Map<string, bigint>> {
+  const paid = new Map<string, bigint>();
+  for (const line of await deps.store.remittances.ofBookings(trackingNumbers)) {
+    if (line.amount && (PAYING_OUTCOMES as readonly string[]).includes(line.outcome)) {
+      paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
+    }
+  }
+  return paid;
+}
+
 /** Every line matched against our bookings and what earlier files paid on them. */
 async function reconcileLines(
   deps: Pick<Core, 'store' | 'waybill'>,
   lines: Parameters<typeof reconcile>[0],
 ): Promise<Reconciliation> {
   const numbers = lines.map((l) => l.trackingNumber).filter(Boolean);
-  const [bookings, earlier] = await Promise.all([
+  const [bookings, paid] = await Promise.all([
     deps.store.remittances.bookingsNamed(numbers),
-    deps.store.remittances.ofBookings(numbers),
+    paidOn(deps, numbers),
   ]);
   const expected = new Map(
     bookings.map((b) => [b.trackingNumber, expectedOf(b.record, deps.waybill.catalog.codPaymentMethod)]),
   );
-  const paid = new Map<string, bigint>();
-  for (const line of earlier) {
-    if (line.amount && (PAYING_OUTCOMES as readonly string[]).includes(line.outcome)) {
-      paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
-    }
-  }
   return reconcile(
     lines,
     (tn) => expected.get(tn),
@@ -76,7 +85,10 @@ async function reconcileLines(
   );
 }
 
-/** COD bookings older than the setting that no file has paid, read in pages. */
+/**
+ * COD bookings older than the setting with money still due (their COD less what files paid), read
+ * in pages: the store leaves out those a line settled, short payments are taken off here.
+ */
 export async function outstandingCod(
   deps: Pick<Core, 'store' | 'waybill' | 'bot' | 'now'>,
 ): Promise<{ bookings: OutstandingBooking[]; total: string }> {
@@ -87,19 +99,25 @@ export async function outstandingCod(
   for (;;) {
     const page: BookingRecord[] = await deps.store.remittances.unremitted({
       bookedBefore,
-      paying: PAYING_OUTCOMES,
+      paying: SETTLING_OUTCOMES,
       limit: PAGE,
       ...(after === undefined ? {} : { afterTrackingNumber: after }),
     });
+    const paid = await paidOn(
+      deps,
+      page.map((b) => b.trackingNumber),
+    );
     for (const booking of page) {
       const { cod, codAmount } = expectedOf(booking.record, deps.waybill.catalog.codPaymentMethod);
-      if (!cod) continue;
+      const due = centsOf(codAmount) - (paid.get(booking.trackingNumber) ?? 0n);
+      if (!cod || due <= 0n) continue;
       const consignee =
         isObject(booking.record) && isObject(booking.record.consignee) ? booking.record.consignee : {};
-      total += centsOf(codAmount);
+      total += due;
       found.push({
         trackingNumber: booking.trackingNumber,
         codAmount,
+        outstanding: formatCents(due),
         receiver: typeof consignee.name === 'string' ? consignee.name : '',
         bookedDate: zonedDateAndTime(booking.bookedAt, deps.waybill.timeZone).date,
       });
@@ -215,6 +233,7 @@ async function reconcileChosen(
     columns: deps.bot.remittance.columns,
     maxLines: MAX_REMITTANCE_LINES,
     maxBytes: deps.bot.bulk.maxBytes,
+    currency,
   });
   const fileProblem = read.problems[0];
   if (fileProblem) {

@@ -1,5 +1,5 @@
 /** The courier's remittance (COD settlement) file: columns found by header, every amount read as decimal money. */
-import { formatCents, type Money, parseCents } from '../fields.js';
+import { formatCents, MAX_MONEY_CENTS, type Money, parseCents } from '../fields.js';
 import { normaliseHeader } from './columns.js';
 import { type CsvProblem, readCsvRecords } from './read-bookings.js';
 
@@ -43,22 +43,34 @@ export interface RemittanceCsvOptions {
   columns: RemittanceColumns;
   maxLines: number;
   maxBytes: number;
+  /** The configured currency: an amount in another one is a problem. */
+  currency: string;
 }
 
-/**
- * A currency before the amount: a three-letter code (PHP), the peso sign, or "P" / "Php" as
- * people write it. Spaces inside (a thousands separator some files use) are dropped.
- */
-const CURRENCY_PREFIX = /^(?:[A-Za-z]{3}|P|\u20b1)\s*/;
+/** Signs and spellings people write for a currency besides its code (any case): the peso's. */
+const CURRENCY_SIGNS: Record<string, readonly string[]> = { PHP: ['\u20b1', 'P'] };
+
+/** An amount's currency prefix, if any (a code or a sign, letters in any case), and its number. */
+const AMOUNT = /^([A-Za-z]+|\u20b1)?\s*(\S*)$/;
 
 /**
  * An amount as a remittance file writes it (`1500`, `1,500.00`, `PHP 1,500.00`, `\u20b11,500`) in
- * canonical two-place text; undefined when it is not an amount ≥ 0 with at most two decimals.
+ * canonical two-place text, or why it is not one: another currency than `currency` (its code, or
+ * for the peso `\u20b1`, `P`), digits split by spaces, more than a booking may carry, or not an
+ * amount ≥ 0 with at most two decimals.
  */
-export function readRemittedAmount(text: string): Money | undefined {
-  const plain = text.trim().replace(CURRENCY_PREFIX, '').replace(/\s+/g, '');
-  const cents = parseCents(plain);
-  return cents === undefined ? undefined : formatCents(cents);
+export function readRemittedAmount(text: string, currency: string): { amount: Money } | { problem: string } {
+  const [, prefix = '', number = ''] = AMOUNT.exec(text.trim()) ?? [];
+  if (!/^\d/.test(number)) return { problem: 'is not an amount such as 1,500.00' };
+  const accepted = [currency, ...(CURRENCY_SIGNS[currency.toUpperCase()] ?? [])].map((c) => c.toUpperCase());
+  if (prefix !== '' && !accepted.includes(prefix.toUpperCase())) {
+    return { problem: `is not in ${currency}` };
+  }
+  const cents = parseCents(number);
+  if (cents === undefined) return { problem: 'is not an amount such as 1,500.00' };
+  if (cents > MAX_MONEY_CENTS)
+    return { problem: `is more than ${formatCents(MAX_MONEY_CENTS)}, the most a booking may carry` };
+  return { amount: formatCents(cents) };
 }
 
 function fileProblem(message: string): RemittanceFile {
@@ -106,17 +118,12 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
       remittedAt: cell(cells, remittedAt),
       status: cell(cells, status),
     };
-    const money = readRemittedAmount(read.amountText);
     if (read.trackingNumber === '') return { ...read, problem: `No ${columns.trackingNumber} on the line` };
-    if (money === undefined) {
-      return {
-        ...read,
-        problem: read.amountText
-          ? `${columns.amount} "${read.amountText}" is not an amount such as 1,500.00`
-          : `No ${columns.amount} on the line`,
-      };
-    }
-    return { ...read, amount: money };
+    if (read.amountText === '') return { ...read, problem: `No ${columns.amount} on the line` };
+    const money = readRemittedAmount(read.amountText, options.currency);
+    if ('problem' in money)
+      return { ...read, problem: `${columns.amount} "${read.amountText}" ${money.problem}` };
+    return { ...read, amount: money.amount };
   });
   return { lines, problems: [] };
 }

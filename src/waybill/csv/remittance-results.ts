@@ -34,13 +34,19 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
   );
 }
 
-/** The COD still outstanding, one booking a row. */
+/** The COD still outstanding, one booking a row: its COD amount and what of it is still due. */
 export function outstandingCsv(
-  bookings: readonly { trackingNumber: string; codAmount: string; receiver: string; bookedDate: string }[],
+  bookings: readonly {
+    trackingNumber: string;
+    codAmount: string;
+    outstanding: string;
+    receiver: string;
+    bookedDate: string;
+  }[],
 ): string {
   return toCsv(
-    ['tracking_number', 'cod_amount', 'receiver_name', 'booked'],
-    bookings.map((b) => [b.trackingNumber, b.codAmount, b.receiver, b.bookedDate]),
-    ['cod_amount'],
+    ['tracking_number', 'cod_amount', 'outstanding', 'receiver_name', 'booked'],
+    bookings.map((b) => [b.trackingNumber, b.codAmount, b.outstanding, b.receiver, b.bookedDate]),
+    ['cod_amount', 'outstanding'],
   );
 }
