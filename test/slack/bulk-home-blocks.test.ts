@@ -218,7 +218,10 @@ describe('COD remittance blocks', () => {
     }));
     const result = reconcile(
       lines,
-      (tn) => (tn.endsWith('1') ? { cod: true, codAmount: '1499.99' } : undefined),
+      (tn) =>
+        tn.endsWith('1')
+          ? { cod: true, codAmount: '1499.99', fee: '46.20', returned: false, returnFee: '0.00' }
+          : undefined,
       () => 0n,
     );
     const card = remittanceCard({

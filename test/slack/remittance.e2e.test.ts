@@ -250,6 +250,53 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
   });
 
+  it("judges each line against the net after the fee in force on the booking's day; a returned booking is not outstanding", async () => {
+    // 2.75 % and 12 % VAT on it, for bookings from 2026-11-18: OLD-* (2026-11-13) are before it.
+    bot = await startTestBot({
+      env: {
+        COD_FEE_PERCENT: '2.75',
+        COD_FEE_VAT_PERCENT: '12',
+        RETURN_FEE: '60',
+        COD_FEE_FROM: '2026-11-18',
+      },
+    });
+    await seedBookings();
+    expect((await bot.command('/waybill', 'status OLD-X returned')).body.text).not.toMatch(
+      /cannot|not allowed/i,
+    );
+    const { card, list } = await reconciled(
+      [
+        'tracking_number,amount,status',
+        // 1,500.00 less 41.25 and 4.95 VAT: the net.
+        'WB000001,"1,453.80",delivered',
+        // The gross of 300.00: over by its fee of 8.25 and 0.99.
+        'NEW-X,300.00,delivered',
+        // Booked before the rule: no fee.
+        'OLD-M,"1,500.00",delivered',
+      ].join('\r\n'),
+      'net.csv',
+    );
+    expect(card).toContain('1 over, 2 matched');
+    expect(card).toContain('*Gross* PHP 3,300.00   *Fee* PHP 55.44   *Net* PHP 3,244.56');
+    expect(card).toContain('*Expected* PHP 3,244.56   *Remitted* PHP 3,253.80   *Difference* PHP 9.24');
+    expect(card).toContain(
+      '`NEW-X` PHP 300.00: over, difference PHP 9.24 \u00b7 COD PHP 300.00, fee PHP 9.24, net PHP 290.76 (Over by the fee: the gross amount was paid)',
+    );
+    const [results] = bot.fake.uploadsCompleted();
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(
+      rows.map((r) => [r.tracking_number, r.gross, r.fee, r.net, r.amount, r.difference, r.outcome]),
+    ).toEqual([
+      ['WB000001', '1500.00', '46.20', '1453.80', '1453.80', '0.00', 'matched'],
+      ['NEW-X', '300.00', '9.24', '290.76', '300.00', '9.24', 'over'],
+      ['OLD-M', '1500.00', '0.00', '1500.00', '1500.00', '0.00', 'matched'],
+    ]);
+    // OLD-S is due in full (no fee before the rule); OLD-X came back, so nothing was collected.
+    expect(list).toContain('1 booking older than 7 days');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+    expect(list).not.toContain('OLD-X');
+  });
+
   it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {
     bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UFIN' } });
     const refused = await bot.command('/waybill', 'remittance');

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { type CodFeeRule, codFee, NO_FEE } from '../../src/waybill/cod-fee.js';
 import {
   DEFAULT_REMITTANCE_COLUMNS,
   type RemittanceCsvOptions,
@@ -36,14 +37,24 @@ describe('remitted amounts', () => {
     expect(readRemittedAmount(text, 'PHP')).toEqual({ amount: money });
   });
 
-  it.each(['', 'abc', '1.234', '-100', '1,50', '12,34,567', 'PHP', '1500 PHP', '1 5 0 0', '1 500.00', '$10'])(
-    '%s is no amount',
-    (text) => {
-      expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not an amount such as 1,500.00' });
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '1.234',
+    '-100',
+    '1,50',
+    '12,34,567',
+    'PHP',
+    '1500 PHP',
+    '1 5 0 0',
+    '1 500.00',
+    '$10',
+    'USDX 10',
+  ])('%s is no amount', (text) => {
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not an amount such as 1,500.00' });
+  });
 
-  it.each(['USD 1500', 'EUR 1,500.00', 'usd1500', 'USDX 10'])('%s is not in pesos', (text) => {
+  it.each(['USD 1500', 'EUR 1,500.00', 'usd1500', 'Pp 5'])('%s is not in pesos', (text) => {
     expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not in PHP' });
   });
 
@@ -95,6 +106,7 @@ describe('reading a remittance file', () => {
       amount: 'COD Collected',
       remittedAt: 'Paid On',
       status: 'State',
+      fee: 'Kept',
     };
     const file = read('awb,cod collected\nWB9,"1,000"\n', { columns });
     expect(file.lines).toMatchObject([
@@ -136,12 +148,12 @@ describe('reading a remittance file', () => {
 
 describe('reconciling', () => {
   const bookings: Record<string, ExpectedCod> = {
-    M: { cod: true, codAmount: '1500.00' },
-    S: { cod: true, codAmount: '1500.00' },
-    O: { cod: true, codAmount: '0.30' },
-    D: { cod: true, codAmount: '100.00' },
-    T: { cod: true, codAmount: '100.00' },
-    P: { cod: false, codAmount: '0.00' },
+    M: { cod: true, codAmount: '1500.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    S: { cod: true, codAmount: '1500.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    O: { cod: true, codAmount: '0.30', fee: '0.00', returned: false, returnFee: '0.00' },
+    D: { cod: true, codAmount: '100.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    T: { cod: true, codAmount: '100.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    P: { cod: false, codAmount: '0.00', fee: '0.00', returned: false, returnFee: '0.00' },
   };
   const earlier: Record<string, bigint> = { D: 10000n, T: 6000n };
   const line = (n: number, trackingNumber: string, amountText: string) => {
@@ -202,6 +214,9 @@ describe('reconciling', () => {
         over: 0,
         matched: 3,
       },
+      gross: '3100.30',
+      fee: '0.00',
+      net: '3100.30',
       expected: '3040.50',
       remitted: '3045.50',
       difference: '5.00',
@@ -246,17 +261,132 @@ describe('reconciling', () => {
   });
 });
 
+describe("the courier's COD fee", () => {
+  const rule: CodFeeRule = { ...NO_FEE, percent: 27_500n, vatPercent: 120_000n };
+
+  it.each([
+    // 2.75 % of 1,500.00 is 41.25, VAT 12 % on it 4.95.
+    ['1500.00', '46.20'],
+    // 0.495 rounds half up to 0.50 (a float reads 0.49499…), VAT 0.06.
+    ['18.00', '0.56'],
+    // 33.9504 is 33.95, VAT 4.074 is 4.07.
+    ['1234.56', '38.02'],
+    ['0.00', '0.00'],
+  ])('on %s is %s in whole centavos', (amount, fee) => {
+    expect(codFee(rule, amount, '2026-11-20')).toBe(fee);
+  });
+
+  it('adds the fixed part, holds the fee within its bounds before VAT, and never takes more than the COD', () => {
+    expect(codFee({ ...NO_FEE, percent: 10_000n, fixed: 1000n }, '1500.00', '2026-11-20')).toBe('25.00');
+    expect(codFee({ ...rule, min: 3000n }, '100.00', '2026-11-20')).toBe('33.60');
+    expect(codFee({ ...rule, max: 5000n }, '10000.00', '2026-11-20')).toBe('56.00');
+    expect(codFee({ ...rule, min: 3000n }, '20.00', '2026-11-20')).toBe('20.00');
+    expect(codFee(NO_FEE, '1500.00', '2026-11-20')).toBe('0.00');
+  });
+
+  it('applies to bookings made on or after its first day only', () => {
+    const dated = { ...rule, from: '2026-11-16' };
+    expect(codFee(dated, '1500.00', '2026-11-15')).toBe('0.00');
+    expect(codFee(dated, '1500.00', '2026-11-16')).toBe('46.20');
+  });
+
+  it('reconciles a line against the net: the net is matched, the gross over by the fee', () => {
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '0.00' };
+    const paid = (amount: string) =>
+      reconcile(
+        [{ line: 2, trackingNumber: 'F', amount, amountText: amount, remittedAt: '', status: '' }],
+        () => booking,
+        () => 0n,
+      );
+    expect(paid('1453.80').lines[0]).toMatchObject({
+      outcome: 'matched',
+      gross: '1500.00',
+      fee: '46.20',
+      expected: '1453.80',
+      difference: '0.00',
+    });
+    expect(paid('1500.00').lines[0]).toMatchObject({
+      outcome: 'over',
+      difference: '46.20',
+      message: 'Over by the fee: the gross amount was paid',
+    });
+    expect(paid('1500.00').totals).toMatchObject({
+      gross: '1500.00',
+      fee: '46.20',
+      net: '1453.80',
+      expected: '1453.80',
+    });
+  });
+
+  it("takes a fee column's fee for its line over the rule's, and makes an unreadable one a problem", () => {
+    const file = read('tracking_number,amount,fee\nF,"1,460.00",40\nG,1500,\nH,1,about 5\n');
+    expect(file.lines.map((l) => [l.statedFee, l.problem])).toEqual([
+      ['40.00', undefined],
+      [undefined, undefined],
+      [undefined, 'fee "about 5" is not an amount such as 1,500.00'],
+    ]);
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '0.00' };
+    const result = reconcile(
+      file.lines,
+      () => booking,
+      () => 0n,
+    );
+    expect(result.lines.map((l) => [l.outcome, l.fee, l.net, l.difference])).toEqual([
+      ['matched', '40.00', '1460.00', '0.00'],
+      ['over', '46.20', '1453.80', '46.20'],
+      ['problem', undefined, undefined, undefined],
+    ]);
+  });
+
+  it('makes a returned booking owe nothing and carry the return fee, recorded or said by the line', () => {
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '60.00' };
+    const line = (amount: string, status: string) => ({
+      line: 2,
+      trackingNumber: 'R',
+      amount,
+      amountText: amount,
+      remittedAt: '',
+      status,
+    });
+    const result = reconcile(
+      [line('0.00', 'Returned to sender'), line('10.00', 'RETURNED')],
+      () => booking,
+      () => 0n,
+    );
+    expect(result.lines.map((l) => [l.outcome, l.gross, l.fee, l.net, l.expected, l.difference])).toEqual([
+      ['matched', '0.00', '60.00', '0.00', '0.00', '0.00'],
+      ['over', '0.00', '60.00', '0.00', '0.00', '10.00'],
+    ]);
+    const recorded = reconcile(
+      [line('0.00', 'delivered')],
+      () => ({ ...booking, returned: true }),
+      () => 0n,
+    );
+    expect(recorded.lines[0]).toMatchObject({ outcome: 'matched', fee: '60.00' });
+    expect(recorded.totals).toMatchObject({ gross: '0.00', fee: '60.00', net: '0.00' });
+  });
+});
+
 describe('the example in docs/remittance.md', () => {
   it('is what the bot reads and writes', () => {
     const doc = readFileSync(new URL('../../docs/remittance.md', import.meta.url), 'utf8');
     const example = doc.slice(doc.indexOf('## An example'));
     const [file = '', results = ''] = [...example.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
     const read = readRemittanceCsv(new TextEncoder().encode(file), options);
+    // The rule of the example: COD_FEE_PERCENT=2.75, COD_FEE_VAT_PERCENT=12.
+    const rule: CodFeeRule = { ...NO_FEE, percent: 27_500n, vatPercent: 120_000n };
+    const cod = {
+      cod: true,
+      codAmount: '1500.00',
+      fee: codFee(rule, '1500.00', '2026-11-18'),
+      returned: false,
+      returnFee: '0.00',
+    };
     const bookings: Record<string, ExpectedCod> = {
-      WB000001: { cod: true, codAmount: '1500.00' },
-      WB000002: { cod: true, codAmount: '1500.00' },
-      WB000003: { cod: true, codAmount: '1500.00' },
-      WB000004: { cod: false, codAmount: '0.00' },
+      WB000001: cod,
+      WB000002: cod,
+      WB000003: cod,
+      WB000004: { cod: false, codAmount: '0.00', fee: '0.00', returned: false, returnFee: '0.00' },
     };
     const result = reconcile(
       read.lines,
@@ -269,13 +399,16 @@ describe('the example in docs/remittance.md', () => {
         .replaceAll('\r\n', '\n'),
     ).toBe(results);
     expect(result.totals).toMatchObject({
-      expected: '3000.00',
-      remitted: '4450.00',
-      difference: '1450.00',
+      gross: '4500.00',
+      fee: '138.60',
+      net: '4361.40',
+      expected: '4361.40',
+      remitted: '5857.60',
+      difference: '1496.20',
       notOurs: '10.00',
     });
     expect(example).toContain(
-      '*Expected* PHP 3,000.00, *Remitted* PHP 4,450.00, *Difference* PHP 1,450.00; *Not ours* PHP 10.00',
+      '*Gross* PHP 4,500.00, *Fee* PHP 138.60, *Net* PHP 4,361.40; *Expected* PHP 4,361.40, *Remitted* PHP 5,857.60, *Difference* PHP 1,496.20; *Not ours* PHP 10.00',
     );
   });
 });

@@ -116,8 +116,12 @@ function lineText(line: ReconciledLine, currency: string): string {
     line.difference && line.difference !== '0.00'
       ? `, difference ${formatMoney(line.difference, currency)}`
       : '';
+  const fee =
+    line.fee && line.fee !== '0.00' && line.gross
+      ? ` \u00b7 COD ${formatMoney(line.gross, currency)}, fee ${formatMoney(line.fee, currency)}, net ${formatMoney(line.net ?? '0.00', currency)}`
+      : '';
   const why = line.message ? ` (${escapeMrkdwn(line.message)})` : '';
-  return `${emoji} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${why}`;
+  return `${emoji} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${fee}${why}`;
 }
 
 /**
@@ -149,6 +153,11 @@ export function remittanceCard(input: {
       ...environmentNotice(input.env),
       section(
         [
+          ...(totals.fee === '0.00'
+            ? []
+            : [
+                `*Gross* ${formatMoney(totals.gross, currency)}   *Fee* ${formatMoney(totals.fee, currency)}   *Net* ${formatMoney(totals.net, currency)}`,
+              ]),
           `*Expected* ${formatMoney(totals.expected, currency)}   *Remitted* ${formatMoney(totals.remitted, currency)}   *Difference* ${formatMoney(totals.difference, currency)}`,
           ...(totals.counts['not ours'] > 0
             ? [

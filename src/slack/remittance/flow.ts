@@ -1,6 +1,7 @@
 /** A remittance file reconciled: downloaded, read, matched against our bookings, recorded once; card, results file, outstanding list, booking cards. */
 import { createHash } from 'node:crypto';
 import { type BookingRecord, type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
+import { codFee } from '../../waybill/cod-fee.js';
 import { readRemittanceCsv } from '../../waybill/csv/read-remittance.js';
 import { outstandingCsv, remittanceResultsCsv } from '../../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
@@ -43,12 +44,37 @@ const PAGE = 500;
 /** What reconciling a file reads and writes: the store, the settings, the clock. */
 type Reconciling = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now'>;
 
-/** What a stored booking is owed in COD (its record is the domain booking as JSON). */
-function expectedOf(record: unknown, codPaymentMethod: string): ExpectedCod {
-  const booking = isObject(record) ? record : {};
+/**
+ * What a stored booking is owed in COD (its record is the domain booking as JSON), the fee the
+ * courier keeps of it, and whether it was returned (`returned`: the tracking numbers last recorded so).
+ */
+function expectedOf(
+  deps: Pick<Core, 'waybill' | 'bot'>,
+  stored: BookingRecord,
+  returned: ReadonlySet<string>,
+): ExpectedCod {
+  const booking = isObject(stored.record) ? stored.record : {};
   const codAmount = typeof booking.codAmount === 'string' ? booking.codAmount : '0.00';
-  const cod = booking.paymentMethod === codPaymentMethod && centsOf(codAmount) > 0n;
-  return { cod, codAmount };
+  const cod = booking.paymentMethod === deps.waybill.catalog.codPaymentMethod && centsOf(codAmount) > 0n;
+  const rule = deps.bot.remittance.fee;
+  // The rule in force on the day it was booked, so a new contract does not rewrite earlier bookings.
+  const bookedDay = zonedDateAndTime(stored.bookedAt, deps.waybill.timeZone).date;
+  return {
+    cod,
+    codAmount,
+    fee: cod ? codFee(rule, codAmount, bookedDay) : '0.00',
+    returned: returned.has(stored.trackingNumber),
+    returnFee: formatCents(rule.returnFee),
+  };
+}
+
+/** Which of these bookings were last recorded as returned to sender. */
+async function returnedOf(
+  deps: Pick<Core, 'store'>,
+  trackingNumbers: readonly string[],
+): Promise<Set<string>> {
+  const latest = await deps.store.statuses.latestOf(trackingNumbers);
+  return new Set([...latest.values()].filter((s) => s.status === 'returned').map((s) => s.trackingNumber));
 }
 
 /** What earlier files paid on each of these bookings, in cents: the lines that pay, as `PAYING_OUTCOMES` says. */
@@ -67,17 +93,16 @@ async function paidOn(
 
 /** Every line matched against our bookings and what earlier files paid on them. */
 async function reconcileLines(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'store' | 'waybill' | 'bot'>,
   lines: Parameters<typeof reconcile>[0],
 ): Promise<Reconciliation> {
   const numbers = lines.map((l) => l.trackingNumber).filter(Boolean);
-  const [bookings, paid] = await Promise.all([
+  const [bookings, paid, returned] = await Promise.all([
     deps.store.remittances.bookingsNamed(numbers),
     paidOn(deps, numbers),
+    returnedOf(deps, numbers),
   ]);
-  const expected = new Map(
-    bookings.map((b) => [b.trackingNumber, expectedOf(b.record, deps.waybill.catalog.codPaymentMethod)]),
-  );
+  const expected = new Map(bookings.map((b) => [b.trackingNumber, expectedOf(deps, b, returned)]));
   return reconcile(
     lines,
     (tn) => expected.get(tn),
@@ -86,7 +111,7 @@ async function reconcileLines(
 }
 
 /**
- * COD bookings older than the setting with money still due (their COD less what files paid), read
+ * COD bookings older than the setting with money still due (their net less what files paid), read
  * in pages: the store leaves out those a line settled, short payments are taken off here.
  */
 export async function outstandingCod(
@@ -103,14 +128,13 @@ export async function outstandingCod(
       limit: PAGE,
       ...(after === undefined ? {} : { afterTrackingNumber: after }),
     });
-    const paid = await paidOn(
-      deps,
-      page.map((b) => b.trackingNumber),
-    );
+    const numbers = page.map((b) => b.trackingNumber);
+    const [paid, returned] = await Promise.all([paidOn(deps, numbers), returnedOf(deps, numbers)]);
     for (const booking of page) {
-      const { cod, codAmount } = expectedOf(booking.record, deps.waybill.catalog.codPaymentMethod);
-      const due = centsOf(codAmount) - (paid.get(booking.trackingNumber) ?? 0n);
-      if (!cod || due <= 0n) continue;
+      const { cod, codAmount, fee } = expectedOf(deps, booking, returned);
+      const due = centsOf(codAmount) - centsOf(fee) - (paid.get(booking.trackingNumber) ?? 0n);
+      // A returned booking collected nothing: nothing is outstanding on it.
+      if (!cod || returned.has(booking.trackingNumber) || due <= 0n) continue;
       const consignee =
         isObject(booking.record) && isObject(booking.record.consignee) ? booking.record.consignee : {};
       total += due;

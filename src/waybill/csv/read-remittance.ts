@@ -11,6 +11,8 @@ export interface RemittanceColumns {
   remittedAt: string;
   /** Optional in the file: what the courier says of the parcel (delivered, returned…), carried through. */
   status: string;
+  /** Optional in the file: the fee the courier kept of the line, which wins over the fee settings. */
+  fee: string;
 }
 
 export const DEFAULT_REMITTANCE_COLUMNS: RemittanceColumns = {
@@ -18,6 +20,7 @@ export const DEFAULT_REMITTANCE_COLUMNS: RemittanceColumns = {
   amount: 'amount',
   remittedAt: 'remitted_at',
   status: 'status',
+  fee: 'fee',
 };
 
 /** One line of the file as read; `amount` is absent when `problem` says why it could not be read. */
@@ -30,6 +33,8 @@ export interface RemittanceLine {
   amountText: string;
   remittedAt: string;
   status: string;
+  /** The fee the file states for the line, when it has a fee column and the cell is not empty. */
+  statedFee?: Money;
   problem?: string;
 }
 
@@ -50,8 +55,8 @@ export interface RemittanceCsvOptions {
 /** Signs and spellings people write for a currency besides its code (any case): the peso's. */
 const CURRENCY_SIGNS: Record<string, readonly string[]> = { PHP: ['\u20b1', 'P'] };
 
-/** An amount's currency prefix, if any (a code or a sign, letters in any case), and its number. */
-const AMOUNT = /^([A-Za-z]+|\u20b1)?\s*(\S*)$/;
+/** An amount's currency prefix, if any (a code of up to three letters in any case, or a sign), and its number. */
+const AMOUNT = /^([A-Za-z]{1,3}|\u20b1)?\s*(\S*)$/;
 
 /**
  * An amount as a remittance file writes it (`1500`, `1,500.00`, `PHP 1,500.00`, `\u20b11,500`) in
@@ -102,6 +107,7 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
   }
   const remittedAt = indexOf(columns.remittedAt);
   const status = indexOf(columns.status);
+  const fee = indexOf(columns.fee);
   const cell = (cells: string[], index: number) => (index < 0 ? '' : (cells[index] ?? '').trim());
   const rows = body
     .map((cells, index) => ({ cells, line: index + 2 }))
@@ -123,7 +129,11 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
     const money = readRemittedAmount(read.amountText, options.currency);
     if ('problem' in money)
       return { ...read, problem: `${columns.amount} "${read.amountText}" ${money.problem}` };
-    return { ...read, amount: money.amount };
+    const feeText = cell(cells, fee);
+    const stated = feeText === '' ? undefined : readRemittedAmount(feeText, options.currency);
+    if (stated && 'problem' in stated)
+      return { ...read, problem: `${columns.fee} "${feeText}" ${stated.problem}` };
+    return { ...read, amount: money.amount, ...(stated ? { statedFee: stated.amount } : {}) };
   });
   return { lines, problems: [] };
 }

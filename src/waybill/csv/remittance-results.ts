@@ -6,6 +6,9 @@ export const REMITTANCE_RESULT_COLUMNS = [
   'line',
   'tracking_number',
   'amount',
+  'gross',
+  'fee',
+  'net',
   'expected',
   'difference',
   'outcome',
@@ -22,6 +25,9 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       String(l.line),
       l.trackingNumber,
       l.amount ?? l.amountText,
+      l.gross ?? '',
+      l.fee ?? '',
+      l.net ?? '',
       l.expected ?? '',
       l.difference ?? '',
       l.outcome,
@@ -30,7 +36,7 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       l.message,
     ]),
     // A short payment's difference is negative: a number, not a formula.
-    ['line', 'amount', 'expected', 'difference'],
+    ['line', 'amount', 'gross', 'fee', 'net', 'expected', 'difference'],
   );
 }
 
