@@ -37,25 +37,34 @@ async function reconcile(content: string, name: string, via: 'command' | 'home' 
   return bot.updatedView(modal.id, (view) => /reconciled|Nothing/.test(textOf(view)));
 }
 
-/** Bookings beside WB000001 (booked through the modal), copies of its record with their own COD, booked `daysAgo`. */
-async function seedBookings() {
-  await bookThroughModal(bot);
+/** A booking beside WB000001 (booked through the modal): a copy of its record with its own COD (and `more`), booked `daysAgo`. */
+async function addBooking(
+  trackingNumber: string,
+  paymentMethod: string,
+  codAmount: string,
+  daysAgo: number,
+  more: Record<string, unknown> = {},
+) {
   const base = await bot.deps.store.bookings.get<Record<string, unknown>>('WB000001');
   if (!base) throw new Error('WB000001 was not booked');
-  const add = async (trackingNumber: string, paymentMethod: string, codAmount: string, daysAgo: number) =>
-    bot.deps.store.bookings.insert({
-      trackingNumber,
-      trackingRefNo: `R-${trackingNumber}`,
-      record: { ...base.record, trackingNumber, paymentMethod, codAmount, childWaybills: [] },
-      channelId: 'CDISPATCH',
-      bookedBy: 'UDISPATCH',
-      bookedAt: new Date(fixedNow.getTime() - daysAgo * DAY),
-    });
-  await add('OLD-M', 'COD', '1500.00', 10);
-  await add('OLD-S', 'COD', '1500.00', 10);
-  await add('OLD-X', 'COD', '200.00', 10);
-  await add('NEW-X', 'COD', '300.00', 2);
-  await add('PRE', 'PREPAID', '0.00', 10);
+  await bot.deps.store.bookings.insert({
+    trackingNumber,
+    trackingRefNo: `R-${trackingNumber}`,
+    record: { ...base.record, trackingNumber, paymentMethod, codAmount, childWaybills: [], ...more },
+    channelId: 'CDISPATCH',
+    bookedBy: 'UDISPATCH',
+    bookedAt: new Date(fixedNow.getTime() - daysAgo * DAY),
+  });
+}
+
+/** WB000001 booked through the modal, and bookings beside it of their own COD and age. */
+async function seedBookings() {
+  await bookThroughModal(bot);
+  await addBooking('OLD-M', 'COD', '1500.00', 10);
+  await addBooking('OLD-S', 'COD', '1500.00', 10);
+  await addBooking('OLD-X', 'COD', '200.00', 10);
+  await addBooking('NEW-X', 'COD', '300.00', 2);
+  await addBooking('PRE', 'PREPAID', '0.00', 10);
 }
 
 const firstFile = [
@@ -295,6 +304,50 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     expect(list).toContain('1 booking older than 7 days');
     expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
     expect(list).not.toContain('OLD-X');
+  });
+
+  it('/waybill cod: the COD still owed by days since delivery and by sender, privately, with the CSV file', async () => {
+    bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
+    await seedBookings();
+    const base = await bot.deps.store.bookings.get<{ shipper: Record<string, unknown> }>('WB000001');
+    const shipper = { ...base?.record.shipper, name: 'Tindahan <&> ni Nena' };
+    await addBooking('AGED-20', 'COD', '100.00', 20, { shipper });
+    await addBooking('AGED-40', 'COD', '250.00', 40, { shipper });
+    // Delivered today: aged from today, not from its booking 10 days ago. Returned: nothing is owed.
+    await bot.command('/waybill', 'status OLD-M delivered');
+    await bot.command('/waybill', 'status OLD-X returned');
+
+    const answer = await bot.command('/waybill', 'cod');
+    expect(answer.body.response_type).toBe('ephemeral');
+    const shown = textOf(answer.body.blocks);
+    expect(String(answer.body.text)).toBe('COD the courier still owes: 6 bookings, PHP 5,150.00');
+    expect(shown).toContain('*0\u20137 days*: 3 bookings, PHP 3,300.00');
+    expect(shown).toContain('*8\u201314 days*: 1 booking, PHP 1,500.00');
+    expect(shown).toContain('*15\u201330 days*: 1 booking, PHP 100.00');
+    expect(shown).toContain('*over 30 days*: 1 booking, PHP 250.00');
+    expect(shown).toContain(
+      '*Tindahan &lt;&amp;&gt; ni Nena*: PHP 350.00 \u00b7 15\u201330 days PHP 100.00 (1) \u00b7 over 30 days PHP 250.00 (1)',
+    );
+    expect(shown).not.toMatch(/<&>|OLD-X/);
+    expect(shown.indexOf('PHP 4,800.00')).toBeLessThan(shown.indexOf('Tindahan'));
+
+    await bot.idle();
+    const [file] = bot.fake.uploadsCompleted();
+    expect(file?.filename).toBe('cod-outstanding.csv');
+    const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.tracking_number, r.outstanding, r.days, r.age])).toEqual([
+      ['AGED-20', '100.00', '20', '15\u201330 days'],
+      ['AGED-40', '250.00', '40', 'over 30 days'],
+      ['NEW-X', '300.00', '2', '0\u20137 days'],
+      ['OLD-M', '1500.00', '0', '0\u20137 days'],
+      ['OLD-S', '1500.00', '10', '8\u201314 days'],
+      ['WB000001', '1500.00', '0', '0\u20137 days'],
+    ]);
+    expect(rows.find((r) => r.tracking_number === 'AGED-40')?.sender_name).toBe('Tindahan <&> ni Nena');
+
+    expect((await bot.command('/waybill', 'cod', { user_id: 'USTRANGER' })).body.text).toContain(
+      'may reconcile COD remittance files',
+    );
   });
 
   it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { ageCod, bucketOf, daysBetween } from '../../src/waybill/cod-ageing.js';
 import { type CodFeeRule, codFee, NO_FEE } from '../../src/waybill/cod-fee.js';
 import {
   DEFAULT_REMITTANCE_COLUMNS,
@@ -364,6 +365,52 @@ describe("the courier's COD fee", () => {
     );
     expect(recorded.lines[0]).toMatchObject({ outcome: 'matched', fee: '60.00' });
     expect(recorded.totals).toMatchObject({ gross: '0.00', fee: '60.00', net: '0.00' });
+  });
+});
+
+describe('COD ageing', () => {
+  it.each([
+    [-1, 0],
+    [0, 0],
+    [7, 0],
+    [8, 1],
+    [14, 1],
+    [15, 2],
+    [30, 2],
+    [31, 3],
+    [400, 3],
+  ])('%i days is bucket %i', (days, bucket) => {
+    expect(bucketOf(days)).toBe(bucket);
+  });
+
+  it('totals by bucket and by sender in decimal money, the most owed sender first', () => {
+    const ageing = ageCod([
+      { sender: 'B', outstanding: '0.10', days: 1 },
+      { sender: 'A', outstanding: '0.20', days: 40 },
+      { sender: 'B', outstanding: '0.20', days: 9 },
+      { sender: 'C', outstanding: '0.30', days: 20 },
+    ]);
+    expect(ageing).toEqual({
+      count: 4,
+      total: '0.80',
+      buckets: [
+        { count: 1, total: '0.10' },
+        { count: 1, total: '0.20' },
+        { count: 1, total: '0.30' },
+        { count: 1, total: '0.20' },
+      ],
+      bySender: [
+        expect.objectContaining({ sender: 'B', total: '0.30', count: 2 }),
+        expect.objectContaining({ sender: 'C', total: '0.30' }),
+        expect.objectContaining({ sender: 'A', total: '0.20' }),
+      ],
+    });
+    expect(ageing.bySender[0]?.buckets.map((b) => b.total)).toEqual(['0.10', '0.20', '0.00', '0.00']);
+  });
+
+  it('counts whole calendar days', () => {
+    expect(daysBetween('2026-10-31', '2026-11-23')).toBe(23);
+    expect(daysBetween('2026-11-23', '2026-11-23')).toBe(0);
   });
 });
 

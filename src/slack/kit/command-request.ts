@@ -19,7 +19,9 @@ export type CommandRequest =
   /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
   | { kind: 'status'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
-  | { kind: 'digest' };
+  | { kind: 'digest' }
+  /** `/waybill cod`: the COD still owed, aged, privately. */
+  | { kind: 'cod' };
 
 /**
  * `help` as the first word (any case) asks for help, whatever follows; `/waybill` without a verb and
@@ -39,6 +41,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (first === 'remittance') return { kind: 'remittance' };
       if (first === 'export') return { kind: 'export', range: text.trim().slice(first.length).trim() };
       if (first === 'digest') return { kind: 'digest' };
+      if (first === 'cod') return { kind: 'cod' };
       if (first === 'status' && second) {
         const words = text.trim().slice(first.length).trim().slice(second.length).trim();
         return { kind: 'status', trackingNumber: second, words };

@@ -1,6 +1,12 @@
 /** A remittance file reconciled: downloaded, read, matched against our bookings, recorded once; card, results file, outstanding list, booking cards. */
 import { createHash } from 'node:crypto';
-import { type BookingRecord, type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
+import {
+  type BookingRecord,
+  type RemittanceFileRecord,
+  type StatusEntry,
+  StoreUnavailableError,
+} from '../../store/index.js';
+import { daysBetween } from '../../waybill/cod-ageing.js';
 import { codFee } from '../../waybill/cod-fee.js';
 import { readRemittanceCsv } from '../../waybill/csv/read-remittance.js';
 import { outstandingCsv, remittanceResultsCsv } from '../../waybill/csv/remittance-results.js';
@@ -68,12 +74,8 @@ function expectedOf(
   };
 }
 
-/** Which of these bookings were last recorded as returned to sender. */
-async function returnedOf(
-  deps: Pick<Core, 'store'>,
-  trackingNumbers: readonly string[],
-): Promise<Set<string>> {
-  const latest = await deps.store.statuses.latestOf(trackingNumbers);
+/** Which bookings of these latest statuses were returned to sender. */
+function returnedIn(latest: ReadonlyMap<string, StatusEntry>): Set<string> {
   return new Set([...latest.values()].filter((s) => s.status === 'returned').map((s) => s.trackingNumber));
 }
 
@@ -100,7 +102,7 @@ async function reconcileLines(
   const [bookings, paid, returned] = await Promise.all([
     deps.store.remittances.bookingsNamed(numbers),
     paidOn(deps, numbers),
-    returnedOf(deps, numbers),
+    deps.store.statuses.latestOf(numbers).then(returnedIn),
   ]);
   const expected = new Map(bookings.map((b) => [b.trackingNumber, expectedOf(deps, b, returned)]));
   return reconcile(
@@ -111,13 +113,20 @@ async function reconcileLines(
 }
 
 /**
- * COD bookings older than the setting with money still due (their net less what files paid), read
- * in pages: the store leaves out those a line settled, short payments are taken off here.
+ * COD bookings older than the setting (or, `all`, of any age) with money still due (their net less
+ * what files paid), read in pages: the store leaves out those a line settled, short payments are
+ * taken off here. Each is aged from its delivery (its last status, when that is delivered), else
+ * its pickup, else its booking.
  */
 export async function outstandingCod(
   deps: Pick<Core, 'store' | 'waybill' | 'bot' | 'now'>,
+  { all = false } = {},
 ): Promise<{ bookings: OutstandingBooking[]; total: string }> {
-  const bookedBefore = new Date(deps.now().getTime() - deps.bot.remittance.outstandingDays * DAY_MS);
+  const now = deps.now();
+  // `all`: the latest Date there is, so a booking made this very millisecond counts too.
+  const bookedBefore = new Date(all ? 8.64e15 : now.getTime() - deps.bot.remittance.outstandingDays * DAY_MS);
+  const { timeZone } = deps.waybill;
+  const today = zonedDateAndTime(now, timeZone).date;
   const found: OutstandingBooking[] = [];
   let total = 0n;
   let after: string | undefined;
@@ -129,21 +138,32 @@ export async function outstandingCod(
       ...(after === undefined ? {} : { afterTrackingNumber: after }),
     });
     const numbers = page.map((b) => b.trackingNumber);
-    const [paid, returned] = await Promise.all([paidOn(deps, numbers), returnedOf(deps, numbers)]);
+    const [paid, latest] = await Promise.all([paidOn(deps, numbers), deps.store.statuses.latestOf(numbers)]);
+    const returned = returnedIn(latest);
     for (const booking of page) {
       const { cod, codAmount, fee } = expectedOf(deps, booking, returned);
       const due = centsOf(codAmount) - centsOf(fee) - (paid.get(booking.trackingNumber) ?? 0n);
       // A returned booking collected nothing: nothing is outstanding on it.
       if (!cod || returned.has(booking.trackingNumber) || due <= 0n) continue;
-      const consignee =
-        isObject(booking.record) && isObject(booking.record.consignee) ? booking.record.consignee : {};
+      const record = isObject(booking.record) ? booking.record : {};
+      const nameOf = (party: unknown) =>
+        isObject(party) && typeof party.name === 'string' ? party.name : '';
+      const status = latest.get(booking.trackingNumber);
+      const since = zonedDateAndTime(
+        status?.status === 'delivered' ? status.at : (booking.pickupAt ?? booking.bookedAt),
+        timeZone,
+      ).date;
       total += due;
       found.push({
         trackingNumber: booking.trackingNumber,
         codAmount,
         outstanding: formatCents(due),
-        receiver: typeof consignee.name === 'string' ? consignee.name : '',
-        bookedDate: zonedDateAndTime(booking.bookedAt, deps.waybill.timeZone).date,
+        sender: nameOf(record.shipper),
+        receiver: nameOf(record.consignee),
+        bookedDate: zonedDateAndTime(booking.bookedAt, timeZone).date,
+        since,
+        // A status stamped by another clock may be a little ahead of this one: never a negative age.
+        days: Math.max(0, daysBetween(since, today)),
       });
     }
     if (page.length < PAGE) break;

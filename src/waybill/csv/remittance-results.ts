@@ -1,4 +1,5 @@
 /** The results file of a remittance: each line of the courier's file with what it was found to be. */
+import { AGE_BUCKETS, bucketOf } from '../cod-ageing.js';
 import type { ReconciledLine } from '../remittance.js';
 import { toCsv } from './write.js';
 
@@ -40,19 +41,42 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
   );
 }
 
-/** The COD still outstanding, one booking a row: its COD amount and what of it is still due. */
+/** The COD still outstanding, one booking a row: its COD amount, what of it is still due, and its age. */
 export function outstandingCsv(
   bookings: readonly {
     trackingNumber: string;
     codAmount: string;
     outstanding: string;
+    sender: string;
     receiver: string;
     bookedDate: string;
+    since: string;
+    days: number;
   }[],
 ): string {
   return toCsv(
-    ['tracking_number', 'cod_amount', 'outstanding', 'receiver_name', 'booked'],
-    bookings.map((b) => [b.trackingNumber, b.codAmount, b.outstanding, b.receiver, b.bookedDate]),
-    ['cod_amount', 'outstanding'],
+    [
+      'tracking_number',
+      'cod_amount',
+      'outstanding',
+      'sender_name',
+      'receiver_name',
+      'booked',
+      'since',
+      'days',
+      'age',
+    ],
+    bookings.map((b) => [
+      b.trackingNumber,
+      b.codAmount,
+      b.outstanding,
+      b.sender,
+      b.receiver,
+      b.bookedDate,
+      b.since,
+      String(b.days),
+      AGE_BUCKETS[bucketOf(b.days)]?.label ?? '',
+    ]),
+    ['cod_amount', 'outstanding', 'days'],
   );
 }
