@@ -148,6 +148,12 @@ describe('Home tab blocks', () => {
     allowed: true,
     bulkAllowed: true,
     remittanceAllowed: true,
+    codOwed: {
+      ageing: ageCod(
+        Array.from({ length: 5000 }, (_, i) => ({ sender: hostile, outstanding: '1500.00', days: i })),
+      ),
+      currency: 'PHP',
+    },
     bookings: Array.from({ length: 40 }, (_, i) => ({
       trackingNumber: `WB${i}`,
       receiver: hostile,
@@ -181,6 +187,9 @@ describe('Home tab blocks', () => {
     const text = textOf(view.blocks);
     expect(text).toContain('Bookings today (412)');
     expect(text).toContain('…and 397 more today');
+    expect(text).toContain(
+      '*5000 bookings, PHP 7,500,000.00* by days since delivery: 0\u20137 days PHP 12,000.00 (8)',
+    );
     expect(text).not.toContain('<!channel>');
     for (const action of [
       'quote_from_home',
