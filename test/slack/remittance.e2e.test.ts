@@ -317,7 +317,12 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     await bot.command('/waybill', 'status OLD-M delivered');
     await bot.command('/waybill', 'status OLD-X returned');
 
-    const answer = await bot.command('/waybill', 'cod');
+    const ack = await bot.command('/waybill', 'cod');
+    expect(ack.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Working out'),
+    });
+    const answer = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('still owes:'));
     expect(answer.body.response_type).toBe('ephemeral');
     const shown = textOf(answer.body.blocks);
     expect(String(answer.body.text)).toBe('COD the courier still owes: 6 bookings, PHP 5,150.00');
