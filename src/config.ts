@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
+import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
+import { formatCents, MAX_MONEY_CENTS, parseCents } from './waybill/fields.js';
 
 /**
  * Settings come from the environment (a `.env` file is read first when present) and are
@@ -68,6 +70,31 @@ const wholeNumber = (min: number, max: number, what: string) => {
     .transform(Number)
     .refine((n) => n >= min && n <= max, expected);
 };
+
+/** An amount such as `25` or `25.50`, in cents. */
+const moneySetting = z
+  .string()
+  .trim()
+  .transform((value) => parseCents(value) ?? -1n)
+  .refine(
+    (cents) => cents >= 0n && cents <= MAX_MONEY_CENTS,
+    `an amount such as 25.00, at most ${formatCents(MAX_MONEY_CENTS)}`,
+  );
+
+const percentSetting = z
+  .string()
+  .trim()
+  .transform((value) => parsePercent(value) ?? -1n)
+  .refine((percent) => percent >= 0n, 'a percentage between 0 and 100 such as 2.75 (at most four decimals)');
+
+/** A day as YYYY-MM-DD that the calendar has. */
+const daySetting = z
+  .string()
+  .trim()
+  .refine(
+    (day) => /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day),
+    'a day as YYYY-MM-DD, such as 2026-12-01',
+  );
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -420,7 +447,15 @@ const botEnvSchema = z.object({
   REMITTANCE_AMOUNT_COLUMN: optionalSetting(columnHeader).default('amount'),
   REMITTANCE_REMITTED_AT_COLUMN: optionalSetting(columnHeader).default('remitted_at'),
   REMITTANCE_STATUS_COLUMN: optionalSetting(columnHeader).default('status'),
+  REMITTANCE_FEE_COLUMN: optionalSetting(columnHeader).default('fee'),
   REMITTANCE_OUTSTANDING_DAYS: optionalSetting(wholeNumber(1, 365, 'a whole number of days')).default(7),
+  COD_FEE_PERCENT: optionalSetting(percentSetting).default(0n),
+  COD_FEE_FIXED: optionalSetting(moneySetting).default(0n),
+  COD_FEE_MIN: optionalSetting(moneySetting),
+  COD_FEE_MAX: optionalSetting(moneySetting),
+  COD_FEE_VAT_PERCENT: optionalSetting(percentSetting).default(0n),
+  RETURN_FEE: optionalSetting(moneySetting).default(0n),
+  COD_FEE_FROM: optionalSetting(daySetting),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -477,9 +512,11 @@ export interface BotConfig {
 }
 
 export interface RemittanceSettings {
-  columns: { trackingNumber: string; amount: string; remittedAt: string; status: string };
-  /** A COD booking this many days old that no file has remitted is outstanding. */
+  columns: { trackingNumber: string; amount: string; remittedAt: string; status: string; fee: string };
+  /** A COD booking this many days old that files have not paid in full is outstanding. */
   outstandingDays: number;
+  /** What the courier keeps of each COD booking (and charges for a return). */
+  fee: CodFeeRule;
 }
 
 export interface BulkSettings {
@@ -517,6 +554,15 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     problems.add(
       ['DATABASE_POOL_WAIT_MS', 'DATABASE_CONNECT_TIMEOUT_MS'],
       `DATABASE_POOL_WAIT_MS must be at least DATABASE_CONNECT_TIMEOUT_MS (${settings.DATABASE_CONNECT_TIMEOUT_MS} ms): waiting for a pooled connection may include opening one`,
+    );
+  }
+  if (
+    settings.COD_FEE_MIN !== undefined &&
+    settings.COD_FEE_MAX !== undefined &&
+    settings.COD_FEE_MIN > settings.COD_FEE_MAX
+  ) {
+    throw new ConfigError(
+      `COD_FEE_MIN must be at most COD_FEE_MAX (${formatCents(settings.COD_FEE_MAX)}): the bounds of the courier's COD fee`,
     );
   }
   // The digest needs both: one without the other is a mistake, not "off".
@@ -568,8 +614,18 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
         amount: settings.REMITTANCE_AMOUNT_COLUMN,
         remittedAt: settings.REMITTANCE_REMITTED_AT_COLUMN,
         status: settings.REMITTANCE_STATUS_COLUMN,
+        fee: settings.REMITTANCE_FEE_COLUMN,
       },
       outstandingDays: settings.REMITTANCE_OUTSTANDING_DAYS,
+      fee: {
+        percent: settings.COD_FEE_PERCENT,
+        fixed: settings.COD_FEE_FIXED,
+        ...(settings.COD_FEE_MIN === undefined ? {} : { min: settings.COD_FEE_MIN }),
+        ...(settings.COD_FEE_MAX === undefined ? {} : { max: settings.COD_FEE_MAX }),
+        vatPercent: settings.COD_FEE_VAT_PERCENT,
+        returnFee: settings.RETURN_FEE,
+        ...(settings.COD_FEE_FROM === undefined ? {} : { from: settings.COD_FEE_FROM }),
+      },
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   secretsOf,
 } from '../src/config.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
+import { NO_FEE } from '../src/waybill/cod-fee.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -641,8 +642,10 @@ describe('COD remittance settings', () => {
         amount: 'amount',
         remittedAt: 'remitted_at',
         status: 'status',
+        fee: 'fee',
       },
       outstandingDays: 7,
+      fee: NO_FEE,
     });
     expect(loadBotConfig({}).access).toMatchObject({
       financeUserIds: undefined,
@@ -672,6 +675,43 @@ describe('COD remittance settings', () => {
     );
     expect(botError({ ALLOWED_FINANCE_USERGROUP_IDS: 'U01AB' })).toBe(
       'ALLOWED_FINANCE_USERGROUP_IDS must be a comma-separated list of user-group IDs such as S0123ABCD',
+    );
+  });
+
+  it("reads the courier's COD fee rule in decimal, and names a wrong one", () => {
+    expect(
+      loadBotConfig({
+        COD_FEE_PERCENT: '2.75',
+        COD_FEE_FIXED: '10',
+        COD_FEE_MIN: '25.50',
+        COD_FEE_MAX: '1,000',
+        COD_FEE_VAT_PERCENT: '12',
+        RETURN_FEE: '60',
+        COD_FEE_FROM: '2026-11-16',
+      }).remittance.fee,
+    ).toEqual({
+      percent: 27_500n,
+      fixed: 1000n,
+      min: 2550n,
+      max: 100_000n,
+      vatPercent: 120_000n,
+      returnFee: 6000n,
+      from: '2026-11-16',
+    });
+    expect(botError({ COD_FEE_PERCENT: '101' })).toBe(
+      'COD_FEE_PERCENT must be a percentage between 0 and 100 such as 2.75 (at most four decimals)',
+    );
+    expect(botError({ COD_FEE_VAT_PERCENT: '0.123456' })).toMatch(
+      /^COD_FEE_VAT_PERCENT must be a percentage/,
+    );
+    expect(botError({ RETURN_FEE: '-5' })).toBe(
+      'RETURN_FEE must be an amount such as 25.00, at most 999999999.99',
+    );
+    expect(botError({ COD_FEE_FROM: '2026-02-30' })).toBe(
+      'COD_FEE_FROM must be a day as YYYY-MM-DD, such as 2026-12-01',
+    );
+    expect(botError({ COD_FEE_MIN: '50', COD_FEE_MAX: '20' })).toBe(
+      "COD_FEE_MIN must be at most COD_FEE_MAX (20.00): the bounds of the courier's COD fee",
     );
   });
 });

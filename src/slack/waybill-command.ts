@@ -14,7 +14,7 @@ import {
 } from './kit/command-request.js';
 import type { Permission } from './kit/listener.js';
 import { labelCommand, manifestCommand } from './labels/index.js';
-import { remittanceCommand } from './remittance/index.js';
+import { codCommand, remittanceCommand } from './remittance/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
 
@@ -34,6 +34,8 @@ const subcommands: Subcommands = {
   status: { requires: 'update', answer: statusCommand },
   addresses: { requires: 'addresses', answer: addressesCommand },
   remittance: { requires: 'remittance', answer: remittanceCommand },
+  // Money owed by the courier: whoever may reconcile its files.
+  cod: { requires: 'remittance', answer: codCommand },
 };
 
 /** What `/waybill` was asked, help when its words are no subcommand. */

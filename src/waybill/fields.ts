@@ -12,7 +12,8 @@ import { HOME_COUNTRY, readPhone } from './phones.js';
 /** An amount in canonical two-place text, e.g. "1500.00": no floating point on the money path. */
 export type Money = string;
 
-const MAX_MONEY_CENTS = 99_999_999_999n;
+/** The most any amount of a booking may be: 999,999,999.99. */
+export const MAX_MONEY_CENTS = 99_999_999_999n;
 
 /** What was typed, trimmed; null, undefined and whitespace-only all mean "not given" (''). */
 function typed(label: string) {

@@ -1,6 +1,7 @@
 /** COD remittance reconciled: each line of the courier's file against the booking it names, in decimal money. */
 import type { RemittanceLine } from './csv/read-remittance.js';
 import { formatCents, type Money, parseCents } from './fields.js';
+import { statusNamed } from './statuses.js';
 
 /**
  * What one line of a remittance file is:
@@ -9,7 +10,8 @@ import { formatCents, type Money, parseCents } from './fields.js';
  * - `already remitted`: earlier files (or earlier lines of this one) paid it in full: a double payment;
  * - `not ours`: a tracking number we never booked;
  * - `not cod`: a prepaid booking, nothing to collect;
- * - `problem`: the line could not be read (no tracking number, an amount that is no amount).
+ * - `problem`: the line could not be read (no tracking number; an amount that is no amount, in
+ *   another currency, or over a booking's limit).
  */
 export type RemittanceOutcome =
   | 'matched'
@@ -22,6 +24,9 @@ export type RemittanceOutcome =
 
 /** Outcomes that settle (part of) a booking's COD: what counts as remitted on it. */
 export const PAYING_OUTCOMES: readonly RemittanceOutcome[] = ['matched', 'short', 'over'];
+
+/** Outcomes that leave nothing due on the booking: one of them means it is no longer outstanding. */
+export const SETTLING_OUTCOMES: readonly RemittanceOutcome[] = ['matched', 'over'];
 
 /** Problems first, in the order a person should look at them. */
 export const OUTCOME_ORDER: readonly RemittanceOutcome[] = [
@@ -37,12 +42,25 @@ export const OUTCOME_ORDER: readonly RemittanceOutcome[] = [
 export interface ExpectedCod {
   /** False for a prepaid booking. */
   cod: boolean;
+  /** The gross amount the courier collects. */
   codAmount: Money;
+  /** What the courier keeps of it (its fee with VAT, `cod-fee.ts`): it remits the rest, the net. */
+  fee: Money;
+  /** Returned to sender (its recorded status): nothing collected, the return fee charged instead. */
+  returned: boolean;
+  returnFee: Money;
 }
 
 export interface ReconciledLine extends RemittanceLine {
   outcome: RemittanceOutcome;
-  /** What was still due on the booking before this line (its COD amount less what earlier lines paid). */
+  /**
+   * What the booking's COD was judged on: its gross (COD amount; 0 when returned), the courier's
+   * fee (the return fee when returned) and the net it remits (gross less fee; 0 when returned).
+   */
+  gross?: Money;
+  fee?: Money;
+  net?: Money;
+  /** What was still due on the booking before this line (its net less what earlier lines paid). */
   expected?: Money;
   /** Remitted less due, signed: `-100.00` short, `100.00` over (a double payment: the whole line). */
   difference?: Money;
@@ -52,12 +70,18 @@ export interface ReconciledLine extends RemittanceLine {
 
 export interface ReconcileTotals {
   counts: Record<RemittanceOutcome, number>;
-  /** What the bookings this file pays were still due. */
+  /** Of the bookings this file pays, each once: their COD amounts, the courier's fees, and their nets. */
+  gross: Money;
+  fee: Money;
+  net: Money;
+  /** What the bookings of ours this file pays were still due (their net less what earlier files paid). */
   expected: Money;
-  /** Every readable amount in the file. */
+  /** What the file pays on bookings of ours (a double payment and a prepaid booking's line included). */
   remitted: Money;
-  /** remitted − expected: money the file pays that no booking expects shows here. */
+  /** remitted − expected: what our bookings were paid short (negative) or over. */
   difference: Money;
+  /** What the file pays on tracking numbers we never booked: not our money, kept apart. */
+  notOurs: Money;
 }
 
 export interface Reconciliation {
@@ -102,15 +126,27 @@ export function reconcile(
   const counts = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0])) as Record<RemittanceOutcome, number>;
   let expected = 0n;
   let remitted = 0n;
+  let notOurs = 0n;
+  let gross = 0n;
+  let fee = 0n;
+  let net = 0n;
+  const counted = new Set<string>();
   const result = lines.map((line): ReconciledLine => {
     const reconciled = reconcileLine(line, booking(line.trackingNumber), () => {
       if (!paid.has(line.trackingNumber)) paid.set(line.trackingNumber, paidBefore(line.trackingNumber));
       return paid.get(line.trackingNumber) ?? 0n;
     });
     counts[reconciled.outcome] += 1;
-    if (line.amount !== undefined) remitted += centsOf(line.amount);
+    if (reconciled.outcome === 'not ours') notOurs += centsOf(line.amount ?? '0.00');
+    else if (reconciled.outcome !== 'problem' && line.amount !== undefined) remitted += centsOf(line.amount);
     if (PAYING_OUTCOMES.includes(reconciled.outcome) && line.amount !== undefined) {
       expected += centsOf(reconciled.expected ?? '0.00');
+      if (!counted.has(line.trackingNumber)) {
+        counted.add(line.trackingNumber);
+        gross += centsOf(reconciled.gross ?? '0.00');
+        fee += centsOf(reconciled.fee ?? '0.00');
+        net += centsOf(reconciled.net ?? '0.00');
+      }
       paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
     }
     return reconciled;
@@ -119,9 +155,13 @@ export function reconcile(
     lines: result,
     totals: {
       counts,
+      gross: formatCents(gross),
+      fee: formatCents(fee),
+      net: formatCents(net),
       expected: formatCents(expected),
       remitted: formatCents(remitted),
       difference: signedMoney(remitted - expected),
+      notOurs: formatCents(notOurs),
     },
   };
 }
@@ -137,25 +177,48 @@ function reconcileLine(
   if (!booking)
     return { ...line, outcome: 'not ours', message: 'No booking of ours has this tracking number' };
   if (!booking.cod) return { ...line, outcome: 'not cod', message: 'A prepaid booking: no COD to remit' };
-  const owed = centsOf(booking.codAmount);
-  const before = paidSoFar();
   const amount = centsOf(line.amount);
-  if (before >= owed) {
+  if (booking.returned || statusNamed(line.status) === 'returned') {
+    // Nothing was collected, so nothing is due: any amount paid is over; the return fee is the courier's charge.
     return {
       ...line,
+      gross: '0.00',
+      fee: line.statedFee ?? booking.returnFee,
+      net: '0.00',
+      outcome: amount === 0n ? 'matched' : 'over',
+      expected: '0.00',
+      difference: signedMoney(amount),
+      message: 'Returned to sender: no COD collected',
+    };
+  }
+  // A fee the file states for the line wins over the rule's.
+  const fee = centsOf(line.statedFee ?? booking.fee);
+  const gross = centsOf(booking.codAmount);
+  const owed = gross > fee ? gross - fee : 0n;
+  const before = paidSoFar();
+  const charges = { gross: booking.codAmount, fee: formatCents(fee), net: formatCents(owed) };
+  if (before > 0n && before >= owed) {
+    return {
+      ...line,
+      ...charges,
       outcome: 'already remitted',
       expected: '0.00',
       difference: signedMoney(amount),
-      message: `Already remitted in full (${formatCents(before)} of ${booking.codAmount}): a double payment`,
+      message: `Already remitted in full (${formatCents(before)} of ${formatCents(owed)}): a double payment`,
     };
   }
   const due = owed - before;
   const difference = amount - due;
+  const why = [
+    ...(before > 0n ? [`Earlier files paid ${formatCents(before)} of ${formatCents(owed)}`] : []),
+    ...(fee > 0n && difference === fee ? ['Over by the fee: the gross amount was paid'] : []),
+  ];
   return {
     ...line,
+    ...charges,
     outcome: difference === 0n ? 'matched' : difference < 0n ? 'short' : 'over',
     expected: formatCents(due),
     difference: signedMoney(difference),
-    message: before > 0n ? `Earlier files paid ${formatCents(before)} of ${booking.codAmount}` : '',
+    message: why.join('; '),
   };
 }

@@ -92,6 +92,12 @@ export const STATUS_PHRASES: readonly {
     .map(({ words, value }) => ({ words, value: { status: 'failed_attempt' as const, reason: value } })),
 ];
 
+/** A status named whole by one of its phrases, as a courier's file writes it ("Returned to sender", "RTS", "delivered"). */
+export function statusNamed(text: string): ParcelStatus | undefined {
+  const said = phraseWords(text).join(' ');
+  return STATUS_PHRASES.find(({ words, value }) => !value.reason && words.join(' ') === said)?.value.status;
+}
+
 /** Each reason's phrases, after a failed attempt. */
 export const REASON_PHRASES: readonly { words: string[]; value: FailureReason }[] = phrasesOf(
   FAILURE_REASONS,

@@ -1,4 +1,5 @@
 // Block Kit of the Home tab, bulk booking and COD remittance at their largest: within Slack's limits, everything typed escaped.
+
 import { describe, expect, it } from 'vitest';
 import {
   countOutcomes,
@@ -12,11 +13,13 @@ import {
 } from '../../src/slack/bulk/blocks.js';
 import { exportModal, homeView } from '../../src/slack/home/blocks.js';
 import {
+  codAgeingMessage,
   LISTED_LINES,
   outstandingMessage,
   remittanceCard,
   remittanceModal,
 } from '../../src/slack/remittance/blocks.js';
+import { ageCod } from '../../src/waybill/cod-ageing.js';
 import type { RowResult } from '../../src/waybill/csv/results.js';
 import { reconcile } from '../../src/waybill/remittance.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
@@ -145,6 +148,12 @@ describe('Home tab blocks', () => {
     allowed: true,
     bulkAllowed: true,
     remittanceAllowed: true,
+    codOwed: {
+      ageing: ageCod(
+        Array.from({ length: 5000 }, (_, i) => ({ sender: hostile, outstanding: '1500.00', days: i })),
+      ),
+      currency: 'PHP',
+    },
     bookings: Array.from({ length: 40 }, (_, i) => ({
       trackingNumber: `WB${i}`,
       receiver: hostile,
@@ -178,6 +187,9 @@ describe('Home tab blocks', () => {
     const text = textOf(view.blocks);
     expect(text).toContain('Bookings today (412)');
     expect(text).toContain('…and 397 more today');
+    expect(text).toContain(
+      '*5000 bookings, PHP 7,500,000.00* by days since delivery: 0\u20137 days PHP 12,000.00 (8)',
+    );
     expect(text).not.toContain('<!channel>');
     for (const action of [
       'quote_from_home',
@@ -218,7 +230,10 @@ describe('COD remittance blocks', () => {
     }));
     const result = reconcile(
       lines,
-      (tn) => (tn.endsWith('1') ? { cod: true, codAmount: '1499.99' } : undefined),
+      (tn) =>
+        tn.endsWith('1')
+          ? { cod: true, codAmount: '1499.99', fee: '46.20', returned: false, returnFee: '0.00' }
+          : undefined,
       () => 0n,
     );
     const card = remittanceCard({
@@ -242,8 +257,12 @@ describe('COD remittance blocks', () => {
       bookings: Array.from({ length: 5000 }, (_, i) => ({
         trackingNumber: `WB${i}`,
         codAmount: '1500.00',
+        outstanding: '1500.00',
+        sender: hostile,
         receiver: hostile,
         bookedDate: '2026-11-01',
+        since: '2026-11-02',
+        days: 21,
       })),
       total: '7500000.00',
       days: 7,
@@ -252,6 +271,21 @@ describe('COD remittance blocks', () => {
     expectWithinSlackLimits(outstanding);
     expect(textOf(outstanding)).not.toContain('<!channel>');
     expect(textOf(outstanding)).toContain('PHP 7,500,000.00 in all');
+
+    // `/waybill cod` over 5,000 bookings of 500 senders: every bucket, 20 senders, within limits.
+    const ageing = codAgeingMessage(
+      ageCod(
+        Array.from({ length: 5000 }, (_, i) => ({
+          sender: `${hostile} ${i % 500}`,
+          outstanding: '1500.00',
+          days: i % 40,
+        })),
+      ),
+      'PHP',
+    );
+    expectWithinSlackLimits(ageing);
+    expect(textOf(ageing)).not.toContain('<!channel>');
+    expect(textOf(ageing)).toContain('480 more senders in the file');
 
     const modal = remittanceModal({ env: 'live', maxLines: 5000, channelId: 'C1' });
     expectWithinSlackLimits(modal);

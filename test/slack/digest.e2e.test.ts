@@ -1,5 +1,6 @@
 // The daily digest: once a day across two replicas on one database, with a clock the test moves;
 // late when nobody was up, never the next day; on demand with /waybill digest; a busy day in 50 blocks.
+
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBotConfig } from '../../src/config.js';
@@ -9,6 +10,7 @@ import type { DigestData } from '../../src/slack/digest/data.js';
 import { digestTick } from '../../src/slack/digest/index.js';
 import { ids } from '../../src/slack/kit/ids.js';
 import type { Attempt, BookingRecord, StatusEntry } from '../../src/store/index.js';
+import { ageCod } from '../../src/waybill/cod-ageing.js';
 import { formatCents, formatMoney, parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal, fillStepsToReview, fillToReview } from '../support/booking-flow.js';
@@ -69,6 +71,7 @@ describeEachBackend(import.meta.filename, 'the daily digest', (backend) => {
     const digest = textOf(posts[0]?.body.blocks);
     expect(digest).toContain('Daily digest · 2026-11-23');
     expect(digest).toContain('*1 booking*, 3 parcels, COD total PHP 1,500.00');
+    expect(digest).toContain('*COD owed by days since delivery*: 0\u20137 days PHP 1,500.00 (1)');
     expect(digest).not.toContain('Posted late');
     expect(digest).toContain('Picked up: 1');
     expect(((posts[0]?.body.blocks ?? []) as unknown[]).length).toBeLessThanOrEqual(50);
@@ -271,6 +274,9 @@ describe('the digest on a busy day', () => {
       statuses,
       tomorrowPickups: bookings,
       outstanding: { bookings: 3, total: '4500.00' },
+      codAgeing: ageCod(
+        Array.from({ length: 500 }, (_, i) => ({ sender: `S${i}`, outstanding: '0.10', days: i % 40 })),
+      ),
     };
     const message = digestMessage(data, { currency: 'PHP', detailInThread: true });
     expect(message.blocks.length).toBeLessThanOrEqual(50);
@@ -278,6 +284,10 @@ describe('the digest on a busy day', () => {
       if (block.type === 'section') expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
     expect(textOf(message.blocks)).toContain('COD total PHP 50.00');
     expect(textOf(message.blocks)).toContain('*COD still outstanding*: 3 bookings, PHP 4,500.00');
+    // 500 of 0.10 aged 0 to 39 days over and over: 104 of them 0–7 days old, 91 8–14, 197 15–30, 108 over 30.
+    expect(textOf(message.blocks)).toContain(
+      '0\u20137 days PHP 10.40 (104) \u00b7 8\u201314 days PHP 9.10 (91) \u00b7 15\u201330 days PHP 19.70 (197) \u00b7 over 30 days PHP 10.80 (108)',
+    );
     expect(textOf(message.blocks)).toContain('…and 30 more, in the file.');
     expect(formatCents((parseCents('0.1') ?? 0n) * 3n)).toBe('0.30');
   });

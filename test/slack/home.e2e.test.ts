@@ -58,6 +58,17 @@ describe('Home tab', () => {
     expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
   });
 
+  it('has a finance section for those who may reconcile: the COD the courier owes by days since delivery', async () => {
+    bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UFIN' } });
+    await bookThroughModal(bot);
+    const finance = textOf(await openHome('UFIN'));
+    expect(finance).toContain('COD the courier owes');
+    expect(finance).toContain(
+      '*1 booking, PHP 1,500.00* by days since delivery: 0\u20137 days PHP 1,500.00 (1)',
+    );
+    expect(textOf(await openHome('UDISPATCH'))).not.toContain('COD the courier owes');
+  });
+
   it('/waybill help names every button of the Home tab and of a booking card', async () => {
     bot = await startTestBot();
     await bookThroughModal(bot);

@@ -37,25 +37,34 @@ async function reconcile(content: string, name: string, via: 'command' | 'home' 
   return bot.updatedView(modal.id, (view) => /reconciled|Nothing/.test(textOf(view)));
 }
 
-/** Bookings beside WB000001 (booked through the modal), copies of its record with their own COD, booked `daysAgo`. */
-async function seedBookings() {
-  await bookThroughModal(bot);
+/** A booking beside WB000001 (booked through the modal): a copy of its record with its own COD (and `more`), booked `daysAgo`. */
+async function addBooking(
+  trackingNumber: string,
+  paymentMethod: string,
+  codAmount: string,
+  daysAgo: number,
+  more: Record<string, unknown> = {},
+) {
   const base = await bot.deps.store.bookings.get<Record<string, unknown>>('WB000001');
   if (!base) throw new Error('WB000001 was not booked');
-  const add = async (trackingNumber: string, paymentMethod: string, codAmount: string, daysAgo: number) =>
-    bot.deps.store.bookings.insert({
-      trackingNumber,
-      trackingRefNo: `R-${trackingNumber}`,
-      record: { ...base.record, trackingNumber, paymentMethod, codAmount, childWaybills: [] },
-      channelId: 'CDISPATCH',
-      bookedBy: 'UDISPATCH',
-      bookedAt: new Date(fixedNow.getTime() - daysAgo * DAY),
-    });
-  await add('OLD-M', 'COD', '1500.00', 10);
-  await add('OLD-S', 'COD', '1500.00', 10);
-  await add('OLD-X', 'COD', '200.00', 10);
-  await add('NEW-X', 'COD', '300.00', 2);
-  await add('PRE', 'PREPAID', '0.00', 10);
+  await bot.deps.store.bookings.insert({
+    trackingNumber,
+    trackingRefNo: `R-${trackingNumber}`,
+    record: { ...base.record, trackingNumber, paymentMethod, codAmount, childWaybills: [], ...more },
+    channelId: 'CDISPATCH',
+    bookedBy: 'UDISPATCH',
+    bookedAt: new Date(fixedNow.getTime() - daysAgo * DAY),
+  });
+}
+
+/** WB000001 booked through the modal, and bookings beside it of their own COD and age. */
+async function seedBookings() {
+  await bookThroughModal(bot);
+  await addBooking('OLD-M', 'COD', '1500.00', 10);
+  await addBooking('OLD-S', 'COD', '1500.00', 10);
+  await addBooking('OLD-X', 'COD', '200.00', 10);
+  await addBooking('NEW-X', 'COD', '300.00', 2);
+  await addBooking('PRE', 'PREPAID', '0.00', 10);
 }
 
 const firstFile = [
@@ -95,8 +104,9 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     expect(card.body.channel).toBe('CDISPATCH');
     const shown = textOf(card.body.blocks);
     expect(shown).toContain('*Expected* PHP 4,500.00');
-    expect(shown).toContain('*Remitted* PHP 5,960.00');
-    expect(shown).toContain('*Difference* PHP 1,460.00');
+    expect(shown).toContain('*Remitted* PHP 5,950.00');
+    expect(shown).toContain('*Difference* PHP 1,450.00');
+    expect(shown).toContain('*Not ours* PHP 10.00 (1 line');
     // Problems first; everything typed escaped.
     expect(shown.indexOf('unreadable')).toBeLessThan(shown.indexOf('short'));
     expect(shown).toContain('NOPE&lt;&amp;&gt;');
@@ -121,14 +131,20 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
       ['8', 'BAD', 'abc', 'problem', ''],
     ]);
 
-    // COD still outstanding: old, COD, never remitted. Not the recent one, the prepaid one, or the short one.
+    // COD still outstanding: old, COD, not paid in full (the short one with what is left). Not the recent one, the prepaid one, or the paid one.
     const list = await bot.fake.waitFor('chat.postMessage', (c) =>
       textOf(c.body).includes('COD still outstanding'),
     );
-    expect(textOf(list.body.blocks)).toContain('1 booking older than 7 days');
-    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00');
-    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-S|OLD-M/);
+    expect(textOf(list.body.blocks)).toContain('2 bookings older than 7 days');
+    expect(textOf(list.body.blocks)).toContain('PHP 300.00 in all');
+    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00 \u00b7');
+    expect(textOf(list.body.blocks)).toContain('`OLD-S` PHP 100.00 still due of PHP 1,500.00');
+    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-M/);
     expect(outstanding?.filename).toBe('cod-outstanding.csv');
+    expect(parse(outstanding?.text ?? '', { bom: true, columns: true })).toEqual([
+      expect.objectContaining({ tracking_number: 'OLD-S', cod_amount: '1500.00', outstanding: '100.00' }),
+      expect.objectContaining({ tracking_number: 'OLD-X', cod_amount: '200.00', outstanding: '200.00' }),
+    ]);
 
     // The booking card, edited in place.
     const edited = await bot.fake.waitFor('chat.update', (c) => c.body.ts === cardTs);
@@ -176,6 +192,167 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
         cod_difference: '0.00',
       }),
     ]);
+  });
+
+  /** The card, the results file's outcomes and the outstanding list of the file just reconciled. */
+  async function reconciled(content: string, name: string) {
+    await reconcile(content, name);
+    const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes(`COD remittance ${name}`),
+    );
+    const list = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body).includes('COD still outstanding'),
+    );
+    const [results] = bot.fake.uploadsCompleted();
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    return {
+      card: textOf(card.body.blocks),
+      outcomes: rows.map((r) => [r.tracking_number, r.outcome]),
+      list: textOf(list.body.blocks),
+    };
+  }
+
+  it("totals our bookings' expected, remitted and difference, the not-ours lines' total apart", async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { card } = await reconciled(
+      'tracking_number,amount\r\nOLD-M,"1,500.00"\r\nOLD-S,"1,000.00"\r\nNEVER,100.00\r\n',
+      'mixed.csv',
+    );
+    expect(card).toContain('*Expected* PHP 3,000.00   *Remitted* PHP 2,500.00   *Difference* PHP -500.00');
+    expect(card).toContain('*Not ours* PHP 100.00 (1 line for tracking numbers we never booked)');
+  });
+
+  it('makes another currency and digits split by spaces problem lines, not pesos', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { card, outcomes, list } = await reconciled(
+      'tracking_number,amount\r\nOLD-M,USD 1500\r\nOLD-S,"EUR 1,500.00"\r\nWB000001,1 5 0 0\r\n',
+      'foreign.csv',
+    );
+    expect(outcomes).toEqual([
+      ['OLD-M', 'problem'],
+      ['OLD-S', 'problem'],
+      ['WB000001', 'problem'],
+    ]);
+    expect(card).toContain('amount \\"USD 1500\\" is not in PHP');
+    expect(card).toContain('*Remitted* PHP 0.00');
+    // Nothing was paid: both old bookings are still outstanding in full.
+    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+  });
+
+  it('keeps a booking paid 0 outstanding, and makes an amount over the limit a problem line', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    const { outcomes, list, card } = await reconciled(
+      `tracking_number,amount\r\nOLD-M,0\r\nOLD-S,${'9'.repeat(32)}\r\n`,
+      'absurd.csv',
+    );
+    expect(outcomes).toEqual([
+      ['OLD-M', 'short'],
+      ['OLD-S', 'problem'],
+    ]);
+    expect(card).toContain('the most a booking may carry');
+    expect(list).toContain('3 bookings older than 7 days');
+    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+  });
+
+  it("judges each line against the net after the fee in force on the booking's day; a returned booking is not outstanding", async () => {
+    // 2.75 % and 12 % VAT on it, for bookings from 2026-11-18: OLD-* (2026-11-13) are before it.
+    bot = await startTestBot({
+      env: {
+        COD_FEE_PERCENT: '2.75',
+        COD_FEE_VAT_PERCENT: '12',
+        RETURN_FEE: '60',
+        COD_FEE_FROM: '2026-11-18',
+      },
+    });
+    await seedBookings();
+    expect((await bot.command('/waybill', 'status OLD-X returned')).body.text).not.toMatch(
+      /cannot|not allowed/i,
+    );
+    const { card, list } = await reconciled(
+      [
+        'tracking_number,amount,status',
+        // 1,500.00 less 41.25 and 4.95 VAT: the net.
+        'WB000001,"1,453.80",delivered',
+        // The gross of 300.00: over by its fee of 8.25 and 0.99.
+        'NEW-X,300.00,delivered',
+        // Booked before the rule: no fee.
+        'OLD-M,"1,500.00",delivered',
+      ].join('\r\n'),
+      'net.csv',
+    );
+    expect(card).toContain('1 over, 2 matched');
+    expect(card).toContain('*Gross* PHP 3,300.00   *Fee* PHP 55.44   *Net* PHP 3,244.56');
+    expect(card).toContain('*Expected* PHP 3,244.56   *Remitted* PHP 3,253.80   *Difference* PHP 9.24');
+    expect(card).toContain(
+      '`NEW-X` PHP 300.00: over, difference PHP 9.24 \u00b7 COD PHP 300.00, fee PHP 9.24, net PHP 290.76 (Over by the fee: the gross amount was paid)',
+    );
+    const [results] = bot.fake.uploadsCompleted();
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(
+      rows.map((r) => [r.tracking_number, r.gross, r.fee, r.net, r.amount, r.difference, r.outcome]),
+    ).toEqual([
+      ['WB000001', '1500.00', '46.20', '1453.80', '1453.80', '0.00', 'matched'],
+      ['NEW-X', '300.00', '9.24', '290.76', '300.00', '9.24', 'over'],
+      ['OLD-M', '1500.00', '0.00', '1500.00', '1500.00', '0.00', 'matched'],
+    ]);
+    // OLD-S is due in full (no fee before the rule); OLD-X came back, so nothing was collected.
+    expect(list).toContain('1 booking older than 7 days');
+    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+    expect(list).not.toContain('OLD-X');
+  });
+
+  it('/waybill cod: the COD still owed by days since delivery and by sender, privately, with the CSV file', async () => {
+    bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
+    await seedBookings();
+    const base = await bot.deps.store.bookings.get<{ shipper: Record<string, unknown> }>('WB000001');
+    const shipper = { ...base?.record.shipper, name: 'Tindahan <&> ni Nena' };
+    await addBooking('AGED-20', 'COD', '100.00', 20, { shipper });
+    await addBooking('AGED-40', 'COD', '250.00', 40, { shipper });
+    // Delivered today: aged from today, not from its booking 10 days ago. Returned: nothing is owed.
+    await bot.command('/waybill', 'status OLD-M delivered');
+    await bot.command('/waybill', 'status OLD-X returned');
+
+    const ack = await bot.command('/waybill', 'cod');
+    expect(ack.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Working out'),
+    });
+    const answer = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('still owes:'));
+    expect(answer.body.response_type).toBe('ephemeral');
+    const shown = textOf(answer.body.blocks);
+    expect(String(answer.body.text)).toBe('COD the courier still owes: 6 bookings, PHP 5,150.00');
+    expect(shown).toContain('*0\u20137 days*: 3 bookings, PHP 3,300.00');
+    expect(shown).toContain('*8\u201314 days*: 1 booking, PHP 1,500.00');
+    expect(shown).toContain('*15\u201330 days*: 1 booking, PHP 100.00');
+    expect(shown).toContain('*over 30 days*: 1 booking, PHP 250.00');
+    expect(shown).toContain(
+      '*Tindahan &lt;&amp;&gt; ni Nena*: PHP 350.00 \u00b7 15\u201330 days PHP 100.00 (1) \u00b7 over 30 days PHP 250.00 (1)',
+    );
+    expect(shown).not.toMatch(/<&>|OLD-X/);
+    expect(shown.indexOf('PHP 4,800.00')).toBeLessThan(shown.indexOf('Tindahan'));
+
+    await bot.idle();
+    const [file] = bot.fake.uploadsCompleted();
+    expect(file?.filename).toBe('cod-outstanding.csv');
+    const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.tracking_number, r.outstanding, r.days, r.age])).toEqual([
+      ['AGED-20', '100.00', '20', '15\u201330 days'],
+      ['AGED-40', '250.00', '40', 'over 30 days'],
+      ['NEW-X', '300.00', '2', '0\u20137 days'],
+      ['OLD-M', '1500.00', '0', '0\u20137 days'],
+      ['OLD-S', '1500.00', '10', '8\u201314 days'],
+      ['WB000001', '1500.00', '0', '0\u20137 days'],
+    ]);
+    expect(rows.find((r) => r.tracking_number === 'AGED-40')?.sender_name).toBe('Tindahan <&> ni Nena');
+
+    expect((await bot.command('/waybill', 'cod', { user_id: 'USTRANGER' })).body.text).toContain(
+      'may reconcile COD remittance files',
+    );
   });
 
   it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {

@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { ageCod, bucketOf, daysBetween } from '../../src/waybill/cod-ageing.js';
+import { type CodFeeRule, codFee, NO_FEE } from '../../src/waybill/cod-fee.js';
 import {
   DEFAULT_REMITTANCE_COLUMNS,
   type RemittanceCsvOptions,
@@ -15,6 +17,7 @@ const options: RemittanceCsvOptions = {
   columns: DEFAULT_REMITTANCE_COLUMNS,
   maxLines: 5000,
   maxBytes: 2_000_000,
+  currency: 'PHP',
 };
 const read = (text: string, more: Partial<RemittanceCsvOptions> = {}) =>
   readRemittanceCsv(new TextEncoder().encode(text), { ...options, ...more });
@@ -30,14 +33,44 @@ describe('remitted amounts', () => {
     ['\u20b1 1,234,567.89', '1234567.89'],
     ['P 250', '250.00'],
     ['  0.10 ', '0.10'],
+    ['999,999,999.99', '999999999.99'],
   ])('%s is %s', (text, money) => {
-    expect(readRemittedAmount(text)).toBe(money);
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ amount: money });
   });
 
-  it.each(['', 'abc', '1.234', '-100', '1,50', '12,34,567', 'PHP', '1500 PHP', 'USDX 10'])(
-    '%s is no amount',
+  it.each([
+    '',
+    'abc',
+    '1.234',
+    '-100',
+    '1,50',
+    '12,34,567',
+    'PHP',
+    '1500 PHP',
+    '1 5 0 0',
+    '1 500.00',
+    '$10',
+    'USDX 10',
+  ])('%s is no amount', (text) => {
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not an amount such as 1,500.00' });
+  });
+
+  it.each(['USD 1500', 'EUR 1,500.00', 'usd1500', 'Pp 5'])('%s is not in pesos', (text) => {
+    expect(readRemittedAmount(text, 'PHP')).toEqual({ problem: 'is not in PHP' });
+  });
+
+  it('takes the configured currency, and the peso signs only for the peso', () => {
+    expect(readRemittedAmount('usd 1,500.00', 'USD')).toEqual({ amount: '1500.00' });
+    expect(readRemittedAmount('P 1500', 'USD')).toEqual({ problem: 'is not in USD' });
+    expect(readRemittedAmount('\u20b11500', 'USD')).toEqual({ problem: 'is not in USD' });
+  });
+
+  it.each(['1000000000', '1,000,000,000.00', '9'.repeat(32)])(
+    '%s is more than a booking may carry',
     (text) => {
-      expect(readRemittedAmount(text)).toBeUndefined();
+      expect(readRemittedAmount(text, 'PHP')).toEqual({
+        problem: 'is more than 999999999.99, the most a booking may carry',
+      });
     },
   );
 });
@@ -74,6 +107,7 @@ describe('reading a remittance file', () => {
       amount: 'COD Collected',
       remittedAt: 'Paid On',
       status: 'State',
+      fee: 'Kept',
     };
     const file = read('awb,cod collected\nWB9,"1,000"\n', { columns });
     expect(file.lines).toMatchObject([
@@ -98,35 +132,40 @@ describe('reading a remittance file', () => {
   });
 
   it('makes a line without a tracking number or amount a problem of that line only', () => {
-    const file = read('tracking_number,amount\n,100\nWB2,\nWB3,12abc\nWB4,5\n');
+    const file = read(
+      'tracking_number,amount\n,100\nWB2,\nWB3,12abc\nWB4,5\nWB5,USD 5\nWB6,1 5 0 0\nWB7,1e40\n',
+    );
     expect(file.lines.map((l) => l.problem)).toEqual([
       'No tracking_number on the line',
       'No amount on the line',
       'amount "12abc" is not an amount such as 1,500.00',
       undefined,
+      'amount "USD 5" is not in PHP',
+      'amount "1 5 0 0" is not an amount such as 1,500.00',
+      'amount "1e40" is not an amount such as 1,500.00',
     ]);
   });
 });
 
 describe('reconciling', () => {
   const bookings: Record<string, ExpectedCod> = {
-    M: { cod: true, codAmount: '1500.00' },
-    S: { cod: true, codAmount: '1500.00' },
-    O: { cod: true, codAmount: '0.30' },
-    D: { cod: true, codAmount: '100.00' },
-    T: { cod: true, codAmount: '100.00' },
-    P: { cod: false, codAmount: '0.00' },
+    M: { cod: true, codAmount: '1500.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    S: { cod: true, codAmount: '1500.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    O: { cod: true, codAmount: '0.30', fee: '0.00', returned: false, returnFee: '0.00' },
+    D: { cod: true, codAmount: '100.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    T: { cod: true, codAmount: '100.00', fee: '0.00', returned: false, returnFee: '0.00' },
+    P: { cod: false, codAmount: '0.00', fee: '0.00', returned: false, returnFee: '0.00' },
   };
   const earlier: Record<string, bigint> = { D: 10000n, T: 6000n };
   const line = (n: number, trackingNumber: string, amountText: string) => {
-    const amount = readRemittedAmount(amountText);
+    const amount = readRemittedAmount(amountText, 'PHP');
     return {
       line: n,
       trackingNumber,
       amountText,
       remittedAt: '',
       status: '',
-      ...(amount === undefined ? { problem: 'bad amount' } : { amount }),
+      ...('problem' in amount ? { problem: 'bad amount' } : amount),
     };
   };
   const lines = [
@@ -165,7 +204,7 @@ describe('reconciling', () => {
     expect(result.lines[5]?.message).toMatch(/double payment/);
   });
 
-  it('totals what was due, what was paid and the difference', () => {
+  it('totals what our bookings were due, what they were paid and the difference; not ours apart', () => {
     expect(result.totals).toEqual({
       counts: {
         problem: 1,
@@ -176,9 +215,25 @@ describe('reconciling', () => {
         over: 0,
         matched: 3,
       },
+      gross: '3100.30',
+      fee: '0.00',
+      net: '3100.30',
       expected: '3040.50',
-      remitted: '3144.50',
-      difference: '104.00',
+      remitted: '3045.50',
+      difference: '5.00',
+      notOurs: '99.00',
+    });
+    // The issue's file: a short line on our bookings is 500.00 short, whatever the not-ours line pays.
+    const mixed = reconcile(
+      [line(2, 'M', '1,500.00'), line(3, 'S', '1,000.00'), line(4, 'X', '100.00')],
+      (tn) => bookings[tn],
+      () => 0n,
+    );
+    expect(mixed.totals).toMatchObject({
+      expected: '3000.00',
+      remitted: '2500.00',
+      difference: '-500.00',
+      notOurs: '100.00',
     });
     const over = reconcile(
       [line(2, 'M', '1500.01')],
@@ -207,17 +262,178 @@ describe('reconciling', () => {
   });
 });
 
+describe("the courier's COD fee", () => {
+  const rule: CodFeeRule = { ...NO_FEE, percent: 27_500n, vatPercent: 120_000n };
+
+  it.each([
+    // 2.75 % of 1,500.00 is 41.25, VAT 12 % on it 4.95.
+    ['1500.00', '46.20'],
+    // 0.495 rounds half up to 0.50 (a float reads 0.49499…), VAT 0.06.
+    ['18.00', '0.56'],
+    // 33.9504 is 33.95, VAT 4.074 is 4.07.
+    ['1234.56', '38.02'],
+    ['0.00', '0.00'],
+  ])('on %s is %s in whole centavos', (amount, fee) => {
+    expect(codFee(rule, amount, '2026-11-20')).toBe(fee);
+  });
+
+  it('adds the fixed part, holds the fee within its bounds before VAT, and never takes more than the COD', () => {
+    expect(codFee({ ...NO_FEE, percent: 10_000n, fixed: 1000n }, '1500.00', '2026-11-20')).toBe('25.00');
+    expect(codFee({ ...rule, min: 3000n }, '100.00', '2026-11-20')).toBe('33.60');
+    expect(codFee({ ...rule, max: 5000n }, '10000.00', '2026-11-20')).toBe('56.00');
+    expect(codFee({ ...rule, min: 3000n }, '20.00', '2026-11-20')).toBe('20.00');
+    expect(codFee(NO_FEE, '1500.00', '2026-11-20')).toBe('0.00');
+  });
+
+  it('applies to bookings made on or after its first day only', () => {
+    const dated = { ...rule, from: '2026-11-16' };
+    expect(codFee(dated, '1500.00', '2026-11-15')).toBe('0.00');
+    expect(codFee(dated, '1500.00', '2026-11-16')).toBe('46.20');
+  });
+
+  it('reconciles a line against the net: the net is matched, the gross over by the fee', () => {
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '0.00' };
+    const paid = (amount: string) =>
+      reconcile(
+        [{ line: 2, trackingNumber: 'F', amount, amountText: amount, remittedAt: '', status: '' }],
+        () => booking,
+        () => 0n,
+      );
+    expect(paid('1453.80').lines[0]).toMatchObject({
+      outcome: 'matched',
+      gross: '1500.00',
+      fee: '46.20',
+      expected: '1453.80',
+      difference: '0.00',
+    });
+    expect(paid('1500.00').lines[0]).toMatchObject({
+      outcome: 'over',
+      difference: '46.20',
+      message: 'Over by the fee: the gross amount was paid',
+    });
+    expect(paid('1500.00').totals).toMatchObject({
+      gross: '1500.00',
+      fee: '46.20',
+      net: '1453.80',
+      expected: '1453.80',
+    });
+  });
+
+  it("takes a fee column's fee for its line over the rule's, and makes an unreadable one a problem", () => {
+    const file = read('tracking_number,amount,fee\nF,"1,460.00",40\nG,1500,\nH,1,about 5\n');
+    expect(file.lines.map((l) => [l.statedFee, l.problem])).toEqual([
+      ['40.00', undefined],
+      [undefined, undefined],
+      [undefined, 'fee "about 5" is not an amount such as 1,500.00'],
+    ]);
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '0.00' };
+    const result = reconcile(
+      file.lines,
+      () => booking,
+      () => 0n,
+    );
+    expect(result.lines.map((l) => [l.outcome, l.fee, l.net, l.difference])).toEqual([
+      ['matched', '40.00', '1460.00', '0.00'],
+      ['over', '46.20', '1453.80', '46.20'],
+      ['problem', undefined, undefined, undefined],
+    ]);
+  });
+
+  it('makes a returned booking owe nothing and carry the return fee, recorded or said by the line', () => {
+    const booking = { cod: true, codAmount: '1500.00', fee: '46.20', returned: false, returnFee: '60.00' };
+    const line = (amount: string, status: string) => ({
+      line: 2,
+      trackingNumber: 'R',
+      amount,
+      amountText: amount,
+      remittedAt: '',
+      status,
+    });
+    const result = reconcile(
+      [line('0.00', 'Returned to sender'), line('10.00', 'RETURNED')],
+      () => booking,
+      () => 0n,
+    );
+    expect(result.lines.map((l) => [l.outcome, l.gross, l.fee, l.net, l.expected, l.difference])).toEqual([
+      ['matched', '0.00', '60.00', '0.00', '0.00', '0.00'],
+      ['over', '0.00', '60.00', '0.00', '0.00', '10.00'],
+    ]);
+    const recorded = reconcile(
+      [line('0.00', 'delivered')],
+      () => ({ ...booking, returned: true }),
+      () => 0n,
+    );
+    expect(recorded.lines[0]).toMatchObject({ outcome: 'matched', fee: '60.00' });
+    expect(recorded.totals).toMatchObject({ gross: '0.00', fee: '60.00', net: '0.00' });
+  });
+});
+
+describe('COD ageing', () => {
+  it.each([
+    [-1, 0],
+    [0, 0],
+    [7, 0],
+    [8, 1],
+    [14, 1],
+    [15, 2],
+    [30, 2],
+    [31, 3],
+    [400, 3],
+  ])('%i days is bucket %i', (days, bucket) => {
+    expect(bucketOf(days)).toBe(bucket);
+  });
+
+  it('totals by bucket and by sender in decimal money, the most owed sender first', () => {
+    const ageing = ageCod([
+      { sender: 'B', outstanding: '0.10', days: 1 },
+      { sender: 'A', outstanding: '0.20', days: 40 },
+      { sender: 'B', outstanding: '0.20', days: 9 },
+      { sender: 'C', outstanding: '0.30', days: 20 },
+    ]);
+    expect(ageing).toEqual({
+      count: 4,
+      total: '0.80',
+      buckets: [
+        { count: 1, total: '0.10' },
+        { count: 1, total: '0.20' },
+        { count: 1, total: '0.30' },
+        { count: 1, total: '0.20' },
+      ],
+      bySender: [
+        expect.objectContaining({ sender: 'B', total: '0.30', count: 2 }),
+        expect.objectContaining({ sender: 'C', total: '0.30' }),
+        expect.objectContaining({ sender: 'A', total: '0.20' }),
+      ],
+    });
+    expect(ageing.bySender[0]?.buckets.map((b) => b.total)).toEqual(['0.10', '0.20', '0.00', '0.00']);
+  });
+
+  it('counts whole calendar days', () => {
+    expect(daysBetween('2026-10-31', '2026-11-23')).toBe(23);
+    expect(daysBetween('2026-11-23', '2026-11-23')).toBe(0);
+  });
+});
+
 describe('the example in docs/remittance.md', () => {
   it('is what the bot reads and writes', () => {
     const doc = readFileSync(new URL('../../docs/remittance.md', import.meta.url), 'utf8');
     const example = doc.slice(doc.indexOf('## An example'));
     const [file = '', results = ''] = [...example.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]);
     const read = readRemittanceCsv(new TextEncoder().encode(file), options);
+    // The rule of the example: COD_FEE_PERCENT=2.75, COD_FEE_VAT_PERCENT=12.
+    const rule: CodFeeRule = { ...NO_FEE, percent: 27_500n, vatPercent: 120_000n };
+    const cod = {
+      cod: true,
+      codAmount: '1500.00',
+      fee: codFee(rule, '1500.00', '2026-11-18'),
+      returned: false,
+      returnFee: '0.00',
+    };
     const bookings: Record<string, ExpectedCod> = {
-      WB000001: { cod: true, codAmount: '1500.00' },
-      WB000002: { cod: true, codAmount: '1500.00' },
-      WB000003: { cod: true, codAmount: '1500.00' },
-      WB000004: { cod: false, codAmount: '0.00' },
+      WB000001: cod,
+      WB000002: cod,
+      WB000003: cod,
+      WB000004: { cod: false, codAmount: '0.00', fee: '0.00', returned: false, returnFee: '0.00' },
     };
     const result = reconcile(
       read.lines,
@@ -229,7 +445,17 @@ describe('the example in docs/remittance.md', () => {
         .replace(/^\ufeff/, '')
         .replaceAll('\r\n', '\n'),
     ).toBe(results);
-    expect(result.totals).toMatchObject({ expected: '3000.00', remitted: '4460.00', difference: '1460.00' });
-    expect(example).toContain('*Expected* PHP 3,000.00, *Remitted* PHP 4,460.00, *Difference* PHP 1,460.00');
+    expect(result.totals).toMatchObject({
+      gross: '4500.00',
+      fee: '138.60',
+      net: '4361.40',
+      expected: '4361.40',
+      remitted: '5857.60',
+      difference: '1496.20',
+      notOurs: '10.00',
+    });
+    expect(example).toContain(
+      '*Gross* PHP 4,500.00, *Fee* PHP 138.60, *Net* PHP 4,361.40; *Expected* PHP 4,361.40, *Remitted* PHP 5,857.60, *Difference* PHP 1,496.20; *Not ours* PHP 10.00',
+    );
   });
 });

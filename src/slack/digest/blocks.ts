@@ -7,6 +7,7 @@ import { statusLabel } from '../../waybill/statuses.js';
 import { context, cut, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { bucketWords } from '../remittance/index.js';
 import type { DigestData } from './data.js';
 
 /** Shown by name; the rest are counted, and all are in the file. */
@@ -90,7 +91,7 @@ export function digestMessage(
     ),
     section(`*Pickups tomorrow*: ${plural(data.tomorrowPickups.length, 'booking')}`),
     section(
-      `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} that no remittance file has paid`,
+      `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} still due\n*COD owed by days since delivery*: ${bucketWords(data.codAgeing, options.currency).join(' \u00b7 ') || 'none'}`,
     ),
     context(
       (options.detailInThread ? 'Every line is in the CSV file in the thread. ' : '') +

@@ -1,5 +1,6 @@
 /** What one day's digest says, read from the store: bookings, refusals, unknown outcomes, statuses, tomorrow's pickups. */
 import type { Attempt, AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
+import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
 import type { Core } from '../core.js';
@@ -28,8 +29,10 @@ export interface DigestData {
   unknown: Attempt[];
   statuses: StatusEntry[];
   tomorrowPickups: BookingRecord[];
-  /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS that no remittance file has paid. */
+  /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS with money still due, and what is due. */
   outstanding: { bookings: number; total: string };
+  /** Every COD booking with money still due, of any age, by days since delivery. */
+  codAgeing: AgeTotals;
 }
 
 /** The day `date` (YYYY-MM-DD) in the time zone, as [start, start of the next day). */
@@ -52,16 +55,25 @@ export async function digestData(
   const { timeZone, catalog } = deps.waybill;
   const today = dayRange(day, timeZone);
   const tomorrow = dayRange(zonedDateAfter(today.from, 1, timeZone), timeZone);
-  const [bookings, booksAudited, unknownBookings, unknownUpdates, statuses, tomorrowPickups, outstanding] =
-    await Promise.all([
-      deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
-      deps.store.audit.between({ ...today, operations: ['book'], limit: DAY_LIMIT }),
-      deps.store.attempts.listUnknown('book', DAY_LIMIT),
-      deps.store.attempts.listUnknown('update', DAY_LIMIT),
-      deps.store.statuses.between(today),
-      deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
-      outstandingCod(deps),
-    ]);
+  const [
+    bookings,
+    booksAudited,
+    unknownBookings,
+    unknownUpdates,
+    statuses,
+    tomorrowPickups,
+    outstanding,
+    owed,
+  ] = await Promise.all([
+    deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
+    deps.store.audit.between({ ...today, operations: ['book'], limit: DAY_LIMIT }),
+    deps.store.attempts.listUnknown('book', DAY_LIMIT),
+    deps.store.attempts.listUnknown('update', DAY_LIMIT),
+    deps.store.statuses.between(today),
+    deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
+    outstandingCod(deps),
+    outstandingCod(deps, { all: true }),
+  ]);
   const senders = new Map<string, SenderLine>();
   let parcels = 0;
   let codCents = 0n;
@@ -94,5 +106,6 @@ export async function digestData(
     statuses,
     tomorrowPickups,
     outstanding: { bookings: outstanding.bookings.length, total: outstanding.total },
+    codAgeing: ageCod(owed.bookings),
   };
 }

@@ -2,11 +2,13 @@
 import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { StatusEntry } from '../../store/index.js';
-import { context, environmentNotice, header, plain, section } from '../kit/blocks.js';
+import type { AgeTotals } from '../../waybill/cod-ageing.js';
+import { context, environmentNotice, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
 import { slackDate, statusLine } from '../kit/booking-card.js';
 import { VALUE_ACTION } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { bucketWords } from '../remittance/index.js';
 
 /** Bookings listed on the Home tab: two blocks each, so the tab stays far below its 100 blocks. */
 export const HOME_BOOKINGS = 15;
@@ -48,6 +50,8 @@ export interface HomeInput {
   bulkAllowed: boolean;
   /** The person may reconcile COD remittance files. */
   remittanceAllowed?: boolean;
+  /** For them: the COD the courier still owes, aged, and the currency to show it in. */
+  codOwed?: { ageing: AgeTotals; currency: string };
   bookings: readonly HomeBooking[];
   /** All of today's bookings, of which `bookings` are the latest. */
   bookingsToday: number;
@@ -82,6 +86,20 @@ function bookingBlocks(booking: HomeBooking): KnownBlock[] {
         (booking.status ? `\n${statusLine(booking.status)}` : ''),
     ),
     actions,
+  ];
+}
+
+/** The finance section: what the courier still owes of our COD, by days since delivery. */
+function financeBlocks(ageing: AgeTotals, currency: string): KnownBlock[] {
+  return [
+    { type: 'divider' },
+    header('COD the courier owes'),
+    section(
+      ageing.count === 0
+        ? 'Nothing: every COD booking is remitted, returned or not yet due.'
+        : `*${plural(ageing.count, 'booking')}, ${formatMoney(ageing.total, currency)}* by days since delivery: ${bucketWords(ageing, currency).join(' \u00b7 ')}`,
+    ),
+    context('`/waybill cod`: by sender, with the list as a CSV file.'),
   ];
 }
 
@@ -138,6 +156,7 @@ export function homeView(input: HomeInput): HomeView {
       header('Waybill Dispatch'),
       ...environmentNotice(input.env),
       start,
+      ...(input.codOwed ? financeBlocks(input.codOwed.ageing, input.codOwed.currency) : []),
       { type: 'divider' },
       header(`Bookings today (${input.bookingsToday})`),
       ...listOrNone(bookings, 'No bookings yet today.'),

@@ -1,11 +1,13 @@
 /** The Home tab of one person, from the store: today's bookings, their unfinished ones, their quotes; published. */
 import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
+import { ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { openBookingDrafts } from '../book/index.js';
 import type { Core } from '../core.js';
 import { formatMoney } from '../kit/blocks.js';
 import type { SlackClient } from '../kit/delivery.js';
+import { outstandingCod } from '../remittance/index.js';
 import {
   HOME_BOOKINGS,
   HOME_DRAFTS,
@@ -25,7 +27,7 @@ export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date }
 }
 
 /** What a Home tab is drawn from: who may do what, the store, the settings, the clock. */
-type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'now'>;
+type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'bot' | 'now'>;
 
 function homeBooking(
   deps: Pick<Core, 'waybill'>,
@@ -85,12 +87,17 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
     deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
   ]);
-  const statuses = await deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber));
+  const [statuses, owed] = await Promise.all([
+    deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber)),
+    // The finance section, for those who may see money figures only.
+    remittanceAllowed.ok ? outstandingCod(deps, { all: true }) : undefined,
+  ]);
   return homeView({
     env: deps.waybill.env,
     allowed,
     bulkAllowed: bulkAllowed.ok,
     remittanceAllowed: remittanceAllowed.ok,
+    ...(owed ? { codOwed: { ageing: ageCod(owed.bookings), currency: deps.waybill.currency } } : {}),
     bookings: bookings.map((booking) => homeBooking(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,

@@ -21,7 +21,9 @@ export type CommandRequest =
   /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
   | { kind: 'status'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
-  | { kind: 'digest' };
+  | { kind: 'digest' }
+  /** `/waybill cod`: the COD still owed, aged, privately. */
+  | { kind: 'cod' };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
@@ -35,6 +37,7 @@ const WAYBILL_VERBS = [
   'manifest',
   'digest',
   'remittance',
+  'cod',
   'help',
 ] as const;
 
@@ -62,6 +65,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'remittance') return { kind: 'remittance' };
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
+      if (verb === 'cod') return { kind: 'cod' };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if (verb === 'status' && second)
         return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };

@@ -1,6 +1,7 @@
 /** Block Kit for COD remittance: the file modal, its windows, the result card and the outstanding list. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
+import { AGE_BUCKETS, type AgeTotals, type CodAgeing } from '../../waybill/cod-ageing.js';
 import {
   OUTCOME_ORDER,
   type ReconciledLine,
@@ -9,6 +10,7 @@ import {
 } from '../../waybill/remittance.js';
 import {
   context,
+  cut,
   environmentNotice,
   formatMoney,
   outcomeModal,
@@ -116,8 +118,12 @@ function lineText(line: ReconciledLine, currency: string): string {
     line.difference && line.difference !== '0.00'
       ? `, difference ${formatMoney(line.difference, currency)}`
       : '';
+  const fee =
+    line.fee && line.fee !== '0.00' && line.gross
+      ? ` \u00b7 COD ${formatMoney(line.gross, currency)}, fee ${formatMoney(line.fee, currency)}, net ${formatMoney(line.net ?? '0.00', currency)}`
+      : '';
   const why = line.message ? ` (${escapeMrkdwn(line.message)})` : '';
-  return `${emoji} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${why}`;
+  return `${emoji} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${fee}${why}`;
 }
 
 /**
@@ -149,7 +155,17 @@ export function remittanceCard(input: {
       ...environmentNotice(input.env),
       section(
         [
+          ...(totals.fee === '0.00'
+            ? []
+            : [
+                `*Gross* ${formatMoney(totals.gross, currency)}   *Fee* ${formatMoney(totals.fee, currency)}   *Net* ${formatMoney(totals.net, currency)}`,
+              ]),
           `*Expected* ${formatMoney(totals.expected, currency)}   *Remitted* ${formatMoney(totals.remitted, currency)}   *Difference* ${formatMoney(totals.difference, currency)}`,
+          ...(totals.counts['not ours'] > 0
+            ? [
+                `*Not ours* ${formatMoney(totals.notOurs, currency)} (${plural(totals.counts['not ours'], 'line')} for tracking numbers we never booked), not in the totals`,
+              ]
+            : []),
           countsLine(totals),
         ].join('\n'),
       ),
@@ -165,11 +181,17 @@ export function remittanceCard(input: {
 export interface OutstandingBooking {
   trackingNumber: string;
   codAmount: string;
+  /** What is still due: the COD amount less what files paid short of it. */
+  outstanding: string;
+  sender: string;
   receiver: string;
   bookedDate: string;
+  /** The day it was delivered (else picked up, else booked), and the days since. */
+  since: string;
+  days: number;
 }
 
-/** COD bookings older than the setting that no file has paid: the first LISTED_LINES, the total, the rest in a file. */
+/** COD bookings older than the setting with money still due: the first LISTED_LINES, the total, the rest in a file. */
 export function outstandingMessage(input: {
   bookings: readonly OutstandingBooking[];
   total: string;
@@ -177,7 +199,7 @@ export function outstandingMessage(input: {
   currency: string;
 }): { text: string; blocks: KnownBlock[] } {
   const { bookings, currency } = input;
-  const head = `:hourglass: *COD still outstanding*: ${plural(bookings.length, 'booking')} older than ${plural(input.days, 'day')} that no remittance file has paid, ${formatMoney(input.total, currency)} in all.`;
+  const head = `:hourglass: *COD still outstanding*: ${plural(bookings.length, 'booking')} older than ${plural(input.days, 'day')} that remittance files have not paid in full: ${formatMoney(input.total, currency)} in all.`;
   const listed = bookings.slice(0, LISTED_LINES);
   return {
     text: `COD still outstanding: ${plural(bookings.length, 'booking')}, ${formatMoney(input.total, currency)}`,
@@ -186,12 +208,57 @@ export function outstandingMessage(input: {
       ...lineSections(
         listed.map(
           (b) =>
-            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.codAmount, currency)} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 booked ${b.bookedDate}`,
+            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.outstanding, currency)}${b.outstanding === b.codAmount ? '' : ` still due of ${formatMoney(b.codAmount, currency)}`} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 booked ${b.bookedDate}`,
         ),
       ),
       ...(bookings.length > listed.length
         ? [context(`${bookings.length - listed.length} more in the file in the thread.`)]
         : []),
+    ],
+  };
+}
+
+/** Senders listed in the ageing message (the rest are in the file): 2 sections of 10. */
+export const LISTED_SENDERS = 20;
+
+/** The buckets that hold something, as `0–7 days PHP 1,500.00 (1)`. */
+export function bucketWords(totals: AgeTotals, currency: string): string[] {
+  return totals.buckets.flatMap((b, i) =>
+    b.count > 0 ? [`${AGE_BUCKETS[i]?.label} ${formatMoney(b.total, currency)} (${b.count})`] : [],
+  );
+}
+
+/** `/waybill cod`: the COD the courier still owes, by days since delivery and by sender; the list is in the file. */
+export function codAgeingMessage(
+  ageing: CodAgeing,
+  currency: string,
+): { text: string; blocks: KnownBlock[] } {
+  const head = `COD the courier still owes: ${plural(ageing.count, 'booking')}, ${formatMoney(ageing.total, currency)}`;
+  if (ageing.count === 0)
+    return { text: head, blocks: [section(':white_check_mark: *COD the courier still owes*: none.')] };
+  const senders = ageing.bySender.slice(0, LISTED_SENDERS);
+  return {
+    text: head,
+    blocks: [
+      section(`:hourglass: *${head}*, by days since delivery (or pickup):`),
+      section(
+        ageing.buckets
+          .map(
+            (b, i) =>
+              `\u2022 *${AGE_BUCKETS[i]?.label}*: ${plural(b.count, 'booking')}, ${formatMoney(b.total, currency)}`,
+          )
+          .join('\n'),
+      ),
+      section('*By sender*, most owed first:'),
+      ...lineSections(
+        senders.map(
+          (s) =>
+            `\u2022 *${escapeMrkdwn(cut(s.sender || '(no sender)', 75))}*: ${formatMoney(s.total, currency)} \u00b7 ${bucketWords(s, currency).join(' \u00b7 ')}`,
+        ),
+      ),
+      context(
+        `${ageing.bySender.length > senders.length ? `${ageing.bySender.length - senders.length} more senders in the file. ` : ''}Every booking, its sender, age and what is due is in the CSV file the bot sends you.`,
+      ),
     ],
   };
 }

@@ -1,5 +1,5 @@
 /** The courier's remittance (COD settlement) file: columns found by header, every amount read as decimal money. */
-import { formatCents, type Money, parseCents } from '../fields.js';
+import { formatCents, MAX_MONEY_CENTS, type Money, parseCents } from '../fields.js';
 import { normaliseHeader } from './columns.js';
 import { type CsvProblem, readCsvRecords } from './read-bookings.js';
 
@@ -11,6 +11,8 @@ export interface RemittanceColumns {
   remittedAt: string;
   /** Optional in the file: what the courier says of the parcel (delivered, returned…), carried through. */
   status: string;
+  /** Optional in the file: the fee the courier kept of the line, which wins over the fee settings. */
+  fee: string;
 }
 
 export const DEFAULT_REMITTANCE_COLUMNS: RemittanceColumns = {
@@ -18,6 +20,7 @@ export const DEFAULT_REMITTANCE_COLUMNS: RemittanceColumns = {
   amount: 'amount',
   remittedAt: 'remitted_at',
   status: 'status',
+  fee: 'fee',
 };
 
 /** One line of the file as read; `amount` is absent when `problem` says why it could not be read. */
@@ -30,6 +33,8 @@ export interface RemittanceLine {
   amountText: string;
   remittedAt: string;
   status: string;
+  /** The fee the file states for the line, when it has a fee column and the cell is not empty. */
+  statedFee?: Money;
   problem?: string;
 }
 
@@ -43,22 +48,34 @@ export interface RemittanceCsvOptions {
   columns: RemittanceColumns;
   maxLines: number;
   maxBytes: number;
+  /** The configured currency: an amount in another one is a problem. */
+  currency: string;
 }
 
-/**
- * A currency before the amount: a three-letter code (PHP), the peso sign, or "P" / "Php" as
- * people write it. Spaces inside (a thousands separator some files use) are dropped.
- */
-const CURRENCY_PREFIX = /^(?:[A-Za-z]{3}|P|\u20b1)\s*/;
+/** Signs and spellings people write for a currency besides its code (any case): the peso's. */
+const CURRENCY_SIGNS: Record<string, readonly string[]> = { PHP: ['\u20b1', 'P'] };
+
+/** An amount's currency prefix, if any (a code of up to three letters in any case, or a sign), and its number. */
+const AMOUNT = /^([A-Za-z]{1,3}|\u20b1)?\s*(\S*)$/;
 
 /**
  * An amount as a remittance file writes it (`1500`, `1,500.00`, `PHP 1,500.00`, `\u20b11,500`) in
- * canonical two-place text; undefined when it is not an amount ≥ 0 with at most two decimals.
+ * canonical two-place text, or why it is not one: another currency than `currency` (its code, or
+ * for the peso `\u20b1`, `P`), digits split by spaces, more than a booking may carry, or not an
+ * amount ≥ 0 with at most two decimals.
  */
-export function readRemittedAmount(text: string): Money | undefined {
-  const plain = text.trim().replace(CURRENCY_PREFIX, '').replace(/\s+/g, '');
-  const cents = parseCents(plain);
-  return cents === undefined ? undefined : formatCents(cents);
+export function readRemittedAmount(text: string, currency: string): { amount: Money } | { problem: string } {
+  const [, prefix = '', number = ''] = AMOUNT.exec(text.trim()) ?? [];
+  if (!/^\d/.test(number)) return { problem: 'is not an amount such as 1,500.00' };
+  const accepted = [currency, ...(CURRENCY_SIGNS[currency.toUpperCase()] ?? [])].map((c) => c.toUpperCase());
+  if (prefix !== '' && !accepted.includes(prefix.toUpperCase())) {
+    return { problem: `is not in ${currency}` };
+  }
+  const cents = parseCents(number);
+  if (cents === undefined) return { problem: 'is not an amount such as 1,500.00' };
+  if (cents > MAX_MONEY_CENTS)
+    return { problem: `is more than ${formatCents(MAX_MONEY_CENTS)}, the most a booking may carry` };
+  return { amount: formatCents(cents) };
 }
 
 /** A tracking number's most characters, as the booking rules have it. */
@@ -110,6 +127,7 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
   }
   const remittedAt = indexOf(columns.remittedAt);
   const status = indexOf(columns.status);
+  const fee = indexOf(columns.fee);
   const rows = body
     .map((cells, index) => ({ cells, line: index + 2 }))
     .filter(({ cells }) => cells.some((c) => c.trim() !== ''));
@@ -123,6 +141,7 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
       amount: readCell(cells, amount),
       remittedAt: readCell(cells, remittedAt),
       status: readCell(cells, status),
+      fee: readCell(cells, fee),
     };
     const kept: RemittanceLine = {
       line,
@@ -133,20 +152,20 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
     };
     const problem = cellProblem(read, columns);
     if (problem) return { ...kept, problem };
-    const money = readRemittedAmount(kept.amountText);
-    if (money !== undefined) return { ...kept, amount: money };
-    const written = kept.amountText;
-    return {
-      ...kept,
-      problem: written
-        ? `${columns.amount} "${written}" is not an amount such as 1,500.00`
-        : `No ${columns.amount} on the line`,
-    };
+    if (kept.amountText === '') return { ...kept, problem: `No ${columns.amount} on the line` };
+    const money = readRemittedAmount(kept.amountText, options.currency);
+    if ('problem' in money)
+      return { ...kept, problem: `${columns.amount} "${kept.amountText}" ${money.problem}` };
+    const feeText = read.fee.text;
+    const stated = feeText === '' ? undefined : readRemittedAmount(feeText, options.currency);
+    if (stated && 'problem' in stated)
+      return { ...kept, problem: `${columns.fee} "${feeText}" ${stated.problem}` };
+    return { ...kept, amount: money.amount, ...(stated ? { statedFee: stated.amount } : {}) };
   });
   return { lines, problems: [] };
 }
 
-const COLUMN_KEYS = ['trackingNumber', 'amount', 'remittedAt', 'status'] as const;
+const COLUMN_KEYS = ['trackingNumber', 'amount', 'remittedAt', 'status', 'fee'] as const;
 
 /** What makes a line's cells unreadable, before its amount is read, named by the column's header. */
 function cellProblem(

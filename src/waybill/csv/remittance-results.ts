@@ -1,4 +1,5 @@
 /** The results file of a remittance: each line of the courier's file with what it was found to be. */
+import { AGE_BUCKETS, bucketOf } from '../cod-ageing.js';
 import type { ReconciledLine } from '../remittance.js';
 import { toCsv } from './write.js';
 
@@ -6,6 +7,9 @@ export const REMITTANCE_RESULT_COLUMNS = [
   'line',
   'tracking_number',
   'amount',
+  'gross',
+  'fee',
+  'net',
   'expected',
   'difference',
   'outcome',
@@ -22,6 +26,9 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       String(l.line),
       l.trackingNumber,
       l.amount ?? l.amountText,
+      l.gross ?? '',
+      l.fee ?? '',
+      l.net ?? '',
       l.expected ?? '',
       l.difference ?? '',
       l.outcome,
@@ -30,17 +37,46 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       l.message,
     ]),
     // A short payment's difference is negative: a number, not a formula.
-    ['line', 'amount', 'expected', 'difference'],
+    ['line', 'amount', 'gross', 'fee', 'net', 'expected', 'difference'],
   );
 }
 
-/** The COD still outstanding, one booking a row. */
+/** The COD still outstanding, one booking a row: its COD amount, what of it is still due, and its age. */
 export function outstandingCsv(
-  bookings: readonly { trackingNumber: string; codAmount: string; receiver: string; bookedDate: string }[],
+  bookings: readonly {
+    trackingNumber: string;
+    codAmount: string;
+    outstanding: string;
+    sender: string;
+    receiver: string;
+    bookedDate: string;
+    since: string;
+    days: number;
+  }[],
 ): string {
   return toCsv(
-    ['tracking_number', 'cod_amount', 'receiver_name', 'booked'],
-    bookings.map((b) => [b.trackingNumber, b.codAmount, b.receiver, b.bookedDate]),
-    ['cod_amount'],
+    [
+      'tracking_number',
+      'cod_amount',
+      'outstanding',
+      'sender_name',
+      'receiver_name',
+      'booked',
+      'since',
+      'days',
+      'age',
+    ],
+    bookings.map((b) => [
+      b.trackingNumber,
+      b.codAmount,
+      b.outstanding,
+      b.sender,
+      b.receiver,
+      b.bookedDate,
+      b.since,
+      String(b.days),
+      AGE_BUCKETS[bucketOf(b.days)]?.label ?? '',
+    ]),
+    ['cod_amount', 'outstanding', 'days'],
   );
 }

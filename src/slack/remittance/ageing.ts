@@ -1,0 +1,33 @@
+/** `/waybill cod`: the COD the courier still owes, aged by days since delivery and by sender, privately, with the list as a CSV file in a DM. */
+import { ageCod } from '../../waybill/cod-ageing.js';
+import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import { uploadToUser } from '../kit/files.js';
+import { codAgeingMessage } from './blocks.js';
+import { outstandingCod } from './flow.js';
+
+/** Answered at once; the ageing, read from every outstanding booking, follows after the ack. */
+export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, command, respond }) => {
+  await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier still owes\u2026' });
+  deps.inFlight.run('cod ageing', async () => {
+    try {
+      const outstanding = await outstandingCod(deps, { all: true });
+      const message = codAgeingMessage(ageCod(outstanding.bookings), deps.waybill.currency);
+      await respond({ response_type: 'ephemeral', replace_original: true, ...message });
+      if (outstanding.bookings.length === 0) return;
+      await uploadToUser(client, command.user_id, {
+        filename: 'cod-outstanding.csv',
+        title: 'COD still outstanding',
+        content: outstandingCsv(outstanding.bookings),
+        comment: message.text,
+      });
+    } catch (err) {
+      deps.logger.error({ err }, 'the COD ageing could not be made');
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: true,
+        text: ':warning: The COD ageing could not be made; try `/waybill cod` again later.',
+      }).catch(() => undefined);
+    }
+  });
+};
