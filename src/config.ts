@@ -350,6 +350,19 @@ const botEnvSchema = z.object({
       .trim()
       .pipe(z.enum(['4x6', 'A6'], 'one of 4x6, A6')),
   ).default('4x6'),
+  LABEL_FORMAT: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['pdf', 'zpl', 'both'], 'one of pdf, zpl, both')),
+  ).default('pdf'),
+  LABEL_DPI: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['203', '300'], 'one of 203, 300'))
+      .transform((dpi) => Number(dpi) as 203 | 300),
+  ).default(203),
   BULK_CONCURRENCY: optionalSetting(wholeNumber(1, 100, 'a whole number of rows')).default(20),
   ALLOWED_FINANCE_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
   ALLOWED_FINANCE_USERGROUP_IDS: optionalSetting(
@@ -409,6 +422,10 @@ export interface BotConfig {
   bulk: BulkSettings;
   /** Parcel labels: 4x6 in (thermal printers) or A6. */
   labelPageSize: '4x6' | 'A6';
+  /** Which label files are made: a PDF, ZPL for thermal printers, or both. */
+  labelFormat: 'pdf' | 'zpl' | 'both';
+  /** The thermal printer's resolution the ZPL is made for. */
+  labelDpi: 203 | 300;
   /** COD remittance files: their column headers, and when an unpaid COD booking is outstanding. */
   remittance: RemittanceSettings;
   /** The daily digest: where and when (HH:MM in WAYBILL_TIMEZONE); undefined: off. */
@@ -496,6 +513,8 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       concurrency: settings.BULK_CONCURRENCY,
     },
     labelPageSize: settings.LABEL_PAGE_SIZE,
+    labelFormat: settings.LABEL_FORMAT,
+    labelDpi: settings.LABEL_DPI,
     remittance: {
       columns: {
         trackingNumber: settings.REMITTANCE_TRACKING_COLUMN,

@@ -541,6 +541,15 @@ describe('label settings', () => {
   it('names the setting in one line when the size is not one it knows', () => {
     expect(labelError({ LABEL_PAGE_SIZE: 'A4' })).toBe('LABEL_PAGE_SIZE must be one of 4x6, A6');
   });
+
+  it('makes PDFs at 203 dpi unless told ZPL, both, or 300 dpi; anything else named in one line', () => {
+    expect([loadBotConfig({}).labelFormat, loadBotConfig({}).labelDpi]).toEqual(['pdf', 203]);
+    const zpl = loadBotConfig({ LABEL_FORMAT: ' zpl ', LABEL_DPI: '300' });
+    expect([zpl.labelFormat, zpl.labelDpi]).toEqual(['zpl', 300]);
+    expect(loadBotConfig({ LABEL_FORMAT: 'both' }).labelFormat).toBe('both');
+    expect(labelError({ LABEL_FORMAT: 'png' })).toBe('LABEL_FORMAT must be one of pdf, zpl, both');
+    expect(labelError({ LABEL_DPI: '600' })).toBe('LABEL_DPI must be one of 203, 300');
+  });
 });
 
 describe('COD remittance settings', () => {

@@ -39,6 +39,8 @@ export interface Core {
     | 'access'
     | 'bulk'
     | 'labelPageSize'
+    | 'labelFormat'
+    | 'labelDpi'
     | 'remittance'
     | 'digest'
   > & {

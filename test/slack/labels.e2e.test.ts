@@ -9,6 +9,7 @@ import { ids } from '../../src/slack/kit/ids.js';
 import { storedBooking } from '../../src/slack/kit/stored-booking.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { DECODING_MS, readPdf } from '../labels/read-pdf.js';
+import { readZpl, renderZplLabel, type ZplLabel } from '../labels/read-zpl.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
@@ -311,6 +312,36 @@ describe('labels and the manifest with characters the font cannot draw', () => {
   });
 });
 
+/** A file of four rows imported, the second refused by the courier: its card's ts, its key and rows. */
+async function importWithRefusal() {
+  const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
+  const file = bot.fake.addFile({
+    name: 'orders.csv',
+    content: bulkFile(...names.map((name) => bulkRow(name))),
+  });
+  const summary = await checkedImport(bot, file.id);
+  bot.sandbox.injectNext(
+    {},
+    {
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
+    },
+  );
+  await bot.submit(summary);
+  await bot.idle();
+  const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+    JSON.stringify(c.body).includes('Bulk booking'),
+  );
+  const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
+  const blocks = JSON.stringify(card.body.blocks);
+  expect(blocks).toContain(ids.labelsBulk);
+  const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
+  const rows = await bot.deps.store.imports.rows(fileHash);
+  expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
+  return { cardTs, fileHash, booked: rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber) };
+}
+
 describe('labels of a CSV import', () => {
   beforeEach(async () => {
     bot = await startTestBot();
@@ -319,32 +350,7 @@ describe('labels of a CSV import', () => {
   it(
     "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out",
     async () => {
-      const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
-      const file = bot.fake.addFile({
-        name: 'orders.csv',
-        content: bulkFile(...names.map((name) => bulkRow(name))),
-      });
-      const summary = await checkedImport(bot, file.id);
-      bot.sandbox.injectNext(
-        {},
-        {
-          status: 400,
-          contentType: 'application/json',
-          body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
-        },
-      );
-      await bot.submit(summary);
-      await bot.idle();
-      const card = await bot.fake.waitFor('chat.postMessage', (c) =>
-        JSON.stringify(c.body).includes('Bulk booking'),
-      );
-      const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
-      const blocks = JSON.stringify(card.body.blocks);
-      expect(blocks).toContain(ids.labelsBulk);
-      const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
-      const rows = await bot.deps.store.imports.rows(fileHash);
-      expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
-
+      const { cardTs, fileHash, booked: bookedNumbers } = await importWithRefusal();
       const before = bot.fake.uploadsCompleted().length;
       await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
       const labels = (await uploaded(before + 1)).at(-1);
@@ -357,7 +363,6 @@ describe('labels of a CSV import', () => {
         '3 labels for the 3 booked rows of *orders.csv*, in file order',
       );
       const pages = await readPdf(bytesOf(labels));
-      const bookedNumbers = rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber);
       expect(pages.map((p) => p.barcodes.find((b) => b.format === 'Code128')?.text)).toEqual(bookedNumbers);
       expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(bookedNumbers);
       expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
@@ -399,5 +404,97 @@ describe('labels and access', () => {
     await bot.idle();
     expect(bot.fake.uploadsCompleted()).toEqual([]);
     expect(await bot.deps.store.audit.list({ operation: 'label' })).toEqual([]);
+  });
+});
+
+/** The labels of a ZPL upload, parsed. */
+const zplOf = (upload: CompletedUpload | undefined) => readZpl(bytesOf(upload).toString('utf8'));
+
+describe('ZPL labels (LABEL_FORMAT=zpl, LABEL_DPI=300)', () => {
+  booted(undefined, { LABEL_FORMAT: 'zpl', LABEL_DPI: '300' });
+
+  it(
+    "Print labels on the card: one ZPL file in the card's thread, a 4x6 label at 300 dpi per parcel, its barcodes decoded",
+    async () => {
+      const children = (await storedBooking(bot.deps, 'WB000001'))?.booking.childWaybills ?? [];
+      const card = bot.fake
+        .callsTo('chat.postMessage')
+        .find((c) => JSON.stringify(c.body).includes(ids.labelsPrint));
+      const messageTs = String((card?.response?.body as { ts?: string } | undefined)?.ts);
+      await bot.clickInMessage(ids.labelsPrint, 'WB000001', {
+        channelId: String(card?.body.channel),
+        messageTs,
+      });
+      const uploads = await uploaded(1);
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]).toMatchObject({ threadTs: messageTs, filename: 'labels-WB000001.zpl' });
+      expect(uploads[0]?.initialComment).toContain('Printed by <@UDISPATCH>: 3 labels for `WB000001`');
+      const labels = zplOf(uploads[0]);
+      expect(labels.map((l) => [l.encoding, l.width, l.length])).toEqual(Array(3).fill(['28', 1200, 1800]));
+      expect(labels.map((l) => l.fields.find((f) => f.kind === 'code128')?.data)).toEqual(
+        children.map((c) => c.trackingNumber),
+      );
+      const { page } = await renderZplLabel(labels[2] as ZplLabel, 300);
+      expect(page.barcodes).toEqual([
+        { format: 'QRCode', text: 'WB000001' },
+        { format: 'Code128', text: children[2]?.trackingNumber },
+      ]);
+      expect(page.text).toContain('Maria Santos');
+      expect(page.text).toContain(TEST_MARK);
+    },
+    DECODING_MS,
+  );
+
+  it('/waybill label <number> pdf: the PDF only; a format it does not know is said at once', async () => {
+    const ack = await bot.command('/waybill', 'label WB000001 PDF');
+    expect(ack.body.text).toContain('the PDF comes in the booking card');
+    const [pdf] = await uploaded(1);
+    expect(pdf?.filename).toBe('labels-WB000001.pdf');
+    expect(await readPdf(bytesOf(pdf), () => false)).toHaveLength(3);
+    const refused = await bot.command('/waybill', 'label WB000001 <png>');
+    expect(refused.body.text).toBe(
+      'To print labels, write `/waybill label WB000001`, or add `pdf` or `zpl` for that format.',
+    );
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()).toHaveLength(1);
+  });
+});
+
+describe('labels as PDF and ZPL (LABEL_FORMAT=both)', () => {
+  beforeEach(async () => {
+    bot = await startTestBot({ env: { LABEL_FORMAT: 'both' } });
+  });
+
+  it('/waybill label: the PDF, then the ZPL file; what font 0 cannot print named with its own mark, escaped', async () => {
+    await storeBooking('WB000779', bot.deps.now(), {
+      consignee: sampleParty('Ana \u{1F46A} <\u0FB2 Zo\u00eb', 'Cebu City'),
+    });
+    const ack = await bot.command('/waybill', 'label WB000779');
+    expect(ack.body.text).toContain('the PDF and the ZPL file come');
+    const [pdf, zpl] = await uploaded(2);
+    expect([pdf?.filename, zpl?.filename]).toEqual(['labels-WB000779.pdf', 'labels-WB000779.zpl']);
+    expect(pdf?.initialComment).toContain('Printed by <@UDISPATCH>: 1 label for `WB000779`');
+    expect(zpl?.initialComment).toBe(
+      ':warning: The label font cannot print these characters, so they show as ?: \u{1F46A}  &lt;\u0FB2',
+    );
+    const text = zplOf(zpl)[0]?.fields.flatMap((f) => (f.kind === 'text' ? f.lines : [])) ?? [];
+    expect(text).toContain('Ana ? ? Zo\u00eb');
+    const [audit] = await bot.deps.store.audit.list({ operation: 'label' });
+    expect(audit?.detail).toMatch(/^1 page\(s\) as pdf and zpl to D/);
+  });
+
+  it("an import's labels: the PDF and one ZPL file with every booked row's labels, in file order", async () => {
+    const { cardTs, fileHash, booked } = await importWithRefusal();
+    const before = bot.fake.uploadsCompleted().length;
+    await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
+    const [pdf, zpl] = (await uploaded(before + 2)).slice(-2);
+    expect([pdf?.filename, zpl?.filename]).toEqual(['labels-orders.pdf', 'labels-orders.zpl']);
+    expect(zpl).toMatchObject({ channelId: 'CDISPATCH', threadTs: cardTs });
+    const labels = zplOf(zpl);
+    expect(labels.map((l) => l.fields.find((f) => f.kind === 'code128')?.data)).toEqual(booked);
+    expect(labels.map((l) => l.fields.find((f) => f.kind === 'qr')?.data)).toEqual(
+      booked.map((n) => `MA,${n}`),
+    );
+    expect(JSON.stringify(labels[1])).toContain('Ni\u00f1a Pe\u00f1afrancia');
   });
 });

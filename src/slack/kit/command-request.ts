@@ -7,7 +7,9 @@ export type CommandRequest =
   | { kind: 'quote' | 'book' }
   /** `/book import`: booking from a CSV file. */
   | { kind: 'bulk' }
-  | { kind: 'show' | 'update' | 'rebook' | 'label'; trackingNumber: string }
+  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string }
+  /** `/waybill label <tracking number> [pdf|zpl]`: the format as typed, empty for the setting's. */
+  | { kind: 'label'; trackingNumber: string; format: string }
   /** `/waybill manifest [YYYY-MM-DD]`: the day as typed, empty for today. */
   | { kind: 'manifest'; date: string }
   /** `/waybill addresses [words]`: the address book, searched for the words (all of them, maybe none). */
@@ -27,7 +29,7 @@ export type CommandRequest =
  * range). Undefined: not one of our commands.
  */
 export function readCommand(command: string, text: string): CommandRequest | undefined {
-  const [first = '', second = ''] = text.trim().split(/\s+/);
+  const [first = '', second = '', third = ''] = text.trim().split(/\s+/);
   if (first.toLowerCase() === 'help') return { kind: 'help' };
   switch (command) {
     case '/quote':
@@ -43,8 +45,9 @@ export function readCommand(command: string, text: string): CommandRequest | und
         const words = text.trim().slice(first.length).trim().slice(second.length).trim();
         return { kind: 'status', trackingNumber: second, words };
       }
+      if (first === 'label' && second) return { kind: 'label', trackingNumber: second, format: third };
       if (first === 'manifest') return { kind: 'manifest', date: text.trim().slice(first.length).trim() };
-      return (first === 'show' || first === 'update' || first === 'rebook' || first === 'label') && second
+      return (first === 'show' || first === 'update' || first === 'rebook') && second
         ? { kind: first, trackingNumber: second }
         : { kind: 'help' };
     default:
@@ -55,7 +58,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
 /** What `/waybill` can be asked: every request but the other commands'. */
 export type WaybillKind = Exclude<CommandRequest['kind'], 'quote' | 'book' | 'bulk'>;
 
-/** A request of one kind, as read (`show`, `update`, `rebook` and `label` share one shape). */
+/** A request of one kind, as read (`show`, `update` and `rebook` share one shape). */
 export type RequestOf<K extends CommandRequest['kind']> = CommandRequest extends infer R
   ? R extends { kind: infer Kinds }
     ? K extends Kinds

@@ -10,10 +10,10 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 const NAMED_LENGTH = 300;
 
 /**
- * The line added to a PDF's comment when some characters could not be printed: each one named
+ * The line added to a label file's comment when some characters could not be printed: each one named
  * (escaped), so the person who printed can write them on the parcel by hand. Empty when none.
  */
-export function unprintableNote(unprintable: readonly string[]): string {
+export function unprintableNote(unprintable: readonly string[], mark = UNPRINTABLE_MARK): string {
   if (unprintable.length === 0) return '';
   const named: string[] = [];
   let length = 0;
@@ -23,7 +23,7 @@ export function unprintableNote(unprintable: readonly string[]): string {
     named.push(escapeMrkdwn(char));
   }
   const more = unprintable.length - named.length;
-  return `\n:warning: The label font cannot print these characters, so they show as ${UNPRINTABLE_MARK}: ${named.join('  ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `\n:warning: The label font cannot print these characters, so they show as ${mark}: ${named.join('  ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** The comment shared with a labels PDF (`trackingNumber` escaped); a reprint names who printed it first and when. */
