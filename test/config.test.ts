@@ -550,6 +550,28 @@ describe('label settings', () => {
     expect(labelError({ LABEL_FORMAT: 'png' })).toBe('LABEL_FORMAT must be one of pdf, zpl, both');
     expect(labelError({ LABEL_DPI: '600' })).toBe('LABEL_DPI must be one of 203, 300');
   });
+
+  it('reads the label printers: one as LABEL_PRINTER, several by name; a bad address named in one line', () => {
+    expect(loadBotConfig({}).labelPrinters).toEqual([]);
+    expect(loadBotConfig({ LABEL_PRINTER: ' 10.0.0.5:9100 ' }).labelPrinters).toEqual([
+      { name: 'printer', host: '10.0.0.5', port: 9100 },
+    ]);
+    const several = loadBotConfig({ LABEL_PRINTERS: 'desk=10.0.0.5:9100, warehouse=zebra-2.local:6101' });
+    expect(several.labelPrinters).toEqual([
+      { name: 'desk', host: '10.0.0.5', port: 9100 },
+      { name: 'warehouse', host: 'zebra-2.local', port: 6101 },
+    ]);
+    expect(several.labelPrinterTimeoutMs).toBe(10_000);
+    expect(labelError({ LABEL_PRINTER: '10.0.0.5' })).toBe(
+      'LABEL_PRINTER must be host:port, such as 10.0.0.5:9100',
+    );
+    expect(labelError({ LABEL_PRINTER: '10.0.0.5:70000' })).toBe(
+      'LABEL_PRINTER must be host:port with a port from 1 to 65535',
+    );
+    expect(labelError({ LABEL_PRINTERS: 'desk:10.0.0.5:9100' })).toBe(
+      'LABEL_PRINTERS must be a comma-separated list of up to 20 name=host:port items, such as desk=10.0.0.5:9100',
+    );
+  });
 });
 
 describe('COD remittance settings', () => {

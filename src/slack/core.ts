@@ -41,6 +41,8 @@ export interface Core {
     | 'labelPageSize'
     | 'labelFormat'
     | 'labelDpi'
+    | 'labelPrinters'
+    | 'labelPrinterTimeoutMs'
     | 'remittance'
     | 'digest'
   > & {

@@ -1,4 +1,5 @@
 // Parcel labels and the pickup manifest end to end: Print labels on the card, /waybill label and manifest, the Home tab's Pickup list; PDFs read back as a machine reads them.
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
@@ -496,5 +497,129 @@ describe('labels as PDF and ZPL (LABEL_FORMAT=both)', () => {
       booked.map((n) => `MA,${n}`),
     );
     expect(JSON.stringify(labels[1])).toContain('Ni\u00f1a Pe\u00f1afrancia');
+  });
+});
+
+/**
+ * A printer's raw port on loopback. `takes`: reads the file and closes once it has it; `silent`:
+ * reads, never closes; `resets`: resets the connection at the first bytes.
+ */
+async function loopbackPrinter(behaviour: 'takes' | 'silent' | 'resets') {
+  const received: Buffer[] = [];
+  const connections = new Set<Socket>();
+  // Half-open allowed: our end of the connection is closed only when the behaviour says so.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    connections.add(socket);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      if (behaviour === 'resets') socket.resetAndDestroy();
+      else chunks.push(chunk);
+    });
+    socket.on('end', () => {
+      received.push(Buffer.concat(chunks));
+      if (behaviour === 'takes') socket.end();
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    received,
+    connections,
+    close: () => {
+      for (const socket of connections) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The Send to printer message in a thread, and its element. */
+async function printerOffer() {
+  const offer = await bot.fake.waitFor('chat.postMessage', (c) =>
+    JSON.stringify(c.body.blocks ?? '').includes(ids.labelsSendToPrinter),
+  );
+  const [, actions] = offer.body.blocks as { elements?: Record<string, unknown>[] }[];
+  return { offer, element: actions?.elements?.[0] ?? {} };
+}
+
+describe('Send to printer (LABEL_PRINTER)', () => {
+  let printer: Awaited<ReturnType<typeof loopbackPrinter>>;
+  beforeEach(async () => {
+    printer = await loopbackPrinter('takes');
+    bot = await startTestBot({ env: { LABEL_FORMAT: 'zpl', LABEL_PRINTER: printer.address } });
+    await bookThroughModal(bot);
+    await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
+  });
+  afterEach(async () => {
+    await printer.close();
+  });
+
+  it('beside the ZPL file in the thread; the printer receives that file once; the person is told', async () => {
+    const card = bot.fake
+      .callsTo('chat.postMessage')
+      .find((c) => JSON.stringify(c.body).includes(ids.labelsPrint));
+    const messageTs = String((card?.response?.body as { ts?: string } | undefined)?.ts);
+    await bot.clickInMessage(ids.labelsPrint, 'WB000001', { channelId: 'CDISPATCH', messageTs });
+    const [zpl] = await uploaded(1);
+    const { offer, element } = await printerOffer();
+    expect(offer.body).toMatchObject({ channel: 'CDISPATCH', thread_ts: messageTs });
+    expect(element).toMatchObject({ type: 'button', text: { text: 'Send to printer' } });
+    await bot.clickInMessage(ids.labelsSendToPrinter, String(element.value), {
+      messageTs: String(offer.response?.body && (offer.response.body as { ts?: string }).ts),
+    });
+    await bot.idle();
+    await until('the person told', async () => told()[0]);
+    expect(told()[0]).toBe(':printer: Sent 3 labels to *printer*.');
+    expect(printer.received).toEqual([bytesOf(zpl)]);
+    expect(readZpl(printer.received[0]?.toString('utf8') ?? '')).toHaveLength(3);
+  });
+});
+
+describe('Send to printer (LABEL_PRINTERS): a printer that refuses, one that never answers, one that cuts the connection', () => {
+  const printers: Awaited<ReturnType<typeof loopbackPrinter>>[] = [];
+  afterEach(async () => {
+    await Promise.all(printers.splice(0).map((p) => p.close()));
+  });
+
+  it('each told plainly, and acknowledged at once while the printer is still waited for', async () => {
+    const [silent, resets, gone] = await Promise.all([
+      loopbackPrinter('silent'),
+      loopbackPrinter('resets'),
+      loopbackPrinter('takes'),
+    ]);
+    printers.push(silent, resets);
+    await gone.close();
+    bot = await startTestBot({
+      env: {
+        LABEL_FORMAT: 'zpl',
+        LABEL_PRINTERS: `desk=${gone.address},warehouse=${silent.address},back=${resets.address}`,
+        LABEL_PRINTER_TIMEOUT_MS: '1500',
+      },
+    });
+    await storeBooking('WB000779', bot.deps.now());
+    await bot.command('/waybill', 'label WB000779');
+    await uploaded(1);
+    const { element } = await printerOffer();
+    const options = (element.options as { text: { text: string }; value: string }[]) ?? [];
+    expect(element.type).toBe('static_select');
+    expect(options.map((o) => o.text.text)).toEqual(['desk', 'warehouse', 'back']);
+    const expected = [
+      `:warning: The labels did not reach *desk*: ${gone.address} refused the connection: is it a printer's raw port (usually 9100)?`,
+      `:warning: The labels did not reach *warehouse*: ${silent.address} did not take the labels within 1.5 s: is it on, and is the address right?`,
+      `:warning: The labels did not reach *back*: ${resets.address} closed the connection before it had the whole file: nothing may have printed.`,
+    ];
+    for (const [i, option] of options.entries()) {
+      const ack = await bot.selectInMessage(ids.labelsSendToPrinter, option.value);
+      expect(ack.status).toBe(200);
+      // Acknowledged before the silent printer's time-out ran out: its outcome is not told yet.
+      expect(told()).toHaveLength(i);
+      await bot.idle();
+      await until('the person told', async () => told().length === i + 1 || undefined);
+      expect(told()[0]).toBe(expected[i]);
+    }
+    // The silent printer had the whole file, once, but never said so; the other none.
+    expect(silent.received.map((file) => readZpl(file.toString('utf8')).length)).toEqual([1]);
+    expect(resets.received).toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
-/** What the labels feature says in Slack: the comment on a PDF, why a booking has no label, the manifest's answers. */
+/** What the labels feature says in Slack: the comment on a label file, Send to printer, why a booking has no label, the manifest's answers. */
+import type { KnownBlock } from '@slack/types';
 import { kilograms, type Manifest } from '../../labels/manifest.js';
 import { UNPRINTABLE_MARK } from '../../labels/pdf.js';
 import type { AuditEntry } from '../../store/index.js';
 import { formatCents, formatMoney } from '../../waybill/fields.js';
+import { plain } from '../kit/blocks.js';
 import { slackDate } from '../kit/booking-card.js';
+import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** How long the characters named in one note may be: a comment stays short whatever was typed. */
@@ -72,4 +75,48 @@ export function manifestComment(manifest: Manifest, userId: string, currency: st
     `:clipboard: Pickup list of ${manifest.date}, for <@${userId}>: ${totals.bookings} booking${totals.bookings === 1 ? '' : 's'}, ` +
     `${totals.parcels} parcel${totals.parcels === 1 ? '' : 's'}, ${kilograms(totals.grams)} kg, COD ${formatMoney(formatCents(totals.codCents), currency)}.${check}`
   );
+}
+
+/** What Send to printer prints: a booking's labels (`t`) or an import's (`f`), and on which printer. */
+export interface PrintJob {
+  kind: 't' | 'f';
+  /** The tracking number, or the import's file hash. */
+  ref: string;
+  printer: string;
+}
+
+/** A job as a button's or option's value (at most 150 characters: tracking numbers and printer names have no colon). */
+export const jobValue = (job: PrintJob) => `${job.kind}:${job.ref}:${job.printer}`;
+
+export function jobOf(value: string): PrintJob | undefined {
+  const [kind, ref, printer] = value.split(':');
+  return (kind === 't' || kind === 'f') && ref && printer ? { kind, ref, printer } : undefined;
+}
+
+/** The message beside a ZPL file: Send to printer, or with several printers a choice of which. */
+export function printerOffer(printers: readonly { name: string }[], job: Omit<PrintJob, 'printer'>) {
+  const text = 'Send these labels to a label printer on the office network.';
+  const [only] = printers;
+  const element =
+    printers.length === 1 && only
+      ? {
+          type: 'button' as const,
+          action_id: ids.labelsSendToPrinter,
+          text: plain('Send to printer'),
+          value: jobValue({ ...job, printer: only.name }),
+        }
+      : {
+          type: 'static_select' as const,
+          action_id: ids.labelsSendToPrinter,
+          placeholder: plain('Send to printer\u2026'),
+          options: printers.map(({ name }) => ({
+            text: plain(name),
+            value: jobValue({ ...job, printer: name }),
+          })),
+        };
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text } },
+    { type: 'actions', elements: [element] },
+  ];
+  return { text, blocks };
 }

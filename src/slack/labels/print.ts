@@ -11,7 +11,14 @@ import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { storedBooking } from '../kit/stored-booking.js';
-import { importLabelsComment, labelsComment, noLabelText, unprintableNote } from './blocks.js';
+import {
+  importLabelsComment,
+  labelsComment,
+  noLabelText,
+  type PrintJob,
+  printerOffer,
+  unprintableNote,
+} from './blocks.js';
 import { type LabelFile, type LabelFormat, labelFiles, labelFormats } from './files.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
@@ -78,6 +85,7 @@ async function printBooking(
     title: `Labels ${trackingNumber}`,
     comment: labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }),
     files,
+    job: { kind: 't', ref: trackingNumber },
   });
   await deps.store.audit.record({
     userId,
@@ -119,7 +127,7 @@ async function shareInThread(
  * Returns where the first went.
  */
 async function shareFiles(
-  deps: Pick<Core, 'logger'>,
+  deps: Pick<Core, 'logger' | 'bot'>,
   client: SlackClient,
   input: {
     userId: string;
@@ -128,6 +136,8 @@ async function shareFiles(
     title: string;
     comment: string;
     files: LabelFile[];
+    /** What Send to printer, offered beside the ZPL file, prints again. */
+    job: Omit<PrintJob, 'printer'>;
   },
 ): Promise<string> {
   let card = input.card;
@@ -142,6 +152,13 @@ async function shareFiles(
     };
     const where = await shareInThread(deps, client, { userId: input.userId, card, upload });
     if (where !== card?.channel) card = undefined;
+    if (file.format === 'zpl' && deps.bot.labelPrinters.length > 0) {
+      await client.chat.postMessage({
+        channel: where,
+        ...(card ? { thread_ts: card.ts } : {}),
+        ...printerOffer(deps.bot.labelPrinters, input.job),
+      });
+    }
     places.push(where);
   }
   return places[0] ?? '';
@@ -157,12 +174,8 @@ export interface ImportPrintRequest {
 }
 
 /** The labels of every booked row of an imported file, in file order, in one PDF, in the card's thread. */
-export async function printImport(
-  deps: Printing,
-  client: SlackClient,
-  request: ImportPrintRequest,
-): Promise<void> {
-  const { userId, fileHash, tell } = request;
+/** The booked rows of an imported file, in file order, to label; or why there is none. */
+export async function importItems(deps: Pick<Core, 'store' | 'schemas' | 'logger'>, fileHash: string) {
   const file = await deps.store.imports.get(fileHash);
   const rows = file ? await deps.store.imports.rows(fileHash) : [];
   const items: LabelBooking[] = [];
@@ -170,14 +183,23 @@ export async function printImport(
     const item = await labelBooking(deps, row.trackingNumber);
     if (typeof item !== 'string') items.push(item);
   }
-  if (!file || items.length === 0) {
-    await tell({
-      response_type: 'ephemeral',
-      replace_original: false,
-      text: 'No row of this file is booked: there are no labels to print.',
-    });
+  return file && items.length > 0
+    ? { file, items }
+    : 'No row of this file is booked: there are no labels to print.';
+}
+
+export async function printImport(
+  deps: Printing,
+  client: SlackClient,
+  request: ImportPrintRequest,
+): Promise<void> {
+  const { userId, fileHash, tell } = request;
+  const found = await importItems(deps, fileHash);
+  if (typeof found === 'string') {
+    await tell({ response_type: 'ephemeral', replace_original: false, text: found });
     return;
   }
+  const { file, items } = found;
   const pages = items.reduce((sum, item) => sum + parcelsOf(item.booking).length, 0);
   const where = await shareFiles(deps, client, {
     userId,
@@ -191,6 +213,7 @@ export async function printImport(
       userId,
     }),
     files: await labelFiles(deps, items, request.formats),
+    job: { kind: 'f', ref: fileHash },
   });
   for (const item of items) {
     const { trackingNumber } = item.booking;
