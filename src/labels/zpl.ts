@@ -2,7 +2,7 @@
  * Parcel labels in ZPL II for thermal printers: the PDF label's content and layout, 4x6 in at 203 or
  * 300 dpi, the barcodes drawn by the printer itself (^BC, ^BQ), text in UTF-8 (^CI28) in the
  * printer's scalable font 0, fitted by us into blocks the printer cannot overflow (^FB).
- * Our own builder: a label needs a dozen commands, and none of the ZPL packages on npm is kept up.
+ * Our own builder: a label needs a dozen commands, and it shares the PDF label's content and rules.
  * Pure: plain data in, plain data out, so it can run in another thread.
  */
 import { createRequire } from 'node:module';
