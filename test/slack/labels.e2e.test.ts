@@ -8,10 +8,12 @@ import { TEST_MARK } from '../../src/labels/label.js';
 import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { ids } from '../../src/slack/kit/ids.js';
 import { storedBooking } from '../../src/slack/kit/stored-booking.js';
+import { printerOffer as offerOfPrinters } from '../../src/slack/labels/blocks.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { DECODING_MS, readPdf } from '../labels/read-pdf.js';
 import { readZpl, renderZplLabel, type ZplLabel } from '../labels/read-zpl.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
+import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 import { bulkFile, bulkRow } from '../support/bulk-file.js';
@@ -600,7 +602,15 @@ describe('Send to printer (LABEL_PRINTERS): a printer that refuses, one that nev
     await storeBooking('WB000779', bot.deps.now());
     await bot.command('/waybill', 'label WB000779');
     await uploaded(1);
-    const { element } = await printerOffer();
+    const { offer, element } = await printerOffer();
+    expectWithinSlackLimits(offer.body);
+    // At its largest: 20 printers of 30-character names, for an import's labels (a SHA-256 in hex).
+    expectWithinSlackLimits(
+      offerOfPrinters(
+        Array.from({ length: 20 }, (_, i) => ({ name: `printer-${i}`.padEnd(30, 'x') })),
+        { kind: 'f', ref: 'f'.repeat(64) },
+      ),
+    );
     const options = (element.options as { text: { text: string }; value: string }[]) ?? [];
     expect(element.type).toBe('static_select');
     expect(options.map((o) => o.text.text)).toEqual(['desk', 'warehouse', 'back']);
