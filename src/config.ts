@@ -278,17 +278,18 @@ export function secretsOf(env: Env = process.env): string[] {
   return [...new Set(values)].filter((value) => value.length >= 4);
 }
 
+/** A comma-separated list: its items trimmed, empty ones left out. */
+const commaList = () =>
+  z.string().transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 /** A comma-separated list of Slack IDs. */
 const idList = (pattern: RegExp, what: string) =>
-  z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    )
-    .refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
+  commaList().refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
 
 const milliseconds = (min: number, max: number) => wholeNumber(min, max, 'a whole number of milliseconds');
 
@@ -376,24 +377,18 @@ const botEnvSchema = z.object({
   ).default(203),
   LABEL_PRINTER: optionalSetting(printerAddress),
   LABEL_PRINTERS: optionalSetting(
-    z
-      .string()
-      .transform((text) =>
-        text
-          .split(',')
-          .map((item) => item.trim())
-          .filter(Boolean),
-      )
+    commaList()
       .refine(
         (items) =>
           items.length > 0 &&
           items.length <= 20 &&
+          new Set(items.map((item) => item.split('=')[0])).size === items.length &&
           items.every(
             (item) =>
               /^[\w-]{1,30}=\S+:\d+$/.test(item) &&
               printerAddress.safeParse(item.slice(item.indexOf('=') + 1)).success,
           ),
-        'a comma-separated list of up to 20 name=host:port items, such as desk=10.0.0.5:9100',
+        'a comma-separated list of up to 20 name=host:port items, each name once, such as desk=10.0.0.5:9100',
       )
       .transform((items) =>
         items.map((item) => ({

@@ -568,9 +568,11 @@ describe('label settings', () => {
     expect(labelError({ LABEL_PRINTER: '10.0.0.5:70000' })).toBe(
       'LABEL_PRINTER must be host:port with a port from 1 to 65535',
     );
-    expect(labelError({ LABEL_PRINTERS: 'desk:10.0.0.5:9100' })).toBe(
-      'LABEL_PRINTERS must be a comma-separated list of up to 20 name=host:port items, such as desk=10.0.0.5:9100',
-    );
+    for (const printers of ['desk:10.0.0.5:9100', 'desk=10.0.0.5:9100,desk=10.0.0.6:9100']) {
+      expect(labelError({ LABEL_PRINTERS: printers })).toBe(
+        'LABEL_PRINTERS must be a comma-separated list of up to 20 name=host:port items, each name once, such as desk=10.0.0.5:9100',
+      );
+    }
   });
 });
 
