@@ -97,7 +97,7 @@ async function printBooking(
 }
 
 /**
- * Shares a PDF in a card's thread; where there is no card or it cannot be reached, with the person
+ * Shares a file in a card's thread; where there is no card or it cannot be reached, with the person
  * in a DM, saying why. Returns the conversation it went to.
  */
 async function shareInThread(
@@ -173,7 +173,6 @@ export interface ImportPrintRequest {
   tell: TellClicker;
 }
 
-/** The labels of every booked row of an imported file, in file order, in one PDF, in the card's thread. */
 /** The booked rows of an imported file, in file order, to label; or why there is none. */
 export async function importItems(deps: Pick<Core, 'store' | 'schemas' | 'logger'>, fileHash: string) {
   const file = await deps.store.imports.get(fileHash);
@@ -188,6 +187,7 @@ export async function importItems(deps: Pick<Core, 'store' | 'schemas' | 'logger
     : 'No row of this file is booked: there are no labels to print.';
 }
 
+/** The labels of every booked row of an imported file, in file order, one file per format, in the card's thread. */
 export async function printImport(
   deps: Printing,
   client: SlackClient,
