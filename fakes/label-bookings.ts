@@ -58,3 +58,32 @@ export const samplePrintSettings: PrintSettings = {
 };
 
 export { party as sampleParty };
+
+/** Parcel `trackingNumber` of a booking with child waybills: a box, `weight` kg. */
+export function sampleChild(trackingNumber: string, weight = '1.5') {
+  return {
+    trackingNumber,
+    packageType: 'BOX',
+    itemDescription: `Part ${trackingNumber.slice(-1)}`,
+    remarks: '',
+    length: '30',
+    width: '20',
+    height: '5',
+    weight,
+    uom: 'CM',
+    quantity: '',
+  };
+}
+
+/** A booking whose names, addresses and details are as long as the rules allow, or nearly. */
+export function overlongBooking(trackingNumber: string): Booking {
+  const long = 'Jos\u00e9 \u00d1. Dela Cruz y Ma\u00f1alac '.repeat(6);
+  return sampleBooking(trackingNumber, {
+    consignee: party(long.slice(0, 100), 'Cebu City', {
+      street: 'Unit 4B, Building 7, Compound '.repeat(6).slice(0, 200),
+    }),
+    shipper: party('Acme '.repeat(20).slice(0, 100), 'Makati', { street: 'Tower '.repeat(33).slice(0, 200) }),
+    itemDescription: 'Scales '.repeat(70).slice(0, 500),
+    handlingInstructions: 'Careful '.repeat(60).slice(0, 500),
+  });
+}

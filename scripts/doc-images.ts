@@ -1,14 +1,17 @@
 /**
  * `npx tsx scripts/doc-images.ts`: renders the first page of a sample label and of a sample pickup
- * manifest to PNG for docs/labels.md, with the same code the bot prints with (MuPDF renders them).
+ * manifest to PNG for docs/labels.md, with the same code the bot prints with (MuPDF renders them),
+ * and the same label's ZPL as the tests draw it.
  */
 import { writeFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { sampleBooking, sampleParty } from '../fakes/label-bookings.js';
 import { renderLabels } from '../src/labels/label.js';
 import { buildManifest, lineOfBooking, lineOfRequest, renderManifest } from '../src/labels/manifest.js';
+import { renderZpl } from '../src/labels/zpl.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { toBookingWire } from '../src/waybill/wire.js';
+import { readZpl, renderZplLabel } from '../test/labels/read-zpl.js';
 
 function firstPageAsPng({ pdf }: { pdf: Uint8Array }, scale: number, file: string): void {
   const page = mupdf.Document.openDocument(pdf, 'application/pdf').loadPage(0);
@@ -66,3 +69,17 @@ firstPageAsPng(
   1.5,
   'docs/images/manifest.png',
 );
+
+// The ZPL label as a 203 dpi printer would print it, drawn by the tests' renderer (font 0 stood in for by DejaVu Sans Condensed Bold).
+const [zplLabel] = readZpl(
+  (
+    await renderZpl([{ booking: label, trackingRefNo: 'TRK-77120' }], {
+      dpi: 203,
+      catalog: defaultCatalog,
+      currency: 'PHP',
+      timeZone: 'Asia/Manila',
+      live: true,
+    })
+  ).zpl,
+);
+if (zplLabel) firstPageAsPng(await renderZplLabel(zplLabel, 203), 2, 'docs/images/label-zpl.png');

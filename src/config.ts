@@ -366,19 +366,31 @@ export function secretsOf(env: Env = process.env): string[] {
   return [...new Set(values)].filter((value) => value.length >= 4);
 }
 
+/** A comma-separated list: its items trimmed, empty ones left out. */
+const commaList = () =>
+  z.string().transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 /** A comma-separated list of Slack IDs. */
 const idList = (pattern: RegExp, what: string) =>
-  z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    )
-    .refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
+  commaList().refine((ids) => ids.every((id) => pattern.test(id)), `a comma-separated list of ${what}`);
 
 const milliseconds = (min: number, max: number) => wholeNumber(min, max, 'a whole number of milliseconds');
+
+/** A printer's raw port: host:port, such as 10.0.0.5:9100. */
+const printerAddress = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'host:port, such as 10.0.0.5:9100')
+  .transform((address) => {
+    const [host = '', port = ''] = address.split(':');
+    return { host, port: Number(port) };
+  })
+  .refine(({ port }) => port > 0 && port < 65536, 'host:port with a port from 1 to 65535');
 
 /** A column's header in a file someone else writes: any text of at most 100 characters. */
 const columnHeader = z
@@ -438,6 +450,42 @@ const botEnvSchema = z.object({
       .trim()
       .pipe(z.enum(['4x6', 'A6'], 'one of 4x6, A6')),
   ).default('4x6'),
+  LABEL_FORMAT: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['pdf', 'zpl', 'both'], 'one of pdf, zpl, both')),
+  ).default('pdf'),
+  LABEL_DPI: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['203', '300'], 'one of 203, 300'))
+      .transform((dpi) => Number(dpi) as 203 | 300),
+  ).default(203),
+  LABEL_PRINTER: optionalSetting(printerAddress),
+  LABEL_PRINTERS: optionalSetting(
+    commaList()
+      .refine(
+        (items) =>
+          items.length > 0 &&
+          items.length <= 20 &&
+          new Set(items.map((item) => item.split('=')[0])).size === items.length &&
+          items.every(
+            (item) =>
+              /^[\w-]{1,30}=\S+:\d+$/.test(item) &&
+              printerAddress.safeParse(item.slice(item.indexOf('=') + 1)).success,
+          ),
+        'a comma-separated list of up to 20 name=host:port items, each name once, such as desk=10.0.0.5:9100',
+      )
+      .transform((items) =>
+        items.map((item) => ({
+          name: item.slice(0, item.indexOf('=')),
+          ...printerAddress.parse(item.slice(item.indexOf('=') + 1)),
+        })),
+      ),
+  ),
+  LABEL_PRINTER_TIMEOUT_MS: optionalSetting(milliseconds(100, 120_000)).default(10_000),
   BULK_CONCURRENCY: optionalSetting(wholeNumber(1, 100, 'a whole number of rows')).default(20),
   ALLOWED_FINANCE_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
   ALLOWED_FINANCE_USERGROUP_IDS: optionalSetting(
@@ -505,6 +553,13 @@ export interface BotConfig {
   bulk: BulkSettings;
   /** Parcel labels: 4x6 in (thermal printers) or A6. */
   labelPageSize: '4x6' | 'A6';
+  /** Which label files are made: a PDF, ZPL for thermal printers, or both. */
+  labelFormat: 'pdf' | 'zpl' | 'both';
+  /** The thermal printer's resolution the ZPL is made for. */
+  labelDpi: 203 | 300;
+  /** Printers on the office network that take ZPL on a raw port: Send to printer, each by name. */
+  labelPrinters: { name: string; host: string; port: number }[];
+  labelPrinterTimeoutMs: number;
   /** COD remittance files: their column headers, and when an unpaid COD booking is outstanding. */
   remittance: RemittanceSettings;
   /** The daily digest: where and when (HH:MM in WAYBILL_TIMEZONE); undefined: off. */
@@ -608,6 +663,13 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       concurrency: settings.BULK_CONCURRENCY,
     },
     labelPageSize: settings.LABEL_PAGE_SIZE,
+    labelFormat: settings.LABEL_FORMAT,
+    labelDpi: settings.LABEL_DPI,
+    labelPrinters: [
+      ...(settings.LABEL_PRINTER ? [{ name: 'printer', ...settings.LABEL_PRINTER }] : []),
+      ...(settings.LABEL_PRINTERS ?? []),
+    ],
+    labelPrinterTimeoutMs: settings.LABEL_PRINTER_TIMEOUT_MS,
     remittance: {
       columns: {
         trackingNumber: settings.REMITTANCE_TRACKING_COLUMN,

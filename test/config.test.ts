@@ -630,6 +630,39 @@ describe('label settings', () => {
   it('names the setting in one line when the size is not one it knows', () => {
     expect(labelError({ LABEL_PAGE_SIZE: 'A4' })).toBe('LABEL_PAGE_SIZE must be one of 4x6, A6');
   });
+
+  it('makes PDFs at 203 dpi unless told ZPL, both, or 300 dpi; anything else named in one line', () => {
+    expect([loadBotConfig({}).labelFormat, loadBotConfig({}).labelDpi]).toEqual(['pdf', 203]);
+    const zpl = loadBotConfig({ LABEL_FORMAT: ' zpl ', LABEL_DPI: '300' });
+    expect([zpl.labelFormat, zpl.labelDpi]).toEqual(['zpl', 300]);
+    expect(loadBotConfig({ LABEL_FORMAT: 'both' }).labelFormat).toBe('both');
+    expect(labelError({ LABEL_FORMAT: 'png' })).toBe('LABEL_FORMAT must be one of pdf, zpl, both');
+    expect(labelError({ LABEL_DPI: '600' })).toBe('LABEL_DPI must be one of 203, 300');
+  });
+
+  it('reads the label printers: one as LABEL_PRINTER, several by name; a bad address named in one line', () => {
+    expect(loadBotConfig({}).labelPrinters).toEqual([]);
+    expect(loadBotConfig({ LABEL_PRINTER: ' 10.0.0.5:9100 ' }).labelPrinters).toEqual([
+      { name: 'printer', host: '10.0.0.5', port: 9100 },
+    ]);
+    const several = loadBotConfig({ LABEL_PRINTERS: 'desk=10.0.0.5:9100, warehouse=zebra-2.local:6101' });
+    expect(several.labelPrinters).toEqual([
+      { name: 'desk', host: '10.0.0.5', port: 9100 },
+      { name: 'warehouse', host: 'zebra-2.local', port: 6101 },
+    ]);
+    expect(several.labelPrinterTimeoutMs).toBe(10_000);
+    expect(labelError({ LABEL_PRINTER: '10.0.0.5' })).toBe(
+      'LABEL_PRINTER must be host:port, such as 10.0.0.5:9100',
+    );
+    expect(labelError({ LABEL_PRINTER: '10.0.0.5:70000' })).toBe(
+      'LABEL_PRINTER must be host:port with a port from 1 to 65535',
+    );
+    for (const printers of ['desk:10.0.0.5:9100', 'desk=10.0.0.5:9100,desk=10.0.0.6:9100']) {
+      expect(labelError({ LABEL_PRINTERS: printers })).toBe(
+        'LABEL_PRINTERS must be a comma-separated list of up to 20 name=host:port items, each name once, such as desk=10.0.0.5:9100',
+      );
+    }
+  });
 });
 
 describe('COD remittance settings', () => {

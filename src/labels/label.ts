@@ -86,7 +86,12 @@ function rule(doc: Pdf, y: number, width: number): void {
     .stroke('black');
 }
 
-function detailsText(item: LabelBooking, parcel: Parcel, settings: PrintSettings): string {
+/** Weight, package type, item, handling and the courier's reference: the PDF's details block and the ZPL's. */
+export function detailsText(
+  item: LabelBooking,
+  parcel: Parcel,
+  settings: Pick<PrintSettings, 'catalog'>,
+): string {
   const { booking } = item;
   const { catalog } = settings;
   const pkg = booking.package;

@@ -40,6 +40,10 @@ export interface Core {
     | 'access'
     | 'bulk'
     | 'labelPageSize'
+    | 'labelFormat'
+    | 'labelDpi'
+    | 'labelPrinters'
+    | 'labelPrinterTimeoutMs'
     | 'remittance'
     | 'digest'
   > & {

@@ -1,7 +1,12 @@
 // Parcel labels read as a machine reads them: pages rendered by MuPDF, barcodes decoded by ZXing, the text layer extracted.
 import * as mupdf from 'mupdf';
 import { describe, expect, it } from 'vitest';
-import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
+import {
+  sampleChild as child,
+  overlongBooking,
+  sampleBooking,
+  sampleParty,
+} from '../../fakes/label-bookings.js';
 import { type PrintSettings, parcelsOf, renderLabels, TEST_MARK } from '../../src/labels/label.js';
 import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
@@ -14,19 +19,6 @@ const settings: PrintSettings = {
   timeZone: 'Asia/Manila',
   live: true,
 };
-
-const child = (trackingNumber: string, weight: string) => ({
-  trackingNumber,
-  packageType: 'BOX',
-  itemDescription: `Part ${trackingNumber.slice(-1)}`,
-  remarks: '',
-  length: '30',
-  width: '20',
-  height: '5',
-  weight,
-  uom: 'CM',
-  quantity: '',
-});
 
 describe('parcel labels', () => {
   it(
@@ -100,17 +92,7 @@ describe('parcel labels', () => {
   });
 
   it('overlong names and addresses shrink and wrap inside the page, clear of the barcode, which still reads', async () => {
-    const long = 'Jos\u00e9 \u00d1. Dela Cruz y Ma\u00f1alac '.repeat(6);
-    const booking = sampleBooking('WB000125', {
-      consignee: sampleParty(long.slice(0, 100), 'Cebu City', {
-        street: 'Unit 4B, Building 7, Compound '.repeat(6).slice(0, 200),
-      }),
-      shipper: sampleParty('Acme '.repeat(20).slice(0, 100), 'Makati', {
-        street: 'Tower '.repeat(33).slice(0, 200),
-      }),
-      itemDescription: 'Scales '.repeat(70).slice(0, 500),
-      handlingInstructions: 'Careful '.repeat(60).slice(0, 500),
-    });
+    const booking = overlongBooking('WB000125');
     const { pdf: bytes } = await renderLabels([{ booking }], settings);
     const [page] = await readPdf(bytes);
     expect(page?.barcodes).toEqual([

@@ -1,4 +1,5 @@
 // Parcel labels and the pickup manifest end to end: Print labels on the card, /waybill label and manifest, the Home tab's Pickup list; PDFs read back as a machine reads them.
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
@@ -7,9 +8,12 @@ import { TEST_MARK } from '../../src/labels/label.js';
 import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { ids } from '../../src/slack/kit/ids.js';
 import { storedBooking } from '../../src/slack/kit/stored-booking.js';
+import { printerOffer as offerOfPrinters } from '../../src/slack/labels/blocks.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { DECODING_MS, readPdf } from '../labels/read-pdf.js';
+import { readZpl, renderZplLabel, type ZplLabel } from '../labels/read-zpl.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
+import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 import { bulkFile, bulkRow } from '../support/bulk-file.js';
@@ -311,6 +315,36 @@ describe('labels and the manifest with characters the font cannot draw', () => {
   });
 });
 
+/** A file of four rows imported, the second refused by the courier: its card's ts, its key and rows. */
+async function importWithRefusal() {
+  const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
+  const file = bot.fake.addFile({
+    name: 'orders.csv',
+    content: bulkFile(...names.map((name) => bulkRow(name))),
+  });
+  const summary = await checkedImport(bot, file.id);
+  bot.sandbox.injectNext(
+    {},
+    {
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
+    },
+  );
+  await bot.submit(summary);
+  await bot.idle();
+  const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+    JSON.stringify(c.body).includes('Bulk booking'),
+  );
+  const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
+  const blocks = JSON.stringify(card.body.blocks);
+  expect(blocks).toContain(ids.labelsBulk);
+  const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
+  const rows = await bot.deps.store.imports.rows(fileHash);
+  expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
+  return { cardTs, fileHash, booked: rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber) };
+}
+
 describe('labels of a CSV import', () => {
   beforeEach(async () => {
     bot = await startTestBot({ slackRetries: 4 });
@@ -319,32 +353,7 @@ describe('labels of a CSV import', () => {
   it(
     "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out; Slack's 429 to both upload steps waited out, the PDF shared once",
     async () => {
-      const names = ['Ana Cruz', 'Ben Refused', 'Ni\u00f1a Pe\u00f1afrancia', 'Cora Diaz'];
-      const file = bot.fake.addFile({
-        name: 'orders.csv',
-        content: bulkFile(...names.map((name) => bulkRow(name))),
-      });
-      const summary = await checkedImport(bot, file.id);
-      bot.sandbox.injectNext(
-        {},
-        {
-          status: 400,
-          contentType: 'application/json',
-          body: JSON.stringify({ ResponseCode: '400', ResponseDetail: 'Invalid request', remarks: 'No' }),
-        },
-      );
-      await bot.submit(summary);
-      await bot.idle();
-      const card = await bot.fake.waitFor('chat.postMessage', (c) =>
-        JSON.stringify(c.body).includes('Bulk booking'),
-      );
-      const cardTs = String((card.response?.body as { ts?: string } | undefined)?.ts);
-      const blocks = JSON.stringify(card.body.blocks);
-      expect(blocks).toContain(ids.labelsBulk);
-      const fileHash = /"action_id":"labels_bulk","text":\{[^}]*\},"value":"([^"]+)"/.exec(blocks)?.[1] ?? '';
-      const rows = await bot.deps.store.imports.rows(fileHash);
-      expect(rows.map((r) => r.state)).toEqual(['booked', 'failed', 'booked', 'booked']);
-
+      const { cardTs, fileHash, booked: bookedNumbers } = await importWithRefusal();
       const before = bot.fake.uploadsCompleted().length;
       const tooMany = { status: 429, retryAfter: 1 };
       bot.fake.respond('files.getUploadURLExternal', tooMany, { times: 1 });
@@ -360,7 +369,6 @@ describe('labels of a CSV import', () => {
         '3 labels for the 3 booked rows of *orders.csv*, in file order',
       );
       const pages = await readPdf(bytesOf(labels));
-      const bookedNumbers = rows.filter((r) => r.state === 'booked').map((r) => r.trackingNumber);
       expect(pages.map((p) => p.barcodes.find((b) => b.format === 'Code128')?.text)).toEqual(bookedNumbers);
       expect(pages.map((p) => p.barcodes.find((b) => b.format === 'QRCode')?.text)).toEqual(bookedNumbers);
       expect(pages[1]?.text).toContain('Ni\u00f1a Pe\u00f1afrancia');
@@ -425,5 +433,229 @@ describe('labels and access', () => {
     await bot.idle();
     expect(bot.fake.uploadsCompleted()).toEqual([]);
     expect(await bot.deps.store.audit.list({ operation: 'label' })).toEqual([]);
+  });
+});
+
+/** The labels of a ZPL upload, parsed. */
+const zplOf = (upload: CompletedUpload | undefined) => readZpl(bytesOf(upload).toString('utf8'));
+
+describe('ZPL labels (LABEL_FORMAT=zpl, LABEL_DPI=300)', () => {
+  booted(undefined, { LABEL_FORMAT: 'zpl', LABEL_DPI: '300' });
+
+  it(
+    "Print labels on the card: one ZPL file in the card's thread, a 4x6 label at 300 dpi per parcel, its barcodes decoded",
+    async () => {
+      const children = (await storedBooking(bot.deps, 'WB000001'))?.booking.childWaybills ?? [];
+      const card = bot.fake
+        .callsTo('chat.postMessage')
+        .find((c) => JSON.stringify(c.body).includes(ids.labelsPrint));
+      const messageTs = String((card?.response?.body as { ts?: string } | undefined)?.ts);
+      await bot.clickInMessage(ids.labelsPrint, 'WB000001', {
+        channelId: String(card?.body.channel),
+        messageTs,
+      });
+      const uploads = await uploaded(1);
+      expect(uploads).toHaveLength(1);
+      expect(uploads[0]).toMatchObject({ threadTs: messageTs, filename: 'labels-WB000001.zpl' });
+      expect(uploads[0]?.initialComment).toContain('Printed by <@UDISPATCH>: 3 labels for `WB000001`');
+      const labels = zplOf(uploads[0]);
+      expect(labels.map((l) => [l.encoding, l.width, l.length])).toEqual(Array(3).fill(['28', 1200, 1800]));
+      expect(labels.map((l) => l.fields.find((f) => f.kind === 'code128')?.data)).toEqual(
+        children.map((c) => c.trackingNumber),
+      );
+      const { page } = await renderZplLabel(labels[2] as ZplLabel, 300);
+      expect(page.barcodes).toEqual([
+        { format: 'QRCode', text: 'WB000001' },
+        { format: 'Code128', text: children[2]?.trackingNumber },
+      ]);
+      expect(page.text).toContain('Maria Santos');
+      expect(page.text).toContain(TEST_MARK);
+    },
+    DECODING_MS,
+  );
+
+  it('/waybill label <number> pdf: the PDF only; a format it does not know is said at once', async () => {
+    const ack = await bot.command('/waybill', 'label WB000001 PDF');
+    expect(ack.body.text).toContain('the PDF comes in the booking card');
+    const [pdf] = await uploaded(1);
+    expect(pdf?.filename).toBe('labels-WB000001.pdf');
+    expect(await readPdf(bytesOf(pdf), () => false)).toHaveLength(3);
+    const refused = await bot.command('/waybill', 'label WB000001 <png>');
+    expect(refused.body.text).toBe(
+      'To print labels, write `/waybill label WB000001`, or add `pdf` or `zpl` for that format.',
+    );
+    await bot.idle();
+    expect(bot.fake.uploadsCompleted()).toHaveLength(1);
+  });
+});
+
+describe('labels as PDF and ZPL (LABEL_FORMAT=both)', () => {
+  beforeEach(async () => {
+    bot = await startTestBot({ env: { LABEL_FORMAT: 'both' } });
+  });
+
+  it('/waybill label: the PDF, then the ZPL file; what font 0 cannot print named with its own mark, escaped', async () => {
+    await storeBooking('WB000779', bot.deps.now(), {
+      consignee: sampleParty('Ana \u{1F46A} <\u0FB2 Zo\u00eb', 'Cebu City'),
+    });
+    const ack = await bot.command('/waybill', 'label WB000779');
+    expect(ack.body.text).toContain('the PDF and the ZPL file come');
+    const [pdf, zpl] = await uploaded(2);
+    expect([pdf?.filename, zpl?.filename]).toEqual(['labels-WB000779.pdf', 'labels-WB000779.zpl']);
+    expect(pdf?.initialComment).toContain('Printed by <@UDISPATCH>: 1 label for `WB000779`');
+    expect(zpl?.initialComment).toBe(
+      ':warning: The label font cannot print these characters, so they show as ?: \u{1F46A}  &lt;\u0FB2',
+    );
+    const text = zplOf(zpl)[0]?.fields.flatMap((f) => (f.kind === 'text' ? f.lines : [])) ?? [];
+    expect(text).toContain('Ana ? ? Zo\u00eb');
+    const [audit] = await bot.deps.store.audit.list({ operation: 'label' });
+    expect(audit?.detail).toMatch(/^1 page\(s\) as pdf and zpl to D/);
+  });
+
+  it("an import's labels: the PDF and one ZPL file with every booked row's labels, in file order", async () => {
+    const { cardTs, fileHash, booked } = await importWithRefusal();
+    const before = bot.fake.uploadsCompleted().length;
+    await bot.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CDISPATCH', messageTs: cardTs });
+    const [pdf, zpl] = (await uploaded(before + 2)).slice(-2);
+    expect([pdf?.filename, zpl?.filename]).toEqual(['labels-orders.pdf', 'labels-orders.zpl']);
+    expect(zpl).toMatchObject({ channelId: 'CDISPATCH', threadTs: cardTs });
+    const labels = zplOf(zpl);
+    expect(labels.map((l) => l.fields.find((f) => f.kind === 'code128')?.data)).toEqual(booked);
+    expect(labels.map((l) => l.fields.find((f) => f.kind === 'qr')?.data)).toEqual(
+      booked.map((n) => `MA,${n}`),
+    );
+    expect(JSON.stringify(labels[1])).toContain('Ni\u00f1a Pe\u00f1afrancia');
+  });
+});
+
+/**
+ * A printer's raw port on loopback. `takes`: reads the file and closes once it has it; `silent`:
+ * reads, never closes; `resets`: resets the connection at the first bytes.
+ */
+async function loopbackPrinter(behaviour: 'takes' | 'silent' | 'resets') {
+  const received: Buffer[] = [];
+  const connections = new Set<Socket>();
+  // Half-open allowed: our end of the connection is closed only when the behaviour says so.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    connections.add(socket);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      if (behaviour === 'resets') socket.resetAndDestroy();
+      else chunks.push(chunk);
+    });
+    socket.on('end', () => {
+      received.push(Buffer.concat(chunks));
+      if (behaviour === 'takes') socket.end();
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    received,
+    connections,
+    close: () => {
+      for (const socket of connections) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The Send to printer message in a thread, and its element. */
+async function printerOffer() {
+  const offer = await bot.fake.waitFor('chat.postMessage', (c) =>
+    JSON.stringify(c.body.blocks ?? '').includes(ids.labelsSendToPrinter),
+  );
+  const [, actions] = offer.body.blocks as { elements?: Record<string, unknown>[] }[];
+  return { offer, element: actions?.elements?.[0] ?? {} };
+}
+
+describe('Send to printer (LABEL_PRINTER)', () => {
+  let printer: Awaited<ReturnType<typeof loopbackPrinter>>;
+  beforeEach(async () => {
+    printer = await loopbackPrinter('takes');
+    bot = await startTestBot({ env: { LABEL_FORMAT: 'zpl', LABEL_PRINTER: printer.address } });
+    await bookThroughModal(bot);
+    await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
+  });
+  afterEach(async () => {
+    await printer.close();
+  });
+
+  it('beside the ZPL file in the thread; the printer receives that file once; the person is told', async () => {
+    const card = bot.fake
+      .callsTo('chat.postMessage')
+      .find((c) => JSON.stringify(c.body).includes(ids.labelsPrint));
+    const messageTs = String((card?.response?.body as { ts?: string } | undefined)?.ts);
+    await bot.clickInMessage(ids.labelsPrint, 'WB000001', { channelId: 'CDISPATCH', messageTs });
+    const [zpl] = await uploaded(1);
+    const { offer, element } = await printerOffer();
+    expect(offer.body).toMatchObject({ channel: 'CDISPATCH', thread_ts: messageTs });
+    expect(element).toMatchObject({ type: 'button', text: { text: 'Send to printer' } });
+    await bot.clickInMessage(ids.labelsSendToPrinter, String(element.value), {
+      messageTs: String((offer.response?.body as { ts?: string } | undefined)?.ts),
+    });
+    await bot.idle();
+    await until('the person told', async () => told()[0]);
+    expect(told()[0]).toBe(':printer: Sent 3 labels to *printer*.');
+    expect(printer.received).toEqual([bytesOf(zpl)]);
+    expect(readZpl(printer.received[0]?.toString('utf8') ?? '')).toHaveLength(3);
+  });
+});
+
+describe('Send to printer (LABEL_PRINTERS): a printer that refuses, one that never answers, one that cuts the connection', () => {
+  const printers: Awaited<ReturnType<typeof loopbackPrinter>>[] = [];
+  afterEach(async () => {
+    await Promise.all(printers.splice(0).map((p) => p.close()));
+  });
+
+  it('each told plainly, and acknowledged at once while the printer is still waited for', async () => {
+    const [silent, resets, gone] = await Promise.all([
+      loopbackPrinter('silent'),
+      loopbackPrinter('resets'),
+      loopbackPrinter('takes'),
+    ]);
+    printers.push(silent, resets);
+    await gone.close();
+    bot = await startTestBot({
+      env: {
+        LABEL_FORMAT: 'zpl',
+        LABEL_PRINTERS: `desk=${gone.address},warehouse=${silent.address},back=${resets.address}`,
+        LABEL_PRINTER_TIMEOUT_MS: '1500',
+      },
+    });
+    await storeBooking('WB000779', bot.deps.now());
+    await bot.command('/waybill', 'label WB000779');
+    await uploaded(1);
+    const { offer, element } = await printerOffer();
+    expectWithinSlackLimits(offer.body);
+    // At its largest: 20 printers of 30-character names, for an import's labels (a SHA-256 in hex).
+    expectWithinSlackLimits(
+      offerOfPrinters(
+        Array.from({ length: 20 }, (_, i) => ({ name: `printer-${i}`.padEnd(30, 'x') })),
+        { kind: 'f', ref: 'f'.repeat(64) },
+      ),
+    );
+    const options = (element.options as { text: { text: string }; value: string }[]) ?? [];
+    expect(element.type).toBe('static_select');
+    expect(options.map((o) => o.text.text)).toEqual(['desk', 'warehouse', 'back']);
+    const expected = [
+      `:warning: The labels did not reach *desk*: ${gone.address} refused the connection: is it a printer's raw port (usually 9100)?`,
+      `:warning: The labels did not reach *warehouse*: ${silent.address} did not take the labels within 1.5 s: is it on, and is the address right?`,
+      `:warning: The labels did not reach *back*: ${resets.address} closed the connection before it had the whole file: nothing may have printed.`,
+    ];
+    for (const [i, option] of options.entries()) {
+      const ack = await bot.selectInMessage(ids.labelsSendToPrinter, option.value);
+      expect(ack.status).toBe(200);
+      // The silent printer's click acknowledged before its time-out ran out: its outcome not told yet.
+      if (i === 1) expect(told()).toHaveLength(1);
+      await bot.idle();
+      await until('the person told', async () => told().length === i + 1 || undefined);
+      expect(told()[0]).toBe(expected[i]);
+    }
+    // The silent printer had the whole file, once, but never said so; the other none.
+    expect(silent.received.map((file) => readZpl(file.toString('utf8')).length)).toEqual([1]);
+    expect(resets.received).toEqual([]);
   });
 });

@@ -124,6 +124,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action labels_bulk',
     'action labels_manifest',
     'action labels_print',
+    'action labels_send_to_printer',
     'view export_range',
   ],
   'per request': ['command /book', 'command /quote', 'command /waybill'],

@@ -78,6 +78,12 @@ export interface SlackDriver {
     value: string,
     options?: { channelId?: string; messageTs?: string; user?: string },
   ): Promise<AppResponse>;
+  /** An option chosen from a menu on a message (Send to printer with several printers). */
+  selectInMessage(
+    actionId: string,
+    value: string,
+    options?: { channelId?: string; messageTs?: string },
+  ): Promise<AppResponse>;
   /** "Book from this message" on a message with this text (as Slack sends it), in CREQUESTS by default. */
   messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
   /** A button on the Home tab (no conversation, no response_url). */
@@ -211,6 +217,22 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
             messageTs,
             user,
             responseUrl: fake.responseUrl('actions/1'),
+          }),
+        ),
+      ),
+    selectInMessage: (actionId, value, { channelId = 'CDISPATCH', messageTs = '1.000001' } = {}) =>
+      post(
+        interactiveBody(
+          blockActionsPayload({
+            actionId,
+            channelId,
+            messageTs,
+            user: 'UDISPATCH',
+            responseUrl: fake.responseUrl('actions/1'),
+            action: {
+              type: 'static_select',
+              selected_option: { value, text: { type: 'plain_text', text: value } },
+            },
           }),
         ),
       ),

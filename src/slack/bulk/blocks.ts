@@ -259,7 +259,7 @@ export function finishedView(input: {
   ]);
 }
 
-/** Print labels: every booked row's, in one PDF (the labels feature answers it). */
+/** Print labels: every booked row's, in one file per label format (the labels feature answers it). */
 function labelsButton(fileHash: string): ActionsBlock {
   return {
     type: 'actions',
@@ -273,7 +273,7 @@ export function summaryCard(input: {
   userId: string;
   counts: OutcomeCounts;
   env: WaybillEnv;
-  /** The file's key: with it, and rows booked, the card offers their labels in one PDF. */
+  /** The file's key: with it, and rows booked, the card offers their labels. */
   fileHash?: string;
 }): { text: string; blocks: KnownBlock[] } {
   const name = escapeMrkdwn(input.fileName);

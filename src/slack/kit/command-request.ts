@@ -9,7 +9,9 @@ export type CommandRequest =
   | { kind: 'quote' | 'book' }
   /** `/book import`: booking from a CSV file. */
   | { kind: 'bulk' }
-  | { kind: 'show' | 'update' | 'rebook' | 'label'; trackingNumber: string }
+  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string }
+  /** `/waybill label <tracking number> [pdf|zpl]`: the format as typed, empty for the setting's. */
+  | { kind: 'label'; trackingNumber: string; format: string }
   /** `/waybill manifest [YYYY-MM-DD]`: the day as typed, empty for today. */
   | { kind: 'manifest'; date: string }
   /** `/waybill addresses [words]`: the address book, searched for the words (all of them, maybe none). */
@@ -42,7 +44,7 @@ const WAYBILL_VERBS = [
 ] as const;
 
 /** `/waybill` verbs that name a booking next. */
-const BOOKING_VERBS = new Set(['show', 'update', 'rebook', 'label']);
+const BOOKING_VERBS = new Set(['show', 'update', 'rebook']);
 
 /**
  * `help` as the first word asks for help, whatever follows; `/waybill` without a verb, or a verb
@@ -51,7 +53,7 @@ const BOOKING_VERBS = new Set(['show', 'update', 'rebook', 'label']);
  * read in any case ("Show", as phones type it). Undefined: not one of our commands.
  */
 export function readCommand(command: string, text: string): CommandRequest | undefined {
-  const [first = '', second = ''] = text.trim().split(/\s+/);
+  const [first = '', second = '', third = ''] = text.trim().split(/\s+/);
   const verb = first.toLowerCase();
   const rest = text.trim().slice(first.length).trim();
   if (verb === 'help') return { kind: 'help' };
@@ -69,8 +71,9 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if (verb === 'status' && second)
         return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };
+      if (verb === 'label' && second) return { kind: 'label', trackingNumber: second, format: third };
       if (BOOKING_VERBS.has(verb) && second)
-        return { kind: verb as 'show' | 'update' | 'rebook' | 'label', trackingNumber: second };
+        return { kind: verb as 'show' | 'update' | 'rebook', trackingNumber: second };
       return first && !(WAYBILL_VERBS as readonly string[]).includes(verb)
         ? { kind: 'help', unknown: first }
         : { kind: 'help' };
@@ -124,7 +127,7 @@ function editDistance(a: string, b: string): number {
 /** What `/waybill` can be asked: every request but the other commands'. */
 export type WaybillKind = Exclude<CommandRequest['kind'], 'quote' | 'book' | 'bulk'>;
 
-/** A request of one kind, as read (`show`, `update`, `rebook` and `label` share one shape). */
+/** A request of one kind, as read (`show`, `update` and `rebook` share one shape). */
 export type RequestOf<K extends CommandRequest['kind']> = CommandRequest extends infer R
   ? R extends { kind: infer Kinds }
     ? K extends Kinds

@@ -61,6 +61,8 @@ export const ids = {
   labelsPrint: 'labels_print',
   labelsBulk: 'labels_bulk',
   labelsManifest: 'labels_manifest',
+  /** Send to printer, beside a ZPL file: a booking's or an import's labels to a printer on the office network. */
+  labelsSendToPrinter: 'labels_send_to_printer',
   /** A booking card's Record status, and its modal. */
   statusOpen: 'status_open',
   statusForm: 'status_form',

@@ -1,19 +1,22 @@
-/** What the labels feature says in Slack: the comment on a PDF, why a booking has no label, the manifest's answers. */
+/** What the labels feature says in Slack: the comment on a label file, Send to printer, why a booking has no label, the manifest's answers. */
+import type { KnownBlock } from '@slack/types';
 import { kilograms, type Manifest } from '../../labels/manifest.js';
 import { UNPRINTABLE_MARK } from '../../labels/pdf.js';
 import type { AuditEntry } from '../../store/index.js';
 import { formatCents, formatMoney } from '../../waybill/fields.js';
+import { plain } from '../kit/blocks.js';
 import { slackDate } from '../kit/booking-card.js';
+import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 /** How long the characters named in one note may be: a comment stays short whatever was typed. */
 const NAMED_LENGTH = 300;
 
 /**
- * The line added to a PDF's comment when some characters could not be printed: each one named
+ * The line added to a label file's comment when some characters could not be printed: each one named
  * (escaped), so the person who printed can write them on the parcel by hand. Empty when none.
  */
-export function unprintableNote(unprintable: readonly string[]): string {
+export function unprintableNote(unprintable: readonly string[], mark = UNPRINTABLE_MARK): string {
   if (unprintable.length === 0) return '';
   const named: string[] = [];
   let length = 0;
@@ -23,7 +26,7 @@ export function unprintableNote(unprintable: readonly string[]): string {
     named.push(escapeMrkdwn(char));
   }
   const more = unprintable.length - named.length;
-  return `\n:warning: The label font cannot print these characters, so they show as ${UNPRINTABLE_MARK}: ${named.join('  ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `\n:warning: The label font cannot print these characters, so they show as ${mark}: ${named.join('  ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** The comment shared with a labels PDF (`trackingNumber` escaped); a reprint names who printed it first and when. */
@@ -72,4 +75,48 @@ export function manifestComment(manifest: Manifest, userId: string, currency: st
     `:clipboard: Pickup list of ${manifest.date}, for <@${userId}>: ${totals.bookings} booking${totals.bookings === 1 ? '' : 's'}, ` +
     `${totals.parcels} parcel${totals.parcels === 1 ? '' : 's'}, ${kilograms(totals.grams)} kg, COD ${formatMoney(formatCents(totals.codCents), currency)}.${check}`
   );
+}
+
+/** What Send to printer prints: a booking's labels (`t`) or an import's (`f`), and on which printer. */
+export interface PrintJob {
+  kind: 't' | 'f';
+  /** The tracking number, or the import's file hash. */
+  ref: string;
+  printer: string;
+}
+
+/** A job as a button's or option's value (at most 150 characters: tracking numbers and printer names have no colon). */
+export const jobValue = (job: PrintJob) => `${job.kind}:${job.ref}:${job.printer}`;
+
+export function jobOf(value: string): PrintJob | undefined {
+  const [kind, ref, printer] = value.split(':');
+  return (kind === 't' || kind === 'f') && ref && printer ? { kind, ref, printer } : undefined;
+}
+
+/** The message beside a ZPL file: Send to printer, or with several printers a choice of which. */
+export function printerOffer(printers: readonly { name: string }[], job: Omit<PrintJob, 'printer'>) {
+  const text = 'Send these labels to a label printer on the office network.';
+  const [only] = printers;
+  const element =
+    printers.length === 1 && only
+      ? {
+          type: 'button' as const,
+          action_id: ids.labelsSendToPrinter,
+          text: plain('Send to printer'),
+          value: jobValue({ ...job, printer: only.name }),
+        }
+      : {
+          type: 'static_select' as const,
+          action_id: ids.labelsSendToPrinter,
+          placeholder: plain('Send to printer\u2026'),
+          options: printers.map(({ name }) => ({
+            text: plain(name),
+            value: jobValue({ ...job, printer: name }),
+          })),
+        };
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text } },
+    { type: 'actions', elements: [element] },
+  ];
+  return { text, blocks };
 }

@@ -4,10 +4,11 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as manifest from './manifest.js';
 import * as print from './print.js';
+import * as printers from './printers.js';
 
 export { manifestCommand } from './manifest.js';
 export { labelCommand } from './print.js';
 
 export function register(app: App, deps: Core): void {
-  for (const listener of [print, manifest]) listener.register(app, deps);
+  for (const listener of [print, printers, manifest]) listener.register(app, deps);
 }

@@ -1,6 +1,6 @@
-/** Print labels: a booking card's button and `/waybill label <tracking number>`; the PDF goes into the card's thread, or to the person. */
+/** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
-import { type LabelBooking, type PrintSettings, parcelsOf } from '../../labels/label.js';
+import { type LabelBooking, parcelsOf } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
@@ -12,16 +12,18 @@ import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { storedBooking } from '../kit/stored-booking.js';
-import { importLabelsComment, labelsComment, noLabelText, unprintableNote } from './blocks.js';
+import {
+  importLabelsComment,
+  labelsComment,
+  noLabelText,
+  type PrintJob,
+  printerOffer,
+  unprintableNote,
+} from './blocks.js';
+import { type LabelFile, type LabelFormat, labelFiles, labelFormats } from './files.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
 type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'>;
-
-/** What labels are printed with, from the settings. */
-export function printSettings(deps: Pick<Core, 'waybill' | 'bot'>): PrintSettings {
-  const { catalog, currency, timeZone, env } = deps.waybill;
-  return { pageSize: deps.bot.labelPageSize, catalog, currency, timeZone, live: env === 'live' };
-}
 
 /** Where a booking's card is: its labels go into the card's thread. */
 type Card = { channel: string; ts: string };
@@ -53,6 +55,7 @@ export async function labelBooking(
 export interface PrintRequest {
   userId: string;
   trackingNumber: string;
+  formats: LabelFormat[];
   /** Told when there is nothing to print, or the printing failed. */
   tell: TellClicker;
   /** Where the person asked, so a failure is told to them there. */
@@ -82,28 +85,28 @@ async function printBooking(
 ): Promise<void> {
   const { userId, trackingNumber } = request;
   const [earlier] = await deps.store.audit.list({ trackingNumber, operation: 'label', limit: 1 });
-  const { pdf, unprintable } = await deps.render.run('labels', [item], printSettings(deps));
+  const files = await labelFiles(deps, [item], request.formats);
   const pages = parcelsOf(item.booking).length;
-  const upload = {
-    filename: `labels-${trackingNumber}.pdf`,
+  const where = await shareFiles(deps, client, {
+    userId,
+    card: item.card,
+    name: `labels-${trackingNumber}`,
     title: `Labels ${trackingNumber}`,
-    content: pdf,
-    comment:
-      labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }) +
-      unprintableNote(unprintable),
-  };
-  const where = await shareInThread(deps, client, { userId, card: item.card, upload });
+    comment: labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }),
+    files,
+    job: { kind: 't', ref: trackingNumber },
+  });
   await deps.store.audit.record({
     userId,
     operation: 'label',
     trackingNumber,
     outcome: 'ok',
-    detail: `${pages} page(s) to ${where}`,
+    detail: `${pages} page(s) as ${request.formats.join(' and ')} to ${where}`,
   });
 }
 
 /**
- * Shares a PDF in a card's thread; where there is no card or it cannot be reached, with the person
+ * Shares a file in a card's thread; where there is no card or it cannot be reached, with the person
  * in a DM, saying why. Returns the conversation it went to.
  */
 async function shareInThread(
@@ -127,21 +130,63 @@ async function shareInThread(
   return uploadToUser(client, input.userId, { ...upload, comment: `${upload.comment ?? ''}${note}` });
 }
 
+/**
+ * Shares label files one after the other, `comment` on the first, each with the characters it
+ * could not print; once one cannot go to the card's thread, it and the rest go to the person.
+ * Returns where the first went.
+ */
+async function shareFiles(
+  deps: Pick<Core, 'logger' | 'bot'>,
+  client: SlackClient,
+  input: {
+    userId: string;
+    card: Card | undefined;
+    name: string;
+    title: string;
+    comment: string;
+    files: LabelFile[];
+    /** What Send to printer, offered beside the ZPL file, prints again. */
+    job: Omit<PrintJob, 'printer'>;
+  },
+): Promise<string> {
+  let card = input.card;
+  const places: string[] = [];
+  for (const [i, file] of input.files.entries()) {
+    const note = unprintableNote(file.unprintable, file.mark);
+    const upload = {
+      filename: `${input.name}.${file.format}`,
+      title: file.format === 'zpl' ? `${input.title} (ZPL)` : input.title,
+      content: file.content,
+      comment: i === 0 ? input.comment + note : note.trimStart(),
+    };
+    const where = await shareInThread(deps, client, { userId: input.userId, card, upload });
+    if (where !== card?.channel) card = undefined;
+    if (file.format === 'zpl' && deps.bot.labelPrinters.length > 0) {
+      await client.chat.postMessage({
+        channel: where,
+        ...(card ? { thread_ts: card.ts } : {}),
+        ...printerOffer(deps.bot.labelPrinters, input.job),
+      });
+    }
+    places.push(where);
+  }
+  return places[0] ?? '';
+}
+
 export interface ImportPrintRequest {
   userId: string;
   fileHash: string;
+  formats: LabelFormat[];
   /** The import's card the button is on. */
   card?: Card;
   tell: TellClicker;
 }
 
-/** The labels of every booked row of an imported file, in file order, in one PDF, in the card's thread. */
-export async function printImport(
-  deps: Printing,
-  client: SlackClient,
-  request: ImportPrintRequest,
-): Promise<void> {
-  const { userId, fileHash, tell } = request;
+/** The booked rows of an imported file, in file order, to label; or why there is none. */
+export async function importItems(
+  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
+  fileHash: string,
+) {
   const file = await deps.store.imports.get(fileHash);
   const rows = file ? await deps.store.imports.rows(fileHash) : [];
   const items: LabelBooking[] = [];
@@ -149,27 +194,38 @@ export async function printImport(
     const item = await labelBooking(deps, row.trackingNumber);
     if (typeof item !== 'string') items.push(item);
   }
-  if (!file || items.length === 0) {
-    await tell({
-      response_type: 'ephemeral',
-      replace_original: false,
-      text: 'No row of this file is booked: there are no labels to print.',
-    });
+  return file && items.length > 0
+    ? { file, items }
+    : 'No row of this file is booked: there are no labels to print.';
+}
+
+/** The labels of every booked row of an imported file, in file order, one file per format, in the card's thread. */
+export async function printImport(
+  deps: Printing,
+  client: SlackClient,
+  request: ImportPrintRequest,
+): Promise<void> {
+  const { userId, fileHash, tell } = request;
+  const found = await importItems(deps, fileHash);
+  if (typeof found === 'string') {
+    await tell({ response_type: 'ephemeral', replace_original: false, text: found });
     return;
   }
+  const { file, items } = found;
   const pages = items.reduce((sum, item) => sum + parcelsOf(item.booking).length, 0);
-  const { pdf, unprintable } = await deps.render.run('labels', items, printSettings(deps));
-  const where = await shareInThread(deps, client, {
+  const where = await shareFiles(deps, client, {
     userId,
     card: request.card,
-    upload: {
-      filename: `labels-${file.fileName.replace(/\.csv$/i, '')}.pdf`,
-      title: `Labels of ${file.fileName}`,
-      content: pdf,
-      comment:
-        importLabelsComment({ fileName: escapeMrkdwn(file.fileName), pages, rows: items.length, userId }) +
-        unprintableNote(unprintable),
-    },
+    name: `labels-${file.fileName.replace(/\.csv$/i, '')}`,
+    title: `Labels of ${file.fileName}`,
+    comment: importLabelsComment({
+      fileName: escapeMrkdwn(file.fileName),
+      pages,
+      rows: items.length,
+      userId,
+    }),
+    files: await labelFiles(deps, items, request.formats),
+    job: { kind: 'f', ref: fileHash },
   });
   for (const item of items) {
     const { trackingNumber } = item.booking;
@@ -211,15 +267,29 @@ function printSoon(
   );
 }
 
+/** What comes, in the words of "… comes in the booking card's thread". */
+function filesCome(formats: readonly LabelFormat[]): string {
+  const files = formats.map((format) => (format === 'pdf' ? 'the PDF' : 'the ZPL file')).join(' and ');
+  return `${files} ${formats.length === 1 ? 'comes' : 'come'}`;
+}
+
 /**
- * `/waybill label <tracking number>`: why there is nothing to print, or "Printing…", said at once;
- * the PDF comes after.
+ * `/waybill label <tracking number> [pdf|zpl]`: why there is nothing to print, or "Printing…",
+ * said at once; the files come after.
  */
 export const labelCommand: CommandAnswer<'label'> = async (
   deps,
   { ack, client, command, respond },
-  { trackingNumber },
+  { trackingNumber, format },
 ) => {
+  const formats = labelFormats(deps, format);
+  if (!formats) {
+    await ack({
+      response_type: 'ephemeral',
+      text: `To print labels, write \`/waybill label ${escapeMrkdwn(trackingNumber)}\`, or add \`pdf\` or \`zpl\` for that format.`,
+    });
+    return;
+  }
   const item = await labelBooking(deps, trackingNumber, { client, userId: command.user_id });
   if (typeof item === 'string') {
     await ack({ response_type: 'ephemeral', text: item });
@@ -227,9 +297,9 @@ export const labelCommand: CommandAnswer<'label'> = async (
   }
   await ack({
     response_type: 'ephemeral',
-    text: `Printing the labels of \`${escapeMrkdwn(trackingNumber)}\`: the PDF comes in the booking card's thread.`,
+    text: `Printing the labels of \`${escapeMrkdwn(trackingNumber)}\`: ${filesCome(formats)} in the booking card's thread.`,
   });
-  const request = { userId: command.user_id, trackingNumber, tell: respond };
+  const request = { userId: command.user_id, trackingNumber, formats, tell: respond };
   soon(
     deps,
     client,
@@ -241,9 +311,11 @@ export const labelCommand: CommandAnswer<'label'> = async (
 
 export function register(app: App, deps: Core): void {
   onButton(app, ids.labelsPrint, requires(deps, 'show'), async (body, client, tell, action) => {
+    const formats = labelFormats(deps) ?? [];
     printSoon(deps, client, {
       userId: body.user.id,
       trackingNumber: action.value ?? '',
+      formats,
       tell,
       channelId: body.channel?.id,
     });
@@ -254,6 +326,7 @@ export function register(app: App, deps: Core): void {
     const request = {
       userId: body.user.id,
       fileHash: action.value ?? '',
+      formats: labelFormats(deps) ?? [],
       tell,
       ...(channel && ts ? { card: { channel, ts } } : {}),
     };

@@ -214,7 +214,7 @@ export function waybillHelp(): string {
     '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
     '• `/waybill export 2026-11-01..2026-11-30`: the bookings and updates of those days as a CSV file, in a DM',
     '• `/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
-    "• `/waybill label <tracking number>`: the parcel labels as a PDF, in the booking card's thread",
+    "• `/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
     '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
     '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
     '• `/book import`: book many waybills at once from a CSV file',
