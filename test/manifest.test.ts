@@ -26,7 +26,17 @@ type Manifest = {
     socket_mode_enabled: boolean;
     org_deploy_enabled: boolean;
     token_rotation_enabled: boolean;
+    function_runtime?: string;
   };
+  functions?: Record<string, Step>;
+};
+
+type Parameter = { type: string; title?: string; is_required?: boolean };
+type Step = {
+  title: string;
+  description: string;
+  input_parameters: Record<string, Parameter>;
+  output_parameters: Record<string, Parameter>;
 };
 
 const manifestText = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
@@ -69,9 +79,52 @@ describe('manifest.yml', () => {
     expect(manifest.settings).toMatchObject({
       interactivity: { is_enabled: true },
       socket_mode_enabled: true,
-      org_deploy_enabled: false,
+      org_deploy_enabled: true,
+      function_runtime: 'remote',
       token_rotation_enabled: false,
     });
+  });
+
+  it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
+    const steps = loadManifest().functions ?? {};
+    expect(Object.keys(steps)).toEqual([ids.stepQuote]);
+    const shape = Object.fromEntries(
+      Object.entries(steps).map(([id, step]) => [
+        id,
+        {
+          required: Object.entries(step.input_parameters)
+            .filter(([, parameter]) => parameter.is_required)
+            .map(([name]) => name),
+          optional: Object.entries(step.input_parameters)
+            .filter(([, parameter]) => !parameter.is_required)
+            .map(([name]) => name),
+          outputs: Object.keys(step.output_parameters),
+        },
+      ]),
+    );
+    expect(shape).toEqual({
+      quote_delivery: {
+        required: [
+          'service_type',
+          'weight_kg',
+          'from_postal',
+          'from_city',
+          'to_postal',
+          'to_city',
+          'requested_by',
+        ],
+        optional: ['cod_amount', 'to_province'],
+        outputs: ['delivery_charge', 'vat', 'total_charge', 'summary'],
+      },
+    });
+    for (const step of Object.values(steps)) {
+      for (const parameter of [
+        ...Object.values(step.input_parameters),
+        ...Object.values(step.output_parameters),
+      ])
+        expect(parameter.title?.length).toBeGreaterThan(0);
+    }
+    expect(steps.quote_delivery?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
   });
 
   it('declares /quote, /book and /waybill with descriptions and usage hints', () => {
@@ -187,6 +240,19 @@ describe('manifest.yml', () => {
     if (first) first.name = 'Book a waybill from this message';
     expect(validate(longShortcut)).toBe(false);
     expect(errorsOf(validate)).toContain('must NOT have more than 24 characters');
+
+    const untypedInput = loadManifest();
+    const quote = untypedInput.functions?.[ids.stepQuote];
+    if (quote) quote.input_parameters.weight_kg = { title: 'Weight' } as Parameter;
+    expect(validate(untypedInput)).toBe(false);
+    expect(errorsOf(validate)).toContain("must have required property 'type'");
+
+    const noOutputs = loadManifest();
+    const { output_parameters: _dropped, ...withoutOutputs } =
+      noOutputs.functions?.[ids.stepQuote] ?? ({} as Step);
+    noOutputs.functions = { [ids.stepQuote]: withoutOutputs as Step };
+    expect(validate(noOutputs)).toBe(false);
+    expect(errorsOf(validate)).toContain("must have required property 'output_parameters'");
 
     const badColor = loadManifest() as Manifest & { display_information: { background_color?: string } };
     badColor.display_information.background_color = 'navy';

@@ -10,6 +10,8 @@ import * as retry from './retry.js';
 import * as shortcut from './shortcut.js';
 import * as submit from './submit.js';
 
+export { routeLine } from './blocks.js';
+export { quoteDefaults } from './command.js';
 export { quotedInput } from './draft.js';
 export { quoteFormSpec } from './form.js';
 
