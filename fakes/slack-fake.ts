@@ -469,6 +469,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
           },
         };
+      case 'chat.getPermalink':
+        return {
+          ok: true,
+          channel: body.channel,
+          permalink: `https://example.slack.com/archives/${String(body.channel)}/p${String(body.message_ts).replace('.', '')}`,
+        };
       case 'chat.delete':
         return { ok: true, channel: body.channel, ts: body.ts };
       case 'conversations.open': {

@@ -87,7 +87,7 @@ describe('manifest.yml', () => {
 
   it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
     const steps = loadManifest().functions ?? {};
-    expect(Object.keys(steps)).toEqual([ids.stepQuote]);
+    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook]);
     const shape = Object.fromEntries(
       Object.entries(steps).map(([id, step]) => [
         id,
@@ -116,6 +116,29 @@ describe('manifest.yml', () => {
         optional: ['cod_amount', 'to_province'],
         outputs: ['delivery_charge', 'vat', 'total_charge', 'summary'],
       },
+      book_waybill: {
+        required: [
+          'receiver_name',
+          'receiver_phone',
+          'receiver_address',
+          'receiver_city',
+          'weight_kg',
+          'item_description',
+          'channel_id',
+          'requested_by',
+        ],
+        optional: [
+          'sender_profile',
+          'receiver_barangay',
+          'receiver_province',
+          'receiver_postal',
+          'cod_amount',
+          'declared_value',
+          'parcels',
+          'pickup_date',
+        ],
+        outputs: ['tracking_number', 'total_charge', 'card_link', 'outcome'],
+      },
     });
     for (const step of Object.values(steps)) {
       for (const parameter of [
@@ -125,6 +148,8 @@ describe('manifest.yml', () => {
         expect(parameter.title?.length).toBeGreaterThan(0);
     }
     expect(steps.quote_delivery?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
+    expect(steps.book_waybill?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
+    expect(steps.book_waybill?.input_parameters.channel_id?.type).toBe('slack#/types/channel_id');
   });
 
   it('declares /quote, /book and /waybill with descriptions and usage hints', () => {

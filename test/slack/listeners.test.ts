@@ -86,6 +86,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action booking_profile',
     'action booking_remove_parcel',
     'action booking_retry',
+    'function book_waybill',
     'options booking_party',
     'shortcut book_from_message',
     'shortcut book_new',

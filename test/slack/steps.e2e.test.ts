@@ -96,3 +96,127 @@ describe('quote_delivery', () => {
     );
   });
 });
+
+const bookInputs = {
+  receiver_name: 'Maria <Santos> & Co',
+  receiver_phone: '0917 123 4567',
+  receiver_address: '88 Rizal Ave',
+  receiver_barangay: 'Lahug',
+  receiver_city: 'Cebu City',
+  receiver_province: 'Cebu',
+  receiver_postal: '6000',
+  cod_amount: '1500.00',
+  weight_kg: 2.5,
+  parcels: 2,
+  item_description: 'Kitchen scales',
+  pickup_date: '2026-11-24',
+  channel_id: 'CORDERS',
+  requested_by: 'UDISPATCH',
+};
+
+const cardsIn = (running: TestBot, channel: string) =>
+  running.fake.callsTo('chat.postMessage').filter((call) => call.body.channel === channel);
+
+describe('book_waybill', () => {
+  for (const socketMode of [false, true]) {
+    it(`books once, posts the card and answers a delivery again with the same outputs (${socketMode ? 'Socket Mode' : 'HTTP'})`, async () => {
+      bot = await startTestBot({ socketMode });
+      const executionId = 'Fx0BOOK0001';
+      const first = await bot.step(
+        { callbackId: ids.stepBook, inputs: bookInputs, executionId },
+        { eventId: 'EvBOOK1' },
+      );
+      expect(first.completion.method, String(first.completion.body.error)).toBe('functions.completeSuccess');
+      const outputs = outputsOf(first.completion);
+      expect(outputs.outcome).toBe('booked');
+      expect(outputs.tracking_number).toMatch(/^WB\d{6}$/);
+      expect(outputs.total_charge).toMatch(/^\d+\.\d\d$/);
+      expect(bot.sandbox.received.map((r) => r.operation)).toEqual(['quote', 'book']);
+      expect(bot.sandbox.received[1]?.body).toMatchObject({
+        trackingNumber: outputs.tracking_number,
+        consigneeName: 'Maria <Santos> & Co',
+        codAmount: '1500.00',
+        paymentMethod: 'COD',
+        quantity: '2',
+      });
+      // The same record as /book: stored as the requester's, in the step's channel, audited, its card there.
+      const stored = await bot.deps.store.bookings.get(outputs.tracking_number);
+      expect(stored).toMatchObject({ bookedBy: 'UDISPATCH', channelId: 'CORDERS', cardChannelId: 'CORDERS' });
+      expect(outputs.card_link).toBe(
+        `https://example.slack.com/archives/CORDERS/p${stored?.cardTs?.replace('.', '')}`,
+      );
+      const audit = await bot.deps.store.audit.list({ trackingNumber: outputs.tracking_number });
+      expect(audit.map((entry) => [entry.operation, entry.outcome, entry.userId])).toEqual([
+        ['book', 'ok', 'UDISPATCH'],
+      ]);
+      const [card] = cardsIn(bot, 'CORDERS');
+      const cardText = JSON.stringify(card?.body.blocks);
+      expect(cardText).toContain('Booked by a workflow');
+      expect(cardText).toContain('<@UDISPATCH>');
+      expect(cardText).toContain(ids.statusOpen);
+      expect(cardText).toContain(ids.labelsPrint);
+      expect(String(card?.body.text)).toContain('Maria &lt;Santos&gt; &amp; Co');
+
+      // Slack delivering the same event again, then the same execution in another event.
+      const again = await bot.step(
+        { callbackId: ids.stepBook, inputs: bookInputs, executionId },
+        { eventId: 'EvBOOK1', retryNum: 1 },
+      );
+      expect(again.completion.method).toBe('functions.completeSuccess');
+      expect(outputsOf(again.completion)).toEqual(outputs);
+      const later = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs, executionId });
+      expect(outputsOf(later.completion)).toEqual(outputs);
+      expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+      expect(cardsIn(bot, 'CORDERS')).toHaveLength(1);
+    });
+  }
+
+  it('completes an unknown outcome as unknown with the Resolve path in the channel, and never sends it again', async () => {
+    bot = await startTestBot();
+    // The quote goes through; the booking is made but its answer never arrives.
+    bot.sandbox.injectNext({}, { dropAfterProcessing: true });
+    const executionId = 'Fx0BOOK0002';
+    const { completion } = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs, executionId });
+    expect(completion.method).toBe('functions.completeSuccess');
+    const outputs = outputsOf(completion);
+    expect(outputs).toMatchObject({ outcome: 'unknown', card_link: '' });
+    const told = cardsIn(bot, 'CORDERS');
+    expect(told).toHaveLength(1);
+    expect(JSON.stringify(told[0]?.body.blocks)).toContain(ids.resolveOpen);
+    expect(await bot.deps.store.bookings.get(outputs.tracking_number)).toBeUndefined();
+
+    const again = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs, executionId });
+    expect(outputsOf(again.completion)).toEqual(outputs);
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+  });
+
+  it('fails on inputs the Booking schema refuses, naming each input, and on an unknown sender profile', async () => {
+    bot = await startTestBot();
+    const bad = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: { ...bookInputs, weight_kg: 'heavy', receiver_phone: '12', pickup_date: 'someday' },
+    });
+    expect(bad.completion.method).toBe('functions.completeError');
+    const error = String(bad.completion.body.error);
+    expect(error).toMatch(/weight_kg: Package weight/);
+    expect(error).toMatch(/receiver_phone: Receiver phone/);
+    expect(error).toMatch(/pickup_date: /);
+    const profile = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: { ...bookInputs, sender_profile: 'nobody' },
+    });
+    expect(String(profile.completion.body.error)).toMatch(/^sender_profile: Unknown sender profile "nobody"/);
+    expect(bot.sandbox.received).toEqual([]);
+  });
+
+  it('checks the user the step names may book', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    const { completion } = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: { ...bookInputs, requested_by: 'UINTRUDER' },
+    });
+    expect(completion.method).toBe('functions.completeError');
+    expect(String(completion.body.error)).toContain('not on the list of people who may book waybills');
+    expect(bot.sandbox.received).toEqual([]);
+  });
+});

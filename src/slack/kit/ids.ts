@@ -17,6 +17,7 @@ export const ids = {
   quoteNew: 'quote_new',
   /** Workflow steps, as declared in manifest.yml under `functions`. */
   stepQuote: 'quote_delivery',
+  stepBook: 'book_waybill',
   /** A global shortcut's first view: where the result is posted. */
   bookingDestination: 'booking_destination',
   quoteDestination: 'quote_destination',

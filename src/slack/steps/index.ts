@@ -2,8 +2,9 @@
 // bot.ts registers it; another feature imports only what this file exports, never steps' other files.
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
+import * as book from './book.js';
 import * as quote from './quote.js';
 
 export function register(app: App, deps: Core): void {
-  for (const step of [quote]) step.register(app, deps);
+  for (const step of [quote, book]) step.register(app, deps);
 }

@@ -29,7 +29,10 @@ export function refusal(errors: readonly FieldError[], map: StepInputs): string 
   const names = Object.entries(map);
   return errors
     .map(({ path, message }) => {
-      const input = names.find(([, filled]) => filled === path || path.startsWith(`${filled}.`))?.[0];
+      // A field an input fills, or one an input fills part of (`pickupAt` of `pickupAt.date`).
+      const input = names.find(
+        ([, filled]) => filled === path || path.startsWith(`${filled}.`) || filled.startsWith(`${path}.`),
+      )?.[0];
       return input ? `${input}: ${message}` : message;
     })
     .join('; ');
