@@ -87,7 +87,7 @@ describe('manifest.yml', () => {
 
   it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
     const steps = loadManifest().functions ?? {};
-    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook]);
+    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus]);
     const shape = Object.fromEntries(
       Object.entries(steps).map(([id, step]) => [
         id,
@@ -138,6 +138,11 @@ describe('manifest.yml', () => {
           'pickup_date',
         ],
         outputs: ['tracking_number', 'total_charge', 'card_link', 'outcome'],
+      },
+      record_status: {
+        required: ['tracking_number', 'status', 'recorded_by'],
+        optional: ['note'],
+        outputs: ['status'],
       },
     });
     for (const step of Object.values(steps)) {

@@ -102,6 +102,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action update_retry',
     'action update_send_checked',
     'action waybill_update',
+    'function record_status',
     'view resolve_form',
     'view resolve_update_form',
     'view status_form',

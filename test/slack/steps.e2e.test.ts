@@ -220,3 +220,83 @@ describe('book_waybill', () => {
     expect(bot.sandbox.received).toEqual([]);
   });
 });
+
+describe('record_status', () => {
+  /** A booking made by the book step, with its card in CORDERS. */
+  async function booked(running: TestBot): Promise<string> {
+    const { completion } = await running.step({ callbackId: ids.stepBook, inputs: bookInputs });
+    return outputsOf(completion).tracking_number;
+  }
+
+  it('records a status in the words /waybill status takes, on the card and its thread, once under a delivery again', async () => {
+    bot = await startTestBot();
+    const trackingNumber = await booked(bot);
+    const inputs = {
+      tracking_number: trackingNumber,
+      status: 'FAILED wrong addr',
+      note: 'gate <locked> & dark',
+      recorded_by: 'UDISPATCH',
+    };
+    const first = await bot.step({ callbackId: ids.stepStatus, inputs }, { eventId: 'EvSTATUS1' });
+    expect(first.completion.method, String(first.completion.body.error)).toBe('functions.completeSuccess');
+    expect(outputsOf(first.completion)).toEqual({ status: 'Failed attempt (wrong address)' });
+    const history = await bot.deps.store.statuses.history(trackingNumber);
+    expect(history.map((entry) => [entry.status, entry.reason, entry.note, entry.userId])).toEqual([
+      ['failed_attempt', 'wrong_address', 'gate <locked> & dark', 'UDISPATCH'],
+    ]);
+    // The card edited to show it, a line in its thread, the note escaped.
+    const edited = bot.fake.callsTo('chat.update').at(-1);
+    expect(edited?.body.channel).toBe('CORDERS');
+    expect(JSON.stringify(edited?.body.blocks)).toContain('gate &lt;locked&gt; &amp; dark');
+    const thread = bot.fake.callsTo('chat.postMessage').filter((call) => call.body.thread_ts !== undefined);
+    expect(thread).toHaveLength(1);
+
+    const again = await bot.step(
+      { callbackId: ids.stepStatus, inputs },
+      { eventId: 'EvSTATUS1', retryNum: 1 },
+    );
+    expect(outputsOf(again.completion)).toEqual({ status: 'Failed attempt (wrong address)' });
+    expect(await bot.deps.store.statuses.history(trackingNumber)).toHaveLength(1);
+    const audit = await bot.deps.store.audit.list({ trackingNumber, operation: 'status' });
+    expect(audit.map((entry) => entry.userId)).toEqual(['UDISPATCH']);
+  });
+
+  it('fails on a status it cannot read, a missing reason note and an unknown tracking number, naming the input', async () => {
+    bot = await startTestBot();
+    const trackingNumber = await booked(bot);
+    const run = async (inputs: Record<string, unknown>) =>
+      String(
+        (
+          await bot?.step({
+            callbackId: ids.stepStatus,
+            inputs: { tracking_number: trackingNumber, recorded_by: 'UDISPATCH', ...inputs },
+          })
+        )?.completion.body.error,
+      );
+    expect(await run({ status: 'teleported' })).toMatch(
+      /^status: "teleported" names no status: write the status one of `picked up`/,
+    );
+    expect(await run({ status: 'cancelled' })).toMatch(/^note: Say how it was cancelled/);
+    expect(await run({ status: 'delivered', tracking_number: 'WB999999' })).toBe(
+      'tracking_number: the bot has no booking "WB999999"',
+    );
+    expect(await bot.deps.store.statuses.history(trackingNumber)).toEqual([]);
+  });
+
+  it('checks the user the step names may update waybills', async () => {
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    const trackingNumber = await booked(bot);
+    const { completion } = await bot.step({
+      callbackId: ids.stepStatus,
+      inputs: { tracking_number: trackingNumber, status: 'delivered', recorded_by: 'UINTRUDER' },
+    });
+    expect(completion.method).toBe('functions.completeError');
+    expect(String(completion.body.error)).toContain('not on the list of people who may update waybills');
+    expect(await bot.deps.store.statuses.history(trackingNumber)).toEqual([]);
+    const allowed = await bot.step({
+      callbackId: ids.stepStatus,
+      inputs: { tracking_number: trackingNumber, status: 'delivered', recorded_by: 'UDISPATCH' },
+    });
+    expect(outputsOf(allowed.completion)).toEqual({ status: 'Delivered' });
+  });
+});

@@ -18,6 +18,7 @@ export const ids = {
   /** Workflow steps, as declared in manifest.yml under `functions`. */
   stepQuote: 'quote_delivery',
   stepBook: 'book_waybill',
+  stepStatus: 'record_status',
   /** A global shortcut's first view: where the result is posted. */
   bookingDestination: 'booking_destination',
   quoteDestination: 'quote_destination',
