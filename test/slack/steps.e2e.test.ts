@@ -51,6 +51,11 @@ describe('quote_delivery', () => {
       // The city typed with mrkdwn's characters is escaped in the summary a workflow posts.
       expect(outputs.summary).toContain('Cebu &lt;City&gt; &amp; Co');
       expect(outputs.summary).toContain(outputs.total_charge);
+      // Audited as the requester's, as /quote is: their Home tab lists it.
+      const audit = await bot.deps.store.audit.list({ userId: 'UDISPATCH', operation: 'quote' });
+      expect(
+        audit.map((entry) => [entry.outcome, (entry.response as { totalCharge?: string }).totalCharge]),
+      ).toEqual([['ok', outputs.total_charge]]);
     });
   }
 
@@ -298,5 +303,21 @@ describe('record_status', () => {
       inputs: { tracking_number: trackingNumber, status: 'delivered', recorded_by: 'UDISPATCH' },
     });
     expect(outputsOf(allowed.completion)).toEqual({ status: 'Delivered' });
+  });
+});
+
+describe('steps and ALLOWED_CHANNEL_IDS', () => {
+  it('checks the channel a booking step names; a quote, which names none, on its user alone', async () => {
+    bot = await startTestBot({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    const refused = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs });
+    expect(String(refused.completion.body.error)).toContain('booking are not enabled in this conversation');
+    expect(bot.sandbox.received).toEqual([]);
+    const allowed = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: { ...bookInputs, channel_id: 'CDISPATCH' },
+    });
+    expect(outputsOf(allowed.completion).outcome).toBe('booked');
+    const quoted = await bot.step({ callbackId: ids.stepQuote, inputs: quoteInputs });
+    expect(quoted.completion.method).toBe('functions.completeSuccess');
   });
 });

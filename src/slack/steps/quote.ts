@@ -8,7 +8,7 @@ import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { quoteDefaults, routeLine } from '../quote/index.js';
+import { auditQuote, quoteDefaults, routeLine } from '../quote/index.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 
@@ -47,13 +47,19 @@ async function quoteStep(deps: Core, given: GivenInputs, end: StepEnd): Promise<
   const checked = validate(deps.schemas.quote, quoteInput(deps, given));
   if (!checked.ok) return void (await end.fail({ error: refusal(checked.errors, quoteInputs) }));
   const quote = checked.value;
+  const request = toQuotationWire(quote);
+  // Audited as /quote's are, so the requester's Home tab lists it with their recent quotes.
+  const audited = { userId: String(given.requested_by ?? ''), operation: 'quote', request } as const;
   let price: Awaited<ReturnType<Core['courier']['quote']>>;
   try {
-    price = await deps.courier.quote(toQuotationWire(quote));
+    price = await deps.courier.quote(request);
   } catch (err) {
     if (!isWaybillApiError(err)) throw err;
-    return void (await end.fail({ error: `The courier did not price it: ${err.userMessage()}` }));
+    const reason = err.userMessage();
+    await auditQuote(deps, { ...audited, outcome: 'failed', detail: reason });
+    return void (await end.fail({ error: `The courier did not price it: ${reason}` }));
   }
+  await auditQuote(deps, { ...audited, outcome: 'ok', response: price });
   const total = formatMoney(price.totalCharge, deps.waybill.currency);
   await end.complete({
     outputs: {

@@ -9,8 +9,9 @@ export interface StepEnd {
   fail: (params: { error: string }) => Promise<unknown>;
 }
 
+// A booking's courier call may have been made before the failure: never "nothing was done".
 export const brokeText =
-  'The Waybill Dispatch bot failed on this step (its log says why). Nothing more was done; run the workflow again later.';
+  'The Waybill Dispatch bot failed on this step (its log says why). Before running the workflow again, look in the booking channel or ask whoever runs the bot whether anything was booked or recorded.';
 
 /**
  * The step's work, tracked like any work after an ack (a stop waits for it). A step Slack is never
