@@ -161,6 +161,18 @@ describe('book_waybill', () => {
       expect(cardText).toContain(ids.statusOpen);
       expect(cardText).toContain(ids.labelsPrint);
       expect(String(card?.body.text)).toContain('Maria &lt;Santos&gt; &amp; Co');
+      // The requester's Home tab lists it with today's bookings, and not as a booking left unfinished.
+      const opened = await bot.event({
+        type: 'app_home_opened',
+        user: 'UDISPATCH',
+        channel: 'DHOME',
+        tab: 'home',
+      });
+      expect(opened.status).toBe(200);
+      const home = await bot.fake.waitFor('views.publish', (call) => call.body.user_id === 'UDISPATCH');
+      const homeText = JSON.stringify(home.body.view);
+      expect(homeText).toContain(outputs.tracking_number);
+      expect(homeText).not.toContain(`step-${executionId}`);
 
       // Slack delivering the same event again, then the same execution in another event.
       const again = await bot.step(
