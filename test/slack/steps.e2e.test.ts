@@ -205,6 +205,22 @@ describe('book_waybill', () => {
     const again = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs, executionId });
     expect(outputsOf(again.completion)).toEqual(outputs);
     expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
+
+    // Resolve from that message, as for /book: the courier has it, so it is recorded and carded.
+    const key = ((told[0]?.body.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[])
+      .flatMap((block) => block.elements ?? [])
+      .find((element) => element.action_id === ids.resolveOpen)?.value;
+    await bot.clickInMessage(ids.resolveOpen, key ?? '', { channelId: 'CORDERS' });
+    const form = await bot.openedView();
+    await bot.submit(form, { verdict: 'booked', reference: 'REF-77' });
+    await bot.idle();
+    expect(await bot.deps.store.bookings.get(outputs.tracking_number)).toMatchObject({
+      trackingRefNo: 'REF-77',
+      bookedBy: 'UDISPATCH',
+      channelId: 'CORDERS',
+      cardChannelId: 'CORDERS',
+    });
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
   });
 
   it('fails on inputs the Booking schema refuses, naming each input, and on an unknown sender profile', async () => {
