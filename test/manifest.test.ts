@@ -204,14 +204,16 @@ describe('manifest.yml', () => {
     );
   });
 
-  it('has the Home tab and the event that draws it, and a read-only Messages tab for the bot’s DMs', () => {
+  it('has the Home tab and the event that draws it, a read-only Messages tab for the bot’s DMs, and the steps’ event', () => {
     const manifest = loadManifest();
     expect(manifest.features.app_home).toEqual({
       home_tab_enabled: true,
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: true,
     });
-    expect(manifest.settings.event_subscriptions).toEqual({ bot_events: ['app_home_opened'] });
+    expect(manifest.settings.event_subscriptions).toEqual({
+      bot_events: ['app_home_opened', 'function_executed'],
+    });
   });
 
   it('documents every scope with a comment', () => {
