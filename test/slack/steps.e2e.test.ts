@@ -1,7 +1,8 @@
-/** Workflow Builder steps end to end: `function_executed` over HTTP and Socket Mode, ended through the fake Slack's functions.completeSuccess / completeError. */
+/** Workflow Builder steps end to end (book_waybill on SQLite and PostgreSQL): `function_executed` over HTTP and Socket Mode, ended through the fake Slack's functions.completeSuccess / completeError. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/kit/ids.js';
 import { parseCents } from '../../src/waybill/fields.js';
+import { describeEachBackend } from '../store/backends.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
 let bot: TestBot | undefined;
@@ -122,10 +123,10 @@ const bookInputs = {
 const cardsIn = (running: TestBot, channel: string) =>
   running.fake.callsTo('chat.postMessage').filter((call) => call.body.channel === channel);
 
-describe('book_waybill', () => {
+describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
   for (const socketMode of [false, true]) {
     it(`books once, posts the card and answers a delivery again with the same outputs (${socketMode ? 'Socket Mode' : 'HTTP'})`, async () => {
-      bot = await startTestBot({ socketMode });
+      bot = await startTestBot({ socketMode, backend });
       const executionId = 'Fx0BOOK0001';
       const first = await bot.step(
         { callbackId: ids.stepBook, inputs: bookInputs, executionId },
@@ -189,7 +190,7 @@ describe('book_waybill', () => {
   }
 
   it('completes an unknown outcome as unknown with the Resolve path in the channel, and never sends it again', async () => {
-    bot = await startTestBot();
+    bot = await startTestBot({ backend });
     // The quote goes through; the booking is made but its answer never arrives.
     bot.sandbox.injectNext({}, { dropAfterProcessing: true });
     const executionId = 'Fx0BOOK0002';
@@ -224,7 +225,7 @@ describe('book_waybill', () => {
   });
 
   it('fails on inputs the Booking schema refuses, naming each input, and on an unknown sender profile', async () => {
-    bot = await startTestBot();
+    bot = await startTestBot({ backend });
     const bad = await bot.step({
       callbackId: ids.stepBook,
       inputs: { ...bookInputs, weight_kg: 'heavy', receiver_phone: '12', pickup_date: 'someday' },
@@ -243,7 +244,7 @@ describe('book_waybill', () => {
   });
 
   it('checks the user the step names may book', async () => {
-    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+    bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' }, backend });
     const { completion } = await bot.step({
       callbackId: ids.stepBook,
       inputs: { ...bookInputs, requested_by: 'UINTRUDER' },
