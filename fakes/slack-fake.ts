@@ -17,7 +17,8 @@
  * login page otherwise); `fake.downloads` records each download. Uploads go the way
  * `filesUploadV2` sends them: `files.getUploadURLExternal` hands out an `upload_url` here, the
  * bytes POSTed to it land in `fake.uploads`, and `files.completeUploadExternal` shares them
- * (`fake.uploadsCompleted()` joins the two).
+ * (`fake.uploadsCompleted()` joins the two). A workflow step's `functions.completeSuccess` and
+ * `functions.completeError` are refused without a `function_execution_id` (and the latter without an `error`).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -177,6 +178,7 @@ export const RESPONSE_URL_METHOD = 'response_url';
 
 /** Body fields the WebClient sends as JSON strings inside a form body. */
 const JSON_FIELDS = new Set([
+  'outputs',
   'view',
   'blocks',
   'attachments',
@@ -467,6 +469,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
             ...(body.blocks !== undefined ? { blocks: body.blocks } : {}),
           },
         };
+      case 'chat.getPermalink':
+        return {
+          ok: true,
+          channel: body.channel,
+          permalink: `https://example.slack.com/archives/${String(body.channel)}/p${String(body.message_ts).replace('.', '')}`,
+        };
       case 'chat.delete':
         return { ok: true, channel: body.channel, ts: body.ts };
       case 'conversations.open': {
@@ -477,6 +485,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           dmChannels.set(users, id);
         }
         return { ok: true, channel: { id } };
+      }
+      // A workflow step ends with outputs or an error; Slack refuses a call naming no execution.
+      case 'functions.completeSuccess':
+      case 'functions.completeError': {
+        const named = typeof body.function_execution_id === 'string' && body.function_execution_id !== '';
+        const reason = method === 'functions.completeSuccess' || typeof body.error === 'string';
+        return named && reason ? { ok: true } : { ok: false, error: 'invalid_arguments' };
       }
       case 'usergroups.users.list':
         return { ok: true, users: [] };

@@ -548,3 +548,39 @@ export function eventCallbackBody(event: Json, { eventId }: { eventId?: string }
     authorizations: [{ team_id: 'T0001', user_id: 'UBOT', is_bot: true }],
   });
 }
+
+let executionCounter = 0;
+
+export interface FunctionExecutedArgs {
+  callbackId: string;
+  inputs: Json;
+  /** The execution Slack keys the step's completion on (default a new one). */
+  executionId?: string;
+}
+
+/**
+ * A workflow step the app provides, run by a workflow (`function_executed`): Slack's shape, with
+ * the function's declaration trimmed to what identifies it and a workflow token for its calls.
+ */
+export function functionExecutedEvent({ callbackId, inputs, executionId }: FunctionExecutedArgs): Json {
+  executionCounter += 1;
+  const number = String(executionCounter).padStart(8, '0');
+  return {
+    type: 'function_executed',
+    function: {
+      id: `Fn${number}`,
+      callback_id: callbackId,
+      title: callbackId,
+      description: '',
+      type: 'app',
+      app_id: 'A0001',
+      date_created: 1700000000,
+      date_updated: 1700000000,
+      date_deleted: 0,
+    },
+    inputs,
+    function_execution_id: executionId ?? `Fx${number}`,
+    workflow_execution_id: `Wx${number}`,
+    bot_access_token: `xwfp-T0001-workflow-${number}`,
+  };
+}

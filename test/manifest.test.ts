@@ -26,7 +26,17 @@ type Manifest = {
     socket_mode_enabled: boolean;
     org_deploy_enabled: boolean;
     token_rotation_enabled: boolean;
+    function_runtime?: string;
   };
+  functions?: Record<string, Step>;
+};
+
+type Parameter = { type: string; title?: string; is_required?: boolean };
+type Step = {
+  title: string;
+  description: string;
+  input_parameters: Record<string, Parameter>;
+  output_parameters: Record<string, Parameter>;
 };
 
 const manifestText = readFileSync(new URL('../manifest.yml', import.meta.url), 'utf8');
@@ -69,9 +79,82 @@ describe('manifest.yml', () => {
     expect(manifest.settings).toMatchObject({
       interactivity: { is_enabled: true },
       socket_mode_enabled: true,
-      org_deploy_enabled: false,
+      org_deploy_enabled: true,
+      function_runtime: 'remote',
       token_rotation_enabled: false,
     });
+  });
+
+  it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
+    const steps = loadManifest().functions ?? {};
+    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus]);
+    const shape = Object.fromEntries(
+      Object.entries(steps).map(([id, step]) => [
+        id,
+        {
+          required: Object.entries(step.input_parameters)
+            .filter(([, parameter]) => parameter.is_required)
+            .map(([name]) => name),
+          optional: Object.entries(step.input_parameters)
+            .filter(([, parameter]) => !parameter.is_required)
+            .map(([name]) => name),
+          outputs: Object.keys(step.output_parameters),
+        },
+      ]),
+    );
+    expect(shape).toEqual({
+      quote_delivery: {
+        required: [
+          'service_type',
+          'weight_kg',
+          'from_postal',
+          'from_city',
+          'to_postal',
+          'to_city',
+          'requested_by',
+        ],
+        optional: ['cod_amount', 'to_province'],
+        outputs: ['delivery_charge', 'vat', 'total_charge', 'summary'],
+      },
+      book_waybill: {
+        required: [
+          'receiver_name',
+          'receiver_phone',
+          'receiver_address',
+          'receiver_city',
+          'weight_kg',
+          'item_description',
+          'channel_id',
+          'requested_by',
+        ],
+        optional: [
+          'sender_profile',
+          'receiver_barangay',
+          'receiver_province',
+          'receiver_postal',
+          'cod_amount',
+          'declared_value',
+          'parcels',
+          'pickup_date',
+        ],
+        outputs: ['tracking_number', 'total_charge', 'card_link', 'outcome'],
+      },
+      record_status: {
+        required: ['tracking_number', 'status', 'recorded_by'],
+        optional: ['note'],
+        outputs: ['status'],
+      },
+    });
+    for (const step of Object.values(steps)) {
+      for (const parameter of [
+        ...Object.values(step.input_parameters),
+        ...Object.values(step.output_parameters),
+      ])
+        expect(parameter.title?.length).toBeGreaterThan(0);
+    }
+    expect(steps.quote_delivery?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
+    expect(steps.book_waybill?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
+    expect(steps.book_waybill?.input_parameters.channel_id?.type).toBe('slack#/types/channel_id');
   });
 
   it('declares /quote, /book and /waybill with descriptions and usage hints', () => {
@@ -121,14 +204,16 @@ describe('manifest.yml', () => {
     );
   });
 
-  it('has the Home tab and the event that draws it, and a read-only Messages tab for the bot’s DMs', () => {
+  it('has the Home tab and the event that draws it, a read-only Messages tab for the bot’s DMs, and the steps’ event', () => {
     const manifest = loadManifest();
     expect(manifest.features.app_home).toEqual({
       home_tab_enabled: true,
       messages_tab_enabled: true,
       messages_tab_read_only_enabled: true,
     });
-    expect(manifest.settings.event_subscriptions).toEqual({ bot_events: ['app_home_opened'] });
+    expect(manifest.settings.event_subscriptions).toEqual({
+      bot_events: ['app_home_opened', 'function_executed'],
+    });
   });
 
   it('documents every scope with a comment', () => {
@@ -187,6 +272,19 @@ describe('manifest.yml', () => {
     if (first) first.name = 'Book a waybill from this message';
     expect(validate(longShortcut)).toBe(false);
     expect(errorsOf(validate)).toContain('must NOT have more than 24 characters');
+
+    const untypedInput = loadManifest();
+    const quote = untypedInput.functions?.[ids.stepQuote];
+    if (quote) quote.input_parameters.weight_kg = { title: 'Weight' } as Parameter;
+    expect(validate(untypedInput)).toBe(false);
+    expect(errorsOf(validate)).toContain("must have required property 'type'");
+
+    const noOutputs = loadManifest();
+    const { output_parameters: _dropped, ...withoutOutputs } =
+      noOutputs.functions?.[ids.stepQuote] ?? ({} as Step);
+    noOutputs.functions = { [ids.stepQuote]: withoutOutputs as Step };
+    expect(validate(noOutputs)).toBe(false);
+    expect(errorsOf(validate)).toContain("must have required property 'output_parameters'");
 
     const badColor = loadManifest() as Manifest & { display_information: { background_color?: string } };
     badColor.display_information.background_color = 'navy';

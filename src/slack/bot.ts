@@ -23,6 +23,7 @@ import * as remittance from './remittance/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
 import * as status from './status/index.js';
+import * as steps from './steps/index.js';
 import * as update from './update/index.js';
 import * as waybillCommand from './waybill-command.js';
 
@@ -94,6 +95,7 @@ export function createBot({
     home,
     labels,
     digest,
+    steps,
     waybillCommand,
     modalClosed,
   ])

@@ -31,30 +31,47 @@ function toDraft<T>(row: Selectable<DraftsTable>): Draft<T> {
 }
 
 export function drafts({ db }: Scope, context: Context): Drafts {
+  const newRow = (id: string, input: Parameters<Drafts['create']>[0]) => {
+    const at = context.now();
+    return {
+      id,
+      kind: input.kind,
+      user_id: input.userId,
+      channel_id: input.channelId,
+      data: toJson(input.data) ?? 'null',
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      expires_at: at + context.draftTtlMs,
+    };
+  };
+  const live = (id: string) =>
+    db
+      .selectFrom('drafts')
+      .selectAll()
+      .where('id', '=', id)
+      .where('expires_at', '>', context.now())
+      .executeTakeFirst();
   return {
     async create(input) {
-      const at = context.now();
-      const row = {
-        id: newDraftId(),
-        kind: input.kind,
-        user_id: input.userId,
-        channel_id: input.channelId,
-        data: toJson(input.data) ?? 'null',
-        version: 1,
-        created_at: at,
-        updated_at: at,
-        expires_at: at + context.draftTtlMs,
-      };
+      const row = newRow(newDraftId(), input);
       await db.insertInto('drafts').values(row).execute();
       return toDraft(row);
     },
-    async get(id) {
-      const row = await db
-        .selectFrom('drafts')
-        .selectAll()
-        .where('id', '=', id)
-        .where('expires_at', '>', context.now())
+    async createOnce(id, input) {
+      // The first insert wins across replicas; a later one leaves that draft as it is.
+      const inserted = await db
+        .insertInto('drafts')
+        .values(newRow(id, input))
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .returningAll()
         .executeTakeFirst();
+      if (inserted) return { draft: toDraft(inserted), created: true };
+      const kept = await live(id);
+      return kept && { draft: toDraft(kept), created: false };
+    },
+    async get(id) {
+      const row = await live(id);
       return row && toDraft(row);
     },
     async save(id, data) {

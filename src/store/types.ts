@@ -124,6 +124,15 @@ export interface CardLocation {
 export interface Drafts {
   /** New draft, version 1, expiring `draftTtlMs` from now. Its id is random, URL-safe, 22 characters. */
   create<T>(input: { kind: string; userId: string; channelId: string; data: T }): Promise<Draft<T>>;
+  /**
+   * A draft under an id the caller derives from something Slack may send again (a workflow step's
+   * execution): made by the first call, on any replica; each later call gets that draft, as it is
+   * now, with `created` false. Undefined when it has expired.
+   */
+  createOnce<T>(
+    id: string,
+    input: { kind: string; userId: string; channelId: string; data: T },
+  ): Promise<{ draft: Draft<T>; created: boolean } | undefined>;
   /** Undefined when missing or expired. */
   get<T>(id: string): Promise<Draft<T> | undefined>;
   /** Replaces data, bumps version and updatedAt, extends expiry. Rejects with DraftNotFoundError if missing or expired. */

@@ -7,7 +7,7 @@ import { withDraft } from '../../src/slack/guards/with-draft.js';
 import { AccessControl } from '../../src/slack/runtime/access-control.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
-const methods = ['action', 'view', 'command', 'shortcut', 'options', 'event'] as const;
+const methods = ['action', 'view', 'command', 'shortcut', 'options', 'event', 'function'] as const;
 
 /** A listener's constraints object by what it listens for: its callback id or action id, else its type. */
 function idOf(constraints: object): string {
@@ -68,6 +68,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action quote_party',
     'action quote_reopen',
     'action quote_retry',
+    'function quote_delivery',
     'options quote_party',
     'shortcut quote_new',
     'view quote_destination',
@@ -85,6 +86,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action booking_profile',
     'action booking_remove_parcel',
     'action booking_retry',
+    'function book_waybill',
     'options booking_party',
     'shortcut book_from_message',
     'shortcut book_new',
@@ -100,6 +102,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action update_retry',
     'action update_send_checked',
     'action waybill_update',
+    'function record_status',
     'view resolve_form',
     'view resolve_update_form',
     'view status_form',

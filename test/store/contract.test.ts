@@ -98,6 +98,43 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
       expect(new Set(created.map((draft) => draft.id)).size).toBe(200);
     });
 
+    it('creates a draft under a given id once: every other call, at the same moment or later, gets that one', async () => {
+      const clock = fakeClock();
+      const store = await backend.open({ now: clock.now, draftTtlMs: DAY });
+      const calls = await Promise.all(
+        [1, 2, 3, 4, 5].map((n) =>
+          store.drafts.createOnce('step-Fx1', {
+            kind: 'booking',
+            userId: 'U1',
+            channelId: 'C1',
+            data: { n },
+          }),
+        ),
+      );
+      expect(calls.filter((call) => call?.created)).toHaveLength(1);
+      const first = calls.find((call) => call?.created)?.draft;
+      expect(new Set(calls.map((call) => JSON.stringify(call?.draft)))).toEqual(
+        new Set([JSON.stringify(first)]),
+      );
+      await store.drafts.save('step-Fx1', { n: 9 });
+      const later = await store.drafts.createOnce('step-Fx1', {
+        kind: 'booking',
+        userId: 'U1',
+        channelId: 'C1',
+        data: { n: 0 },
+      });
+      expect(later).toMatchObject({ created: false, draft: { id: 'step-Fx1', version: 2, data: { n: 9 } } });
+      clock.advance(DAY);
+      expect(
+        await store.drafts.createOnce('step-Fx1', {
+          kind: 'booking',
+          userId: 'U1',
+          channelId: 'C1',
+          data: {},
+        }),
+      ).toBeUndefined();
+    });
+
     it('returns Dates inside data as ISO strings and drops undefined properties; keeps null data', async () => {
       const store = await backend.open();
       const draft = await store.drafts.create({

@@ -1,11 +1,13 @@
 /** What a dispatcher does in Slack, as the signed requests Slack sends: for one bot or several replicas. */
 import { expect } from 'vitest';
-import type { FakeSlack } from '../../fakes/slack-fake.js';
+import type { FakeCall, FakeSlack } from '../../fakes/slack-fake.js';
 import {
   type AppResponse,
   blockActionsPayload,
   blockSuggestionPayload,
   eventCallbackBody,
+  type FunctionExecutedArgs,
+  functionExecutedEvent,
   globalShortcutPayload,
   interactiveBody,
   JSON_CONTENT_TYPE,
@@ -90,6 +92,14 @@ export interface SlackDriver {
   clickInHome(actionId: string, value?: string, user?: string): Promise<AppResponse>;
   /** An Events API delivery, e.g. `{ type: 'app_home_opened', user: 'UDISPATCH', tab: 'home' }`. */
   event(event: Record<string, unknown>): Promise<AppResponse>;
+  /**
+   * A workflow step run (`function_executed`); the same `eventId` with `retryNum` is Slack delivering
+   * it again. Resolves with its completion: `functions.completeSuccess` or `functions.completeError`.
+   */
+  step(
+    args: FunctionExecutedArgs,
+    delivery?: { eventId?: string; retryNum?: number },
+  ): Promise<{ response: AppResponse; completion: FakeCall }>;
   /** A global shortcut from the shortcut menu ("New booking", "New quote"). */
   globalShortcut(callbackId: string, user?: string): Promise<AppResponse>;
 }
@@ -260,6 +270,26 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
         ),
       ),
     event: (event) => post(eventCallbackBody(event), { contentType: JSON_CONTENT_TYPE }),
+    async step(args, { eventId, retryNum } = {}) {
+      const event = functionExecutedEvent(args);
+      const execution = event.function_execution_id;
+      const ofThis = (call: FakeCall) => call.body.function_execution_id === execution;
+      // This delivery's completion: the next one of either kind for the execution.
+      const next = (method: string) =>
+        fake.waitFor(method, ofThis, {
+          count: fake.callsTo(method).filter(ofThis).length + 1,
+          timeoutMs: 15_000,
+        });
+      const ending = Promise.any([next('functions.completeSuccess'), next('functions.completeError')]);
+      const response = await post(eventCallbackBody(event, { eventId }), {
+        contentType: JSON_CONTENT_TYPE,
+        ...(retryNum
+          ? { headers: { 'X-Slack-Retry-Num': String(retryNum), 'X-Slack-Retry-Reason': 'timeout' } }
+          : {}),
+      });
+      const completion = await ending;
+      return { response, completion };
+    },
     globalShortcut: (callbackId, user = 'UDISPATCH') =>
       post(interactiveBody(globalShortcutPayload({ callbackId, user }))),
   };

@@ -20,8 +20,10 @@ import * as senderProfile from './sender-profile.js';
 import * as shortcut from './shortcut.js';
 
 export { openBookingDrafts } from './draft.js';
+export type { BookingDraft } from './form.js';
 export { bookingFormSpec, stepFields } from './form.js';
 export { rebookCommand } from './rebook.js';
+export { postCard } from './send.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [

@@ -87,8 +87,10 @@ export function requires(
     const request = partsOf(args.body);
     const channelId = await channelOf(core.store, request);
     const { userId, view, triggerId } = request;
-    // A shortcut and the Home tab come from no conversation: the one chosen next is checked then.
-    const channelChosenLater = request.surface === 'shortcut' || view?.type === 'home';
+    // A shortcut and the Home tab come from no conversation: the one chosen next is checked then. A
+    // workflow step naming no channel (a quote, a status) is checked on its user alone.
+    const channelChosenLater =
+      request.surface === 'shortcut' || view?.type === 'home' || (request.surface === 'step' && !channelId);
     const verdict = await verdictOn(core.access, operation, {
       client: args.client,
       userId,
@@ -114,7 +116,12 @@ export function requires(
       { user: userId, channel: channelId, operation, reason: verdict.reason },
       'request refused by access control',
     );
-    if (request.surface === 'command') {
+    if (request.surface === 'step') {
+      // Bolt acknowledged the event already; the workflow shows the step's error to its builder.
+      await (args as unknown as { fail: (params: { error: string }) => Promise<unknown> }).fail({
+        error: text,
+      });
+    } else if (request.surface === 'command') {
       await ack?.({ response_type: 'ephemeral', text });
     } else if (
       (request.surface === 'shortcut' || request.surface === 'message shortcut' || view?.type === 'home') &&

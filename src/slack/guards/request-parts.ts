@@ -14,8 +14,9 @@ export interface RequestParts {
     | 'button'
     | 'suggestion'
     | 'event'
+    | 'step'
     | 'other';
-  /** Empty when the request names nobody (an event). */
+  /** Empty when the request names nobody (an event); for a workflow step, the user its inputs name. */
   userId: string;
   channelId?: string;
   triggerId?: string;
@@ -59,7 +60,9 @@ export function partsOf(body: SlackRequest): RequestParts {
     case 'block_suggestion':
       return { surface: 'suggestion', userId, channelId: body.channel?.id, view: body.view };
     case 'event_callback':
-      return { surface: 'event', userId, eventId: body.event_id };
+      return body.event?.type === 'function_executed'
+        ? stepParts(body.event.inputs, body.event_id)
+        : { surface: 'event', userId, eventId: body.event_id };
     default:
       return {
         surface: 'other',
@@ -68,4 +71,19 @@ export function partsOf(body: SlackRequest): RequestParts {
         triggerId: 'trigger_id' in body ? body.trigger_id : undefined,
       };
   }
+}
+
+/**
+ * A workflow step (`function_executed`) comes from no person: it acts for the user its inputs name
+ * (`requested_by`, `recorded_by`), in the channel they name, if any.
+ */
+function stepParts(inputs: unknown, eventId: string): RequestParts {
+  const given = typeof inputs === 'object' && inputs !== null ? (inputs as Record<string, unknown>) : {};
+  const text = (key: string) => (typeof given[key] === 'string' ? given[key] : undefined);
+  return {
+    surface: 'step',
+    userId: text('requested_by') ?? text('recorded_by') ?? '',
+    channelId: text('channel_id') || undefined,
+    eventId,
+  };
 }

@@ -15,6 +15,9 @@ export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<Any
     // A type-ahead asking for options only reads: answering it again is harmless, and claiming
     // every key typed would cost a write each (and all of one view's share its id).
     if (surface === 'suggestion') return args.next();
+    // A workflow step delivered again is answered again: each step is safe to repeat (a booking is
+    // keyed on its execution id), and a step whose first delivery never completed must not be dropped.
+    if (surface === 'step') return args.next();
     // The Events API is what Slack documents re-delivering (X-Slack-Retry-Num): an event by its id.
     const id = eventId ?? triggerId ?? (view?.id ? `${view.id}:${view.hash}` : undefined);
     if (!id) return args.next();

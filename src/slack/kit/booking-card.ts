@@ -33,6 +33,8 @@ export interface CardInput {
   remittances?: readonly CardRemittance[];
   /** The parcel's latest status, as a dispatcher recorded it. */
   status?: StatusEntry;
+  /** Where the booking came from when no person typed it (a workflow step). */
+  via?: string;
 }
 
 /** One remittance of a booking's COD, as its card shows it. */
@@ -89,6 +91,7 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
           (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : ''),
       ),
       ...environmentNotice(env),
+      ...(input.via ? [context(input.via)] : []),
       ...(input.status ? [context(statusLine(input.status))] : []),
       ...facts([
         ['Tracking number', booking.trackingNumber],

@@ -15,6 +15,10 @@ export const ids = {
   bookFromMessage: 'book_from_message',
   bookNew: 'book_new',
   quoteNew: 'quote_new',
+  /** Workflow steps, as declared in manifest.yml under `functions`. */
+  stepQuote: 'quote_delivery',
+  stepBook: 'book_waybill',
+  stepStatus: 'record_status',
   /** A global shortcut's first view: where the result is posted. */
   bookingDestination: 'booking_destination',
   quoteDestination: 'quote_destination',

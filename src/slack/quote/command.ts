@@ -24,7 +24,7 @@ export function quotePrefillKeys(deps: Pick<Core, 'waybill'>): PrefillKeys {
 }
 
 /** A dispatcher in a hurry: pickup today, delivery tomorrow, one parcel, the only service if there is one. */
-function quoteDefaults(deps: Pick<Core, 'waybill' | 'now'>): Record<string, unknown> {
+export function quoteDefaults(deps: Pick<Core, 'waybill' | 'now'>): Record<string, unknown> {
   const { timeZone, catalog } = deps.waybill;
   const now = deps.now();
   return {

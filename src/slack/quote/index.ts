@@ -10,8 +10,11 @@ import * as retry from './retry.js';
 import * as shortcut from './shortcut.js';
 import * as submit from './submit.js';
 
+export { routeLine } from './blocks.js';
+export { quoteDefaults } from './command.js';
 export { quotedInput } from './draft.js';
 export { quoteFormSpec } from './form.js';
+export { auditQuote } from './send.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [command, shortcut, submit, back, retry, reopen, partyPick])

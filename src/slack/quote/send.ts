@@ -89,7 +89,7 @@ export async function runQuote(
  * A quote changes nothing at the courier, so its audit entry is not worth withholding the price
  * for: with the database away, the dispatcher still gets the answer and the gap is logged.
  */
-async function auditQuote(
+export async function auditQuote(
   deps: Pick<Core, 'store' | 'logger'>,
   entry: Parameters<Core['store']['audit']['record']>[0],
 ) {

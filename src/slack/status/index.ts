@@ -5,6 +5,8 @@ import type { Core } from '../core.js';
 import * as form from './form.js';
 
 export { statusCommand, statusOfBooking } from './command.js';
+export { checkStatus, recordStatus, tellCards } from './record.js';
+export { readStatusWords, usualWords } from './words.js';
 
 export function register(app: App, deps: Core): void {
   form.register(app, deps);

@@ -61,19 +61,20 @@ export function checkStatus(input: {
 type Recorded = { recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry };
 
 /**
- * Records a status for a booking; the answer for the person, in words. A status it already has
- * writes and posts nothing. The card and the thread are told after, through `afterwards`.
+ * Records a status for a booking; the answer for the person, in words (`refused`: the booking is not
+ * theirs to update in its own conversation). A status it already has writes and posts nothing. The
+ * card and the thread are told after, through `afterwards`.
  */
 export async function recordStatus(
   deps: Core,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
-): Promise<{ text: string; recorded?: StatusEntry }> {
+): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
   const { userId, trackingNumber, choice } = input;
   const known = await storedBooking(deps, trackingNumber);
   if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
-  if (refused) return { text: refused };
+  if (refused) return { text: refused, refused: true };
   const result: Recorded = await deps.store.statuses.record({ trackingNumber, userId, ...choice });
   if (!result.recorded) return { text: recordedText(trackingNumber, result) };
   await deps.store.audit.record({

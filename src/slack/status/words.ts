@@ -80,11 +80,16 @@ function choices<V>(typed: string, found: Phrase<V>[], label: (value: V) => stri
   return `\`${escapeMrkdwn(typed)}\` could be ${named.slice(0, -1).join(', ')} or ${named.at(-1)}: write which.`;
 }
 
-/** How to write the command, for a status that cannot be read: each status's usual word, each reason's. */
-export function statusUsage(): string {
+/** Each status's usual word, then each reason's, for saying what may be written. */
+export function usualWords(): string {
   const usual = (words: Record<string, readonly string[]>) =>
     Object.values(words)
       .map(([word]) => `\`${word}\``)
       .join(', ');
-  return `Write \`/waybill status <tracking number> <status> [note]\`, the status one of ${usual(STATUS_WORDS)} (any case); a failed attempt is followed by its reason (${usual(REASON_WORDS)}).`;
+  return `the status one of ${usual(STATUS_WORDS)} (any case); a failed attempt is followed by its reason (${usual(REASON_WORDS)})`;
+}
+
+/** How to write the command, for a status that cannot be read. */
+export function statusUsage(): string {
+  return `Write \`/waybill status <tracking number> <status> [note]\`, ${usualWords()}.`;
 }

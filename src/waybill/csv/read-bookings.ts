@@ -46,7 +46,7 @@ export interface BookingCsvOptions {
 }
 
 /** Stands in for the number the bot hands out at booking time, so the rest of the row can be checked now. */
-const PENDING_TRACKING_NUMBER = 'PENDING';
+export const PENDING_TRACKING_NUMBER = 'PENDING';
 
 /** The delimiter the header row uses more of, outside quotes: `;` where the decimal comma is usual. */
 function detectDelimiter(text: string): ',' | ';' {

@@ -1,0 +1,283 @@
+/**
+ * book_waybill: a booking from a workflow, at most once per execution. The step's draft is keyed on
+ * the function execution id, so a delivery again finds the first one's draft, number and attempt,
+ * and is answered with its outcome; the booking goes the way every booking goes (sendBooking).
+ */
+import type { App } from '@slack/bolt';
+import { beginAttempt, bookingAttempt } from '../../operations/attempts.js';
+import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
+import type { Attempt, Draft } from '../../store/index.js';
+import { bookingOfRow, PENDING_TRACKING_NUMBER } from '../../waybill/csv/read-bookings.js';
+import { zonedDateAfter } from '../../waybill/dates.js';
+import { isCalendarDate } from '../../waybill/fields.js';
+import { HOME_COUNTRY } from '../../waybill/phones.js';
+import { applyProfile } from '../../waybill/profiles.js';
+import { type Booking, validate } from '../../waybill/schemas.js';
+import { toBookingWire, toQuotationWire } from '../../waybill/wire.js';
+import { type BookingDraft, postCard } from '../book/index.js';
+import type { Core } from '../core.js';
+import { resolveActions } from '../kit/attempts.js';
+import { bookingCard } from '../kit/booking-card.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
+import { runStep, type StepEnd, stepRequires } from './run.js';
+
+const bookInputs: StepInputs = {
+  receiver_name: 'consignee.name',
+  receiver_phone: 'consignee.phone',
+  receiver_address: 'consignee.street',
+  receiver_barangay: 'consignee.neighbourhood',
+  receiver_city: 'consignee.city',
+  receiver_province: 'consignee.region',
+  receiver_postal: 'consignee.postal',
+  cod_amount: 'codAmount',
+  declared_value: 'declaredValue',
+  weight_kg: 'package.weight',
+  parcels: 'quantity',
+  item_description: 'itemDescription',
+  pickup_date: 'pickupAt.date',
+};
+
+/** A booking made by a step keeps what the quote it was priced with said, for a delivery again. */
+type StepDraft = BookingDraft & { totalCharge?: string };
+
+export type StepOutcome = 'booked' | 'refused' | 'unknown';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayAfter = (date: string) =>
+  new Date(Date.parse(`${date}T12:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+
+/** The first day after today (in WAYBILL_TIMEZONE) that is not a Saturday or a Sunday. */
+function nextWorkingDay(now: Date, timeZone: string): string {
+  for (let days = 1; ; days += 1) {
+    const date = zonedDateAfter(now, days, timeZone);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) return date;
+  }
+}
+
+/**
+ * The booking's values from the step's inputs, over what a form would start with: the sender
+ * profile named (the first configured one when empty), the catalogue's first service type and last
+ * package type, cash on delivery when a COD amount is given, pickup at 09:00 and delivery by 17:00
+ * the day after. Or why not, naming the input.
+ */
+function bookingValues(
+  deps: Pick<Core, 'waybill' | 'profiles' | 'now'>,
+  given: GivenInputs,
+): { error: string } | { values: Record<string, unknown> } {
+  const { catalog, timeZone } = deps.waybill;
+  const named = typeof given.sender_profile === 'string' ? given.sender_profile.trim() : '';
+  const profile = named ? deps.profiles.find((p) => p.id === named) : deps.profiles[0];
+  if (named && !profile) {
+    const known = deps.profiles.map((p) => p.id).join(', ') || 'none are set up';
+    return { error: `sender_profile: Unknown sender profile "${named}" (${known})` };
+  }
+  const cod = given.cod_amount !== undefined && given.cod_amount !== null && given.cod_amount !== '';
+  const pickup =
+    typeof given.pickup_date === 'string' && given.pickup_date.trim()
+      ? given.pickup_date.trim()
+      : nextWorkingDay(deps.now(), timeZone);
+  const base = {
+    shipper: {},
+    serviceType: catalog.serviceTypes[0]?.value,
+    paymentMethod: cod
+      ? catalog.codPaymentMethod
+      : catalog.paymentMethods.find((m) => m.value !== catalog.codPaymentMethod)?.value,
+    package: { type: catalog.packageTypes.at(-1)?.value },
+    consignee: { country: HOME_COUNTRY },
+    pickupAt: { date: pickup, time: '09:00' },
+    ...(isCalendarDate(pickup) ? { expectedDeliveryAt: { date: dayAfter(pickup), time: '17:00' } } : {}),
+  };
+  return { values: schemaInput(given, bookInputs, profile ? applyProfile(base, profile) : base) };
+}
+
+const checkedBooking = (
+  deps: Pick<Core, 'schemas' | 'waybill'>,
+  values: Record<string, unknown>,
+  number: string,
+) => bookingOfRow({ schema: deps.schemas.booking, timeZone: deps.waybill.timeZone }, values, number);
+
+/** A card's link, for the workflow's next steps; '' when Slack will not give one. */
+async function cardLink(client: SlackClient, place: { channelId?: string; ts?: string }): Promise<string> {
+  if (!place.channelId || !place.ts) return '';
+  const answer = await client.chat
+    .getPermalink({ channel: place.channelId, message_ts: place.ts })
+    .catch(() => undefined);
+  return answer?.permalink ?? '';
+}
+
+function outputs(
+  outcome: StepOutcome,
+  trackingNumber: string,
+  more: { totalCharge?: string; link?: string } = {},
+) {
+  return {
+    tracking_number: trackingNumber,
+    total_charge: more.totalCharge ?? '',
+    card_link: more.link ?? '',
+    outcome,
+  };
+}
+
+/** The outcome of the attempt a delivery before this one made: the same outputs again. */
+async function answerEarlier(
+  deps: Core,
+  client: SlackClient,
+  draft: Draft<StepDraft>,
+  attempt: Attempt<BookingAttemptResult>,
+  end: StepEnd,
+): Promise<void> {
+  const number = attempt.trackingNumber ?? '';
+  // Still at the courier: the delivery that began it ends the step.
+  if (attempt.state === 'in-flight') return;
+  if (attempt.state !== 'succeeded') {
+    const outcome = attempt.state === 'failed' ? 'refused' : 'unknown';
+    return void (await end.complete({ outputs: outputs(outcome, number) }));
+  }
+  const stored = await deps.store.bookings.get(number);
+  const link = await cardLink(client, { channelId: stored?.cardChannelId, ts: stored?.cardTs });
+  await end.complete({ outputs: outputs('booked', number, { totalCharge: draft.data.totalCharge, link }) });
+}
+
+/** The booking's price, for `total_charge`; '' when the courier will not price it (the booking goes on). */
+async function priceOf(deps: Core, values: Record<string, unknown>): Promise<string> {
+  const { pickupAt, expectedDeliveryAt } = values as Record<string, { date?: string } | undefined>;
+  const quote = validate(deps.schemas.quote, {
+    ...values,
+    pickupDate: pickupAt?.date,
+    expectedDeliveryDate: expectedDeliveryAt?.date,
+  });
+  if (!quote.ok) return '';
+  return deps.courier.quote(toQuotationWire(quote.value)).then(
+    (price) => price.totalCharge,
+    () => '',
+  );
+}
+
+async function bookStep(
+  deps: Core,
+  client: SlackClient,
+  execution: string,
+  given: GivenInputs,
+  end: StepEnd,
+): Promise<void> {
+  const made = bookingValues(deps, given);
+  if ('error' in made) return void (await end.fail({ error: made.error }));
+  const checked = checkedBooking(deps, made.values, PENDING_TRACKING_NUMBER);
+  if (!checked.ok) return void (await end.fail({ error: refusal(checked.errors, bookInputs) }));
+  const userId = String(given.requested_by ?? '');
+  const channelId = String(given.channel_id ?? '');
+  // One draft, number and attempt per execution, whichever delivery (on whichever replica) is first.
+  const draftId = `step-${execution}`;
+  const earlier = await deps.store.drafts.get<StepDraft>(draftId);
+  const number =
+    earlier?.data.generatedTrackingNumber ??
+    (await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId));
+  const kept = await deps.store.drafts.createOnce<StepDraft>(draftId, {
+    kind: 'booking',
+    userId,
+    channelId,
+    data: { input: made.values, step: 'review', parcels: 0, rev: 0, generatedTrackingNumber: number },
+  });
+  if (!kept)
+    return void (await end.fail({ error: 'This workflow run is too old to book: run the workflow again.' }));
+  const { draft } = kept;
+  const booking = checkedBooking(deps, draft.data.input, draft.data.generatedTrackingNumber ?? number);
+  if (!booking.ok) return void (await end.fail({ error: refusal(booking.errors, bookInputs) }));
+  const request = toBookingWire(booking.value, deps.waybill.timeZone);
+  const attempt = bookingAttempt(draftId, request);
+  const begun = await beginAttempt<BookingAttemptResult>(deps.store, attempt, { userId, channelId });
+  if (!begun.started) return answerEarlier(deps, client, draft, begun.attempt, end);
+  const totalCharge = await priceOf(deps, draft.data.input);
+  await sendAndTell(deps, client, { draft, booking: booking.value, attempt, request, totalCharge }, end);
+}
+
+async function sendAndTell(
+  deps: Core,
+  client: SlackClient,
+  input: {
+    draft: Draft<StepDraft>;
+    booking: Booking;
+    attempt: ReturnType<typeof bookingAttempt>;
+    request: ReturnType<typeof toBookingWire>;
+    totalCharge: string;
+  },
+  end: StepEnd,
+): Promise<void> {
+  const { draft, booking, attempt, totalCharge } = input;
+  const { trackingNumber } = booking;
+  const sent = await sendBooking(deps, {
+    attempt,
+    request: input.request,
+    booking,
+    userId: draft.userId,
+    channelId: draft.channelId,
+    postedNote: 'The booking card is being posted.',
+    alsoRecord: (tx) =>
+      tx.drafts.save<StepDraft>(draft.id, {
+        ...draft.data,
+        bookedTrackingNumber: trackingNumber,
+        totalCharge,
+      }),
+  });
+  if (sent.state === 'failed')
+    return void (await end.complete({ outputs: outputs('refused', trackingNumber) }));
+  if (sent.state === 'unknown') {
+    // The usual Resolve path, where the booking would have gone: never sent again by itself.
+    const text = `:warning: A workflow's booking \`${escapeMrkdwn(trackingNumber)}\` for <@${draft.userId}>: ${escapeMrkdwn(sent.message)}`;
+    await client.chat
+      .postMessage({
+        channel: draft.channelId,
+        text,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, resolveActions(attempt.key)],
+      })
+      .catch((err: unknown) =>
+        deps.logger.error({ err, trackingNumber }, 'an unknown outcome could not be posted'),
+      );
+    return void (await end.complete({ outputs: outputs('unknown', trackingNumber) }));
+  }
+  if (sent.state === 'unrecorded' || !sent.recorded) {
+    return void (await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge }) }));
+  }
+  const { env, catalog, currency } = deps.waybill;
+  const card = bookingCard({
+    booking,
+    trackingRefNo: sent.answer.trackingRefNo,
+    bookedBy: draft.userId,
+    bookedAt: sent.at,
+    catalog,
+    currency,
+    env,
+    via: ':zap: Booked by a workflow (Workflow Builder step)',
+  });
+  const delivered = await postCard(deps, client, sent.recorded, card);
+  const placed = delivered && 'ts' in delivered ? delivered : undefined;
+  await deps.store.attempts
+    .finish<BookingAttemptResult>(attempt.key, 'succeeded', {
+      trackingRefNo: sent.answer.trackingRefNo,
+      postedNote: placed
+        ? 'The booking card was posted.'
+        : 'Slack did not accept the booking card; the booking is stored.',
+    })
+    .catch((err: unknown) =>
+      deps.logger.warn({ err, trackingNumber }, 'where the booking card went could not be recorded'),
+    );
+  const link = await cardLink(client, { channelId: placed?.channelId, ts: placed?.ts });
+  await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge, link }) });
+}
+
+export function register(app: App, deps: Core): void {
+  app.function(
+    ids.stepBook,
+    stepRequires(deps, 'book'),
+    async ({ inputs, complete, fail, client, event }) => {
+      const end = { complete, fail };
+      runStep(deps, ids.stepBook, end, () =>
+        bookStep(deps, client, event.function_execution_id, inputs, end),
+      );
+    },
+  );
+}

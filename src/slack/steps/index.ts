@@ -1,0 +1,11 @@
+/** Workflow Builder steps (custom functions): the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never steps' other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as book from './book.js';
+import * as quote from './quote.js';
+import * as status from './status.js';
+
+export function register(app: App, deps: Core): void {
+  for (const step of [quote, book, status]) step.register(app, deps);
+}
