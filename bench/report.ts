@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type { BulkReport } from './bulk.js';
 import type { ExportReport } from './export.js';
+import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { LabelsReport } from './labels.js';
 import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
@@ -179,6 +180,7 @@ export function render(report: {
   exported?: ExportReport[];
   remittance?: RemittanceReport;
   typeAhead?: TypeAheadRow[];
+  find?: FindRow[];
   targets: TargetCheck[];
 }): string {
   const m = report.machine;
@@ -462,6 +464,26 @@ export function render(report: {
           ms(r.p50Ms),
           ms(r.p99Ms),
           Math.round(r.xLookup * 10) / 10,
+        ]),
+      ]),
+    );
+  }
+  if (report.find?.length) {
+    const ms = (value: number) => Math.round(value * 100) / 100;
+    out.push('');
+    out.push(
+      `/waybill find: the first page with ${report.find[0]?.bookings} bookings, ${FIND_ROUNDS} times each in a row (ms)`,
+    );
+    out.push(
+      table([
+        ['backend', 'query', 'what it matches', 'found', 'p50', 'p99'],
+        ...report.find.map((r) => [
+          r.backend,
+          JSON.stringify(r.query),
+          r.what,
+          r.found,
+          ms(r.p50Ms),
+          ms(r.p99Ms),
         ]),
       ]),
     );

@@ -35,6 +35,7 @@ import { benchBigStore } from './big-store.js';
 import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
 import { type Backend, postgresAdminUrl } from './databases.js';
 import { auditTrailStore, benchExport, type ExportReport, exportTargets } from './export.js';
+import { type FindRow, findTargets } from './find.js';
 import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
   const exported: ExportReport[] = [];
   let remittance: RemittanceReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
+  const find: FindRow[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of bulkOnly || bigStoreOnly ? [] : latencies) {
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
       const measured = await benchBigStore(ctx, backend, bigStoreScale);
       exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
+      find.push(...measured.find);
     }
   } finally {
     await fake.close();
@@ -158,11 +161,13 @@ async function main(): Promise<void> {
     exported,
     remittance,
     typeAhead,
+    find,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
       ...(instances.length > 0 ? targets(instances, N) : []),
       ...bulkTargets(bulk),
       ...typeAheadTargets(typeAhead),
+      ...findTargets(find),
       ...exportTargets(exported),
     ],
   };

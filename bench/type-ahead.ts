@@ -37,7 +37,7 @@ export interface TypeAheadRow {
   xLookup: number;
 }
 
-async function timed(run: () => Promise<unknown>): Promise<number[]> {
+export async function timed(run: () => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < TYPE_AHEAD_ROUNDS; i++) {
     const start = performance.now();

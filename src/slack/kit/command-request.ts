@@ -21,11 +21,14 @@ export type CommandRequest =
   /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
   | { kind: 'status'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
-  | { kind: 'digest' };
+  | { kind: 'digest' }
+  /** `/waybill find <words and filters>`, as typed (maybe nothing). */
+  | { kind: 'find'; query: string };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
   'show',
+  'find',
   'update',
   'rebook',
   'addresses',
@@ -59,6 +62,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       return verb === 'import' ? { kind: 'bulk' } : { kind: 'book' };
     case '/waybill':
       if (verb === 'addresses') return { kind: 'addresses', query: rest };
+      if (verb === 'find') return { kind: 'find', query: rest };
       if (verb === 'remittance') return { kind: 'remittance' };
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };

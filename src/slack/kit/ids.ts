@@ -63,6 +63,8 @@ export const ids = {
   labelsManifest: 'labels_manifest',
   /** A booking card's Record status, and its modal. */
   statusOpen: 'status_open',
+  findShow: 'find_show',
+  findMore: 'find_more',
   statusForm: 'status_form',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',

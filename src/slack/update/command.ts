@@ -1,4 +1,5 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
+import type { KnownBlock } from '@slack/types';
 import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -14,16 +15,13 @@ export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unkno
   await ack({ response_type: 'ephemeral', text: unknown ? `${unknownVerbText(unknown)}\n\n${help}` : help });
 };
 
-/** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-export const showCommand: CommandAnswer<'show'> = async (deps, { ack }, { trackingNumber }) => {
+/** A booking's card with its status history, or that there is none: what `/waybill show` and Show answer. */
+export async function shownBooking(
+  deps: Parameters<CommandAnswer<'show'>>[0],
+  trackingNumber: string,
+): Promise<{ text: string; blocks?: KnownBlock[] }> {
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) {
-    await ack({
-      response_type: 'ephemeral',
-      text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`,
-    });
-    return;
-  }
+  if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
   const status = await statusOfBooking(deps, trackingNumber);
   const card = await storedBookingCard(
     deps,
@@ -32,7 +30,12 @@ export const showCommand: CommandAnswer<'show'> = async (deps, { ack }, { tracki
     known.record.updatedBy,
     status.latest,
   );
-  await ack({ response_type: 'ephemeral', text: card.text, blocks: [...card.blocks, ...status.blocks] });
+  return { text: card.text, blocks: [...card.blocks, ...status.blocks] };
+}
+
+/** `/waybill show <tracking number>`: the booking card with its status history, privately. */
+export const showCommand: CommandAnswer<'show'> = async (deps, { ack }, { trackingNumber }) => {
+  await ack({ response_type: 'ephemeral', ...(await shownBooking(deps, trackingNumber)) });
 };
 
 /** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */
