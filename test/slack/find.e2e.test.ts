@@ -174,4 +174,31 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     const elsewhere = await bot.command('/waybill', 'find maria', { channel_id: 'CSECRET' });
     expect(listed(elsewhere.body)).toEqual([]);
   });
+
+  it("the Home tab's Find box: the first page in the person's DM, More there; refused without the show permission", async () => {
+    const bot = await started({ ALLOWED_USER_IDS: 'UDISPATCH' });
+    for (let i = 1; i <= 12; i++) await seed(bot, i, { name: 'Maria Santos' });
+    await bot.event({ type: 'app_home_opened', user: 'UDISPATCH', tab: 'home' });
+    const home = await bot.fake.waitFor('views.publish');
+    // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+    const box = (home.body.view as any).blocks.find((b: any) => b.block_id === 'find');
+    expect(box).toMatchObject({ type: 'input', dispatch_action: true, element: { action_id: ids.findHome } });
+    expectWithinSlackLimits(home.body.view as object);
+
+    await bot.typeInHome(ids.findHome, 'maria santos');
+    const dm = await bot.fake.waitFor('chat.postMessage', (c) => c.body.channel === 'UDISPATCH');
+    expect(listed(dm.body)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `WB${String(12 - i).padStart(6, '0')}`),
+    );
+    await bot.clickInMessage(ids.findMore, moreOf(dm.body) as string, { channelId: 'DDISPATCH' });
+    const next = await bot.fake.waitForResponseUrlPost();
+    expect(listed(next.body)).toEqual(['WB000002', 'WB000001']);
+
+    // Someone not allowed is told in a modal, and sent nothing.
+    await bot.typeInHome(ids.findHome, 'maria', 'UOTHER');
+    const refused = await bot.fake.waitFor('views.open');
+    expect(JSON.stringify(refused.body.view)).toContain('Not allowed');
+    await bot.idle();
+    expect(bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'UOTHER')).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
-/** `/waybill find <words>` and its More and Show buttons: bookings found, privately, a page at a time. */
-import type { App } from '@slack/bolt';
+/** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
+import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
 import { findPage, readFindQuery } from '../../operations/find.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -75,6 +75,17 @@ export function register(app: App, deps: Core): void {
       ...(await pageOf(deps, body.user.id, cursor.query, cursor)),
     });
   });
+  // The Home tab's Find box: the first page in the person's DM with the bot, where More and the buttons work.
+  app.action<BlockAction<PlainTextInputAction>>(
+    ids.findHome,
+    requires(deps, 'show'),
+    async ({ ack, body, action, client }) => {
+      await ack();
+      const query = (action.value ?? '').trim();
+      const page = query ? await pageOf(deps, body.user.id, query) : { text: usage };
+      await client.chat.postMessage({ channel: body.user.id, ...page });
+    },
+  );
   onButton(app, ids.findShow, requires(deps, 'show'), async (_body, _client, tell, action) => {
     await tell({
       response_type: 'ephemeral',

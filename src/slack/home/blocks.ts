@@ -144,6 +144,19 @@ export function homeView(input: HomeInput): HomeView {
       header('Waybill Dispatch'),
       ...environmentNotice(input.env),
       start,
+      {
+        // Enter sends what was typed (dispatch_action): the results come in a DM, as /waybill find's.
+        type: 'input',
+        block_id: 'find',
+        dispatch_action: true,
+        label: plain('Find a booking'),
+        element: {
+          type: 'plain_text_input',
+          action_id: ids.findHome,
+          placeholder: plain('name, phone, reference, WB…, status:failed, cod'),
+          dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
+        },
+      },
       { type: 'divider' },
       header(`Bookings today (${input.bookingsToday})`),
       ...listOrNone(bookings, 'No bookings yet today.'),

@@ -65,6 +65,7 @@ export const ids = {
   statusOpen: 'status_open',
   findShow: 'find_show',
   findMore: 'find_more',
+  findHome: 'find_home',
   statusForm: 'status_form',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',
