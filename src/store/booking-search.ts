@@ -1,7 +1,7 @@
 // Finding bookings: the words each is found by (booking_terms), kept with it, and the search over them.
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { phoneTerms, wordsOf } from './parties.js';
-import type { Db, Tables } from './schema.js';
+import type { BookingsTable, Db, Tables } from './schema.js';
 import type { BookingSearch } from './types.js';
 
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
@@ -21,6 +21,10 @@ export const BOOKED = 'booked';
  * newest first fills a page soon.
  */
 const MANY = 5000;
+/** Conditions matching up to SPARSE bookings are fetched and intersected when every one is common. */
+const SPARSE = 20_000;
+/** The newest bookings walked first when every condition is common. */
+const RECENT = 2000;
 /** Words read from a query: more only cost time. */
 const MAX_WORDS = 8;
 
@@ -138,7 +142,7 @@ export async function findBookings(db: Db, search: BookingSearch) {
   };
   const count = async (condition: Condition) => {
     const first = terms(condition)
-      .limit(MANY + 1)
+      .limit(SPARSE + 1)
       .as('first');
     const { n } = await db
       .selectFrom(first)
@@ -146,24 +150,93 @@ export async function findBookings(db: Db, search: BookingSearch) {
       .executeTakeFirstOrThrow();
     return Number(n);
   };
-  let rarest = -1;
-  let fewest = MANY + 1;
-  for (const [i, condition] of conditions.entries()) {
-    const n = await count(condition);
-    if (n < fewest) [rarest, fewest] = [i, n];
-  }
+  const counts: number[] = [];
+  for (const condition of conditions) counts.push(await count(condition));
+  const fewest = Math.min(...counts);
   const tracking = sql.ref<string>('bookings.tracking_number');
-  let query = db.selectFrom('bookings').selectAll();
-  for (const [i, condition] of conditions.entries()) {
-    query =
-      i === rarest
-        ? query.where('bookings.tracking_number', 'in', terms(condition))
-        : query.where(({ exists }) =>
-            exists(terms(condition).where('booking_terms.tracking_number', '=', tracking)),
-          );
+  /**
+   * The page, `driving` conditions' bookings fetched (their intersection) and sorted, the others
+   * checked booking by booking; with none driving, the bookings walked newest first (only the
+   * newest `window` of them, when given).
+   */
+  const pageOf = (driving: readonly number[], window?: number) => {
+    let query = db.selectFrom('bookings').selectAll();
+    const fetched = driving.map((i) => terms(conditions[i] as Condition));
+    const [first, ...rest] = fetched;
+    if (first)
+      query = query.where(
+        'bookings.tracking_number',
+        'in',
+        rest.reduce((all, next) => all.intersect(next), first),
+      );
+    for (const [i, condition] of conditions.entries()) {
+      if (driving.includes(i)) continue;
+      query = query.where(({ exists }) =>
+        exists(terms(condition).where('booking_terms.tracking_number', '=', tracking)),
+      );
+    }
+    if (window) {
+      // From the window's oldest booking on: one short walk of bookings_booked_at, in the range.
+      const oldest = within(db.selectFrom('bookings').select('bookings.booked_at'), search)
+        .orderBy('bookings.booked_at', 'desc')
+        .offset(window - 1)
+        .limit(1);
+      query = query.where('bookings.booked_at', '>=', (eb) => eb.fn.coalesce(oldest, sql.lit(0)));
+    }
+    return filtered(query, search).execute();
+  };
+  // A rare word's bookings are few enough to fetch and sort; a single common one's are dense enough
+  // that walking the newest fills a page soon.
+  if (fewest <= MANY) return pageOf([counts.indexOf(fewest)]);
+  if (conditions.length <= 1) return pageOf([]);
+  // Several common words, maybe seldom together (`maria juan`): the newest bookings first; a full page
+  // there is the page. Else the whole range when it is short (a month), or the bookings of the words
+  // not too common to fetch, intersected.
+  if (!search.after) {
+    const recent = await pageOf([], RECENT);
+    if (recent.length === search.limit) return recent;
   }
-  if (search.from) query = query.where('bookings.booked_at', '>=', search.from.getTime());
-  if (search.to) query = query.where('bookings.booked_at', '<', search.to.getTime());
+  const range = within(db.selectFrom('bookings').select('bookings.tracking_number'), search).limit(
+    SPARSE + 1,
+  );
+  const { n } = await db
+    .selectFrom(range.as('range'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) <= SPARSE) return pageOf([]);
+  return pageOf(counts.flatMap((n, i) => (n <= SPARSE ? [i] : [])));
+}
+
+/** The search's days and the page's start. */
+function within<Q extends SelectQueryBuilder<Tables, 'bookings', object>>(
+  query: Q,
+  search: BookingSearch,
+): Q {
+  let bounded = query;
+  if (search.from) bounded = bounded.where('bookings.booked_at', '>=', search.from.getTime()) as Q;
+  if (search.to) bounded = bounded.where('bookings.booked_at', '<', search.to.getTime()) as Q;
+  const after = search.after;
+  if (after) {
+    const at = after.bookedAt.getTime();
+    bounded = bounded.where((eb) =>
+      eb.or([
+        eb('bookings.booked_at', '<', at),
+        eb.and([
+          eb('bookings.booked_at', '=', at),
+          eb('bookings.tracking_number', '<', after.trackingNumber),
+        ]),
+      ]),
+    ) as Q;
+  }
+  return bounded;
+}
+
+/** Within the search's days, from the page's start, in the allowed channels: newest first, a page's worth. */
+function filtered(
+  query: SelectQueryBuilder<Tables, 'bookings', Selectable<BookingsTable>>,
+  search: BookingSearch,
+) {
+  query = within(query, search);
   if (search.channelIds) {
     const channels = [...search.channelIds];
     query = query.where((eb) =>
@@ -174,22 +247,8 @@ export async function findBookings(db: Db, search: BookingSearch) {
       ),
     );
   }
-  const after = search.after;
-  if (after) {
-    const at = after.bookedAt.getTime();
-    query = query.where((eb) =>
-      eb.or([
-        eb('bookings.booked_at', '<', at),
-        eb.and([
-          eb('bookings.booked_at', '=', at),
-          eb('bookings.tracking_number', '<', after.trackingNumber),
-        ]),
-      ]),
-    );
-  }
   return query
     .orderBy('bookings.booked_at', 'desc')
     .orderBy('bookings.tracking_number', 'desc')
-    .limit(search.limit)
-    .execute();
+    .limit(search.limit);
 }
