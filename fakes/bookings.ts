@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import { BOOKED, bookingTerms, statusTerm } from '../src/store/booking-search.js';
 import type { BookingsTable, BookingTermsTable } from '../src/store/schema.js';
+import type { Booking } from '../src/waybill/schemas.js';
 import type { BulkWriter } from './bulk-insert.js';
 import { sampleBooking } from './label-bookings.js';
 import { seededParty } from './parties.js';
@@ -16,15 +17,31 @@ export interface SeededBookings {
   bookedAt: (i: number) => number;
 }
 
+/**
+ * Booking i as seeded, with the words `/waybill find` finds it by: the sample booking, its receiver
+ * the address book's seeded party i (ten first names, ten last names, eight cities, a distinct
+ * phone), its reference `PO-i`, one of six items, one of five owners, every third prepaid.
+ */
+export function seededBooking(sample: Booking, i: number, trackingNumber: string, pickupAt: number) {
+  const { name, city, phone } = seededParty(i);
+  const prepaid = i % 3 === 2;
+  const record = {
+    ...sample,
+    trackingNumber,
+    reference1: `PO-${i}`,
+    itemDescription: ITEMS[i % ITEMS.length] as string,
+    consignee: { ...sample.consignee, name, city, phone },
+    paymentMethod: prepaid ? 'PREPAID' : 'COD',
+    codAmount: prepaid ? '' : `${1000 + (i % 5000)}.50`,
+    pickupAt: new Date(pickupAt),
+  };
+  return { record, owner: OWNERS[i % OWNERS.length] as string };
+}
+
 /** Bookings written a batch at a time, so that a big store is never all in memory. */
 const BATCH = 5000;
 
-/**
- * Appends `count` bookings to the store's open transaction, with the words `/waybill find` finds them
- * by: the sample booking, its receiver the address book's seeded party i (ten first names, ten last
- * names, eight cities, a distinct phone), its reference `PO-i`, one of six items, one of five
- * owners, every third prepaid, the COD amount varied.
- */
+/** Appends `count` seeded bookings, with their search terms, to the store's open transaction. */
 export async function insertBookings(writer: BulkWriter, bookings: SeededBookings): Promise<void> {
   const sample = sampleBooking('WB0000000');
   for (let from = 0; from < bookings.count; from += BATCH) {
@@ -34,19 +51,7 @@ export async function insertBookings(writer: BulkWriter, bookings: SeededBooking
       const trackingNumber = bookings.trackingNumber(i);
       const bookedAt = bookings.bookedAt(i);
       const pickupAt = bookedAt + 24 * 60 * 60 * 1000;
-      const { name, city, phone } = seededParty(i);
-      const prepaid = i % 3 === 2;
-      const record = {
-        ...sample,
-        trackingNumber,
-        reference1: `PO-${i}`,
-        itemDescription: ITEMS[i % ITEMS.length] as string,
-        consignee: { ...sample.consignee, name, city, phone },
-        paymentMethod: prepaid ? 'PREPAID' : 'COD',
-        codAmount: prepaid ? '' : `${1000 + (i % 5000)}.50`,
-        pickupAt: new Date(pickupAt),
-      };
-      const owner = OWNERS[i % OWNERS.length] as string;
+      const { record, owner } = seededBooking(sample, i, trackingNumber, pickupAt);
       for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED)])
         terms.push({ term, tracking_number: trackingNumber });
       rows.push({
