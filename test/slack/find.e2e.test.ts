@@ -175,6 +175,19 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     expect(listed(elsewhere.body)).toEqual([]);
   });
 
+  it('over Socket Mode: the command and More as envelopes', async () => {
+    const bot = await startTestBot({ backend, socketMode: true });
+    bots.push(bot);
+    for (let i = 1; i <= 11; i++) await seed(bot, i, { name: 'Maria Santos' });
+    const page = await bot.command('/waybill', 'find maria');
+    expect(listed(page.body)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `WB${String(11 - i).padStart(6, '0')}`),
+    );
+    await bot.clickInMessage(ids.findMore, moreOf(page.body) as string);
+    const next = await bot.fake.waitForResponseUrlPost();
+    expect(listed(next.body)).toEqual(['WB000001']);
+  });
+
   it("the Home tab's Find box: the first page in the person's DM, More there; refused without the show permission", async () => {
     const bot = await started({ ALLOWED_USER_IDS: 'UDISPATCH' });
     for (let i = 1; i <= 12; i++) await seed(bot, i, { name: 'Maria Santos' });
