@@ -1,7 +1,7 @@
 /**
  * Issue 21's big store (100,000 bookings, 1,000,000 audit lines, 50,000 saved parties), written once per
- * backend straight into its tables in one transaction, then the export of a year and the type-ahead
- * measured on that same store.
+ * backend straight into its tables in one transaction, then the export of a year, the type-ahead and
+ * `/waybill find` measured on that same store.
  */
 import { auditLineAt, auditTrackingNumber, insertAuditRows } from '../fakes/audit-rows.js';
 import { insertBookings } from '../fakes/bookings.js';
@@ -9,6 +9,7 @@ import { writeRows } from '../fakes/bulk-insert.js';
 import { insertParties } from '../fakes/parties.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { auditLinesOf2026, benchExport, type ExportReport } from './export.js';
+import { type FindRow, measureFind } from './find.js';
 import { epochMs } from './lib.js';
 import type { Context } from './phases.js';
 import { log } from './processes.js';
@@ -28,11 +29,13 @@ export function bigStoreSize(scale: number) {
   };
 }
 
+const kindOf = (backend: Backend) => (backend === 'SQLite' ? 'sqlite' : 'postgres');
+
 export async function benchBigStore(
   ctx: Context,
   backend: Backend,
   scale: number,
-): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[] }> {
+): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; find: FindRow[] }> {
   const size = bigStoreSize(scale);
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
@@ -53,12 +56,13 @@ export async function benchBigStore(
     const seedMs = Math.round(epochMs() - begun);
     log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);
     const exported = await benchExport(ctx, { backend, database, ...size, seedMs });
-    const typeAhead = await measureTypeAhead(
-      backend === 'SQLite' ? 'sqlite' : 'postgres',
-      database.target,
-      size.parties,
-    );
-    return { exported, typeAhead };
+    const typeAhead = await measureTypeAhead(kindOf(backend), database.target, size.parties);
+    const middle = Math.floor(size.bookings / 2);
+    const find = await measureFind(kindOf(backend), database.target, size.bookings, {
+      trackingNumber: auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),
+      party: middle,
+    });
+    return { exported, typeAhead, find };
   } finally {
     await database.drop();
   }

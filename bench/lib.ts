@@ -215,3 +215,17 @@ export async function waitHealthy(
   }
   return undefined;
 }
+
+/** The slowest query's p99 on each backend, as `check` weighs it against its target. */
+export function slowestQueryTargets<
+  R extends { backend: 'sqlite' | 'postgres'; query: string; p99Ms: number },
+>(rows: readonly R[], check: (worst: R) => Pick<TargetCheck, 'target' | 'met'>): TargetCheck[] {
+  return (['sqlite', 'postgres'] as const).flatMap((backend) => {
+    const mine = rows.filter((r) => r.backend === backend);
+    if (mine.length === 0) return [];
+    const worst = mine.reduce((a, b) => (b.p99Ms > a.p99Ms ? b : a));
+    return [
+      { ...check(worst), figure: `${Math.round(worst.p99Ms * 10) / 10} ms (${JSON.stringify(worst.query)})` },
+    ];
+  });
+}

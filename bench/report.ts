@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type { BulkReport } from './bulk.js';
 import type { ExportReport } from './export.js';
+import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { LabelsReport } from './labels.js';
 import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
@@ -169,6 +170,29 @@ function table(rows: (string | number | null)[][]): string {
     .join('\n');
 }
 
+/** A search's figures, a row a query, after a blank line and its title; `extra`: one more column. */
+function queryTable<
+  R extends { backend: string; query: string; what: string; found: number; p50Ms: number; p99Ms: number },
+>(title: string, rows: readonly R[], extra?: [string, (row: R) => string | number]): string[] {
+  const ms = (value: number) => Math.round(value * 100) / 100;
+  return [
+    '',
+    title,
+    table([
+      ['backend', 'query', 'what it matches', 'found', 'p50', 'p99', ...(extra ? [extra[0]] : [])],
+      ...rows.map((r) => [
+        r.backend,
+        JSON.stringify(r.query),
+        r.what,
+        r.found,
+        ms(r.p50Ms),
+        ms(r.p99Ms),
+        ...(extra ? [extra[1](r)] : []),
+      ]),
+    ]),
+  ];
+}
+
 export function render(report: {
   machine: ReturnType<typeof machine>;
   n: number;
@@ -181,6 +205,7 @@ export function render(report: {
   remittance?: RemittanceReport;
   prints?: PrintsReport;
   typeAhead?: TypeAheadRow[];
+  find?: FindRow[];
   targets: TargetCheck[];
 }): string {
   const m = report.machine;
@@ -478,24 +503,20 @@ export function render(report: {
     for (const note of prints.notes) out.push(`  ${note}`);
   }
   if (report.typeAhead?.length) {
-    const ms = (value: number) => Math.round(value * 100) / 100;
-    out.push('');
     out.push(
-      `Type-ahead: the address book's search with ${report.typeAhead[0]?.parties} saved parties, ${TYPE_AHEAD_ROUNDS} times each in a row (ms)`,
+      ...queryTable(
+        `Type-ahead: the address book's search with ${report.typeAhead[0]?.parties} saved parties, ${TYPE_AHEAD_ROUNDS} times each in a row (ms)`,
+        report.typeAhead,
+        ['p50 x lookup by id', (r) => Math.round(r.xLookup * 10) / 10],
+      ),
     );
+  }
+  if (report.find?.length) {
     out.push(
-      table([
-        ['backend', 'query', 'what it matches', 'found', 'p50', 'p99', 'p50 x lookup by id'],
-        ...report.typeAhead.map((r) => [
-          r.backend,
-          JSON.stringify(r.query),
-          r.what,
-          r.found,
-          ms(r.p50Ms),
-          ms(r.p99Ms),
-          Math.round(r.xLookup * 10) / 10,
-        ]),
-      ]),
+      ...queryTable(
+        `/waybill find: the first page with ${report.find[0]?.bookings} bookings, ${FIND_ROUNDS} times each in a row (ms)`,
+        report.find,
+      ),
     );
   }
   out.push('');

@@ -36,6 +36,7 @@ import { benchBigStore } from './big-store.js';
 import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
 import { type Backend, postgresAdminUrl } from './databases.js';
 import { auditTrailStore, benchExport, type ExportReport, exportTargets } from './export.js';
+import { type FindRow, findTargets } from './find.js';
 import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
   let remittance: RemittanceReport | undefined;
   let prints: PrintsReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
+  const find: FindRow[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly ? [] : latencies) {
@@ -151,6 +153,7 @@ async function main(): Promise<void> {
       const measured = await benchBigStore(ctx, backend, bigStoreScale);
       exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
+      find.push(...measured.find);
     }
   } finally {
     await fake.close();
@@ -168,11 +171,13 @@ async function main(): Promise<void> {
     remittance,
     prints,
     typeAhead,
+    find,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
       ...(instances.length > 0 ? targets(instances, N) : []),
       ...bulkTargets(bulk),
       ...typeAheadTargets(typeAhead),
+      ...findTargets(find),
       ...exportTargets(exported),
       ...printsTargets(prints),
     ],

@@ -1,8 +1,14 @@
 /** Many bookings, written straight into a migrated store (SQLite or PostgreSQL): far faster than booking each through the bot. */
 import type { Insertable } from 'kysely';
-import type { BookingsTable } from '../src/store/schema.js';
+import { BOOKED, bookingTerms, statusTerm } from '../src/store/booking-search.js';
+import type { BookingsTable, BookingTermsTable } from '../src/store/schema.js';
+import type { Booking } from '../src/waybill/schemas.js';
 import type { BulkWriter } from './bulk-insert.js';
 import { sampleBooking } from './label-bookings.js';
+import { seededParty } from './parties.js';
+
+const ITEMS = ['Kitchen scales', 'Rice cooker', 'Running shoes', 'Phone case', 'Documents', 'Vitamins'];
+const OWNERS = ['UDISPATCH', 'UANA', 'UBEN', 'UCARLA', 'UDAN'];
 
 export interface SeededBookings {
   count: number;
@@ -11,33 +17,53 @@ export interface SeededBookings {
   bookedAt: (i: number) => number;
 }
 
+/**
+ * Booking i as seeded, with the words `/waybill find` finds it by: the sample booking, its receiver
+ * the address book's seeded party i (ten first names, ten last names, eight cities, a distinct
+ * phone), its reference `PO-i`, one of six items, one of five owners, every third prepaid.
+ */
+export function seededBooking(sample: Booking, i: number, trackingNumber: string, pickupAt: number) {
+  const { name, city, phone } = seededParty(i);
+  const prepaid = i % 3 === 2;
+  const record = {
+    ...sample,
+    trackingNumber,
+    reference1: `PO-${i}`,
+    itemDescription: ITEMS[i % ITEMS.length] as string,
+    consignee: { ...sample.consignee, name, city, phone },
+    paymentMethod: prepaid ? 'PREPAID' : 'COD',
+    codAmount: prepaid ? '' : `${1000 + (i % 5000)}.50`,
+    pickupAt: new Date(pickupAt),
+  };
+  return { record, owner: OWNERS[i % OWNERS.length] as string };
+}
+
 /** Bookings written a batch at a time, so that a big store is never all in memory. */
 const BATCH = 5000;
 
-/** Appends `count` bookings (the sample booking, its amount varied) to the store's open transaction. */
+/** Appends `count` seeded bookings, with their search terms, to the store's open transaction. */
 export async function insertBookings(writer: BulkWriter, bookings: SeededBookings): Promise<void> {
   const sample = sampleBooking('WB0000000');
   for (let from = 0; from < bookings.count; from += BATCH) {
     const rows: Insertable<BookingsTable>[] = [];
+    const terms: Insertable<BookingTermsTable>[] = [];
     for (let i = from; i < Math.min(bookings.count, from + BATCH); i++) {
       const trackingNumber = bookings.trackingNumber(i);
       const bookedAt = bookings.bookedAt(i);
       const pickupAt = bookedAt + 24 * 60 * 60 * 1000;
+      const { record, owner } = seededBooking(sample, i, trackingNumber, pickupAt);
+      for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED)])
+        terms.push({ term, tracking_number: trackingNumber });
       rows.push({
         tracking_number: trackingNumber,
         tracking_ref_no: `R${i}`,
-        record: JSON.stringify({
-          ...sample,
-          trackingNumber,
-          codAmount: `${1000 + (i % 5000)}.50`,
-          pickupAt: new Date(pickupAt),
-        }),
+        record: JSON.stringify(record),
         version: 1,
         channel_id: 'CDISPATCH',
         card_channel_id: null,
         card_ts: null,
         audit_card_ts: null,
-        booked_by: 'UDISPATCH',
+        booked_by: owner,
         booked_at: bookedAt,
         updated_by: null,
         updated_at: null,
@@ -45,5 +71,6 @@ export async function insertBookings(writer: BulkWriter, bookings: SeededBooking
       });
     }
     await writer.insert('bookings', rows);
+    await writer.insert('booking_terms', terms);
   }
 }

@@ -8,6 +8,7 @@ import * as book from './book/index.js';
 import * as bulk from './bulk/index.js';
 import type { Core } from './core.js';
 import * as digest from './digest/index.js';
+import * as find from './find/index.js';
 import { refuseNonObjectBodies } from './guards/body-guard.js';
 import { MalformedRequestError, refuseMalformed } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
@@ -89,6 +90,7 @@ export function createBot({
     book,
     update,
     status,
+    find,
     addresses,
     bulk,
     remittance,

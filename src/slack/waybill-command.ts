@@ -4,6 +4,7 @@ import { addressesCommand } from './addresses/index.js';
 import { rebookCommand } from './book/index.js';
 import type { Core } from './core.js';
 import { digestCommand } from './digest/index.js';
+import { findCommand } from './find/index.js';
 import { requires } from './guards/access.js';
 import { exportCommand } from './home/index.js';
 import {
@@ -23,6 +24,7 @@ type Subcommands = { [K in WaybillKind]: { requires: Permission; answer: Command
 const subcommands: Subcommands = {
   help: { requires: 'nothing', answer: helpCommand },
   show: { requires: 'show', answer: showCommand },
+  find: { requires: 'show', answer: findCommand },
   update: { requires: 'update', answer: updateCommand },
   rebook: { requires: 'book', answer: rebookCommand },
   // Exports, labels, manifests and the digest show what is stored: whoever may look waybills up may have them.

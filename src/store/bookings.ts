@@ -1,5 +1,6 @@
 // Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
 import type { Selectable } from 'kysely';
+import { BOOKED, findBookings, indexBooking, indexStatus } from './booking-search.js';
 import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
 import type { BookingsTable, Db } from './schema.js';
@@ -37,8 +38,8 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
 }
 
 export function bookings({ db, atomically }: Scope, context: Context): Bookings {
-  const get = async <T>(trackingNumber: string) => {
-    const row = await db
+  const get = async <T>(trackingNumber: string, conn: Db = db) => {
+    const row = await conn
       .selectFrom('bookings')
       .selectAll()
       .where('tracking_number', '=', trackingNumber)
@@ -67,28 +68,32 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
           .returningAll()
           .executeTakeFirst();
         if (!row) throw new DuplicateTrackingNumberError(input.trackingNumber);
+        await indexBooking(tx, input.trackingNumber, input.record, input.bookedBy);
+        await indexStatus(tx, input.trackingNumber, BOOKED);
         await reserveNew(tx, input.trackingNumber, context.now());
         return toBooking(row);
       }),
-    get,
-    async updateRecord(trackingNumber, expectedVersion, record, updatedBy, pickupAt) {
-      // One conditional UPDATE: of two replicas holding the same version, exactly one applies.
-      const row = await db
-        .updateTable('bookings')
-        .set((eb) => ({
-          record: toJson(record) ?? 'null',
-          version: eb('version', '+', 1),
-          updated_by: updatedBy,
-          updated_at: context.now(),
-          pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
-        }))
-        .where('tracking_number', '=', trackingNumber)
-        .where('version', '=', expectedVersion)
-        .returningAll()
-        .executeTakeFirst();
-      if (row) return { ok: true, booking: toBooking(row) };
-      return { ok: false, current: await get(trackingNumber) };
-    },
+    get: (trackingNumber) => get(trackingNumber),
+    updateRecord: (trackingNumber, expectedVersion, record, updatedBy, pickupAt) =>
+      atomically(async (tx) => {
+        // One conditional UPDATE: of two replicas holding the same version, exactly one applies.
+        const row = await tx
+          .updateTable('bookings')
+          .set((eb) => ({
+            record: toJson(record) ?? 'null',
+            version: eb('version', '+', 1),
+            updated_by: updatedBy,
+            updated_at: context.now(),
+            pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
+          }))
+          .where('tracking_number', '=', trackingNumber)
+          .where('version', '=', expectedVersion)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return { ok: false, current: await get(trackingNumber, tx) };
+        await indexBooking(tx, trackingNumber, record, row.booked_by);
+        return { ok: true, booking: toBooking(row) };
+      }),
     async setCard(trackingNumber, card) {
       const result = await db
         .updateTable('bookings')
@@ -119,6 +124,11 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
       if (after !== undefined) query = query.where('tracking_number', '>', after);
       const rows = await query.orderBy('tracking_number').limit(checkedLimit(limit)).execute();
       return rows.map((row) => toBooking(row));
+    },
+    async find(search) {
+      return (await findBookings(db, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
+        toBooking(row),
+      );
     },
     async countBooked(range) {
       const { count } = await bookedIn(db, range)

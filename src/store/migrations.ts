@@ -1,8 +1,9 @@
 // The schema's history, one list for both backends, and the runner that applies it once.
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import type { Backend, BackendKind } from './backend.js';
+import { BOOKED, bookingTerms, statusTerm } from './booking-search.js';
 import { NewerSchemaError } from './errors.js';
-import type { Db } from './schema.js';
+import type { Db, Tables } from './schema.js';
 
 /*
  * Append-only: never edit a migration that has shipped, add a new one. Each migration is
@@ -441,6 +442,46 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('claimed_at', epochMs(kind), (c) => c.notNull())
         .$call(strict(kind))
         .execute();
+    },
+  },
+  {
+    version: 15,
+    name: 'bookings found by their words and filters',
+    async up(db, kind) {
+      await db.schema
+        .createTable('booking_terms')
+        // Byte order, as the address book's terms: a typed word's prefix is one range of the index.
+        .addColumn('term', kind === 'sqlite' ? 'text' : sql`text collate "C"`, (c) => c.notNull())
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('booking_terms_pk', ['term', 'tracking_number'])
+        .$call(strict(kind))
+        .execute();
+      // A booking's own terms, checked for a query's other words, and replaced when it changes.
+      await db.schema
+        .createIndex('booking_terms_tracking_number')
+        .on('booking_terms')
+        .columns(['tracking_number', 'term'])
+        .execute();
+      // Bookings stored before this, with their latest status.
+      const { rows } = await sql<{
+        tracking_number: string;
+        record: string;
+        booked_by: string;
+        status: string | null;
+      }>`
+        select b.tracking_number, b.record, b.booked_by,
+          (select s.status from booking_status s where s.tracking_number = b.tracking_number order by s.seq desc limit 1) as status
+        from bookings b`.execute(db);
+      for (const row of rows) {
+        const terms = [
+          ...bookingTerms(JSON.parse(row.record), row.booked_by),
+          statusTerm(row.status ?? BOOKED),
+        ];
+        await (db as Kysely<Tables>)
+          .insertInto('booking_terms')
+          .values(terms.map((term) => ({ term, tracking_number: row.tracking_number })))
+          .execute();
+      }
     },
   },
 ];

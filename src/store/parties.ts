@@ -48,7 +48,7 @@ export function partyKey({ name, phone }: Pick<Party, 'name' | 'phone'>): string
  * A phone is found by its digits as written, by its last ten with or without a leading 0 (`+63 918…`
  * as `0918…`), and by its last seven or four (`555 0202`, "the one ending 0202").
  */
-function phoneTerms(phone: string): string[] {
+export function phoneTerms(phone: string): string[] {
   const digits = digitsOf(phone);
   if (!digits) return [];
   const national = digits.slice(-10);

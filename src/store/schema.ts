@@ -126,6 +126,12 @@ export interface PartyTermsTable {
   party_id: string;
 }
 
+/** A booking's search words and filters (booking-search.ts). */
+export interface BookingTermsTable {
+  term: string;
+  tracking_number: string;
+}
+
 export interface ImportsTable {
   file_hash: string;
   file_name: string;
@@ -232,6 +238,7 @@ export interface Tables {
   activity: ActivityTable;
   parties: PartiesTable;
   party_terms: PartyTermsTable;
+  booking_terms: BookingTermsTable;
   imports: ImportsTable;
   import_rows: ImportRowsTable;
   import_runs: ImportRunsTable;

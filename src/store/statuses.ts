@@ -1,6 +1,7 @@
 // What happened to each parcel after booking, as dispatchers record it: a history per tracking number,
 // in order; and the daily digest of it all, claimed once a day.
 import type { Selectable } from 'kysely';
+import { indexStatus } from './booking-search.js';
 import type { Context, Scope } from './context.js';
 import { present } from './context.js';
 import type { BookingStatusTable } from './schema.js';
@@ -53,6 +54,7 @@ export function statuses({ db, atomically, lock }: Scope, context: Context): Sta
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        await indexStatus(tx, input.trackingNumber, input.status);
         return { recorded: true, entry: toEntry(row) };
       }),
     latest: (trackingNumber) => latestIn(db, trackingNumber),

@@ -179,6 +179,29 @@ export interface Bookings {
    * `limit` (default 100). Pass the last number of one page as `after` to read the next.
    */
   listByPickup<T>(range: TimeRange & { after?: string; limit?: number }): Promise<BookingRecord<T>[]>;
+  /** Bookings matching every word and filter of `search`, newest first; at most `search.limit`. */
+  find<T>(search: BookingSearch): Promise<BookingRecord<T>[]>;
+}
+
+/**
+ * What `bookings.find` looks for. Each word of `text` begins a word of a booking's parties, places,
+ * references, description or tracking numbers, or its phones' digits; each filter given narrows.
+ */
+export interface BookingSearch {
+  text: string;
+  /** Its latest status is one of these (`booked`: none recorded). */
+  statuses?: readonly string[];
+  /** Booked by this person. */
+  owner?: string;
+  payment?: 'cod' | 'prepaid';
+  /** Booked at or after `from`, before `to`. */
+  from?: Date;
+  to?: Date;
+  /** Only bookings whose card (or, without one, whose booking) is in one of these channels. */
+  channelIds?: readonly string[];
+  /** The last booking of the page before: those after it in the order. */
+  after?: { bookedAt: Date; trackingNumber: string };
+  limit: number;
 }
 
 /** From `from` (included) to `to` (excluded). */

@@ -124,6 +124,9 @@ const expectedPermissions: Record<string, string[]> = {
   remittance: ['action remittance_open', 'view remittance_import'],
   show: [
     'action export_open',
+    'action find_home',
+    'action find_more',
+    'action find_show',
     'action labels_bulk',
     'action labels_manifest',
     'action labels_print',

@@ -90,6 +90,8 @@ export interface SlackDriver {
   messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
   /** A button on the Home tab (no conversation, no response_url). */
   clickInHome(actionId: string, value?: string, user?: string): Promise<AppResponse>;
+  /** Text typed into an input on the Home tab and sent with Enter (`dispatch_action`). */
+  typeInHome(actionId: string, text: string, user?: string): Promise<AppResponse>;
   /** An Events API delivery, e.g. `{ type: 'app_home_opened', user: 'UDISPATCH', tab: 'home' }`. */
   event(event: Record<string, unknown>): Promise<AppResponse>;
   /**
@@ -243,6 +245,17 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
               type: 'static_select',
               selected_option: { value, text: { type: 'plain_text', text: value } },
             },
+          }),
+        ),
+      ),
+    typeInHome: (actionId, text, user = 'UDISPATCH') =>
+      post(
+        interactiveBody(
+          blockActionsPayload({
+            actionId,
+            user,
+            action: { type: 'plain_text_input', value: text, block_id: 'find' },
+            view: { type: 'home', viewId: 'VHOME0001', callbackId: '', privateMetadata: '', blocks: [] },
           }),
         ),
       ),

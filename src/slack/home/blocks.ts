@@ -69,16 +69,16 @@ function button(actionId: string, text: string, value?: string, style?: Button['
   };
 }
 
-function bookingBlocks(booking: HomeBooking): KnownBlock[] {
+/** A booking's line (receiver, city, COD, who booked it, when, its status) with these buttons under it. */
+export function bookingBlocks(
+  booking: HomeBooking,
+  buttons: readonly (readonly [actionId: string, text: string])[],
+): KnownBlock[] {
   const where = [booking.receiver, booking.city].filter(Boolean).map(escapeMrkdwn).join(', ');
   const cod = booking.cod ? `  ·  COD ${escapeMrkdwn(booking.cod)}` : '';
   const actions: ActionsBlock = {
     type: 'actions',
-    elements: [
-      button(ids.waybillUpdate, 'Update', booking.trackingNumber),
-      button(ids.statusOpen, 'Record status', booking.trackingNumber),
-      button(ids.bookRebook, 'Rebook', booking.trackingNumber),
-    ],
+    elements: buttons.map(([actionId, text]) => button(actionId, text, booking.trackingNumber)),
   };
   return [
     section(
@@ -102,6 +102,12 @@ function financeBlocks(ageing: AgeTotals, currency: string): KnownBlock[] {
     context('`/waybill cod`: by sender, with the list as a CSV file.'),
   ];
 }
+
+const HOME_BUTTONS = [
+  [ids.waybillUpdate, 'Update'],
+  [ids.statusOpen, 'Record status'],
+  [ids.bookRebook, 'Rebook'],
+] as const;
 
 function listOrNone(blocks: KnownBlock[], none: string): KnownBlock[] {
   return blocks.length > 0 ? blocks : [context(none)];
@@ -133,7 +139,7 @@ export function homeView(input: HomeInput): HomeView {
       button(ids.labelsManifest, 'Pickup list'),
     ],
   };
-  const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap(bookingBlocks);
+  const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap((b) => bookingBlocks(b, HOME_BUTTONS));
   const more = input.bookingsToday - Math.min(input.bookings.length, HOME_BOOKINGS);
   const drafts = input.drafts.slice(0, HOME_DRAFTS).map(
     (draft): KnownBlock => ({
@@ -156,6 +162,19 @@ export function homeView(input: HomeInput): HomeView {
       header('Waybill Dispatch'),
       ...environmentNotice(input.env),
       start,
+      {
+        // Enter sends what was typed (dispatch_action): the results come in a DM, as /waybill find's.
+        type: 'input',
+        block_id: 'find',
+        dispatch_action: true,
+        label: plain('Find a booking'),
+        element: {
+          type: 'plain_text_input',
+          action_id: ids.findHome,
+          placeholder: plain('name, phone, reference, WB…, status:failed, cod'),
+          dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
+        },
+      },
       ...(input.codOwed ? financeBlocks(input.codOwed.ageing, input.codOwed.currency) : []),
       { type: 'divider' },
       header(`Bookings today (${input.bookingsToday})`),

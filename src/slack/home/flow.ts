@@ -29,7 +29,7 @@ export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date }
 /** What a Home tab is drawn from: who may do what, the store, the settings, the clock. */
 type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'bot' | 'now'>;
 
-function homeBooking(
+export function homeBooking(
   deps: Pick<Core, 'waybill'>,
   stored: BookingRecord,
   status: StatusEntry | undefined,

@@ -5,7 +5,9 @@ import type { Core } from '../core.js';
 import * as exportRange from './export-range.js';
 import * as opened from './opened.js';
 
+export { bookingBlocks } from './blocks.js';
 export { exportCommand } from './export-range.js';
+export { homeBooking } from './flow.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [opened, exportRange]) listener.register(app, deps);

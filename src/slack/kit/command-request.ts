@@ -25,11 +25,14 @@ export type CommandRequest =
   /** `/waybill digest`: today's digest, privately. */
   | { kind: 'digest' }
   /** `/waybill cod`: the COD still owed, aged, privately. */
-  | { kind: 'cod' };
+  | { kind: 'cod' }
+  /** `/waybill find <words and filters>`, as typed (maybe nothing). */
+  | { kind: 'find'; query: string };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
   'show',
+  'find',
   'update',
   'rebook',
   'addresses',
@@ -64,6 +67,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       return verb === 'import' ? { kind: 'bulk' } : { kind: 'book' };
     case '/waybill':
       if (verb === 'addresses') return { kind: 'addresses', query: rest };
+      if (verb === 'find') return { kind: 'find', query: rest };
       if (verb === 'remittance') return { kind: 'remittance' };
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };

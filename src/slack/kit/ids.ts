@@ -69,6 +69,9 @@ export const ids = {
   labelsSendToPrinter: 'labels_send_to_printer',
   /** A booking card's Record status, and its modal. */
   statusOpen: 'status_open',
+  findShow: 'find_show',
+  findMore: 'find_more',
+  findHome: 'find_home',
   statusForm: 'status_form',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',

@@ -37,6 +37,11 @@ export class AccessControl {
     );
   }
 
+  /** The channels whose bookings may be seen (ALLOWED_CHANNEL_IDS); undefined when every channel's may. */
+  get bookingChannels(): readonly string[] | undefined {
+    return this.policy.channelIds.length > 0 ? this.policy.channelIds : undefined;
+  }
+
   /**
    * COD remittances (money figures): whoever may use the bot, narrowed to ALLOWED_FINANCE_USER_IDS
    * and ALLOWED_FINANCE_USERGROUP_IDS when either is set; with neither, whoever may book from a file.

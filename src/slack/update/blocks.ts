@@ -209,6 +209,7 @@ export function waybillHelp(): string {
     '• `/quote`: price a delivery (`/quote help` for shortcuts)',
     '• `/book`: book a waybill in steps, with parcels (`/book help`)',
     '• `/waybill show <tracking number>`: the last-known record of a booking, just for you',
+    '• `/waybill find <words>`: bookings by name, phone, reference, tracking number, city or item, with filters such as `status:failed`, `from:2026-11-01`, `owner:me`, `cod`; just for you',
     "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
     '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
     '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',

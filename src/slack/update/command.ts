@@ -1,5 +1,6 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
-import { refusalOnBooking } from '../guards/booking-access.js';
+import type { KnownBlock } from '@slack/types';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -15,22 +16,19 @@ export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unkno
   await ack({ response_type: 'ephemeral', text: unknown ? `${unknownVerbText(unknown)}\n\n${help}` : help });
 };
 
-/** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-export const showCommand: CommandAnswer<'show'> = async (
-  deps,
-  { ack, client, command },
-  { trackingNumber },
-) => {
+/**
+ * A booking's card with its status history, or that there is none (or that it is not `asker`'s to
+ * look up in its own conversation): what `/waybill show` and Show answer.
+ */
+export async function shownBooking(
+  deps: Parameters<CommandAnswer<'show'>>[0],
+  trackingNumber: string,
+  asker: Asker,
+): Promise<{ text: string; blocks?: KnownBlock[] }> {
   const known = await storedBooking(deps, trackingNumber);
-  const refused =
-    known && (await refusalOnBooking(deps, { client, userId: command.user_id }, 'show', known.record));
-  if (!known || refused) {
-    await ack({
-      response_type: 'ephemeral',
-      text: refused || `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`,
-    });
-    return;
-  }
+  if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
+  const refused = await refusalOnBooking(deps, asker, 'show', known.record);
+  if (refused) return { text: refused };
   const status = await statusOfBooking(deps, trackingNumber);
   const card = await storedBookingCard(
     deps,
@@ -39,7 +37,19 @@ export const showCommand: CommandAnswer<'show'> = async (
     known.record.updatedBy,
     status.latest,
   );
-  await ack({ response_type: 'ephemeral', text: card.text, blocks: [...card.blocks, ...status.blocks] });
+  return { text: card.text, blocks: [...card.blocks, ...status.blocks] };
+}
+
+/** `/waybill show <tracking number>`: the booking card with its status history, privately. */
+export const showCommand: CommandAnswer<'show'> = async (
+  deps,
+  { ack, client, command },
+  { trackingNumber },
+) => {
+  await ack({
+    response_type: 'ephemeral',
+    ...(await shownBooking(deps, trackingNumber, { client, userId: command.user_id })),
+  });
 };
 
 /** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */

@@ -1,0 +1,96 @@
+/** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
+import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
+import { findPage, readFindQuery } from '../../operations/find.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { homeBooking } from '../home/index.js';
+import { onButton } from '../kit/buttons.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import { ids } from '../kit/ids.js';
+import { shownBooking } from '../update/index.js';
+import { FIND_QUERY_MAX, type FindCursor, findResults } from './blocks.js';
+
+const usage =
+  'Write `/waybill find <words>`: names, phones, references, tracking numbers, cities or what was sent, and filters such as `status:failed`, `from:2026-11-01`, `to:2026-11-30`, `owner:me`, `cod` or `prepaid`.';
+
+/** The page of `query` after `cursor` (the first page without one), as a message; or what is wrong with the query. */
+async function pageOf(
+  deps: Core,
+  userId: string,
+  query: string,
+  cursor?: FindCursor & { before: number },
+): Promise<{ text: string; blocks?: ReturnType<typeof findResults>['blocks'] }> {
+  if (query.length > FIND_QUERY_MAX)
+    return { text: `That is too long to find: at most ${FIND_QUERY_MAX} characters.` };
+  const reading = readFindQuery(query, { userId, timeZone: deps.waybill.timeZone });
+  if (!reading.ok) return { text: `${reading.problem}\n${usage}` };
+  const after = cursor && { bookedAt: new Date(cursor.bookedAt), trackingNumber: cursor.trackingNumber };
+  const channelIds = deps.access.bookingChannels;
+  const page = await findPage(deps.store, reading.query, {
+    ...(after ? { after } : {}),
+    ...(channelIds ? { channelIds } : {}),
+  });
+  const lastShown = page.bookings.at(-1);
+  const statuses = await deps.store.statuses.latestOf(page.bookings.map((b) => b.trackingNumber));
+  return findResults({
+    query,
+    bookings: page.bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber))),
+    before: cursor?.before ?? 0,
+    ...(page.more && lastShown
+      ? { next: { query, bookedAt: lastShown.bookedAt.getTime(), trackingNumber: lastShown.trackingNumber } }
+      : {}),
+  });
+}
+
+export const findCommand: CommandAnswer<'find'> = async (deps, { ack, command }, { query }) => {
+  if (!query) {
+    await ack({ response_type: 'ephemeral', text: usage });
+    return;
+  }
+  await ack({ response_type: 'ephemeral', ...(await pageOf(deps, command.user_id, query)) });
+};
+
+/** More's value, as the bot wrote it; undefined for anything else. */
+function cursorOf(value: string | undefined): (FindCursor & { before: number }) | undefined {
+  try {
+    const c = JSON.parse(value ?? '') as Record<string, unknown>;
+    const fits =
+      typeof c.query === 'string' &&
+      typeof c.trackingNumber === 'string' &&
+      Number.isSafeInteger(c.bookedAt) &&
+      Number.isSafeInteger(c.before);
+    return fits ? (c as unknown as FindCursor & { before: number }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function register(app: App, deps: Core): void {
+  onButton(app, ids.findMore, requires(deps, 'show'), async (body, _client, tell, action) => {
+    const cursor = cursorOf(action.value);
+    if (!cursor) return void (await tell({ response_type: 'ephemeral', text: usage }));
+    await tell({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...(await pageOf(deps, body.user.id, cursor.query, cursor)),
+    });
+  });
+  // The Home tab's Find box: the first page in the person's DM with the bot, where More and the buttons work.
+  app.action<BlockAction<PlainTextInputAction>>(
+    ids.findHome,
+    requires(deps, 'show'),
+    async ({ ack, body, action, client }) => {
+      await ack();
+      const query = (action.value ?? '').trim();
+      const page = query ? await pageOf(deps, body.user.id, query) : { text: usage };
+      await client.chat.postMessage({ channel: body.user.id, ...page });
+    },
+  );
+  onButton(app, ids.findShow, requires(deps, 'show'), async (body, client, tell, action) => {
+    await tell({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...(await shownBooking(deps, action.value ?? '', { client, userId: body.user.id })),
+    });
+  });
+}

@@ -1,0 +1,254 @@
+// Finding bookings: the words each is found by (booking_terms), kept with it, and the search over them.
+import { type ExpressionBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { phoneTerms, wordsOf } from './parties.js';
+import type { BookingsTable, Db, Tables } from './schema.js';
+import type { BookingSearch } from './types.js';
+
+/** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
+const TOP = '\u{10FFFF}';
+/**
+ * Filters are terms beginning with `!`, which no word does (words are letters and digits), so a
+ * typed word never matches one by its prefix.
+ */
+const STATUS = '!status:';
+const OWNER = '!owner:';
+const PAYMENT = '!payment:';
+/** A booking no status was recorded for. */
+export const BOOKED = 'booked';
+/**
+ * The rarest condition decides how to search: up to MANY bookings are fetched by its terms and
+ * sorted; when every condition matches more, they are common enough that walking the bookings
+ * newest first fills a page soon.
+ */
+const MANY = 5000;
+/** Conditions matching up to SPARSE bookings are fetched and intersected when every one is common. */
+const SPARSE = 20_000;
+/** The newest bookings walked first when every condition is common. */
+const RECENT = 2000;
+/** Words read from a query: more only cost time. */
+const MAX_WORDS = 8;
+
+/** What a stored booking is found by, read defensively: the store keeps the record as JSON. */
+interface Searchable {
+  trackingNumber?: string;
+  reference1?: string;
+  reference2?: string;
+  reference3?: string;
+  reference4?: string;
+  reference5?: string;
+  codAmount?: string;
+  itemDescription?: string;
+  shipper?: { name?: string; phone?: string };
+  consignee?: { name?: string; phone?: string; city?: string; district?: string; neighbourhood?: string };
+  childWaybills?: { trackingNumber?: string; itemDescription?: string }[];
+}
+
+/** A COD amount above zero: the booking is cash on delivery. */
+const isCod = (amount: string | undefined) => /[1-9]/.test(amount ?? '');
+
+/** The words and filters a booking is found by, its status aside (exported for seeding big stores fast). */
+export function bookingTerms(record: unknown, bookedBy: string): string[] {
+  const b = (record ?? {}) as Searchable;
+  const texts = [
+    b.trackingNumber,
+    b.reference1,
+    b.reference2,
+    b.reference3,
+    b.reference4,
+    b.reference5,
+    b.itemDescription,
+    b.shipper?.name,
+    b.consignee?.name,
+    b.consignee?.city,
+    b.consignee?.district,
+    b.consignee?.neighbourhood,
+    ...(b.childWaybills ?? []).flatMap((child) => [child.trackingNumber, child.itemDescription]),
+  ];
+  return [
+    ...new Set([
+      ...texts.flatMap((text) => wordsOf(text ?? '')),
+      ...phoneTerms(b.shipper?.phone ?? ''),
+      ...phoneTerms(b.consignee?.phone ?? ''),
+      `${OWNER}${bookedBy}`,
+      `${PAYMENT}${isCod(b.codAmount) ? 'cod' : 'prepaid'}`,
+    ]),
+  ];
+}
+
+export const statusTerm = (status: string) => `${STATUS}${status}`;
+
+/** The booking's terms replaced by those of its record, its status term kept. */
+export async function indexBooking(db: Db, trackingNumber: string, record: unknown, bookedBy: string) {
+  await db
+    .deleteFrom('booking_terms')
+    .where('tracking_number', '=', trackingNumber)
+    .where((eb) => eb.not(inRange(eb, STATUS)))
+    .execute();
+  const terms = bookingTerms(record, bookedBy).map((term) => ({ term, tracking_number: trackingNumber }));
+  await db
+    .insertInto('booking_terms')
+    .values(terms)
+    .onConflict((c) => c.doNothing())
+    .execute();
+}
+
+/** The booking's status term, replaced. */
+export async function indexStatus(db: Db, trackingNumber: string, status: string) {
+  await db
+    .deleteFrom('booking_terms')
+    .where('tracking_number', '=', trackingNumber)
+    .where((eb) => inRange(eb, STATUS))
+    .execute();
+  await db
+    .insertInto('booking_terms')
+    .values({ term: statusTerm(status), tracking_number: trackingNumber })
+    .execute();
+}
+
+function inRange(eb: ExpressionBuilder<Tables, 'booking_terms'>, prefix: string) {
+  return eb.and([eb('booking_terms.term', '>=', prefix), eb('booking_terms.term', '<', `${prefix}${TOP}`)]);
+}
+
+/** A condition: terms beginning with `prefix` (a typed word), or one of `exact` (a filter). */
+type Condition = { prefix: string } | { exact: string[] };
+
+/** A phone typed among other words is one word (`maria 0918 555` looks for 0918555), as the address book reads it. */
+function queryWords(text: string): string[] {
+  const joined = text.slice(0, 200).replace(/(\d)[\s\-().]+(?=\d)/g, '$1');
+  return [...new Set(wordsOf(joined))].slice(0, MAX_WORDS);
+}
+
+function conditionsOf(search: BookingSearch): Condition[] {
+  return [
+    ...queryWords(search.text).map((prefix) => ({ prefix })),
+    // Statuses: any of them (a word may name two).
+    ...(search.statuses ? [{ exact: search.statuses.map(statusTerm) }] : []),
+    ...(search.owner ? [{ exact: [`${OWNER}${search.owner}`] }] : []),
+    ...(search.payment ? [{ exact: [`${PAYMENT}${search.payment}`] }] : []),
+  ];
+}
+
+/**
+ * Bookings matching every condition, newest first, after `search.after`; only those whose card is in
+ * `search.channelIds` when given (in the query, so no page can hold another).
+ */
+export async function findBookings(db: Db, search: BookingSearch) {
+  const conditions = conditionsOf(search);
+  const terms = (condition: Condition) => {
+    const query = db.selectFrom('booking_terms').select('booking_terms.tracking_number');
+    return 'exact' in condition
+      ? query.where('booking_terms.term', 'in', condition.exact)
+      : query.where((eb) => inRange(eb, condition.prefix));
+  };
+  const count = async (condition: Condition) => {
+    const first = terms(condition)
+      .limit(SPARSE + 1)
+      .as('first');
+    const { n } = await db
+      .selectFrom(first)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  };
+  const counts: number[] = [];
+  for (const condition of conditions) counts.push(await count(condition));
+  const fewest = Math.min(...counts);
+  const tracking = sql.ref<string>('bookings.tracking_number');
+  /**
+   * The page, `driving` conditions' bookings fetched (their intersection) and sorted, the others
+   * checked booking by booking; with none driving, the bookings walked newest first (only the
+   * newest `window` of them, when given).
+   */
+  const pageOf = (driving: readonly number[], window?: number) => {
+    let query = db.selectFrom('bookings').selectAll();
+    const fetched = driving.map((i) => terms(conditions[i] as Condition));
+    const [first, ...rest] = fetched;
+    if (first)
+      query = query.where(
+        'bookings.tracking_number',
+        'in',
+        rest.reduce((all, next) => all.intersect(next), first),
+      );
+    for (const [i, condition] of conditions.entries()) {
+      if (driving.includes(i)) continue;
+      query = query.where(({ exists }) =>
+        exists(terms(condition).where('booking_terms.tracking_number', '=', tracking)),
+      );
+    }
+    if (window) {
+      // From the window's oldest booking on: one short walk of bookings_booked_at, in the range.
+      const oldest = within(db.selectFrom('bookings').select('bookings.booked_at'), search)
+        .orderBy('bookings.booked_at', 'desc')
+        .offset(window - 1)
+        .limit(1);
+      query = query.where('bookings.booked_at', '>=', (eb) => eb.fn.coalesce(oldest, sql.lit(0)));
+    }
+    return filtered(query, search).execute();
+  };
+  // A rare word's bookings are few enough to fetch and sort; a single common one's are dense enough
+  // that walking the newest fills a page soon.
+  if (fewest <= MANY) return pageOf([counts.indexOf(fewest)]);
+  if (conditions.length <= 1) return pageOf([]);
+  // Several common words, maybe seldom together (`maria juan`): the newest bookings first; a full page
+  // there is the page. Else the whole range when it is short (a month), or the bookings of the words
+  // not too common to fetch, intersected.
+  if (!search.after) {
+    const recent = await pageOf([], RECENT);
+    if (recent.length === search.limit) return recent;
+  }
+  const range = within(db.selectFrom('bookings').select('bookings.tracking_number'), search).limit(
+    SPARSE + 1,
+  );
+  const { n } = await db
+    .selectFrom(range.as('range'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) <= SPARSE) return pageOf([]);
+  return pageOf(counts.flatMap((n, i) => (n <= SPARSE ? [i] : [])));
+}
+
+/** The search's days and the page's start. */
+function within<Q extends SelectQueryBuilder<Tables, 'bookings', object>>(
+  query: Q,
+  search: BookingSearch,
+): Q {
+  let bounded = query;
+  if (search.from) bounded = bounded.where('bookings.booked_at', '>=', search.from.getTime()) as Q;
+  if (search.to) bounded = bounded.where('bookings.booked_at', '<', search.to.getTime()) as Q;
+  const after = search.after;
+  if (after) {
+    const at = after.bookedAt.getTime();
+    bounded = bounded.where((eb) =>
+      eb.or([
+        eb('bookings.booked_at', '<', at),
+        eb.and([
+          eb('bookings.booked_at', '=', at),
+          eb('bookings.tracking_number', '<', after.trackingNumber),
+        ]),
+      ]),
+    ) as Q;
+  }
+  return bounded;
+}
+
+/** Within the search's days, from the page's start, in the allowed channels: newest first, a page's worth. */
+function filtered(
+  query: SelectQueryBuilder<Tables, 'bookings', Selectable<BookingsTable>>,
+  search: BookingSearch,
+) {
+  query = within(query, search);
+  if (search.channelIds) {
+    const channels = [...search.channelIds];
+    query = query.where((eb) =>
+      eb(
+        eb.fn.coalesce('bookings.card_channel_id', 'bookings.channel_id'),
+        'in',
+        channels.length ? channels : [''],
+      ),
+    );
+  }
+  return query
+    .orderBy('bookings.booked_at', 'desc')
+    .orderBy('bookings.tracking_number', 'desc')
+    .limit(search.limit);
+}
