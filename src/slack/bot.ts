@@ -18,6 +18,7 @@ import { answerUnmatched, markFailed } from './guards/unmatched.js';
 import * as home from './home/index.js';
 import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
+import * as owners from './owners/index.js';
 import * as quote from './quote/index.js';
 import * as remittance from './remittance/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
@@ -88,6 +89,7 @@ export function createBot({
     book,
     update,
     status,
+    owners,
     addresses,
     bulk,
     remittance,

@@ -14,6 +14,7 @@ import {
 } from './kit/command-request.js';
 import type { Permission } from './kit/listener.js';
 import { labelCommand, manifestCommand } from './labels/index.js';
+import { assignCommand } from './owners/index.js';
 import { remittanceCommand } from './remittance/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
@@ -32,6 +33,8 @@ const subcommands: Subcommands = {
   digest: { requires: 'show', answer: digestCommand },
   // Recording a parcel's status changes what is known of a booking: the update permission.
   status: { requires: 'update', answer: statusCommand },
+  // So does handing it to someone else.
+  assign: { requires: 'update', answer: assignCommand },
   addresses: { requires: 'addresses', answer: addressesCommand },
   remittance: { requires: 'remittance', answer: remittanceCommand },
 };

@@ -443,6 +443,21 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 15,
+    name: 'bookings: their owners',
+    async up(db) {
+      await db.schema.alterTable('bookings').addColumn('owner_id', 'text').execute();
+      // Until now a booking was its booker's.
+      await sql`update bookings set owner_id = booked_by`.execute(db);
+      // A person's bookings, latest first: their Home tab and reminders.
+      await db.schema
+        .createIndex('bookings_owner')
+        .on('bookings')
+        .columns(['owner_id', 'booked_at desc'])
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

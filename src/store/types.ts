@@ -43,6 +43,8 @@ export interface BookingRecord<T = unknown> {
   auditCardTs?: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Who answers for it now: whoever booked it, until it is assigned to someone else. */
+  ownerId: string;
   updatedBy?: string;
   updatedAt?: Date;
   /** When the parcels are picked up: the caller's, kept apart from `record` so bookings can be listed by it. */
@@ -109,7 +111,8 @@ export interface AuditEntry {
   detail?: string;
 }
 
-export type BookingInsert<T> = Omit<BookingRecord<T>, 'version' | 'updatedBy' | 'updatedAt'>;
+/** A new booking is its booker's. */
+export type BookingInsert<T> = Omit<BookingRecord<T>, 'version' | 'ownerId' | 'updatedBy' | 'updatedAt'>;
 
 export type UpdateRecordResult<T> =
   | { ok: true; booking: BookingRecord<T> }
@@ -170,7 +173,18 @@ export interface Bookings {
    * `limit` (default 100). Pass the last number of one page as `after` to read the next.
    */
   listByPickup<T>(range: TimeRange & { after?: string; limit?: number }): Promise<BookingRecord<T>[]>;
+  /**
+   * Makes `ownerId` its owner, across replicas one change at a time; the owner it had before, or
+   * `changed: false` when it was theirs already. Rejects with BookingNotFoundError if there is no such booking.
+   */
+  setOwner<T>(trackingNumber: string, ownerId: string): Promise<OwnerChange<T>>;
+  /** The owners of the bookings with these tracking numbers (those we have). */
+  ownersOf(trackingNumbers: readonly string[]): Promise<Map<string, string>>;
 }
+
+export type OwnerChange<T = unknown> =
+  | { changed: true; previous: string; booking: BookingRecord<T> }
+  | { changed: false; booking: BookingRecord<T> };
 
 /** From `from` (included) to `to` (excluded). */
 export interface TimeRange {

@@ -173,6 +173,7 @@ describe('the digest on a busy day', () => {
       channelId: 'C1',
       bookedBy: 'U1',
       bookedAt: new Date(0),
+      ownerId: 'U1',
     });
     const unknown = (i: number): Attempt => ({
       key: `k${i}`,

@@ -21,6 +21,8 @@ export interface HomeBooking {
   cod: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Who answers for it now. */
+  owner: string;
   /** Its latest status, as recorded. */
   status?: StatusEntry;
 }
@@ -78,7 +80,7 @@ function bookingBlocks(booking: HomeBooking): KnownBlock[] {
   };
   return [
     section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)}` +
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)} · owner <@${booking.owner}>` +
         (booking.status ? `\n${statusLine(booking.status)}` : ''),
     ),
     actions,

@@ -44,6 +44,7 @@ function homeBooking(
     cod: isCod && amount ? formatMoney(amount, currency) : '',
     bookedBy: stored.bookedBy,
     bookedAt: stored.bookedAt,
+    owner: stored.ownerId,
     ...(status ? { status } : {}),
   };
 }

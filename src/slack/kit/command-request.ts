@@ -20,6 +20,8 @@ export type CommandRequest =
   | { kind: 'remittance' }
   /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
   | { kind: 'status'; trackingNumber: string; words: string }
+  /** `/waybill assign <tracking number> @person`: the person as typed (Slack writes a mention `<@U…|name>`). */
+  | { kind: 'assign'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
   | { kind: 'digest' };
 
@@ -31,6 +33,7 @@ const WAYBILL_VERBS = [
   'addresses',
   'export',
   'status',
+  'assign',
   'label',
   'manifest',
   'digest',
@@ -63,8 +66,8 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
-      if (verb === 'status' && second)
-        return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };
+      if ((verb === 'status' || verb === 'assign') && second)
+        return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };
       if (BOOKING_VERBS.has(verb) && second)
         return { kind: verb as 'show' | 'update' | 'rebook' | 'label', trackingNumber: second };
       return first && !(WAYBILL_VERBS as readonly string[]).includes(verb)

@@ -64,6 +64,9 @@ export const ids = {
   /** A booking card's Record status, and its modal. */
   statusOpen: 'status_open',
   statusForm: 'status_form',
+  /** A booking card's Take it and Assign (a people picker). */
+  ownerTake: 'owner_take',
+  ownerAssign: 'owner_assign',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',
   resolveForm: 'resolve_form',
