@@ -1,6 +1,7 @@
 /** The bot's settings from the environment (and .env), checked once at start-up, one line per error. */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import type { AttentionSettings } from './operations/attention.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 
@@ -60,6 +61,20 @@ const wholeNumber = (min: number, max: number, what: string) => {
     .transform(Number)
     .refine((n) => n >= min && n <= max, expected);
 };
+
+const DURATION_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration written `15m`, `24h` or `5d` (at most a year), or `0` for off: milliseconds, 0 when off. */
+export const duration = z
+  .string()
+  .trim()
+  .regex(/^(0|[1-9]\d{0,5}[mhd])$/, 'a duration such as 15m, 24h or 5d, or 0 for off')
+  .transform((text) =>
+    text === '0'
+      ? 0
+      : Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS],
+  )
+  .refine((ms) => ms <= 366 * DURATION_UNITS_MS.d, 'a duration of at most a year (366d)');
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -360,6 +375,10 @@ const botEnvSchema = z.object({
   REMITTANCE_REMITTED_AT_COLUMN: optionalSetting(columnHeader).default('remitted_at'),
   REMITTANCE_STATUS_COLUMN: optionalSetting(columnHeader).default('status'),
   REMITTANCE_OUTSTANDING_DAYS: optionalSetting(wholeNumber(1, 365, 'a whole number of days')).default(7),
+  ATTENTION_FAILED_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+  ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
+  ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+  ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -413,6 +432,8 @@ export interface BotConfig {
   remittance: RemittanceSettings;
   /** The daily digest: where and when (HH:MM in WAYBILL_TIMEZONE); undefined: off. */
   digest?: { channelId: string; time: string };
+  /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
+  attention: AttentionSettings;
 }
 
 export interface RemittanceSettings {
@@ -504,6 +525,12 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
         status: settings.REMITTANCE_STATUS_COLUMN,
       },
       outstandingDays: settings.REMITTANCE_OUTSTANDING_DAYS,
+    },
+    attention: {
+      failedAfterMs: settings.ATTENTION_FAILED_AFTER,
+      staleAfterMs: settings.ATTENTION_STALE_AFTER,
+      unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
+      codAfterMs: settings.ATTENTION_COD_AFTER,
     },
   };
 }

@@ -86,7 +86,7 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | remittance | help',
+      'show | update | rebook | label <tracking number> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);

@@ -41,6 +41,7 @@ export interface Core {
     | 'labelPageSize'
     | 'remittance'
     | 'digest'
+    | 'attention'
   > & {
     /** How often a replica renews its lease, and so looks for work another replica left. */
     database: Pick<BotConfig['database'], 'leaseRenewMs'>;

@@ -1,6 +1,7 @@
 /** /waybill: each subcommand, the permission it needs, and the feature that answers it. */
 import type { App } from '@slack/bolt';
 import { addressesCommand } from './addresses/index.js';
+import { attentionCommand } from './attention/index.js';
 import { rebookCommand } from './book/index.js';
 import type { Core } from './core.js';
 import { digestCommand } from './digest/index.js';
@@ -31,6 +32,7 @@ const subcommands: Subcommands = {
   label: { requires: 'show', answer: labelCommand },
   manifest: { requires: 'show', answer: manifestCommand },
   digest: { requires: 'show', answer: digestCommand },
+  attention: { requires: 'show', answer: attentionCommand },
   // Recording a parcel's status changes what is known of a booking: the update permission.
   status: { requires: 'update', answer: statusCommand },
   // So does handing it to someone else.

@@ -458,6 +458,18 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 16,
+    name: 'what needs attention: statuses by kind and time',
+    async up(db) {
+      // Each status rule reads one range of this: a failed attempt, or picked up, before its cutoff.
+      await db.schema
+        .createIndex('booking_status_status_at')
+        .on('booking_status')
+        .columns(['status', 'at'])
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -586,6 +586,30 @@ export interface Digests {
   release(day: string): Promise<void>;
 }
 
+/** A booking a rule of attention found: its owner, and the moment the rule counts from. */
+export interface AttentionRow {
+  trackingNumber: string;
+  ownerId: string;
+  since: Date;
+  /** The booking as stored (the caller reads what it needs: its payment method). */
+  record: unknown;
+}
+
+/** The queries behind the attention rules, each one range of an index. */
+export interface AttentionQueries {
+  /**
+   * Bookings whose latest status is one of `statuses`, recorded at or before `before` (`since`: when), oldest
+   * first; at most `limit` (default 1000).
+   */
+  lastStatusBefore(input: {
+    statuses: readonly string[];
+    before: Date;
+    limit?: number;
+  }): Promise<(AttentionRow & { status: string })[]>;
+  /** Bookings to be picked up before `pickupBefore` (`since`: then) with no status recorded, oldest first. */
+  notPickedUp(input: { pickupBefore: Date; limit?: number }): Promise<AttentionRow[]>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -599,6 +623,7 @@ export interface StoreTables {
   remittances: Remittances;
   statuses: Statuses;
   digests: Digests;
+  attention: AttentionQueries;
 }
 
 export interface Store extends StoreTables {

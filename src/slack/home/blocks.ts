@@ -55,6 +55,8 @@ export interface HomeInput {
   bookingsToday: number;
   drafts: readonly HomeDraft[];
   quotes: readonly HomeQuote[];
+  /** What needs attention, the person's first (drawn by the attention feature). */
+  attention?: readonly KnownBlock[];
 }
 
 function button(actionId: string, text: string, value?: string, style?: Button['style']): Button {
@@ -139,6 +141,7 @@ export function homeView(input: HomeInput): HomeView {
     blocks: [
       header('Waybill Dispatch'),
       ...environmentNotice(input.env),
+      ...(input.attention ? [...input.attention, { type: 'divider' } as const] : []),
       start,
       { type: 'divider' },
       header(`Bookings today (${input.bookingsToday})`),

@@ -2,6 +2,7 @@
 import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
+import { attentionHomeBlocks } from '../attention/index.js';
 import { openBookingDrafts } from '../book/index.js';
 import type { Core } from '../core.js';
 import { formatMoney } from '../kit/blocks.js';
@@ -25,7 +26,7 @@ export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date }
 }
 
 /** What a Home tab is drawn from: who may do what, the store, the settings, the clock. */
-type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'now'>;
+type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'now' | 'bot'>;
 
 function homeBooking(
   deps: Pick<Core, 'waybill'>,
@@ -78,14 +79,16 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     });
   }
   const today = dayOf(deps.now(), deps.waybill.timeZone);
-  const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed] = await Promise.all([
-    deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
-    deps.store.bookings.countBooked(today),
-    openBookingDrafts(deps, userId, HOME_DRAFTS),
-    deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
-    deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
-    deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
-  ]);
+  const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed, attention] =
+    await Promise.all([
+      deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
+      deps.store.bookings.countBooked(today),
+      openBookingDrafts(deps, userId, HOME_DRAFTS),
+      deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
+      deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
+      deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
+      attentionHomeBlocks(deps, userId),
+    ]);
   const statuses = await deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber));
   return homeView({
     env: deps.waybill.env,
@@ -95,6 +98,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     bookings: bookings.map((booking) => homeBooking(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,
+    attention,
     quotes: quotes
       .filter((entry) => entry.outcome === 'ok')
       .slice(0, HOME_QUOTES)

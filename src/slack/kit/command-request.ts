@@ -23,7 +23,9 @@ export type CommandRequest =
   /** `/waybill assign <tracking number> @person`: the person as typed (Slack writes a mention `<@U…|name>`). */
   | { kind: 'assign'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
-  | { kind: 'digest' };
+  | { kind: 'digest' }
+  /** `/waybill attention`: what needs attention now, privately. */
+  | { kind: 'attention' };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
@@ -37,6 +39,7 @@ const WAYBILL_VERBS = [
   'label',
   'manifest',
   'digest',
+  'attention',
   'remittance',
   'help',
 ] as const;
@@ -65,6 +68,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'remittance') return { kind: 'remittance' };
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
+      if (verb === 'attention') return { kind: 'attention' };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if ((verb === 'status' || verb === 'assign') && second)
         return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };

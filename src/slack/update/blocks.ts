@@ -218,6 +218,7 @@ export function waybillHelp(): string {
     "• `/waybill label <tracking number>`: the parcel labels as a PDF, in the booking card's thread",
     '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
     '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
+    '• `/waybill attention`: what needs doing now (failed attempts, parcels not picked up or stuck, unknown outcomes, COD not remitted), yours first, just for you',
     '• `/book import`: book many waybills at once from a CSV file',
     "• `/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
     'The bot’s *Home* tab lists today’s bookings and your unfinished ones, with *New quote*, *New booking*, *Import CSV*, *CSV template*, *COD remittance*, *Export* and *Pickup list*.',

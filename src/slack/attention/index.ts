@@ -1,0 +1,3 @@
+/** What needs attention: the feature's public entry (`/waybill attention`, the Home tab's section). */
+// Another feature imports only what this file exports, never attention's other files.
+export { attentionCommand, attentionHomeBlocks } from './list.js';
