@@ -1,6 +1,6 @@
 // What needs attention, on both backends with a clock the test moves: each rule raises its item when it falls
 // due and not before, an item fixed meanwhile drops out, a rule set to 0 is off; /waybill attention and the
-// Home tab list the person's first; 500 items within Block Kit's limits.
+// Home tab list the person's first, the daily digest counts them; 500 items within Block Kit's limits.
 import { expect, it } from 'vitest';
 import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionBlocks } from '../../src/slack/attention/blocks.js';
@@ -92,6 +92,9 @@ describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
     );
     expect(await attentionNow(bot, 'UANA')).toContain(
       '*Yours (1)*\\n• `WB000004`: COD delivered 7 days ago, and not remitted',
+    );
+    expect(textOf((await bot.command('/waybill', 'digest')).body.blocks)).toContain(
+      '*Needs attention now (3)*: 1 not picked up · 1 in transit too long · 1 COD not remitted',
     );
     const home = await openedHome(bot);
     expect(home.indexOf('Needs attention (3)')).toBeLessThan(home.indexOf('Bookings today'));

@@ -205,6 +205,7 @@ describe('the digest on a busy day', () => {
       statuses,
       tomorrowPickups: bookings,
       outstanding: { bookings: 3, total: '4500.00' },
+      attention: { items: 500, counts: '200 failed, nothing since · 300 not picked up' },
     };
     const message = digestMessage(data, { currency: 'PHP', detailInThread: true });
     expect(message.blocks.length).toBeLessThanOrEqual(50);

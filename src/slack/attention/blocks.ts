@@ -1,6 +1,6 @@
 /** What needs attention, in words: each rule a plain sentence with its age; the list for /waybill attention and the Home tab. */
 import type { KnownBlock } from '@slack/types';
-import type { AttentionItem } from '../../operations/attention.js';
+import { ATTENTION_RULES, type AttentionItem } from '../../operations/attention.js';
 import { context, header, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
@@ -61,4 +61,19 @@ export function attentionBlocks(
 export function attentionText(items: readonly AttentionItem[], userId: string): string {
   const mine = items.filter((item) => item.ownerId === userId).length;
   return `Needs attention: ${items.length}, ${mine} of them yours.`;
+}
+
+/** Each rule's items, counted, as the daily digest says it: "2 failed attempts · 1 COD not remitted". */
+export function attentionCounts(items: readonly AttentionItem[]): string {
+  const named: Record<AttentionItem['rule'], string> = {
+    unknown: 'outcome unknown',
+    failed: 'failed, nothing since',
+    pickup: 'not picked up',
+    stale: 'in transit too long',
+    cod: 'COD not remitted',
+  };
+  return ATTENTION_RULES.map((rule) => [rule, items.filter((item) => item.rule === rule).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([rule, n]) => `${n} ${named[rule]}`)
+    .join(' · ');
 }

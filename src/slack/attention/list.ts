@@ -8,7 +8,10 @@ import { attentionBlocks, attentionText } from './blocks.js';
 /** The Home tab lists fewer lines per section than the command: the tab has its own lists below. */
 const HOME_LINES = 5;
 
-async function itemsNow(deps: Pick<Core, 'store' | 'bot' | 'waybill' | 'now'>): Promise<AttentionItem[]> {
+/** What needs attention now, by the settings' rules. */
+export async function itemsNow(
+  deps: Pick<Core, 'store' | 'bot' | 'waybill' | 'now'>,
+): Promise<AttentionItem[]> {
   return needsAttention(deps.store, {
     settings: deps.bot.attention,
     now: deps.now(),

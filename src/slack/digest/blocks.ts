@@ -89,6 +89,7 @@ export function digestMessage(
       `*Statuses recorded today (${data.statuses.length})*\n${data.statuses.length === 0 ? 'None.' : statusLines.join('\n')}${more(failed.length - FAILED_SHOWN)}`,
     ),
     section(`*Pickups tomorrow*: ${plural(data.tomorrowPickups.length, 'booking')}`),
+    section(`*Needs attention now (${data.attention.items})*: ${data.attention.counts || 'nothing'}`),
     section(
       `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} that no remittance file has paid`,
     ),

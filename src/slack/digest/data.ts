@@ -2,6 +2,7 @@
 import type { Attempt, AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
+import { attentionCounts, attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
 import { outstandingCod } from '../remittance/index.js';
 
@@ -30,6 +31,8 @@ export interface DigestData {
   tomorrowPickups: BookingRecord[];
   /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS that no remittance file has paid. */
   outstanding: { bookings: number; total: string };
+  /** What needs attention now, each rule counted. */
+  attention: { items: number; counts: string };
 }
 
 /** The day `date` (YYYY-MM-DD) in the time zone, as [start, start of the next day). */
@@ -52,16 +55,25 @@ export async function digestData(
   const { timeZone, catalog } = deps.waybill;
   const today = dayRange(day, timeZone);
   const tomorrow = dayRange(zonedDateAfter(today.from, 1, timeZone), timeZone);
-  const [bookings, booksAudited, unknownBookings, unknownUpdates, statuses, tomorrowPickups, outstanding] =
-    await Promise.all([
-      deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
-      deps.store.audit.between({ ...today, operations: ['book'], limit: DAY_LIMIT }),
-      deps.store.attempts.listUnknown('book', DAY_LIMIT),
-      deps.store.attempts.listUnknown('update', DAY_LIMIT),
-      deps.store.statuses.between(today),
-      deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
-      outstandingCod(deps),
-    ]);
+  const [
+    bookings,
+    booksAudited,
+    unknownBookings,
+    unknownUpdates,
+    statuses,
+    tomorrowPickups,
+    outstanding,
+    attention,
+  ] = await Promise.all([
+    deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
+    deps.store.audit.between({ ...today, operations: ['book'], limit: DAY_LIMIT }),
+    deps.store.attempts.listUnknown('book', DAY_LIMIT),
+    deps.store.attempts.listUnknown('update', DAY_LIMIT),
+    deps.store.statuses.between(today),
+    deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
+    outstandingCod(deps),
+    attentionNow(deps),
+  ]);
   const senders = new Map<string, SenderLine>();
   let parcels = 0;
   let codCents = 0n;
@@ -94,5 +106,6 @@ export async function digestData(
     statuses,
     tomorrowPickups,
     outstanding: { bookings: outstanding.bookings.length, total: outstanding.total },
+    attention: { items: attention.length, counts: attentionCounts(attention) },
   };
 }
