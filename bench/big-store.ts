@@ -1,12 +1,13 @@
 /**
  * Issue 21's big store (100,000 bookings, 1,000,000 audit lines, 50,000 saved parties), written once per
- * backend straight into its tables in one transaction, then the export of a year and the type-ahead
- * measured on that same store.
+ * backend straight into its tables in one transaction, then the export of a year, the type-ahead and a
+ * turn of what needs attention measured on that same store.
  */
 import { auditLineAt, auditTrackingNumber, insertAuditRows } from '../fakes/audit-rows.js';
 import { insertBookings } from '../fakes/bookings.js';
 import { writeRows } from '../fakes/bulk-insert.js';
 import { insertParties } from '../fakes/parties.js';
+import { type AttentionTurn, measureAttention } from './attention.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { auditLinesOf2026, benchExport, type ExportReport } from './export.js';
 import { epochMs } from './lib.js';
@@ -32,7 +33,7 @@ export async function benchBigStore(
   ctx: Context,
   backend: Backend,
   scale: number,
-): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[] }> {
+): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; attention: AttentionTurn }> {
   const size = bigStoreSize(scale);
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
@@ -53,12 +54,13 @@ export async function benchBigStore(
     const seedMs = Math.round(epochMs() - begun);
     log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);
     const exported = await benchExport(ctx, { backend, database, ...size, seedMs });
-    const typeAhead = await measureTypeAhead(
-      backend === 'SQLite' ? 'sqlite' : 'postgres',
-      database.target,
-      size.parties,
+    const kind = backend === 'SQLite' ? 'sqlite' : 'postgres';
+    const typeAhead = await measureTypeAhead(kind, database.target, size.parties);
+    const attention = await measureAttention(kind, database.target, size.bookings, (i) =>
+      auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
     );
-    return { exported, typeAhead };
+    log(`big store (${backend}): a turn of what needs attention, p50 ${Math.round(attention.p50Ms)} ms`);
+    return { exported, typeAhead, attention };
   } finally {
     await database.drop();
   }

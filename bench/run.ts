@@ -31,6 +31,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../fakes/slack-fake.js';
+import { type AttentionTurn, attentionTargets } from './attention.js';
 import { benchBigStore } from './big-store.js';
 import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
 import { type Backend, postgresAdminUrl } from './databases.js';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
   const exported: ExportReport[] = [];
   let remittance: RemittanceReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
+  const attention: AttentionTurn[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of bulkOnly || bigStoreOnly ? [] : latencies) {
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
       const measured = await benchBigStore(ctx, backend, bigStoreScale);
       exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
+      attention.push(measured.attention);
     }
   } finally {
     await fake.close();
@@ -158,12 +161,14 @@ async function main(): Promise<void> {
     exported,
     remittance,
     typeAhead,
+    attention,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
       ...(instances.length > 0 ? targets(instances, N) : []),
       ...bulkTargets(bulk),
       ...typeAheadTargets(typeAhead),
       ...exportTargets(exported),
+      ...attentionTargets(attention),
     ],
   };
   const text = render(report);

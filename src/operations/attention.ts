@@ -96,16 +96,27 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
     items.push(...rows.map(fromRow('stale', settings.staleAfterMs)));
   }
   if (settings.codAfterMs > 0) {
-    const delivered = (
-      await store.attention.lastStatusBefore({ statuses: ['delivered'], before: before(settings.codAfterMs) })
-    ).filter((row) => isObject(row.record) && row.record.paymentMethod === input.codPaymentMethod);
+    const delivered = await store.attention.lastStatusBefore({
+      statuses: ['delivered'],
+      before: before(settings.codAfterMs),
+    });
+    const numbers = delivered.map((row) => row.trackingNumber);
+    const cod = new Set(
+      (await store.remittances.bookingsNamed(numbers))
+        .filter(
+          (booking) => isObject(booking.record) && booking.record.paymentMethod === input.codPaymentMethod,
+        )
+        .map((booking) => booking.trackingNumber),
+    );
     const paid = new Set(
-      (await store.remittances.ofBookings(delivered.map((row) => row.trackingNumber)))
+      (await store.remittances.ofBookings(numbers))
         .filter((line) => (PAYING_OUTCOMES as readonly string[]).includes(line.outcome))
         .map((line) => line.trackingNumber),
     );
     items.push(
-      ...delivered.filter((row) => !paid.has(row.trackingNumber)).map(fromRow('cod', settings.codAfterMs)),
+      ...delivered
+        .filter((row) => cod.has(row.trackingNumber) && !paid.has(row.trackingNumber))
+        .map(fromRow('cod', settings.codAfterMs)),
     );
   }
   return items;

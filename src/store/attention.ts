@@ -10,14 +10,12 @@ function toRow(row: {
   tracking_number: string;
   owner_id: string | null;
   booked_by: string;
-  record: string;
   since: number | string | null;
 }): AttentionRow {
   return {
     trackingNumber: row.tracking_number,
     ownerId: row.owner_id ?? row.booked_by,
     since: new Date(Number(row.since)),
-    record: JSON.parse(row.record) as unknown,
   };
 }
 
@@ -29,7 +27,7 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
       const rows = await db
         .selectFrom('booking_status as s')
         .innerJoin('bookings as b', 'b.tracking_number', 's.tracking_number')
-        .select(['s.tracking_number', 's.status', 's.at as since', 'b.owner_id', 'b.booked_by', 'b.record'])
+        .select(['s.tracking_number', 's.status', 's.at as since', 'b.owner_id', 'b.booked_by'])
         .where('s.status', 'in', statuses.length > 0 ? [...statuses] : [''])
         .where('s.at', '<=', before.getTime())
         .where(({ not, exists, selectFrom }) =>
@@ -52,7 +50,7 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
       // From the pickup index: bookings whose pickup time has passed with no status recorded at all.
       const rows = await db
         .selectFrom('bookings as b')
-        .select(['b.tracking_number', 'b.pickup_at as since', 'b.owner_id', 'b.booked_by', 'b.record'])
+        .select(['b.tracking_number', 'b.pickup_at as since', 'b.owner_id', 'b.booked_by'])
         .where('b.pickup_at', '<', pickupBefore.getTime())
         .where(({ not, exists, selectFrom }) =>
           not(

@@ -591,8 +591,6 @@ export interface AttentionRow {
   trackingNumber: string;
   ownerId: string;
   since: Date;
-  /** The booking as stored (the caller reads what it needs: its payment method). */
-  record: unknown;
 }
 
 /** The queries behind the attention rules, each one range of an index. */
