@@ -96,6 +96,14 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
     for (const id of [ids.waybillUpdate, ids.statusOpen, ids.bookRebook, ids.labelsPrint, ids.ownerTake])
       expect(textOf(edited?.blocks)).toContain(id);
     expectWithinSlackLimits(edited);
+
+    // A picker's value that is no member ID is never written into a mention: refused, nothing changed.
+    bot.fake.reset();
+    await assignOnCard(bot, 'U1><!channel>');
+    expect((await bot.fake.waitFor('response_url')).body.text).toContain('Write `/waybill assign');
+    await bot.idle();
+    expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UANA');
+    expect(bot.fake.callsTo('chat.update')).toEqual([]);
   });
 
   it('/waybill assign with a mention, in any case; the same owner again, no mention, an unknown number: told, nothing changed', async () => {
@@ -111,8 +119,10 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
 
     const again = await bot.command('/waybill', 'assign WB000001 <@UANA>');
     expect(again.body.text).toBe("`WB000001` is <@UANA>'s already: nothing changed.");
-    const plainName = await bot.command('/waybill', 'assign WB000001 @ana');
-    expect(plainName.body.text).toContain('Write `/waybill assign <tracking number> @person`');
+    for (const notAMention of ['@ana', '<@u1&x>', '<#C1|general>']) {
+      const answer = await bot.command('/waybill', `assign WB000001 ${notAMention}`);
+      expect(answer.body.text, notAMention).toContain('Write `/waybill assign <tracking number> @person`');
+    }
     const hostile = await bot.command('/waybill', 'assign <b>&x <@UBEN>');
     expect(hostile.body.text).toBe('I have no record of waybill `&lt;b&gt;&amp;x`.');
     const alone = await bot.command('/waybill', 'assign');

@@ -5,10 +5,14 @@ import { cardPlaces, redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyOwnedText,
   assignedText,
+  assignUsage,
   handedOverText,
   ownerThreadText,
   unknownBookingText,
 } from './blocks.js';
+
+/** A Slack member ID, as a mention and the people picker give it. */
+const MEMBER_ID = /^[UW][A-Z0-9]+$/;
 
 /**
  * Makes `ownerId` the owner of the booking; what to say to `userId`, who did it. The cards, their
@@ -20,6 +24,8 @@ export async function assignOwner(
   input: { userId: string; trackingNumber: string; ownerId: string },
 ): Promise<string> {
   const { userId, trackingNumber, ownerId } = input;
+  // Only a member ID is ever written into a mention: whatever else a request carries is refused.
+  if (!MEMBER_ID.test(ownerId)) return assignUsage();
   if (!(await deps.store.bookings.get(trackingNumber))) return unknownBookingText(trackingNumber);
   const change = await deps.store.bookings.setOwner(trackingNumber, ownerId);
   if (!change.changed) return alreadyOwnedText(trackingNumber, ownerId);

@@ -3,8 +3,8 @@ import type { CommandAnswer } from '../kit/command-request.js';
 import { assignOwner } from './assign.js';
 import { assignUsage } from './blocks.js';
 
-/** A mention as Slack escapes it in a command's text (`<@U0123|ana>`), alone. */
-const MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
+/** A mention as Slack escapes it in a command's text (`<@U0123|ana>`), alone: the member ID is checked on assigning. */
+const MENTION = /^<@([^|>]+)(?:\|[^>]*)?>$/;
 
 export const assignCommand: CommandAnswer<'assign'> = async (deps, { ack, client, command }, request) => {
   const ownerId = MENTION.exec(request.words)?.[1];
