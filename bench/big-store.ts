@@ -1,12 +1,13 @@
 /**
  * Issue 21's big store (100,000 bookings, 1,000,000 audit lines, 50,000 saved parties), written once per
- * backend straight into its tables in one transaction, then the export of a year, the type-ahead and
- * `/waybill find` measured on that same store.
+ * backend straight into its tables in one transaction, then the export of a year, the type-ahead,
+ * `/waybill find` and a turn of what needs attention measured on that same store.
  */
 import { auditLineAt, auditTrackingNumber, insertAuditRows } from '../fakes/audit-rows.js';
 import { insertBookings } from '../fakes/bookings.js';
 import { writeRows } from '../fakes/bulk-insert.js';
 import { insertParties } from '../fakes/parties.js';
+import { type AttentionTurn, measureAttention } from './attention.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { auditLinesOf2026, benchExport, type ExportReport } from './export.js';
 import { type FindRow, measureFind } from './find.js';
@@ -35,7 +36,7 @@ export async function benchBigStore(
   ctx: Context,
   backend: Backend,
   scale: number,
-): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; find: FindRow[] }> {
+): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; find: FindRow[]; attention: AttentionTurn }> {
   const size = bigStoreSize(scale);
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
@@ -62,7 +63,11 @@ export async function benchBigStore(
       trackingNumber: auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),
       party: middle,
     });
-    return { exported, typeAhead, find };
+    const attention = await measureAttention(kindOf(backend), database.target, size.bookings, (i) =>
+      auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
+    );
+    log(`big store (${backend}): a turn of what needs attention, p50 ${Math.round(attention.p50Ms)} ms`);
+    return { exported, typeAhead, find, attention };
   } finally {
     await database.drop();
   }

@@ -32,6 +32,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeSlack } from '../fakes/slack-fake.js';
+import { type AttentionTurn, attentionTargets } from './attention.js';
 import { benchBigStore } from './big-store.js';
 import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
 import { type Backend, postgresAdminUrl } from './databases.js';
@@ -119,6 +120,7 @@ async function main(): Promise<void> {
   let prints: PrintsReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
   const find: FindRow[] = [];
+  const attention: AttentionTurn[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly ? [] : latencies) {
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
       exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
       find.push(...measured.find);
+      attention.push(measured.attention);
     }
   } finally {
     await fake.close();
@@ -172,6 +175,7 @@ async function main(): Promise<void> {
     prints,
     typeAhead,
     find,
+    attention,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
       ...(instances.length > 0 ? targets(instances, N) : []),
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
       ...findTargets(find),
       ...exportTargets(exported),
       ...printsTargets(prints),
+      ...attentionTargets(attention),
     ],
   };
   const text = render(report);

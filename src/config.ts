@@ -1,6 +1,7 @@
 /** The bot's settings from the environment (and .env), checked once at start-up, one line per bad setting. */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import type { AttentionSettings } from './operations/attention.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -95,6 +96,19 @@ const daySetting = z
     (day) => /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day),
     'a day as YYYY-MM-DD, such as 2026-12-01',
   );
+const DURATION_UNITS_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration written `15m`, `24h` or `5d` (at most a year), or `0` for off: milliseconds, 0 when off. */
+export const duration = z
+  .string()
+  .trim()
+  .regex(/^(0|[1-9]\d{0,5}[mhd])$/, 'a duration such as 15m, 24h or 5d, or 0 for off')
+  .transform((text) =>
+    text === '0'
+      ? 0
+      : Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS],
+  )
+  .refine((ms) => ms <= 366 * DURATION_UNITS_MS.d, 'a duration of at most a year (366d)');
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -504,6 +518,10 @@ const botEnvSchema = z.object({
   COD_FEE_VAT_PERCENT: optionalSetting(percentSetting).default(0n),
   RETURN_FEE: optionalSetting(moneySetting).default(0n),
   COD_FEE_FROM: optionalSetting(daySetting),
+  ATTENTION_FAILED_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+  ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
+  ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+  ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -564,6 +582,8 @@ export interface BotConfig {
   remittance: RemittanceSettings;
   /** The daily digest: where and when (HH:MM in WAYBILL_TIMEZONE); undefined: off. */
   digest?: { channelId: string; time: string };
+  /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
+  attention: AttentionSettings;
 }
 
 export interface RemittanceSettings {
@@ -688,6 +708,12 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
         returnFee: settings.RETURN_FEE,
         ...(settings.COD_FEE_FROM === undefined ? {} : { from: settings.COD_FEE_FROM }),
       },
+    },
+    attention: {
+      failedAfterMs: settings.ATTENTION_FAILED_AFTER,
+      staleAfterMs: settings.ATTENTION_STALE_AFTER,
+      unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
+      codAfterMs: settings.ATTENTION_COD_AFTER,
     },
   };
 }

@@ -749,6 +749,41 @@ describe('COD remittance settings', () => {
   });
 });
 
+describe('what needs attention', () => {
+  const botError = (env: Env) => configError(() => loadBotConfig(env), env);
+
+  it('reads durations as 15m, 24h, 5d, 0 for off; each defaults as documented', () => {
+    expect(loadBotConfig({}).attention).toEqual({
+      failedAfterMs: 24 * 3_600_000,
+      staleAfterMs: 5 * 86_400_000,
+      unknownAfterMs: 15 * 60_000,
+      codAfterMs: 7 * 86_400_000,
+    });
+    const config = loadBotConfig({
+      ATTENTION_FAILED_AFTER: '0',
+      ATTENTION_STALE_AFTER: ' 36h ',
+      ATTENTION_UNKNOWN_AFTER: '90m',
+      ATTENTION_COD_AFTER: '366d',
+    });
+    expect(config.attention).toEqual({
+      failedAfterMs: 0,
+      staleAfterMs: 36 * 3_600_000,
+      unknownAfterMs: 90 * 60_000,
+      codAfterMs: 366 * 86_400_000,
+    });
+  });
+
+  it('names the setting in one line when a duration is wrong', () => {
+    for (const wrong of ['15', '1w', '-5m', '05m', '1.5h', '0m'])
+      expect(botError({ ATTENTION_STALE_AFTER: wrong }), wrong).toBe(
+        'ATTENTION_STALE_AFTER must be a duration such as 15m, 24h or 5d, or 0 for off',
+      );
+    expect(botError({ ATTENTION_COD_AFTER: '367d' })).toBe(
+      'ATTENTION_COD_AFTER must be a duration of at most a year (366d)',
+    );
+  });
+});
+
 describe('secretsOf', () => {
   it("counts DATABASE_URL's password as a secret, as written and decoded", () => {
     expect(secretsOf({ DATABASE_URL: 'postgres://bot:p%40ss-word@db/waybill' })).toEqual([

@@ -163,12 +163,13 @@ describe('manifest.yml', () => {
     for (const command of commands) {
       expect(command.description.length).toBeGreaterThan(0);
       expect(command.usage_hint?.length).toBeGreaterThan(0);
-      expect(command.should_escape).toBe(false);
+      // Only /waybill needs mentions as member IDs (`assign … @person`); the others read text as typed.
+      expect(command.should_escape).toBe(command.command === '/waybill');
       expect(command.url).toBeUndefined();
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | remittance | cod | help',
+      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);

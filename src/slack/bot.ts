@@ -19,6 +19,7 @@ import { answerUnmatched, markFailed } from './guards/unmatched.js';
 import * as home from './home/index.js';
 import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
+import * as owners from './owners/index.js';
 import * as quote from './quote/index.js';
 import * as remittance from './remittance/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
@@ -91,6 +92,7 @@ export function createBot({
     update,
     status,
     find,
+    owners,
     addresses,
     bulk,
     remittance,

@@ -1,6 +1,7 @@
 /** /waybill: each subcommand, the permission it needs, and the feature that answers it. */
 import type { App } from '@slack/bolt';
 import { addressesCommand } from './addresses/index.js';
+import { attentionCommand } from './attention/index.js';
 import { rebookCommand } from './book/index.js';
 import type { Core } from './core.js';
 import { digestCommand } from './digest/index.js';
@@ -15,6 +16,7 @@ import {
 } from './kit/command-request.js';
 import type { Permission } from './kit/listener.js';
 import { labelCommand, manifestCommand } from './labels/index.js';
+import { assignCommand } from './owners/index.js';
 import { codCommand, remittanceCommand } from './remittance/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
@@ -32,8 +34,11 @@ const subcommands: Subcommands = {
   label: { requires: 'show', answer: labelCommand },
   manifest: { requires: 'show', answer: manifestCommand },
   digest: { requires: 'show', answer: digestCommand },
+  attention: { requires: 'show', answer: attentionCommand },
   // Recording a parcel's status changes what is known of a booking: the update permission.
   status: { requires: 'update', answer: statusCommand },
+  // So does handing it to someone else.
+  assign: { requires: 'update', answer: assignCommand },
   addresses: { requires: 'addresses', answer: addressesCommand },
   remittance: { requires: 'remittance', answer: remittanceCommand },
   // Money owed by the courier: whoever may reconcile its files.

@@ -47,7 +47,7 @@ interface Searchable {
 const isCod = (amount: string | undefined) => /[1-9]/.test(amount ?? '');
 
 /** The words and filters a booking is found by, its status aside (exported for seeding big stores fast). */
-export function bookingTerms(record: unknown, bookedBy: string): string[] {
+export function bookingTerms(record: unknown, ownerId: string): string[] {
   const b = (record ?? {}) as Searchable;
   const texts = [
     b.trackingNumber,
@@ -69,7 +69,7 @@ export function bookingTerms(record: unknown, bookedBy: string): string[] {
       ...texts.flatMap((text) => wordsOf(text ?? '')),
       ...phoneTerms(b.shipper?.phone ?? ''),
       ...phoneTerms(b.consignee?.phone ?? ''),
-      `${OWNER}${bookedBy}`,
+      `${OWNER}${ownerId}`,
       `${PAYMENT}${isCod(b.codAmount) ? 'cod' : 'prepaid'}`,
     ]),
   ];
@@ -78,17 +78,30 @@ export function bookingTerms(record: unknown, bookedBy: string): string[] {
 export const statusTerm = (status: string) => `${STATUS}${status}`;
 
 /** The booking's terms replaced by those of its record, its status term kept. */
-export async function indexBooking(db: Db, trackingNumber: string, record: unknown, bookedBy: string) {
+export async function indexBooking(db: Db, trackingNumber: string, record: unknown, ownerId: string) {
   await db
     .deleteFrom('booking_terms')
     .where('tracking_number', '=', trackingNumber)
     .where((eb) => eb.not(inRange(eb, STATUS)))
     .execute();
-  const terms = bookingTerms(record, bookedBy).map((term) => ({ term, tracking_number: trackingNumber }));
+  const terms = bookingTerms(record, ownerId).map((term) => ({ term, tracking_number: trackingNumber }));
   await db
     .insertInto('booking_terms')
     .values(terms)
     .onConflict((c) => c.doNothing())
+    .execute();
+}
+
+/** The booking's owner term, replaced: `owner:` finds it under its new owner. */
+export async function indexOwner(db: Db, trackingNumber: string, ownerId: string) {
+  await db
+    .deleteFrom('booking_terms')
+    .where('tracking_number', '=', trackingNumber)
+    .where((eb) => inRange(eb, OWNER))
+    .execute();
+  await db
+    .insertInto('booking_terms')
+    .values({ term: `${OWNER}${ownerId}`, tracking_number: trackingNumber })
     .execute();
 }
 

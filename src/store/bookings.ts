@@ -1,14 +1,16 @@
 // Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
 import type { Selectable } from 'kysely';
-import { BOOKED, findBookings, indexBooking, indexStatus } from './booking-search.js';
+import { BOOKED, findBookings, indexBooking, indexOwner, indexStatus } from './booking-search.js';
 import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
 import type { BookingsTable, Db } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
-import type { BookingRecord, Bookings, TimeRange } from './types.js';
+import type { BookingRecord, Bookings, OwnerChange, TimeRange } from './types.js';
 
 /** Default for `listBooked` when no limit is given. */
 const DEFAULT_LIST_LIMIT = 100;
+/** At most this many tracking numbers per query for `ownersOf`: well within both backends' parameter limits. */
+const OWNERS_CHUNK = 500;
 
 function bookedIn(db: Db, { from, to }: TimeRange) {
   return db
@@ -26,6 +28,7 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
     channelId: row.channel_id,
     bookedBy: row.booked_by,
     bookedAt: new Date(row.booked_at),
+    ownerId: row.owner_id ?? row.booked_by,
     ...present({
       cardChannelId: row.card_channel_id,
       cardTs: row.card_ts,
@@ -37,7 +40,7 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
   };
 }
 
-export function bookings({ db, atomically }: Scope, context: Context): Bookings {
+export function bookings({ db, atomically, lock }: Scope, context: Context): Bookings {
   const get = async <T>(trackingNumber: string, conn: Db = db) => {
     const row = await conn
       .selectFrom('bookings')
@@ -61,6 +64,7 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
             card_ts: input.cardTs ?? null,
             audit_card_ts: input.auditCardTs ?? null,
             booked_by: input.bookedBy,
+            owner_id: input.bookedBy,
             booked_at: input.bookedAt.getTime(),
             pickup_at: input.pickupAt?.getTime() ?? null,
           })
@@ -91,7 +95,7 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
           .returningAll()
           .executeTakeFirst();
         if (!row) return { ok: false, current: await get(trackingNumber, tx) };
-        await indexBooking(tx, trackingNumber, record, row.booked_by);
+        await indexBooking(tx, trackingNumber, record, row.owner_id ?? row.booked_by);
         return { ok: true, booking: toBooking(row) };
       }),
     async setCard(trackingNumber, card) {
@@ -129,6 +133,40 @@ export function bookings({ db, atomically }: Scope, context: Context): Bookings 
       return (await findBookings(db, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
         toBooking(row),
       );
+    },
+    setOwner: <T>(trackingNumber: string, ownerId: string) =>
+      // One change per booking at a time, on any replica: the owner before is the one replaced.
+      atomically(async (tx): Promise<OwnerChange<T>> => {
+        await lock(tx, `owner:${trackingNumber}`);
+        const row = await tx
+          .selectFrom('bookings')
+          .selectAll()
+          .where('tracking_number', '=', trackingNumber)
+          .executeTakeFirst();
+        if (!row) throw new BookingNotFoundError(trackingNumber);
+        const current = toBooking<T>(row);
+        if (current.ownerId === ownerId) return { changed: false, booking: current };
+        const updated = await tx
+          .updateTable('bookings')
+          .set({ owner_id: ownerId })
+          .where('tracking_number', '=', trackingNumber)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await indexOwner(tx, trackingNumber, ownerId);
+        return { changed: true, previous: current.ownerId, booking: toBooking<T>(updated) };
+      }),
+    async ownersOf(trackingNumbers) {
+      const owners = new Map<string, string>();
+      const wanted = [...new Set(trackingNumbers)];
+      for (let start = 0; start < wanted.length; start += OWNERS_CHUNK) {
+        const rows = await db
+          .selectFrom('bookings')
+          .select(['tracking_number', 'owner_id', 'booked_by'])
+          .where('tracking_number', 'in', wanted.slice(start, start + OWNERS_CHUNK))
+          .execute();
+        for (const row of rows) owners.set(row.tracking_number, row.owner_id ?? row.booked_by);
+      }
+      return owners;
     },
     async countBooked(range) {
       const { count } = await bookedIn(db, range)

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { activity } from './activity.js';
 import { attempts } from './attempts.js';
+import { attention } from './attention.js';
 import { audit } from './audit.js';
 import {
   type Backend,
@@ -121,6 +122,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     remittances: remittances(scope, context),
     statuses: statuses(scope, context),
     digests: digests(scope, context),
+    attention: attention(scope, context),
   };
 }
 

@@ -484,6 +484,33 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 16,
+    name: 'bookings: their owners',
+    async up(db) {
+      await db.schema.alterTable('bookings').addColumn('owner_id', 'text').execute();
+      // Until now a booking was its booker's.
+      await sql`update bookings set owner_id = booked_by`.execute(db);
+      // A person's bookings, latest first: their Home tab and reminders.
+      await db.schema
+        .createIndex('bookings_owner')
+        .on('bookings')
+        .columns(['owner_id', 'booked_at desc'])
+        .execute();
+    },
+  },
+  {
+    version: 17,
+    name: 'what needs attention: statuses by kind and time',
+    async up(db) {
+      // Each status rule reads one range of this: a failed attempt, or picked up, before its cutoff.
+      await db.schema
+        .createIndex('booking_status_status_at')
+        .on('booking_status')
+        .columns(['status', 'at'])
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -31,6 +31,8 @@ export interface BookingsTable {
   audit_card_ts: string | null;
   booked_by: string;
   booked_at: number;
+  /** Null only in rows written before owners: read as booked_by. */
+  owner_id: string | null;
   updated_by: string | null;
   updated_at: number | null;
   /** The record's pickup time, for the manifest (null only where a record had none). */

@@ -43,6 +43,8 @@ export interface BookingRecord<T = unknown> {
   auditCardTs?: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Who answers for it now: whoever booked it, until it is assigned to someone else. */
+  ownerId: string;
   updatedBy?: string;
   updatedAt?: Date;
   /** When the parcels are picked up: the caller's, kept apart from `record` so bookings can be listed by it. */
@@ -109,7 +111,8 @@ export interface AuditEntry {
   detail?: string;
 }
 
-export type BookingInsert<T> = Omit<BookingRecord<T>, 'version' | 'updatedBy' | 'updatedAt'>;
+/** A new booking is its booker's. */
+export type BookingInsert<T> = Omit<BookingRecord<T>, 'version' | 'ownerId' | 'updatedBy' | 'updatedAt'>;
 
 export type UpdateRecordResult<T> =
   | { ok: true; booking: BookingRecord<T> }
@@ -181,6 +184,13 @@ export interface Bookings {
   listByPickup<T>(range: TimeRange & { after?: string; limit?: number }): Promise<BookingRecord<T>[]>;
   /** Bookings matching every word and filter of `search`, newest first; at most `search.limit`. */
   find<T>(search: BookingSearch): Promise<BookingRecord<T>[]>;
+  /**
+   * Makes `ownerId` its owner, across replicas one change at a time; the owner it had before, or
+   * `changed: false` when it was theirs already. Rejects with BookingNotFoundError if there is no such booking.
+   */
+  setOwner<T>(trackingNumber: string, ownerId: string): Promise<OwnerChange<T>>;
+  /** The owners of the bookings with these tracking numbers (those we have). */
+  ownersOf(trackingNumbers: readonly string[]): Promise<Map<string, string>>;
 }
 
 /**
@@ -191,7 +201,7 @@ export interface BookingSearch {
   text: string;
   /** Its latest status is one of these (`booked`: none recorded). */
   statuses?: readonly string[];
-  /** Booked by this person. */
+  /** Owned by this person (its booker, until it is handed over). */
   owner?: string;
   payment?: 'cod' | 'prepaid';
   /** Booked at or after `from`, before `to`. */
@@ -203,6 +213,10 @@ export interface BookingSearch {
   after?: { bookedAt: Date; trackingNumber: string };
   limit: number;
 }
+
+export type OwnerChange<T = unknown> =
+  | { changed: true; previous: string; booking: BookingRecord<T> }
+  | { changed: false; booking: BookingRecord<T> };
 
 /** From `from` (included) to `to` (excluded). */
 export interface TimeRange {
@@ -604,6 +618,28 @@ export interface Digests {
   release(day: string): Promise<void>;
 }
 
+/** A booking a rule of attention found: its owner, and the moment the rule counts from. */
+export interface AttentionRow {
+  trackingNumber: string;
+  ownerId: string;
+  since: Date;
+}
+
+/** The queries behind the attention rules, each one range of an index. */
+export interface AttentionQueries {
+  /**
+   * Bookings whose latest status is one of `statuses`, recorded at or before `before` (`since`: when), oldest
+   * first; at most `limit` (default 1000).
+   */
+  lastStatusBefore(input: {
+    statuses: readonly string[];
+    before: Date;
+    limit?: number;
+  }): Promise<(AttentionRow & { status: string })[]>;
+  /** Bookings to be picked up before `pickupBefore` (`since`: then) with no status recorded, oldest first. */
+  notPickedUp(input: { pickupBefore: Date; limit?: number }): Promise<AttentionRow[]>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -617,6 +653,7 @@ export interface StoreTables {
   remittances: Remittances;
   statuses: Statuses;
   digests: Digests;
+  attention: AttentionQueries;
 }
 
 export interface Store extends StoreTables {

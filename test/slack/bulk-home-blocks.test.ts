@@ -160,6 +160,7 @@ describe('Home tab blocks', () => {
       city: 'Cebu City',
       cod: 'PHP 1,500.00',
       bookedBy: 'U1',
+      owner: 'U1',
       bookedAt: new Date('2026-11-23T01:00:00Z'),
     })),
     bookingsToday: 412,

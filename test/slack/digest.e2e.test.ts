@@ -243,6 +243,7 @@ describe('the digest on a busy day', () => {
       channelId: 'C1',
       bookedBy: 'U1',
       bookedAt: new Date(0),
+      ownerId: 'U1',
     });
     const unknown = (i: number): Attempt => ({
       key: `k${i}`,
@@ -277,6 +278,7 @@ describe('the digest on a busy day', () => {
       codAgeing: ageCod(
         Array.from({ length: 500 }, (_, i) => ({ sender: `S${i}`, outstanding: '0.10', days: i % 40 })),
       ),
+      attention: { items: 500, counts: '200 failed, nothing since · 300 not picked up' },
     };
     const message = digestMessage(data, { currency: 'PHP', detailInThread: true });
     expect(message.blocks.length).toBeLessThanOrEqual(50);

@@ -95,6 +95,8 @@ const expectedPermissions: Record<string, string[]> = {
     'view booking_step',
   ],
   update: [
+    'action owner_assign',
+    'action owner_take',
     'action resolve_open',
     'action resolve_update_open',
     'action status_open',

@@ -1,38 +1,16 @@
 // Parcel statuses recorded by dispatchers: from the card's button and its modal, from /waybill status,
 // on both backends, two replicas at once, access refused, everything typed escaped.
-import { parse } from 'csv-parse/sync';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ids } from '../../src/slack/kit/ids.js';
 import type { Store } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
-import { bookThroughModal } from '../support/booking-flow.js';
-import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { botsPerTest, exportedToday, openedHome } from '../support/booking-flow.js';
+import type { TestBot, View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
 
-const bots: TestBot[] = [];
-afterEach(async () => {
-  for (const bot of bots.splice(0)) {
-    await bot.stop();
-    const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
-    expect(leaked).toEqual([]);
-  }
-});
-
-async function started(options: Parameters<typeof startTestBot>[0]): Promise<TestBot> {
-  const bot = await startTestBot(options);
-  bots.push(bot);
-  return bot;
-}
-
-/** A bot with WB000001 booked (its card in CDISPATCH, a copy in CAUDIT), Slack's calls so far forgotten. */
-async function booked(options: Parameters<typeof startTestBot>[0]): Promise<TestBot> {
-  const bot = await started({ ...options, env: { AUDIT_CHANNEL_ID: 'CAUDIT', ...options?.env } });
-  await bookThroughModal(bot);
-  bot.fake.reset();
-  return bot;
-}
+const { started, booked } = botsPerTest();
 
 /** Record status on the card: the modal Slack opened, as it holds it. */
 async function openStatusModal(bot: TestBot, user = 'UDISPATCH'): Promise<View> {
@@ -172,12 +150,7 @@ describeEachBackend(import.meta.filename, 'recording a parcel status', (backend)
     const bot = await booked({ backend });
     await bot.command('/waybill', 'status WB000001 delivered');
     await bot.idle();
-    // The store stamps with the real clock: today, in the waybill's time zone.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
-    await bot.command('/waybill', `export ${today}`);
-    await bot.idle();
-    const [upload] = bot.fake.uploadsCompleted();
-    const rows = parse(upload?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    const { today, rows } = await exportedToday(bot);
     expect(rows[0]).toMatchObject({
       operation: 'book',
       tracking_number: 'WB000001',
@@ -191,10 +164,7 @@ describeEachBackend(import.meta.filename, 'recording a parcel status', (backend)
     const bot = await booked({ backend });
     await bot.command('/waybill', 'status WB000001 returned back & <forth>');
     await bot.idle();
-    const published = bot.fake.callsTo('views.publish').length;
-    await bot.event({ type: 'app_home_opened', user: 'UDISPATCH', channel: 'DHOME', tab: 'home' });
-    const home = await bot.fake.waitFor('views.publish', undefined, { count: published + 1 });
-    const tab = textOf(home.body.view);
+    const tab = await openedHome(bot);
     expect(tab).toContain('*Returned to sender* · <!date^');
     expect(tab).toContain('recorded by <@UDISPATCH>');
     expect(tab).toContain('back &amp; &lt;forth&gt;');

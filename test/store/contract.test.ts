@@ -216,10 +216,11 @@ describeEachBackend(import.meta.filename, 'store', (backend) => {
   });
 
   describe('bookings', () => {
-    it('inserts at version 1 and gets it back', async () => {
+    it('inserts at version 1, its booker its owner, and gets it back', async () => {
       const store = await backend.open();
-      const inserted = await store.bookings.insert({ ...bookingInput('WB000001'), cardTs: '111.1' });
-      expect(inserted).toEqual({ ...bookingInput('WB000001'), cardTs: '111.1', version: 1 });
+      const input = bookingInput('WB000001');
+      const inserted = await store.bookings.insert({ ...input, cardTs: '111.1' });
+      expect(inserted).toEqual({ ...input, cardTs: '111.1', version: 1, ownerId: input.bookedBy });
       expect(inserted.updatedBy).toBeUndefined();
       expect(inserted.updatedAt).toBeUndefined();
       expect(await store.bookings.get('WB000001')).toEqual(inserted);

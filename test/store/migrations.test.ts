@@ -110,6 +110,34 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     }
   });
 
+  it('makes each booking stored before owners its booker’s', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    const before = MIGRATIONS.findIndex((migration) => migration.name === 'bookings: their owners');
+    await migrate(old, Date.now(), MIGRATIONS.slice(0, before));
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', '{}', 1, 'C1', 'UANA', 0), ('WB000002', 'R2', '{}', 1, 'C1', 'UBEN', 0)`.execute(
+      old.db,
+    );
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      const owners = await store.bookings.ownersOf(['WB000001', 'WB000002', 'WB999999']);
+      expect([...owners].sort()).toEqual([
+        ['WB000001', 'UANA'],
+        ['WB000002', 'UBEN'],
+      ]);
+      const stored = await old.db
+        .selectFrom('bookings')
+        .select('owner_id')
+        .orderBy('tracking_number')
+        .execute();
+      expect(stored.map((row) => row.owner_id)).toEqual(['UANA', 'UBEN']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the calls recorded before attempts had a view, without one', async () => {
     const target = await backend.emptyDatabase();
     const old = connectTo(target);

@@ -1,7 +1,8 @@
 /** A booking typed through every step of the modal, for the end-to-end tests. */
-import { expect } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { afterEach, expect } from 'vitest';
 import { ids } from '../../src/slack/kit/ids.js';
-import type { TestBot } from './bot-harness.js';
+import { secrets, startTestBot, type TestBot } from './bot-harness.js';
 import type { SlackDriver, View } from './slack-driver.js';
 
 /** A booking typed through every step of the /book modal, the way a dispatcher would. */
@@ -94,4 +95,54 @@ export async function bookFromSenderStep(
   expect(review.callback_id).toBe(ids.bookingReview);
   await bot.submit(review);
   await bot.idle();
+}
+
+type BotOptions = Parameters<typeof startTestBot>[0];
+
+/**
+ * For a test file whose tests start bots: `started` starts one, stopped after its test with no secret
+ * in its logs; `booked` also books WB000001 (its card in CDISPATCH, a copy in CAUDIT) and forgets
+ * Slack's calls so far.
+ */
+export function botsPerTest() {
+  const bots: TestBot[] = [];
+  afterEach(async () => {
+    for (const bot of bots.splice(0)) {
+      await bot.stop();
+      const leaked = bot.logs.filter((line) =>
+        Object.values(secrets).some((secret) => line.includes(secret)),
+      );
+      expect(leaked).toEqual([]);
+    }
+  });
+  async function started(options: BotOptions): Promise<TestBot> {
+    const bot = await startTestBot(options);
+    bots.push(bot);
+    return bot;
+  }
+  async function booked(options: BotOptions): Promise<TestBot> {
+    const bot = await started({ ...options, env: { AUDIT_CHANNEL_ID: 'CAUDIT', ...options?.env } });
+    await bookThroughModal(bot);
+    bot.fake.reset();
+    return bot;
+  }
+  return { started, booked };
+}
+
+/** The Home tab `user` is shown when they open it, as the bot published it. */
+export async function openedHome(bot: TestBot, user = 'UDISPATCH'): Promise<string> {
+  const published = bot.fake.callsTo('views.publish').length;
+  await bot.event({ type: 'app_home_opened', user, channel: 'DHOME', tab: 'home' });
+  return textOf((await bot.fake.waitFor('views.publish', undefined, { count: published + 1 })).body.view);
+}
+
+/** `/waybill export` of today, the day the store stamps with the real clock, in the waybill's time zone: its lines. */
+export async function exportedToday(
+  bot: TestBot,
+): Promise<{ today: string; rows: Record<string, string>[] }> {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Manila' }).format(new Date());
+  await bot.command('/waybill', `export ${today}`);
+  await bot.idle();
+  const [upload] = bot.fake.uploadsCompleted();
+  return { today, rows: parse(upload?.text ?? '', { bom: true, columns: true }) as Record<string, string>[] };
 }

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { FakeCall, FakeSlack } from '../../fakes/slack-fake.js';
 import {
   type AppResponse,
+  type BlockActionsArgs,
   blockActionsPayload,
   blockSuggestionPayload,
   eventCallbackBody,
@@ -86,6 +87,13 @@ export interface SlackDriver {
     value: string,
     options?: { channelId?: string; messageTs?: string },
   ): Promise<AppResponse>;
+  /** A person chosen in a people picker (users_select) on a message, in the block `blockId`. */
+  pickUserInMessage(
+    actionId: string,
+    blockId: string,
+    selectedUser: string,
+    options?: { channelId?: string; messageTs?: string; user?: string },
+  ): Promise<AppResponse>;
   /** "Book from this message" on a message with this text (as Slack sends it), in CREQUESTS by default. */
   messageShortcut(text: string, options?: { channelId?: string; user?: string }): Promise<AppResponse>;
   /** A button on the Home tab (no conversation, no response_url). */
@@ -125,6 +133,11 @@ function viewAction(
   extra: { value?: string; blockId?: string; user?: string; action?: Record<string, unknown> },
 ) {
   return blockActionsPayload({ actionId, user: 'UDISPATCH', ...extra, view: viewArgs(view, typed) });
+}
+
+/** A block_actions payload from a message, with its response_url. */
+function messageAction(fake: FakeSlack, args: BlockActionsArgs) {
+  return blockActionsPayload({ ...args, responseUrl: fake.responseUrl('actions/1') });
 }
 
 /** Forms already handed out by openedView, per fake Slack: shared by every driver of one fake. */
@@ -219,16 +232,22 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
       actionId,
       value,
       { channelId = 'CDISPATCH', messageTs = '1.000001', user = 'UDISPATCH' } = {},
+    ) => post(interactiveBody(messageAction(fake, { actionId, value, channelId, messageTs, user }))),
+    pickUserInMessage: (
+      actionId,
+      blockId,
+      selectedUser,
+      { channelId = 'CDISPATCH', messageTs = '1.000001', user = 'UDISPATCH' } = {},
     ) =>
       post(
         interactiveBody(
-          blockActionsPayload({
+          messageAction(fake, {
             actionId,
-            value,
+            blockId,
             channelId,
             messageTs,
             user,
-            responseUrl: fake.responseUrl('actions/1'),
+            action: { type: 'users_select', selected_user: selectedUser },
           }),
         ),
       ),

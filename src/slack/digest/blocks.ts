@@ -90,6 +90,7 @@ export function digestMessage(
       `*Statuses recorded today (${data.statuses.length})*\n${data.statuses.length === 0 ? 'None.' : statusLines.join('\n')}${more(failed.length - FAILED_SHOWN)}`,
     ),
     section(`*Pickups tomorrow*: ${plural(data.tomorrowPickups.length, 'booking')}`),
+    section(`*Needs attention now (${data.attention.items})*: ${data.attention.counts || 'nothing'}`),
     section(
       `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} still due\n*COD owed by days since delivery*: ${bucketWords(data.codAgeing, options.currency).join(' \u00b7 ') || 'none'}`,
     ),

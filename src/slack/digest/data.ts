@@ -3,6 +3,7 @@ import type { Attempt, AuditEntry, BookingRecord, StatusEntry } from '../../stor
 import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
+import { attentionCounts, attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
 import { outstandingCod } from '../remittance/index.js';
 
@@ -33,6 +34,8 @@ export interface DigestData {
   outstanding: { bookings: number; total: string };
   /** Every COD booking with money still due, of any age, by days since delivery. */
   codAgeing: AgeTotals;
+  /** What needs attention now, each rule counted. */
+  attention: { items: number; counts: string };
 }
 
 /** The day `date` (YYYY-MM-DD) in the time zone, as [start, start of the next day). */
@@ -64,6 +67,7 @@ export async function digestData(
     tomorrowPickups,
     outstanding,
     owed,
+    attention,
   ] = await Promise.all([
     deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
     deps.store.audit.between({ ...today, operations: ['book'], limit: DAY_LIMIT }),
@@ -73,6 +77,7 @@ export async function digestData(
     deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
     outstandingCod(deps),
     outstandingCod(deps, { all: true }),
+    attentionNow(deps),
   ]);
   const senders = new Map<string, SenderLine>();
   let parcels = 0;
@@ -107,5 +112,6 @@ export async function digestData(
     tomorrowPickups,
     outstanding: { bookings: outstanding.bookings.length, total: outstanding.total },
     codAgeing: ageCod(owed.bookings),
+    attention: { items: attention.length, counts: attentionCounts(attention) },
   };
 }

@@ -23,6 +23,8 @@ export interface HomeBooking {
   cod: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Who answers for it now. */
+  owner: string;
   /** Its latest status, as recorded. */
   status?: StatusEntry;
 }
@@ -57,6 +59,8 @@ export interface HomeInput {
   bookingsToday: number;
   drafts: readonly HomeDraft[];
   quotes: readonly HomeQuote[];
+  /** What needs attention, the person's first (drawn by the attention feature). */
+  attention?: readonly KnownBlock[];
 }
 
 function button(actionId: string, text: string, value?: string, style?: Button['style']): Button {
@@ -82,7 +86,7 @@ export function bookingBlocks(
   };
   return [
     section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)}` +
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)} · owner <@${booking.owner}>` +
         (booking.status ? `\n${statusLine(booking.status)}` : ''),
     ),
     actions,
@@ -161,6 +165,7 @@ export function homeView(input: HomeInput): HomeView {
     blocks: [
       header('Waybill Dispatch'),
       ...environmentNotice(input.env),
+      ...(input.attention ? [...input.attention, { type: 'divider' } as const] : []),
       start,
       {
         // Enter sends what was typed (dispatch_action): the results come in a DM, as /waybill find's.

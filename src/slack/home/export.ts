@@ -107,14 +107,15 @@ export async function sendExport(
     yield writer.start;
     for await (const page of pagesIn(deps, range)) {
       lines += page.length;
-      // Each line carries its parcel's status now, as recorded, one query per page.
-      const statuses = await deps.store.statuses.latestOf(
-        page.flatMap((entry) => (entry.trackingNumber ? [entry.trackingNumber] : [])),
-      );
+      // Each line carries its parcel's status and owner now, one query each per page.
+      const numbers = page.flatMap((entry) => (entry.trackingNumber ? [entry.trackingNumber] : []));
+      const statuses = await deps.store.statuses.latestOf(numbers);
+      const owners = await deps.store.bookings.ownersOf(numbers);
       yield writer.lines(
         (await withRemittances(deps, page)).map((entry) => {
           const status = entry.trackingNumber ? statuses.get(entry.trackingNumber) : undefined;
-          return status ? { ...entry, status } : entry;
+          const owner = entry.trackingNumber ? owners.get(entry.trackingNumber) : undefined;
+          return { ...entry, ...(status ? { status } : {}), ...(owner ? { owner } : {}) };
         }),
       );
     }

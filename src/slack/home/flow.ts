@@ -3,6 +3,7 @@ import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.j
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
+import { attentionHomeBlocks } from '../attention/index.js';
 import { openBookingDrafts } from '../book/index.js';
 import type { Core } from '../core.js';
 import { formatMoney } from '../kit/blocks.js';
@@ -46,6 +47,7 @@ export function homeBooking(
     cod: isCod && amount ? formatMoney(amount, currency) : '',
     bookedBy: stored.bookedBy,
     bookedAt: stored.bookedAt,
+    owner: stored.ownerId,
     ...(status ? { status } : {}),
   };
 }
@@ -79,14 +81,16 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     });
   }
   const today = dayOf(deps.now(), deps.waybill.timeZone);
-  const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed] = await Promise.all([
-    deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
-    deps.store.bookings.countBooked(today),
-    openBookingDrafts(deps, userId, HOME_DRAFTS),
-    deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
-    deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
-    deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
-  ]);
+  const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed, attention] =
+    await Promise.all([
+      deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
+      deps.store.bookings.countBooked(today),
+      openBookingDrafts(deps, userId, HOME_DRAFTS),
+      deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
+      deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
+      deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
+      attentionHomeBlocks(deps, userId),
+    ]);
   const [statuses, owed] = await Promise.all([
     deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber)),
     // The finance section, for those who may see money figures only.
@@ -101,6 +105,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     bookings: bookings.map((booking) => homeBooking(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,
+    attention,
     quotes: quotes
       .filter((entry) => entry.outcome === 'ok')
       .slice(0, HOME_QUOTES)

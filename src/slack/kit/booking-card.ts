@@ -1,4 +1,4 @@
-/** The booking card: posted when a waybill is booked, edited when it is updated or a status is recorded, shown by /waybill show; Update, Record status, Rebook and Print labels on it. */
+/** The booking card: posted when a waybill is booked, edited when it is updated, assigned or a status is recorded, shown by /waybill show; Update, Record status, Rebook, Print labels, Take it and Assign on it. */
 import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { StatusEntry } from '../../store/index.js';
@@ -24,6 +24,8 @@ export interface CardInput {
   trackingRefNo: string;
   bookedBy: string;
   bookedAt: Date;
+  /** Who answers for it now; whoever booked it when not given. */
+  owner?: string;
   catalog: Catalog;
   currency: string;
   env: WaybillEnv;
@@ -64,6 +66,18 @@ function remittanceLines(input: CardInput): string {
   return [...(earlier > 0 ? [`${earlier} earlier remittances`] : []), ...shown, balance].join('\n');
 }
 
+const OWNER_BLOCK_PREFIX = 'booking:';
+
+/** The block of a card's buttons, naming its booking for the people picker (Assign) in it. */
+export function ownerBlockId(trackingNumber: string): string {
+  return `${OWNER_BLOCK_PREFIX}${trackingNumber}`;
+}
+
+/** The booking a card's button block names; undefined for any other block. */
+export function bookingOfBlock(blockId: string | undefined): string | undefined {
+  return blockId?.startsWith(OWNER_BLOCK_PREFIX) ? blockId.slice(OWNER_BLOCK_PREFIX.length) : undefined;
+}
+
 /** A date Slack shows in each reader's own time zone; the fallback is UTC. */
 export function slackDate(instant: Date): string {
   const seconds = Math.floor(instant.getTime() / 1000);
@@ -83,12 +97,14 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
   const isCod = booking.paymentMethod === catalog.codPaymentMethod;
   const tn = escapeMrkdwn(booking.trackingNumber);
   const receiver = booking.consignee;
+  const owner = input.owner ?? input.bookedBy;
   return {
     text: `Booked ${tn}${environmentTag(env)} for ${escapeMrkdwn(receiver.name)}`,
     blocks: [
       section(
         `:package: *Booked \`${tn}\`*${environmentTag(env)} by <@${input.bookedBy}> on ${slackDate(input.bookedAt)}` +
-          (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : ''),
+          (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : '') +
+          `\n:bust_in_silhouette: Owner <@${owner}>`,
       ),
       ...environmentNotice(env),
       ...(input.via ? [context(input.via)] : []),
@@ -122,6 +138,8 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
       ...(isCod && input.remittances?.length ? [context(remittanceLines(input))] : []),
       {
         type: 'actions',
+        // The people picker carries no value: the block names the booking it assigns.
+        block_id: ownerBlockId(booking.trackingNumber),
         elements: [
           {
             type: 'button',
@@ -146,6 +164,18 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
             action_id: ids.labelsPrint,
             text: plain('Print labels'),
             value: booking.trackingNumber,
+          },
+          {
+            type: 'button',
+            action_id: ids.ownerTake,
+            text: plain('Take it'),
+            value: booking.trackingNumber,
+          },
+          {
+            type: 'users_select',
+            action_id: ids.ownerAssign,
+            placeholder: plain('Assign'),
+            initial_user: owner,
           },
         ],
       },

@@ -78,7 +78,7 @@ export type TellClicker = (message: {
 }) => Promise<unknown>;
 
 export function tellClicker(
-  body: ButtonClick,
+  body: Pick<BlockAction, 'response_url' | 'user'>,
   client: SlackClient,
   respond: TellClicker | undefined,
 ): TellClicker {

@@ -22,12 +22,16 @@ export type CommandRequest =
   | { kind: 'remittance' }
   /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
   | { kind: 'status'; trackingNumber: string; words: string }
+  /** `/waybill assign <tracking number> @person`: the person as typed (Slack writes a mention `<@U…|name>`). */
+  | { kind: 'assign'; trackingNumber: string; words: string }
   /** `/waybill digest`: today's digest, privately. */
   | { kind: 'digest' }
   /** `/waybill cod`: the COD still owed, aged, privately. */
   | { kind: 'cod' }
   /** `/waybill find <words and filters>`, as typed (maybe nothing). */
-  | { kind: 'find'; query: string };
+  | { kind: 'find'; query: string }
+  /** `/waybill attention`: what needs attention now, privately. */
+  | { kind: 'attention' };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
@@ -38,9 +42,11 @@ const WAYBILL_VERBS = [
   'addresses',
   'export',
   'status',
+  'assign',
   'label',
   'manifest',
   'digest',
+  'attention',
   'remittance',
   'cod',
   'help',
@@ -72,9 +78,10 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
       if (verb === 'cod') return { kind: 'cod' };
+      if (verb === 'attention') return { kind: 'attention' };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
-      if (verb === 'status' && second)
-        return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };
+      if ((verb === 'status' || verb === 'assign') && second)
+        return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };
       if (verb === 'label' && second) return { kind: 'label', trackingNumber: second, format: third };
       if (BOOKING_VERBS.has(verb) && second)
         return { kind: verb as 'show' | 'update' | 'rebook', trackingNumber: second };

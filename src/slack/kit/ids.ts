@@ -73,6 +73,9 @@ export const ids = {
   findMore: 'find_more',
   findHome: 'find_home',
   statusForm: 'status_form',
+  /** A booking card's Take it and Assign (a people picker). */
+  ownerTake: 'owner_take',
+  ownerAssign: 'owner_assign',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',
   resolveForm: 'resolve_form',

@@ -5,6 +5,7 @@ import { PAYING_OUTCOMES } from '../../waybill/remittance.js';
 import { type Booking, validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { bookingCard, type CardRemittance } from './booking-card.js';
+import type { SlackClient } from './delivery.js';
 
 /** A stored booking (stored JSON has dates as text), parsed by the Booking schema; undefined if unknown. */
 export async function storedBooking(
@@ -56,6 +57,7 @@ export async function storedBookingCard(
     trackingRefNo: record.trackingRefNo,
     bookedBy: record.bookedBy,
     bookedAt: record.bookedAt,
+    owner: record.ownerId,
     catalog,
     currency,
     env,
@@ -74,4 +76,26 @@ export function cardPlaces(
     { channel: record.cardChannelId, ts: record.cardTs },
     { channel: deps.bot.auditChannelId, ts: record.auditCardTs },
   ].filter((p): p is { channel: string; ts: string } => Boolean(p.channel && p.ts));
+}
+
+/**
+ * A booking's cards (its channel's and the audit channel's) redrawn as the store has it now; false when it
+ * has none to edit. Its record is read only when there is a card: a booking from a file may have none.
+ */
+export async function redrawCards(
+  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
+  client: SlackClient,
+  trackingNumber: string,
+): Promise<boolean> {
+  const stored = await deps.store.bookings.get(trackingNumber);
+  const places = stored ? cardPlaces(deps, stored) : [];
+  const known = places.length > 0 ? await storedBooking(deps, trackingNumber) : undefined;
+  if (!known) return false;
+  const card = await storedBookingCard(deps, known.record, known.booking);
+  for (const place of places) {
+    await client.chat.update({ channel: place.channel, ts: place.ts, ...card }).catch((err: unknown) => {
+      deps.logger.warn({ err, trackingNumber }, 'booking card could not be edited');
+    });
+  }
+  return true;
 }

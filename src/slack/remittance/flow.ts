@@ -32,7 +32,7 @@ import {
 import { type ChosenFile, downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
 import { showInModal } from '../kit/modal.js';
-import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
+import { redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyReconciledView,
   notReconciledView,
@@ -197,24 +197,12 @@ async function postWithFile(
 }
 
 /** Each paid booking's card (and audit card) redrawn with what it was remitted. */
-async function redrawCards(
+async function redrawPaidCards(
   deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
   client: SlackClient,
   trackingNumbers: readonly string[],
 ) {
-  for (const trackingNumber of trackingNumbers) {
-    // Most bookings of a large file may have no card to edit (booked from a file): skip them unread.
-    const stored = await deps.store.bookings.get(trackingNumber);
-    const places = stored ? cardPlaces(deps, stored) : [];
-    const known = places.length > 0 ? await storedBooking(deps, trackingNumber) : undefined;
-    if (!known) continue;
-    const card = await storedBookingCard(deps, known.record, known.booking);
-    for (const place of places) {
-      await client.chat.update({ channel: place.channel, ts: place.ts, ...card }).catch((err: unknown) => {
-        deps.logger.warn({ err, trackingNumber }, 'booking card could not be edited with its remittance');
-      });
-    }
-  }
+  for (const trackingNumber of trackingNumbers) await redrawCards(deps, client, trackingNumber);
 }
 
 /** The same content was reconciled before: nothing changes, and the modal says so. */
@@ -365,5 +353,5 @@ async function reconcileChosen(
       env,
     ),
   );
-  await redrawCards(deps, client, paid);
+  await redrawPaidCards(deps, client, paid);
 }

@@ -19,6 +19,8 @@ export interface ExportEntry {
   codDifference?: string;
   /** The tracking number's latest status when exported, as a dispatcher recorded it. */
   status?: { status: string; reason?: string; at: Date; userId: string };
+  /** Who owns its booking when exported. */
+  owner?: string;
 }
 
 /** Each column and where its cell comes from: the entry, the request sent, or the courier's answer. */
@@ -51,6 +53,7 @@ const columns: [string, (entry: ExportEntry, request: Record<string, unknown>, s
   ['status', (e) => (e.status ? statusLabel(e.status.status, e.status.reason) : '')],
   ['status_at', (e, _, stamp) => (e.status ? stamp(e.status.at) : '')],
   ['status_recorded_by', (e) => e.status?.userId],
+  ['owner', (e) => e.owner],
 ];
 
 export const EXPORT_COLUMNS = ['at', ...columns.map(([header]) => header)];

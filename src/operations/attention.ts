@@ -1,0 +1,123 @@
+/** What needs attention now: each rule one query of the store, its items with their owner and the moment they fell due. */
+import type { AttentionRow, Store } from '../store/index.js';
+import { instantFromZonedDateTime, zonedDateAfter } from '../waybill/dates.js';
+import { PAYING_OUTCOMES } from '../waybill/remittance.js';
+
+/** After how long each rule raises an item, in milliseconds; 0: the rule is off (`ATTENTION_*` settings). */
+export interface AttentionSettings {
+  failedAfterMs: number;
+  staleAfterMs: number;
+  unknownAfterMs: number;
+  codAfterMs: number;
+}
+
+export type AttentionRule = 'failed' | 'stale' | 'pickup' | 'unknown' | 'cod';
+
+/** The rules in the order a list shows them. */
+export const ATTENTION_RULES: readonly AttentionRule[] = ['unknown', 'failed', 'pickup', 'stale', 'cod'];
+
+export interface AttentionItem {
+  rule: AttentionRule;
+  /** What the item is about: a booking's tracking number, or an unknown outcome's attempt key. */
+  key: string;
+  /** The booking's tracking number, when there is one (an unknown booking's may not be known). */
+  trackingNumber?: string;
+  ownerId: string;
+  /** When what the rule counts from happened: the status recorded, the pickup time, the call made. */
+  since: Date;
+  /** When the rule raised it. */
+  dueAt: Date;
+}
+
+/** Courier calls whose outcome can be unknown, each settled by Resolve. */
+const UNKNOWN_OPERATIONS = ['book', 'update'] as const;
+
+export interface AttentionInput {
+  settings: AttentionSettings;
+  now: Date;
+  timeZone: string;
+  /** The payment method that is cash on delivery. */
+  codPaymentMethod: string;
+}
+
+const fromRow =
+  (rule: AttentionRule, afterMs: number) =>
+  (row: AttentionRow): AttentionItem => ({
+    rule,
+    key: row.trackingNumber,
+    trackingNumber: row.trackingNumber,
+    ownerId: row.ownerId,
+    since: row.since,
+    dueAt: new Date(row.since.getTime() + afterMs),
+  });
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** Every item that needs attention now, rule by rule (a rule set to 0 is skipped), oldest first within each. */
+export async function needsAttention(store: Store, input: AttentionInput): Promise<AttentionItem[]> {
+  const { settings, now, timeZone } = input;
+  const before = (afterMs: number) => new Date(now.getTime() - afterMs);
+  const items: AttentionItem[] = [];
+
+  if (settings.unknownAfterMs > 0) {
+    for (const operation of UNKNOWN_OPERATIONS) {
+      for (const attempt of await store.attempts.listUnknown(operation)) {
+        if (attempt.createdAt > before(settings.unknownAfterMs)) continue;
+        items.push({
+          rule: 'unknown',
+          key: attempt.key,
+          ...(attempt.trackingNumber ? { trackingNumber: attempt.trackingNumber } : {}),
+          ownerId: attempt.userId ?? '',
+          since: attempt.createdAt,
+          dueAt: new Date(attempt.createdAt.getTime() + settings.unknownAfterMs),
+        });
+      }
+    }
+  }
+  if (settings.failedAfterMs > 0) {
+    const rows = await store.attention.lastStatusBefore({
+      statuses: ['failed_attempt'],
+      before: before(settings.failedAfterMs),
+    });
+    items.push(...rows.map(fromRow('failed', settings.failedAfterMs)));
+  }
+  // Due at the end of the day after the pickup date: picked up before the start of yesterday.
+  const yesterday = instantFromZonedDateTime(zonedDateAfter(now, -1, timeZone), '00:00', timeZone);
+  for (const row of await store.attention.notPickedUp({ pickupBefore: yesterday })) {
+    const dueAt = instantFromZonedDateTime(zonedDateAfter(row.since, 2, timeZone), '00:00', timeZone);
+    items.push({ ...fromRow('pickup', 0)(row), dueAt });
+  }
+  if (settings.staleAfterMs > 0) {
+    const rows = await store.attention.lastStatusBefore({
+      statuses: ['picked_up', 'in_transit'],
+      before: before(settings.staleAfterMs),
+    });
+    items.push(...rows.map(fromRow('stale', settings.staleAfterMs)));
+  }
+  if (settings.codAfterMs > 0) {
+    const delivered = await store.attention.lastStatusBefore({
+      statuses: ['delivered'],
+      before: before(settings.codAfterMs),
+    });
+    const numbers = delivered.map((row) => row.trackingNumber);
+    const cod = new Set(
+      (await store.remittances.bookingsNamed(numbers))
+        .filter(
+          (booking) => isObject(booking.record) && booking.record.paymentMethod === input.codPaymentMethod,
+        )
+        .map((booking) => booking.trackingNumber),
+    );
+    const paid = new Set(
+      (await store.remittances.ofBookings(numbers))
+        .filter((line) => (PAYING_OUTCOMES as readonly string[]).includes(line.outcome))
+        .map((line) => line.trackingNumber),
+    );
+    items.push(
+      ...delivered
+        .filter((row) => cod.has(row.trackingNumber) && !paid.has(row.trackingNumber))
+        .map(fromRow('cod', settings.codAfterMs)),
+    );
+  }
+  return items;
+}

@@ -1,0 +1,38 @@
+/** `/waybill attention` and the Home tab's Needs attention: the rules run now, mine first. */
+import type { KnownBlock } from '@slack/types';
+import { type AttentionItem, needsAttention } from '../../operations/attention.js';
+import type { Core } from '../core.js';
+import type { CommandAnswer } from '../kit/command-request.js';
+import { attentionBlocks, attentionText } from './blocks.js';
+
+/** The Home tab lists fewer lines per section than the command: the tab has its own lists below. */
+const HOME_LINES = 5;
+
+/** What needs attention now, by the settings' rules. */
+export async function itemsNow(
+  deps: Pick<Core, 'store' | 'bot' | 'waybill' | 'now'>,
+): Promise<AttentionItem[]> {
+  return needsAttention(deps.store, {
+    settings: deps.bot.attention,
+    now: deps.now(),
+    timeZone: deps.waybill.timeZone,
+    codPaymentMethod: deps.waybill.catalog.codPaymentMethod,
+  });
+}
+
+export const attentionCommand: CommandAnswer<'attention'> = async (deps, { ack, command }) => {
+  const items = await itemsNow(deps);
+  await ack({
+    response_type: 'ephemeral',
+    text: attentionText(items, command.user_id),
+    blocks: attentionBlocks(items, command.user_id, deps.now()),
+  });
+};
+
+/** The section at the top of `userId`'s Home tab. */
+export async function attentionHomeBlocks(
+  deps: Pick<Core, 'store' | 'bot' | 'waybill' | 'now'>,
+  userId: string,
+): Promise<KnownBlock[]> {
+  return attentionBlocks(await itemsNow(deps), userId, deps.now(), HOME_LINES);
+}

@@ -1,0 +1,55 @@
+/** A booking handed to a new owner: stored once, an audit row, the cards redrawn, a line in each thread, the new owner told. */
+import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { cardPlaces, redrawCards } from '../kit/stored-booking.js';
+import {
+  alreadyOwnedText,
+  assignedText,
+  assignUsage,
+  handedOverText,
+  ownerThreadText,
+  unknownBookingText,
+} from './blocks.js';
+
+/** A Slack member ID, as a mention and the people picker give it. */
+const MEMBER_ID = /^[UW][A-Z0-9]+$/;
+
+/**
+ * Makes `ownerId` the owner of the booking; what to say to `userId`, who did it. The cards, their
+ * threads and the new owner are told after the answer.
+ */
+export async function assignOwner(
+  deps: Core,
+  client: SlackClient,
+  input: { userId: string; trackingNumber: string; ownerId: string },
+): Promise<string> {
+  const { userId, trackingNumber, ownerId } = input;
+  // Only a member ID is ever written into a mention: whatever else a request carries is refused.
+  if (!MEMBER_ID.test(ownerId)) return assignUsage();
+  if (!(await deps.store.bookings.get(trackingNumber))) return unknownBookingText(trackingNumber);
+  const change = await deps.store.bookings.setOwner(trackingNumber, ownerId);
+  if (!change.changed) return alreadyOwnedText(trackingNumber, ownerId);
+  await deps.store.audit.record({
+    userId,
+    operation: 'assign',
+    trackingNumber,
+    outcome: 'ok',
+    detail: `owner ${change.previous} to ${ownerId}`,
+  });
+  deps.activity.changed(userId);
+  deps.inFlight.run('owner cards', async () => {
+    const text = ownerThreadText(trackingNumber, ownerId, userId);
+    for (const place of cardPlaces(deps, change.booking)) {
+      await client.chat
+        .postMessage({ channel: place.channel, thread_ts: place.ts, text })
+        .catch((err: unknown) => deps.logger.warn({ err, trackingNumber }, 'owner not posted in the thread'));
+    }
+    await redrawCards(deps, client, trackingNumber);
+    if (ownerId !== userId) {
+      await client.chat
+        .postMessage({ channel: ownerId, text: handedOverText(trackingNumber, userId) })
+        .catch((err: unknown) => deps.logger.warn({ err, trackingNumber }, 'new owner not told'));
+    }
+  });
+  return assignedText(trackingNumber, ownerId, change.previous);
+}

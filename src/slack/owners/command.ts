@@ -1,0 +1,19 @@
+/** `/waybill assign <tracking number> @person`. */
+import type { CommandAnswer } from '../kit/command-request.js';
+import { assignOwner } from './assign.js';
+import { assignUsage } from './blocks.js';
+
+/** A mention as Slack escapes it in a command's text (`<@U0123|ana>`), alone: the member ID is checked on assigning. */
+const MENTION = /^<@([^|>]+)(?:\|[^>]*)?>$/;
+
+export const assignCommand: CommandAnswer<'assign'> = async (deps, { ack, client, command }, request) => {
+  const ownerId = MENTION.exec(request.words)?.[1];
+  const text = ownerId
+    ? await assignOwner(deps, client, {
+        userId: command.user_id,
+        trackingNumber: request.trackingNumber,
+        ownerId,
+      })
+    : assignUsage();
+  await ack({ response_type: 'ephemeral', text });
+};

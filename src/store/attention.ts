@@ -1,0 +1,71 @@
+// What needs attention, as the database finds it: one query per rule, each a range of an index, never a scan of every booking.
+import { type Context, checkedLimit, type Scope } from './context.js';
+import type { AttentionQueries, AttentionRow } from './types.js';
+
+/** Default for each query when no limit is given: more than a Home tab or a DM ever lists. */
+const DEFAULT_LIMIT = 1000;
+
+/** A booking row with the moment its rule counts from, as the rule's caller gets it. */
+function toRow(row: {
+  tracking_number: string;
+  owner_id: string | null;
+  booked_by: string;
+  since: number | string | null;
+}): AttentionRow {
+  return {
+    trackingNumber: row.tracking_number,
+    ownerId: row.owner_id ?? row.booked_by,
+    since: new Date(Number(row.since)),
+  };
+}
+
+export function attention({ db }: Scope, _context: Context): AttentionQueries {
+  return {
+    async lastStatusBefore({ statuses, before, limit = DEFAULT_LIMIT }) {
+      // From the (status, at) index: the entries of those statuses before the cutoff, kept when
+      // nothing was recorded after them (the primary key finds a later one).
+      const rows = await db
+        .selectFrom('booking_status as s')
+        .innerJoin('bookings as b', 'b.tracking_number', 's.tracking_number')
+        .select(['s.tracking_number', 's.status', 's.at as since', 'b.owner_id', 'b.booked_by'])
+        .where('s.status', 'in', statuses.length > 0 ? [...statuses] : [''])
+        .where('s.at', '<=', before.getTime())
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('booking_status as t')
+                .select('t.seq')
+                .whereRef('t.tracking_number', '=', 's.tracking_number')
+                .whereRef('t.seq', '>', 's.seq'),
+            ),
+          ),
+        )
+        .orderBy('s.at')
+        .orderBy('s.tracking_number')
+        .limit(checkedLimit(limit))
+        .execute();
+      return rows.map((row) => ({ ...toRow(row), status: row.status }));
+    },
+    async notPickedUp({ pickupBefore, limit = DEFAULT_LIMIT }) {
+      // From the pickup index: bookings whose pickup time has passed with no status recorded at all.
+      const rows = await db
+        .selectFrom('bookings as b')
+        .select(['b.tracking_number', 'b.pickup_at as since', 'b.owner_id', 'b.booked_by'])
+        .where('b.pickup_at', '<', pickupBefore.getTime())
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('booking_status as t')
+                .select('t.seq')
+                .whereRef('t.tracking_number', '=', 'b.tracking_number'),
+            ),
+          ),
+        )
+        .orderBy('b.pickup_at')
+        .orderBy('b.tracking_number')
+        .limit(checkedLimit(limit))
+        .execute();
+      return rows.map(toRow);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// What needs attention, on both backends with a clock the test moves: each rule raises its item when it falls
+// due and not before, an item fixed meanwhile drops out, a rule set to 0 is off; /waybill attention and the
+// Home tab list the person's first, the daily digest counts them; 500 items within Block Kit's limits.
+import { expect, it } from 'vitest';
+import type { AttentionItem } from '../../src/operations/attention.js';
+import { attentionBlocks } from '../../src/slack/attention/blocks.js';
+import type { BookingRecord } from '../../src/store/index.js';
+import { describeEachBackend } from '../store/backends.js';
+import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
+import { bookThroughModal, botsPerTest, fillToReview, openedHome } from '../support/booking-flow.js';
+import { fixedNow, type TestBot } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+const { started } = botsPerTest();
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A clock the test moves, from fixedNow (2026-11-23 09:00 in Manila). */
+function testClock() {
+  let current = fixedNow.getTime();
+  return { now: () => new Date(current), set: (instant: Date) => (current = instant.getTime()) };
+}
+
+/** A copy of WB000001 (booked through the modal) as `trackingNumber`, to be picked up at `pickupAt`. */
+async function copyOfFirst(bot: TestBot, trackingNumber: string, pickupAt: Date) {
+  const first = (await bot.deps.store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
+  await bot.deps.store.bookings.insert({
+    ...first,
+    trackingNumber,
+    record: { ...first.record, trackingNumber, pickupAt: pickupAt.toISOString() },
+    pickupAt,
+  });
+}
+
+const attentionNow = async (bot: TestBot, user = 'UDISPATCH') =>
+  textOf((await bot.command('/waybill', 'attention', { user_id: user })).body.blocks);
+
+describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
+  it('each rule raises its item when it falls due, not before; fixed ones drop out; yours first, the team’s with their owner', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await bookThroughModal(bot);
+    const t0 = fixedNow.getTime();
+    // WB000002: picked up tomorrow at 10:00 in Manila, nothing recorded: due when the day after ends.
+    await copyOfFirst(bot, 'WB000002', new Date('2026-11-24T02:00:00Z'));
+    for (const [tn, status] of [
+      ['WB000001', 'in transit'],
+      ['WB000003', 'failed not at home'],
+      ['WB000004', 'delivered'],
+    ] as const) {
+      if (tn !== 'WB000001') await copyOfFirst(bot, tn, fixedNow);
+      await bot.command('/waybill', `status ${tn} ${status}`);
+    }
+    await bot.command('/waybill', 'assign WB000004 <@UANA>');
+    await bot.idle();
+
+    clock.set(new Date(t0 + DAY - 60_000));
+    expect(await attentionNow(bot)).toContain('Nothing needs attention.');
+
+    clock.set(new Date(t0 + DAY));
+    const failed = await attentionNow(bot);
+    expect(failed).toContain('Needs attention (1)');
+    expect(failed).toContain(
+      '*Yours (1)*\\n• `WB000003`: a failed attempt 24 h ago, and nothing recorded since',
+    );
+
+    // Fixed before the next look: it drops out.
+    await bot.command('/waybill', 'status WB000003 delivered');
+    expect(await attentionNow(bot)).toContain('Nothing needs attention.');
+
+    // The end of the day after the pickup date: 2026-11-26 00:00 in Manila.
+    clock.set(new Date('2026-11-25T15:59:00Z'));
+    expect(await attentionNow(bot)).not.toContain('WB000002');
+    clock.set(new Date('2026-11-25T16:00:00Z'));
+    expect(await attentionNow(bot)).toContain('• `WB000002`: no pickup recorded, 38 h after its pickup time');
+
+    clock.set(new Date(t0 + 5 * DAY));
+    expect(await attentionNow(bot)).toContain(
+      '• `WB000001`: picked up or in transit 5 days ago, and not delivered',
+    );
+
+    // WB000004 is COD and no file paid it; it is UANA's: the team's for UDISPATCH, UANA's own for UANA.
+    clock.set(new Date(t0 + 7 * DAY));
+    const week = await attentionNow(bot);
+    expect(week).toContain('Needs attention (3)');
+    expect(week).toContain(
+      "*The team's (1)*\\n• `WB000004`: COD delivered 7 days ago, and not remitted · <@UANA>",
+    );
+    expect(await attentionNow(bot, 'UANA')).toContain(
+      '*Yours (1)*\\n• `WB000004`: COD delivered 7 days ago, and not remitted',
+    );
+    expect(textOf((await bot.command('/waybill', 'digest')).body.blocks)).toContain(
+      '*Needs attention now (3)*: 1 not picked up · 1 in transit too long · 1 COD not remitted',
+    );
+    const home = await openedHome(bot);
+    expect(home.indexOf('Needs attention (3)')).toBeLessThan(home.indexOf('Bookings today'));
+  });
+
+  it('a booking whose outcome is unknown: raised after ATTENTION_UNKNOWN_AFTER, for whoever made the call', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, timeoutMs: 500 });
+    const review = await fillToReview(bot);
+    // The connection cut after the courier booked it: the bot cannot tell whether it did.
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(review);
+    await bot.idle();
+    clock.set(new Date(fixedNow.getTime() + 14 * 60_000));
+    expect(await attentionNow(bot)).toContain('Nothing needs attention.');
+    clock.set(new Date(fixedNow.getTime() + 15 * 60_000));
+    expect(await attentionNow(bot)).toContain(
+      "*Yours (1)*\\n• `WB000001`: the courier call's outcome is still unknown, 15 min after it was made: Resolve it",
+    );
+  });
+
+  it('a rule set to 0 is off', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ATTENTION_FAILED_AFTER: '0' } });
+    await bookThroughModal(bot);
+    await bot.command('/waybill', 'status WB000001 failed refused');
+    clock.set(new Date(fixedNow.getTime() + 30 * DAY));
+    expect(await attentionNow(bot)).toContain('Nothing needs attention.');
+  });
+});
+
+it('500 items at once: the list within Block Kit’s limits, yours first, the rest summed up', () => {
+  const now = new Date(fixedNow.getTime() + 10 * DAY);
+  const items: AttentionItem[] = Array.from({ length: 500 }, (_, i) => ({
+    rule: (['failed', 'stale', 'pickup', 'unknown', 'cod'] as const)[i % 5] ?? 'failed',
+    key: `WB${String(i).padStart(6, '0')}`,
+    trackingNumber: `WB${String(i).padStart(6, '0')}`,
+    ownerId: i % 3 ? 'UOTHER' : 'UDISPATCH',
+    since: new Date(fixedNow.getTime() - i * HOUR),
+    dueAt: fixedNow,
+  }));
+  const blocks = attentionBlocks(items, 'UDISPATCH', now);
+  expectWithinSlackLimits({ blocks });
+  const text = textOf(blocks);
+  expect(text).toContain('Needs attention (500)');
+  expect(text).toContain('*Yours (167)*');
+  expect(text).toContain('…and 152 more');
+  expect(text).toContain("*The team's (333)*");
+  expect(text).toContain('…and 318 more');
+});
