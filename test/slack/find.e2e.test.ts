@@ -98,6 +98,10 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     expect(await find('maria cod')).toEqual(['WB000001']);
     expect(await find('owner:me maria')).toEqual(['WB000001']);
     expect(await find('owner:<@UANA|ana>')).toEqual(['WB000002']);
+    // Handed over: found under its new owner only.
+    await bot.command('/waybill', 'assign WB000001 <@UANA|ana>');
+    expect(await find('owner:<@UANA|ana>')).toEqual(['WB000002', 'WB000001']);
+    expect(await find('owner:me maria')).toEqual([]);
     // Booked 00:01, 00:02, 00:03 UTC on 2026-11-20: 08:01… in Manila, the same day there.
     expect(await find('from:2026-11-20 to:2026-11-20 maria')).toEqual(['WB000002', 'WB000001']);
     expect(await find('from:2026-11-21')).toEqual([]);
