@@ -223,10 +223,15 @@ export const cityPlace = (city: City) => `${city.name}, ${city.province.name}`;
 /** A city in a list of them: `City of Cebu (Cebu)`. */
 const cityInList = (city: City) => `${city.name} (${city.province.name})`;
 
-/** The address parts the list knows, in the Booking schema's names (address1, address2, address4). */
+/**
+ * The address parts the list knows, in the Booking schema's names (address1 to address4). The barangay
+ * is the neighbourhood (the message reader puts `Brgy.` there), or the district when the neighbourhood
+ * is a village inside it (`San Lorenzo`, `Legazpi Village`); a district alone is free (`Diliman`).
+ */
 export interface PlaceParts {
   region: string;
   city: string;
+  district: string;
   neighbourhood: string;
 }
 /** What is wrong with one part, to follow the field's label; the nearest matches already in the words. */
@@ -247,7 +252,6 @@ const cityList = (cities: City[]) => cities.slice(0, 3).map(cityPlace).join(' or
 export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] {
   const region = parts.region.trim();
   const cityText = parts.city.trim();
-  const barangayText = parts.neighbourhood.trim();
   let provinces: Province[] | undefined;
   if (region !== '') {
     provinces = index.provincesNamed(region);
@@ -280,25 +284,27 @@ export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] 
       },
     ];
   }
+  const field = 'neighbourhood';
+  const barangayText = parts.neighbourhood.trim();
   if (barangayText === '') return [];
   const barangays = cities.flatMap((city) => city.barangays);
-  const key = placeKey(barangayText);
-  if (barangays.some((barangay) => barangay.keys.includes(key))) return [];
+  const found = (text: string) => barangays.some((barangay) => barangay.keys.includes(placeKey(text)));
+  if (found(barangayText) || (parts.district.trim() !== '' && found(parts.district))) return [];
   const elsewhere = index.barangaysNamed(barangayText);
   const cityName = cities.length === 1 ? (cities[0] as City).name : cityText;
   if (elsewhere.length > 0) {
-    const found = `${(elsewhere[0] as Barangay).name} is in ${cityList(elsewhere.map((barangay) => barangay.city))}`;
+    const where = `${(elsewhere[0] as Barangay).name} is in ${cityList(elsewhere.map((barangay) => barangay.city))}`;
     return [
       {
-        field: 'neighbourhood',
-        problem: `${quoted(barangayText)} is not a barangay of ${cityName}: ${found}`,
+        field,
+        problem: `${quoted(barangayText)} is not a barangay of ${cityName}: ${where}`,
       },
     ];
   }
   const near = nearest(barangayText, barangays).map((barangay) => barangay.name);
   return [
     {
-      field: 'neighbourhood',
+      field,
       problem: `${quoted(barangayText)} is not a barangay of ${cityName}${offering(near)}`,
     },
   ];

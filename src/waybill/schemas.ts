@@ -23,6 +23,7 @@ import {
   trackingNumber,
 } from './fields.js';
 import { readPhone } from './phones.js';
+import { checkPlace, type PlaceParts } from './places.js';
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
@@ -100,6 +101,51 @@ function checkPhone(who: string, party: unknown, ctx: Ctx, path: (string | numbe
   if (!reading.ok) {
     ctx.addIssue({ code: 'custom', path: [...path, 'phone'], message: `${who} phone ${reading.problem}` });
   }
+}
+
+/** Refused (the default), or shown as warnings on the review for couriers whose customers write places their own way (WAYBILL_PLACE_CHECK). */
+export type PlaceCheck = 'refuse' | 'warn';
+
+const placeLabels: Record<keyof PlaceParts, string> = {
+  region: 'province / region',
+  city: 'city',
+  district: 'district',
+  neighbourhood: 'neighbourhood (barangay)',
+};
+
+/** What does not fit together in a Philippine party's province, city and barangay (places.ts); others are not checked. */
+function placeProblems(who: string, party: unknown, path: (string | number)[]): FieldError[] {
+  if (!isObject(party) || typeof party.country !== 'string' || party.country.trim().toUpperCase() !== 'PH')
+    return [];
+  const part = (key: keyof PlaceParts) => (typeof party[key] === 'string' ? party[key] : '');
+  if (part('city').trim() === '') return [];
+  const problems = checkPlace({
+    region: part('region'),
+    city: part('city'),
+    district: part('district'),
+    neighbourhood: part('neighbourhood'),
+  });
+  return problems.map(({ field, problem }) => ({
+    path: [...path, field].join('.'),
+    message: `${who} ${placeLabels[field]} ${problem}`,
+  }));
+}
+
+const parties = [
+  ['Sender', 'shipper'],
+  ['Receiver', 'consignee'],
+  ['Return', 'returnTo'],
+] as const;
+
+/** Every party's place problems, each at its field: refused by the schema, or warned of on the review. */
+export function placeProblemsOf(order: Record<string, unknown>): FieldError[] {
+  // A checked booking returns to its sender when no return party was given: the same party, told once.
+  const told = parties.filter(([, key]) => key !== 'returnTo' || order.returnTo !== order.shipper);
+  return told.flatMap(([who, key]) => placeProblems(who, order[key], [key]));
+}
+
+function refusePlaces(problems: FieldError[], ctx: Ctx) {
+  for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path: path.split('.'), message });
 }
 
 /** A checked party with its phone written as the courier gets it (phones.ts). */
@@ -280,8 +326,10 @@ function checkOrder(
   order: OrderCommon & Record<string, unknown>,
   ctx: Ctx,
   { dates: [pickup, delivery], returnRequired }: OrderRules,
+  places: PlaceCheck,
 ) {
   checkCod(catalog, order, ctx);
+  if (places === 'refuse') refusePlaces(placeProblemsOf(order), ctx);
   checkDeliveryAfterPickup(order[pickup], order[delivery], delivery, ctx);
   checkCoordinates('Sender', order.shipper, ctx, ['shipper']);
   checkCoordinates('Receiver', order.consignee, ctx, ['consignee']);
@@ -306,7 +354,7 @@ function withParties<
   return { ...order, shipper, consignee: withWrittenPhone(order.consignee), returnTo };
 }
 
-export function createWaybillSchemas(catalog: Catalog) {
+export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
   const quote = z
     .object({
       serviceType: choice('Service type', catalog.serviceTypes),
@@ -325,7 +373,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       merchantName: text('Merchant name', { max: 100 }),
       package: group(packageShape(catalog)),
     })
-    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules)))
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
     .transform(({ returnTo, ...order }) => {
       const { postal: _postal, ...shipperPlace } = order.shipper;
       return { ...order, returnTo: returnTo && !isBlankParty(returnTo) ? returnTo : shipperPlace };
@@ -345,7 +393,7 @@ export function createWaybillSchemas(catalog: Catalog) {
     })
     .check(
       crossCheck((order, ctx) => {
-        checkOrder(catalog, order, ctx, waybillRules);
+        checkOrder(catalog, order, ctx, waybillRules, places);
         if (!Array.isArray(order.childWaybills)) return;
         const seen = new Set([order.trackingNumber]);
         order.childWaybills.forEach((child, index) => {
@@ -371,7 +419,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       ...waybillShape(catalog, { paymentRequired: false }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
     })
-    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules)))
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))
     .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 
   // A party on its own, as the address book keeps it: what a booking needs of its sender.
@@ -381,6 +429,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       crossCheck((given, ctx) => {
         checkCoordinates('Party', given, ctx, []);
         checkPhone('Party', given, ctx, []);
+        if (places === 'refuse') refusePlaces(placeProblems('Party', given, []), ctx);
       }),
     )
     .transform(withWrittenPhone);

@@ -8,9 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { derive } from '../../scripts/refresh-places.mjs';
 import { checkPlace, nearest, type PlaceParts, placeKey, places } from '../../src/waybill/places.js';
 
-const parts = (city: string, region = '', neighbourhood = ''): PlaceParts => ({
+const parts = (city: string, region = '', neighbourhood = '', district = ''): PlaceParts => ({
   region,
   city,
+  district,
   neighbourhood,
 });
 
@@ -45,6 +46,12 @@ describe('the place list', () => {
 
   it('accepts places that fit together and names the part that does not, with where it is', () => {
     expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahug'))).toEqual([]);
+    // The barangay as the district, a village inside it as the neighbourhood; a district alone is not checked.
+    expect(checkPlace(parts('Makati', 'Metro Manila', 'Legazpi Village', 'San Lorenzo'))).toEqual([]);
+    expect(checkPlace(parts('Quezon City', 'Metro Manila', '', 'Diliman'))).toEqual([]);
+    expect(checkPlace(parts('Makati', '', 'Legazpi Village', 'Lahug'))[0]).toMatchObject({
+      field: 'neighbourhood',
+    });
     expect(checkPlace(parts('Makati', '', 'Lahug'))).toEqual([
       {
         field: 'neighbourhood',
