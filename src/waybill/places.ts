@@ -25,7 +25,7 @@ export interface Province extends Named {
 }
 export interface City extends Named {
   province: Province;
-  barangays: Barangay[];
+  readonly barangays: Barangay[];
 }
 export interface Barangay extends Named {
   city: City;
@@ -104,7 +104,7 @@ export class PlaceIndex {
   readonly cities: City[];
   private readonly provincesByKey = new Map<string, Province[]>();
   private readonly citiesByKey = new Map<string, City[]>();
-  private readonly barangaysByKey = new Map<string, Barangay[]>();
+  private barangaysByKey: Map<string, Barangay[]> | undefined;
 
   constructor(file: PlaceFile) {
     this.source = file.source;
@@ -122,24 +122,23 @@ export class PlaceIndex {
     this.cities = file.cities.map(([names, index], cityIndex) => {
       const province = this.provinces[index] as Province;
       const keys = keysOf(names);
+      let barangays: Barangay[] | undefined;
+      // A city's barangays are read when one of them is first checked: building all 42,000 at once
+      // takes long enough, on a busy machine, to hold up the first request past Slack's 3 seconds.
       const city: City = {
         name: names.split('|')[0] as string,
         keys: [...new Set([...keys, ...keys.map(withoutCity)])],
         province,
-        barangays: [],
+        get barangays() {
+          barangays ??= (file.barangays[cityIndex] as string)
+            .split('\t')
+            .filter((listed) => listed !== '')
+            .map((listed) => ({ name: listed.split('|')[0] as string, keys: keysOf(listed), city }));
+          return barangays;
+        },
       };
       province.cities.push(city);
       for (const key of city.keys) push(this.citiesByKey, key, city);
-      for (const barangayNames of (file.barangays[cityIndex] as string).split('\t')) {
-        if (barangayNames === '') continue;
-        const barangay: Barangay = {
-          name: barangayNames.split('|')[0] as string,
-          keys: keysOf(barangayNames),
-          city,
-        };
-        city.barangays.push(barangay);
-        for (const key of barangay.keys) push(this.barangaysByKey, key, barangay);
-      }
       return city;
     });
   }
@@ -155,8 +154,16 @@ export class PlaceIndex {
     return this.citiesByKey.get(key) ?? this.citiesByKey.get(withoutCity(key)) ?? [];
   }
 
-  /** The barangays of that name, anywhere. */
+  /** The barangays of that name, anywhere (every city's read the first time). */
   barangaysNamed(text: string): Barangay[] {
+    if (!this.barangaysByKey) {
+      this.barangaysByKey = new Map();
+      for (const city of this.cities) {
+        for (const barangay of city.barangays) {
+          for (const key of barangay.keys) push(this.barangaysByKey, key, barangay);
+        }
+      }
+    }
     return this.barangaysByKey.get(placeKey(text)) ?? [];
   }
 }
