@@ -1,4 +1,4 @@
-// Places on the official list through signed Slack requests, on both backends: a barangay outside its city refused inline on /book and /quote with where it is, places that fit booked with their names on the wire, and WAYBILL_PLACE_CHECK=warn's warning on the review.
+// Places on the official list through signed Slack requests, on both backends: a barangay outside its city refused inline on /book, Book from this message and /quote with where it is, places that fit booked with their names on the wire, and WAYBILL_PLACE_CHECK=warn's warning on the review.
 import { afterEach, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { ids } from '../../src/slack/kit/ids.js';
@@ -64,6 +64,26 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
       shipperAddress1: 'Metro Manila',
       shipperAddress2: 'Pasig',
     });
+  });
+
+  it('Book from this message reads the places as written, and the receiver step refuses them the same way', async () => {
+    bot = await startTestBot();
+    await bot.messageShortcut(
+      'pls book 1 box to Ana Cruz, 0917 123 4567, 7 Gorordo Ave, Brgy. Lahug, City: Makati',
+    );
+    const second = await next(bot, await bot.openedView(), shipment);
+    const refused = await bot.submit(second, { 'consignee.country': 'PH' });
+    expect(refused.body).toEqual({
+      response_action: 'errors',
+      errors: {
+        [blockOf(second, 'consignee.neighbourhood')]: expect.stringMatching(
+          /^Receiver neighbourhood \(barangay\) "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+        ),
+      },
+    });
+    // Fixed in place: the city the barangay is in.
+    const third = await next(bot, second, { 'consignee.country': 'PH', 'consignee.city': 'Cebu City' });
+    expect(third.callback_id).toBe(ids.bookingStep);
   });
 
   it('/quote refuses a barangay outside its city next to its input', async () => {
