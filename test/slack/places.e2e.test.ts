@@ -26,6 +26,13 @@ const inCebu = {
 const whereLahugIs =
   /^Receiver neighbourhood \(barangay\) "Brgy\. Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/;
 
+/** The warnings at the top of a review. */
+const warningsOf = (review: View): string[] =>
+  review.blocks
+    .filter((block) => block.type === 'context')
+    .map((block) => block.elements[0].text as string)
+    .filter((text) => text.startsWith(':warning:'));
+
 let bot: TestBot;
 
 describeEachBackend(import.meta.filename, 'places', (backend) => {
@@ -86,6 +93,24 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     expect(third.callback_id).toBe(ids.bookingStep);
   });
 
+  it("warns on the review of a postal code that is not its city's, and books once confirmed", async () => {
+    bot = await startTestBot();
+    const third = await next(bot, await receiverStep(), { ...inCebu, 'consignee.postal': '1000' });
+    await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
+    const sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
+    const review = await next(bot, await next(bot, sender));
+    expect(review.callback_id).toBe(ids.bookingReview);
+    expect(warningsOf(review)).toEqual([
+      ':warning: Receiver postal code "1000" is not a postal code of City of Cebu, Cebu (6000)',
+    ]);
+    await bot.submit(review);
+    await bot.idle();
+    expect(bot.sandbox.received[0]?.body).toMatchObject({
+      consigneePostal: '1000',
+      consigneeAddress2: 'Cebu City',
+    });
+  });
+
   it('/quote refuses a barangay outside its city next to its input', async () => {
     bot = await startTestBot();
     await bot.command('/quote', quoteCommandText);
@@ -109,10 +134,7 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     const sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
     const review = await next(bot, await next(bot, sender));
     expect(review.callback_id).toBe(ids.bookingReview);
-    const warnings = review.blocks
-      .filter((block) => block.type === 'context')
-      .map((block) => block.elements[0].text as string)
-      .filter((text) => text.startsWith(':warning:'));
+    const warnings = warningsOf(review);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.replace(':warning: ', '')).toMatch(whereLahugIs);
   });

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript, no declarations
 import { derive } from '../../scripts/refresh-places.mjs';
-import { checkPlace, nearest, type PlaceParts, placeKey, places } from '../../src/waybill/places.js';
+import {
+  checkPlace,
+  nearest,
+  type PlaceParts,
+  placeKey,
+  places,
+  postalWarning,
+} from '../../src/waybill/places.js';
 
 const parts = (city: string, region = '', neighbourhood = '', district = ''): PlaceParts => ({
   region,
@@ -82,6 +89,22 @@ describe('the place list', () => {
     expect(checkPlace(parts('Xyzzyqwv'))[0]?.problem).toBe(
       '"Xyzzyqwv" is not a city or municipality in the Philippines',
     );
+  });
+
+  it("warns of a postal code that is not its city's, from PHLPost's list", () => {
+    const postal = (city: string, region: string, code: string) =>
+      postalWarning({ ...parts(city, region), postal: code });
+    expect(postal('Cebu City', 'Cebu', '6000')).toBeUndefined();
+    expect(postal('Makati', 'Metro Manila', '1223')).toBeUndefined();
+    expect(postal('Cebu City', 'Cebu', '1000')).toBe(
+      '"1000" is not a postal code of City of Cebu, Cebu (6000)',
+    );
+    expect(postal('Makati', '', '6000')).toMatch(
+      /^"6000" is not a postal code of City of Makati, Metro Manila \(1200, /,
+    );
+    // Nothing said of places that do not fit together (their own error says enough), or of no code.
+    expect(postal('Makati', 'Cebu', '6000')).toBeUndefined();
+    expect(postal('Makati', '', '')).toBeUndefined();
   });
 
   it('is read from disk on first use and holds within 20 MB', () => {
@@ -165,6 +188,7 @@ describe('scripts/refresh-places.mjs', () => {
       ['City of Makati', 1],
     ]);
     expect(out.barangays).toEqual(['', 'Lahug', 'Bel-Air']);
+    expect(out.postal).toEqual([]);
   });
 
   it('stops on a city outside provinces it has no province for', () => {

@@ -278,7 +278,7 @@ export interface ReviewInput {
   timeZone: string;
   currency: string;
   origin?: BookingOrigin;
-  /** What the dispatcher should look at before confirming (places under WAYBILL_PLACE_CHECK=warn). */
+  /** What the dispatcher should look at before confirming: postal codes, places under WAYBILL_PLACE_CHECK=warn. */
   warnings?: readonly string[];
 }
 
