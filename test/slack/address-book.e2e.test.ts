@@ -401,6 +401,13 @@ describe('/waybill addresses', () => {
       },
     });
 
+    // Moved to Pasay, its Manila barangay no longer fits: said on the input, with where it is; fixed in place.
+    const elsewhere = await bot.submit(form, { 'party.city': 'Pasay' });
+    expect(elsewhere.body.errors).toEqual({
+      'party.neighbourhood': expect.stringMatching(
+        /^Party neighbourhood \(barangay\) "Brgy\. 667" is not a barangay of Pasay City: Barangay 667 is in .*Metro Manila/,
+      ),
+    });
     const ok = await bot.submit(form, {
       'party.city': 'Pasay',
       'party.neighbourhood': 'Brgy. 76',
