@@ -3,7 +3,8 @@ import type { PrintSettings } from '../src/labels/label.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { type Booking, createWaybillSchemas, validate } from '../src/waybill/schemas.js';
 
-const schemas = createWaybillSchemas(defaultCatalog);
+// Labels print names in any script, places too (a city in Hebrew): the place list only warns of them.
+const schemas = createWaybillSchemas(defaultCatalog, { places: 'warn' });
 
 const party = (name: string, city: string, extra: Record<string, string> = {}) => ({
   name,
@@ -34,6 +35,8 @@ export function sampleBooking(trackingNumber: string, changes: Record<string, un
     declaredValue: '2000',
     shipperCode: 'ACME-MKT',
     shipper: party('Acme Trading Inc.', 'Makati', {
+      region: 'Metro Manila',
+      district: 'San Lorenzo',
       street: '12F Sample Tower, 100 Ayala Avenue',
       postal: '1223',
     }),

@@ -50,7 +50,7 @@ const withoutZodTranslations = {
 export const bundled = ['zod', 'kysely', 'date-fns', '@date-fns/tz', 'csv-parse', 'libphonenumber-js'];
 
 /** Files the program reads at run time, next to the bundles (`new URL(…, import.meta.url)`). */
-const assets = ['src/waybill/sender-profiles.example.json'];
+const assets = ['src/waybill/sender-profiles.example.json', 'src/waybill/psgc.json'];
 
 /**
  * Newest modification time of the files under `path`. Directories' own times are left out: a copy made

@@ -6,6 +6,7 @@ import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
 import { formatCents, MAX_MONEY_CENTS, parseCents } from './waybill/fields.js';
+import type { PlaceCheck } from './waybill/schemas.js';
 
 /**
  * Settings come from the environment (a `.env` file is read first when present) and are
@@ -159,6 +160,7 @@ const waybillEnvSchema = z.object({
   WAYBILL_SANDBOX_LATENCY_MS: optionalSetting(
     wholeNumber(0, 120_000, 'a whole number of milliseconds'),
   ).default(0),
+  WAYBILL_PLACE_CHECK: optionalSetting(z.enum(['refuse', 'warn'], 'one of refuse, warn')).default('refuse'),
 });
 
 export type WaybillEnv = 'sandbox' | 'test' | 'live';
@@ -173,6 +175,8 @@ export interface WaybillConfig {
   currency: string;
   catalog: Catalog;
   sandboxLatencyMs: number;
+  /** Philippine places that do not fit together: refused, or warned of on the review (docs/places.md). */
+  placeCheck: PlaceCheck;
 }
 
 /** What is wrong with the settings: one line per setting, so each is named once. */
@@ -236,6 +240,7 @@ export function loadWaybillConfig(env: Env = process.env): WaybillConfig {
     timeoutMs: settings.WAYBILL_TIMEOUT_MS,
     currency: settings.WAYBILL_CURRENCY,
     sandboxLatencyMs: settings.WAYBILL_SANDBOX_LATENCY_MS,
+    placeCheck: settings.WAYBILL_PLACE_CHECK,
     catalog: {
       serviceTypes: settings.WAYBILL_SERVICE_TYPES ?? defaultCatalog.serviceTypes,
       paymentMethods,

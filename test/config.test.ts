@@ -59,6 +59,7 @@ describe('loadWaybillConfig', () => {
       timeoutMs: 15_000,
       currency: 'PHP',
       sandboxLatencyMs: 0,
+      placeCheck: 'refuse',
       catalog: defaultCatalog,
     });
   });
@@ -213,6 +214,7 @@ describe('loadWaybillConfig', () => {
       'WAYBILL_TIMEOUT_MS must be a whole number of milliseconds between 500 and 120000',
     ],
     [{ WAYBILL_CURRENCY: 'PESO' }, 'WAYBILL_CURRENCY must be a three-letter currency code such as PHP'],
+    [{ WAYBILL_PLACE_CHECK: 'strict' }, 'WAYBILL_PLACE_CHECK must be one of refuse, warn'],
     [
       { WAYBILL_SANDBOX_LATENCY_MS: 'slow' },
       'WAYBILL_SANDBOX_LATENCY_MS must be a whole number of milliseconds between 0 and 120000',

@@ -89,7 +89,7 @@ export function createCore(input: {
     ...input,
     profiles: input.profiles ?? [],
     access: new AccessControl(input.bot.access, input.logger),
-    schemas: createWaybillSchemas(input.waybill.catalog),
+    schemas: createWaybillSchemas(input.waybill.catalog, { places: input.waybill.placeCheck }),
     inFlight,
     now: input.now ?? (() => new Date()),
     activity: new Activity(input.store, inFlight, input.logger),

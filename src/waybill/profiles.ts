@@ -43,7 +43,9 @@ export const MAX_SENDER_PROFILES = 100;
 const ID_PATTERN = /^[a-z0-9-]{1,40}$/;
 
 /** The booking schema is the single source of truth: its field schemas and its cross-field checks. */
-const booking = createWaybillSchemas(defaultCatalog).booking;
+// Places are checked where a profile is used, by the bot's own schema (WAYBILL_PLACE_CHECK): not here,
+// where a file written for warnings would otherwise stop the start.
+const booking = createWaybillSchemas(defaultCatalog, { places: 'warn' }).booking;
 const bookingFields = booking.in.shape;
 
 function describe(value: unknown): string {

@@ -23,6 +23,7 @@ import {
   trackingNumber,
 } from './fields.js';
 import { readPhone } from './phones.js';
+import { checkPlace, type PlaceParts, postalWarning } from './places.js';
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
@@ -100,6 +101,70 @@ function checkPhone(who: string, party: unknown, ctx: Ctx, path: (string | numbe
   if (!reading.ok) {
     ctx.addIssue({ code: 'custom', path: [...path, 'phone'], message: `${who} phone ${reading.problem}` });
   }
+}
+
+/** Refused (the default), or shown as warnings on the review for couriers whose customers write places their own way (WAYBILL_PLACE_CHECK). */
+export type PlaceCheck = 'refuse' | 'warn';
+
+const placeLabels: Record<keyof PlaceParts, string> = {
+  region: 'province / region',
+  city: 'city',
+  district: 'district',
+  neighbourhood: 'neighbourhood (barangay)',
+};
+
+/** A Philippine party's place parts as typed, or none for a party elsewhere (their places are not checked). */
+function philippinePlace(party: unknown): (PlaceParts & { postal: string }) | undefined {
+  if (!isObject(party) || typeof party.country !== 'string' || party.country.trim().toUpperCase() !== 'PH')
+    return;
+  const part = (key: keyof PlaceParts | 'postal') => (typeof party[key] === 'string' ? party[key] : '');
+  if (part('city').trim() === '') return;
+  return {
+    region: part('region'),
+    city: part('city'),
+    district: part('district'),
+    neighbourhood: part('neighbourhood'),
+    postal: part('postal'),
+  };
+}
+
+/** What does not fit together in a Philippine party's province, city and barangay (places.ts). */
+function placeProblems(who: string, party: unknown, path: (string | number)[]): FieldError[] {
+  const place = philippinePlace(party);
+  if (!place) return [];
+  const problems = checkPlace(place);
+  return problems.map(({ field, problem }) => ({
+    path: [...path, field].join('.'),
+    message: `${who} ${placeLabels[field]} ${problem}`,
+  }));
+}
+
+const parties = [
+  ['Sender', 'shipper'],
+  ['Receiver', 'consignee'],
+  ['Return', 'returnTo'],
+] as const;
+
+/** An order's parties; a checked booking returns to its sender when no return party was given: the same party, told once. */
+const told = (order: Record<string, unknown>) =>
+  parties.filter(([, key]) => key !== 'returnTo' || order.returnTo !== order.shipper);
+
+/** Every party's place problems, each at its field: refused by the schema, or warned of on the review. */
+export function placeProblemsOf(order: Record<string, unknown>): FieldError[] {
+  return told(order).flatMap(([who, key]) => placeProblems(who, order[key], [key]));
+}
+
+/** Postal codes not of their party's city, for the review whatever WAYBILL_PLACE_CHECK says (places.ts). */
+export function postalWarningsOf(order: Record<string, unknown>): string[] {
+  return told(order).flatMap(([who, key]) => {
+    const place = philippinePlace(order[key]);
+    const warning = place && postalWarning(place);
+    return warning ? [`${who} postal code ${warning}`] : [];
+  });
+}
+
+function refusePlaces(problems: FieldError[], ctx: Ctx) {
+  for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path: path.split('.'), message });
 }
 
 /** A checked party with its phone written as the courier gets it (phones.ts). */
@@ -280,8 +345,10 @@ function checkOrder(
   order: OrderCommon & Record<string, unknown>,
   ctx: Ctx,
   { dates: [pickup, delivery], returnRequired }: OrderRules,
+  places: PlaceCheck,
 ) {
   checkCod(catalog, order, ctx);
+  if (places === 'refuse') refusePlaces(placeProblemsOf(order), ctx);
   checkDeliveryAfterPickup(order[pickup], order[delivery], delivery, ctx);
   checkCoordinates('Sender', order.shipper, ctx, ['shipper']);
   checkCoordinates('Receiver', order.consignee, ctx, ['consignee']);
@@ -306,7 +373,7 @@ function withParties<
   return { ...order, shipper, consignee: withWrittenPhone(order.consignee), returnTo };
 }
 
-export function createWaybillSchemas(catalog: Catalog) {
+export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
   const quote = z
     .object({
       serviceType: choice('Service type', catalog.serviceTypes),
@@ -325,7 +392,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       merchantName: text('Merchant name', { max: 100 }),
       package: group(packageShape(catalog)),
     })
-    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules)))
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
     .transform(({ returnTo, ...order }) => {
       const { postal: _postal, ...shipperPlace } = order.shipper;
       return { ...order, returnTo: returnTo && !isBlankParty(returnTo) ? returnTo : shipperPlace };
@@ -345,7 +412,7 @@ export function createWaybillSchemas(catalog: Catalog) {
     })
     .check(
       crossCheck((order, ctx) => {
-        checkOrder(catalog, order, ctx, waybillRules);
+        checkOrder(catalog, order, ctx, waybillRules, places);
         if (!Array.isArray(order.childWaybills)) return;
         const seen = new Set([order.trackingNumber]);
         order.childWaybills.forEach((child, index) => {
@@ -371,7 +438,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       ...waybillShape(catalog, { paymentRequired: false }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
     })
-    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules)))
+    .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))
     .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 
   // A party on its own, as the address book keeps it: what a booking needs of its sender.
@@ -381,6 +448,7 @@ export function createWaybillSchemas(catalog: Catalog) {
       crossCheck((given, ctx) => {
         checkCoordinates('Party', given, ctx, []);
         checkPhone('Party', given, ctx, []);
+        if (places === 'refuse') refusePlaces(placeProblems('Party', given, []), ctx);
       }),
     )
     .transform(withWrittenPhone);

@@ -401,7 +401,18 @@ describe('/waybill addresses', () => {
       },
     });
 
-    const ok = await bot.submit(form, { 'party.city': 'Pasay', 'party.street': '1 Roxas Blvd' });
+    // Moved to Pasay, its Manila barangay no longer fits: said on the input, with where it is; fixed in place.
+    const elsewhere = await bot.submit(form, { 'party.city': 'Pasay' });
+    expect(elsewhere.body.errors).toEqual({
+      'party.neighbourhood': expect.stringMatching(
+        /^Party neighbourhood \(barangay\) "Brgy\. 667" is not a barangay of Pasay City: Barangay 667 is in .*Metro Manila/,
+      ),
+    });
+    const ok = await bot.submit(form, {
+      'party.city': 'Pasay',
+      'party.neighbourhood': 'Brgy. 76',
+      'party.street': '1 Roxas Blvd',
+    });
     expect(ok.status).toBe(200);
     // An empty answer closes the form, showing the list below it.
     expect(ok.body).toBe('');
@@ -465,7 +476,10 @@ describe('two dispatchers at once', () => {
     const [listA, listB] = [await windowOf('UDISPATCH', 'maria'), await windowOf('UOTHER', 'maria')];
     const [formA, formB] = [await editForm(listA, id, 'UDISPATCH'), await editForm(listB, id, 'UOTHER')];
 
-    expect((await bot.submit(formA, { 'party.city': 'Pasay' }, 'UDISPATCH')).body).toBe('');
+    expect(
+      (await bot.submit(formA, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' }, 'UDISPATCH'))
+        .body,
+    ).toBe('');
     const told = await bot.submit(formB, { 'party.street': '9 Other St' }, 'UOTHER');
     expect(told.body.response_action).toBe('update');
     const shown = told.body.view as View;
@@ -489,7 +503,7 @@ describe('two dispatchers at once', () => {
     const [saved] = await seed(maria);
     const form = await editForm(await windowOf('UDISPATCH', 'maria'), saved?.id ?? '', 'UDISPATCH');
     await bot.deps.store.parties.save([{ ...maria, email: 'maria.new@example.com' }]);
-    const told = await bot.submit(form, { 'party.city': 'Pasay' });
+    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' });
     expect(mrkdwnOf(told.body.view as View)).toContain(
       'Someone changed this party while you were editing it',
     );
@@ -507,7 +521,7 @@ describe('two dispatchers at once', () => {
     const form = await editForm(await windowOf('UDISPATCH', 'maria'), id, 'UDISPATCH');
     await bot.clickInView(listB, ids.addressesDelete, id, {}, 'UOTHER');
     await bot.updatedView(listB.id, (v) => mrkdwnOf(v).includes('Deleted Maria Santos.'));
-    const told = await bot.submit(form, { 'party.city': 'Pasay' });
+    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' });
     expect(told.body.response_action).toBe('update');
     expect(mrkdwnOf(told.body.view as View)).toContain('someone deleted it meanwhile');
     expect(await bot.deps.store.parties.find('maria')).toEqual([]);

@@ -1,7 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppResponse } from '../../fakes/slack-requests.js';
 import { ids } from '../../src/slack/kit/ids.js';
-import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import {
+  startTestBot as startBot,
+  type TestBot,
+  type TestBotOptions,
+  type View,
+} from '../support/bot-harness.js';
+
+/** The places typed here are attacks, not places: warned of on the review (escaped too) rather than refused. */
+const startTestBot = (options: TestBotOptions = {}) =>
+  startBot({ ...options, env: { WAYBILL_PLACE_CHECK: 'warn', ...options.env } });
 
 /**
  * Everything typed (or sent back by the courier) that is echoed into mrkdwn is escaped: no typed

@@ -269,7 +269,9 @@ describe('/quote', () => {
       ...typed,
       'package.weight': '1',
       'consignee.city': 'Cebu City',
+      // Abroad, so the Philippine place list does not refuse it before it is posted.
       'shipper.city': '<!channel> <http://evil|click> & co',
+      'shipper.country': 'SG',
     });
     expect(ack.body.response_action).toBe('update');
     await bot.idle();

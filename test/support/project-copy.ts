@@ -59,7 +59,13 @@ export async function projectCopy(
   for (const file of ['package.json', 'package-lock.json', '.npmrc', ...scripts])
     cpSync(file, join(dir, file));
   mkdirSync(join(dir, 'dist'));
-  for (const file of ['app.js', 'render-worker.js', 'sandbox.js', 'sender-profiles.example.json'])
+  for (const file of [
+    'app.js',
+    'render-worker.js',
+    'sandbox.js',
+    'sender-profiles.example.json',
+    'psgc.json',
+  ])
     cpSync(join(inject('bundles'), file), join(dir, 'dist', file));
   if (dependencies === 'linked') symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
   else {

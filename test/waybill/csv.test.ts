@@ -43,6 +43,36 @@ const read = (text: string, more: Partial<BookingCsvOptions> = {}) =>
   readBookingCsv(bytes(text), { ...options, ...more });
 
 describe('reading a bookings CSV', () => {
+  it('reads places as the forms do: a barangay outside its city a problem on its column, with where it is', () => {
+    const placed = `${header},receiver_region,receiver_neighbourhood`;
+    const row = (region: string, city: string, barangay: string) =>
+      `Scales,COD,1500,BOX,4.5,+63 917 555 0100,Ana,0917 123 4567,88 Rizal Ave,${city},PH,pasig-warehouse,${region},${barangay}`;
+    const csv = [
+      placed,
+      row('Cebu', 'Cebu City', 'Brgy. Lahug'),
+      row('', 'Makati', 'Lahug'),
+      row('NCR', 'Makaty', ''),
+    ];
+    const { ready, problems } = read(csv.join('\n'));
+    expect(ready.map((r) => r.row)).toEqual([2]);
+    expect(problems).toEqual([
+      {
+        row: 3,
+        column: 'receiver_neighbourhood',
+        message: expect.stringMatching(
+          /^Receiver neighbourhood \(barangay\) "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+        ),
+      },
+      {
+        row: 4,
+        column: 'receiver_city',
+        message: expect.stringContaining(
+          '"Makaty" is not a city or municipality in NCR; nearest: City of Makati (Metro Manila)',
+        ),
+      },
+    ]);
+  });
+
   it('reads the template: every column known, its example row ready to book', () => {
     const template = templateCsv(defaultCatalog);
     const result = readBookingCsv(bytes(template), options);

@@ -1114,6 +1114,7 @@ describe('return party', () => {
       const returnTo = rawParty({
         name: ' Warehouse 3 ',
         phone: '032 123 4567',
+        region: 'Cebu',
         city: 'Cebu',
         country: 'ph',
         postal: null,

