@@ -87,7 +87,7 @@ describe('manifest.yml', () => {
 
   it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
     const steps = loadManifest().functions ?? {};
-    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus]);
+    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus, ids.stepFind]);
     const shape = Object.fromEntries(
       Object.entries(steps).map(([id, step]) => [
         id,
@@ -144,6 +144,11 @@ describe('manifest.yml', () => {
         optional: ['note'],
         outputs: ['status'],
       },
+      find_waybill: {
+        required: ['query', 'requested_by'],
+        optional: [],
+        outputs: ['tracking_numbers', 'summary'],
+      },
     });
     for (const step of Object.values(steps)) {
       for (const parameter of [
@@ -155,6 +160,10 @@ describe('manifest.yml', () => {
     expect(steps.quote_delivery?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
     expect(steps.book_waybill?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
     expect(steps.book_waybill?.input_parameters.channel_id?.type).toBe('slack#/types/channel_id');
+    expect(steps.find_waybill?.output_parameters.tracking_numbers).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
   });
 
   it('declares /quote, /book and /waybill with descriptions and usage hints', () => {
@@ -168,7 +177,7 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | status <tracking number> <status> [note] | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | remittance | cod | help',
+      'show | update | rebook | label <tracking number> [pdf|zpl] | status <tracking number> <status> [note] | addresses [name, phone or city] | find <words> | export <from>..<to> | manifest [day] | digest | remittance | cod | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);

@@ -131,6 +131,7 @@ const expectedPermissions: Record<string, string[]> = {
     'action labels_manifest',
     'action labels_print',
     'action labels_send_to_printer',
+    'function find_waybill',
     'view export_range',
   ],
   'per request': ['command /book', 'command /quote', 'command /waybill'],

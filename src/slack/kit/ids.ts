@@ -19,6 +19,7 @@ export const ids = {
   stepQuote: 'quote_delivery',
   stepBook: 'book_waybill',
   stepStatus: 'record_status',
+  stepFind: 'find_waybill',
   /** A global shortcut's first view: where the result is posted. */
   bookingDestination: 'booking_destination',
   quoteDestination: 'quote_destination',
