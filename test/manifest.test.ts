@@ -177,7 +177,7 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | status <tracking number> <status> [note] | addresses [name, phone or city] | find <words> | export <from>..<to> | manifest [day] | digest | remittance | cod | help',
+      'show | update | rebook | label <tracking number> [pdf|zpl] | status <tracking number> <status> [note] | addresses [name, phone or city] | find <words> | export <from>..<to> | manifest [day] | digest | remittance | cod | recognise on|off | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);
@@ -209,6 +209,8 @@ describe('manifest.yml', () => {
         'usergroups:read',
         'files:read',
         'files:write',
+        'channels:history',
+        'groups:history',
       ].sort(),
     );
   });
@@ -221,7 +223,7 @@ describe('manifest.yml', () => {
       messages_tab_read_only_enabled: true,
     });
     expect(manifest.settings.event_subscriptions).toEqual({
-      bot_events: ['app_home_opened', 'function_executed'],
+      bot_events: ['app_home_opened', 'function_executed', 'message.channels', 'message.groups'],
     });
   });
 

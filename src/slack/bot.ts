@@ -20,6 +20,7 @@ import * as home from './home/index.js';
 import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
 import * as quote from './quote/index.js';
+import * as recognise from './recognise/index.js';
 import * as remittance from './remittance/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
@@ -91,6 +92,7 @@ export function createBot({
     update,
     status,
     find,
+    recognise,
     addresses,
     bulk,
     remittance,

@@ -22,6 +22,7 @@ import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
+import { recognition } from './recognition.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { digests, statuses } from './statuses.js';
@@ -121,6 +122,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     remittances: remittances(scope, context),
     statuses: statuses(scope, context),
     digests: digests(scope, context),
+    recognition: recognition(scope, context),
   };
 }
 

@@ -27,7 +27,9 @@ export type CommandRequest =
   /** `/waybill cod`: the COD still owed, aged, privately. */
   | { kind: 'cod' }
   /** `/waybill find <words and filters>`, as typed (maybe nothing). */
-  | { kind: 'find'; query: string };
+  | { kind: 'find'; query: string }
+  /** `/waybill recognise on|off`: the word as typed, lower case (maybe nothing). */
+  | { kind: 'recognise'; setting: string };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
@@ -43,6 +45,7 @@ const WAYBILL_VERBS = [
   'digest',
   'remittance',
   'cod',
+  'recognise',
   'help',
 ] as const;
 
@@ -72,6 +75,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
       if (verb === 'cod') return { kind: 'cod' };
+      if (verb === 'recognise') return { kind: 'recognise', setting: second.toLowerCase() };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if (verb === 'status' && second)
         return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };

@@ -72,6 +72,8 @@ export const ids = {
   statusOpen: 'status_open',
   findShow: 'find_show',
   findMore: 'find_more',
+  /** The compact reply to tracking numbers in a message: every one it names, privately. */
+  recogniseShowAll: 'recognise_show_all',
   findHome: 'find_home',
   statusForm: 'status_form',
   /** Resolve, on a courier call of unknown outcome, and its form. */

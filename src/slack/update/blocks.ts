@@ -217,6 +217,7 @@ export function waybillHelp(): string {
     '• `/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
     "• `/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
     '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
+    '• `/waybill recognise on|off`: in this channel, answer a message that names our tracking numbers with their status and buttons, in its thread',
     '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
     '• `/book import`: book many waybills at once from a CSV file',
     "• `/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
