@@ -211,6 +211,8 @@ describe('manifest.yml', () => {
         'files:write',
         'channels:history',
         'groups:history',
+        'links:read',
+        'links:write',
       ].sort(),
     );
   });
@@ -223,7 +225,13 @@ describe('manifest.yml', () => {
       messages_tab_read_only_enabled: true,
     });
     expect(manifest.settings.event_subscriptions).toEqual({
-      bot_events: ['app_home_opened', 'function_executed', 'message.channels', 'message.groups'],
+      bot_events: [
+        'app_home_opened',
+        'function_executed',
+        'message.channels',
+        'message.groups',
+        'link_shared',
+      ],
     });
   });
 

@@ -130,6 +130,42 @@ describeEachBackend(import.meta.filename, 'tracking numbers in messages', (backe
   });
 });
 
+const TEMPLATE = 'https://courier.example/track/{tn}';
+
+/** A link_shared event for these links in CORDERS, as Slack sends it for a posted message. */
+const linksShared = (running: TestBot, urls: string[], user = 'UDISPATCH') =>
+  running.event({
+    type: 'link_shared',
+    channel: 'CORDERS',
+    user,
+    message_ts: nextTs(),
+    source: 'conversations_history',
+    unfurl_id: `U${messageTs}`,
+    links: urls.map((url) => ({ domain: new URL(url).hostname, url })),
+  });
+
+it('unfurls links to the courier tracking page as the booking, and none when the template is unset', async () => {
+  bot = await startTestBot({ env: { TRACKING_URL_TEMPLATE: TEMPLATE } });
+  const number = await booked(bot);
+  const page = TEMPLATE.replace('{tn}', number);
+  await linksShared(bot, [page, TEMPLATE.replace('{tn}', 'WB999999'), 'https://courier.example/about']);
+  const unfurl = await bot.fake.waitFor('chat.unfurl');
+  expect(unfurl.body).toMatchObject({ unfurl_id: `U${messageTs}`, source: 'conversations_history' });
+  const unfurls = unfurl.body.unfurls as Record<string, { blocks: unknown[] }>;
+  expect(Object.keys(unfurls)).toEqual([page]);
+  const blocks = JSON.stringify(unfurls[page]?.blocks);
+  expect(blocks).toContain('Maria &lt;Santos&gt;');
+  for (const action of [ids.waybillUpdate, ids.statusOpen, ids.bookRebook, ids.labelsPrint])
+    expect(blocks).toContain(action);
+  await bot.stop();
+
+  bot = await startTestBot();
+  const other = await booked(bot);
+  const response = await linksShared(bot, [TEMPLATE.replace('{tn}', other)]);
+  expect(response.status).toBe(200);
+  expect(bot.fake.callsTo('chat.unfurl')).toEqual([]);
+});
+
 it('answers over Socket Mode too', async () => {
   bot = await startTestBot({ socketMode: true });
   const number = await booked(bot);
@@ -148,7 +184,7 @@ it('never shows a booking from a channel outside ALLOWED_CHANNEL_IDS, and needs 
     await bot.stop();
     bot = await startTestBot({
       store,
-      env: { ALLOWED_CHANNEL_IDS: 'CORDERS', ALLOWED_USER_IDS: 'UDISPATCH' },
+      env: { ALLOWED_CHANNEL_IDS: 'CORDERS', ALLOWED_USER_IDS: 'UDISPATCH', TRACKING_URL_TEMPLATE: TEMPLATE },
     });
     const refused = await bot.command('/waybill', 'recognise on', {
       channel_id: 'CORDERS',
@@ -163,6 +199,11 @@ it('never shows a booking from a channel outside ALLOWED_CHANNEL_IDS, and needs 
     expect(replies).toHaveLength(1);
     expect(JSON.stringify(replies[0]?.body)).toContain(inside);
     expect(JSON.stringify(replies[0]?.body)).not.toContain(outside);
+    // An unfurl under the same rule: only the booking made in an allowed channel.
+    const pages = [outside, inside].map((n) => TEMPLATE.replace('{tn}', n));
+    await linksShared(bot, pages);
+    const unfurl = await bot.fake.waitFor('chat.unfurl');
+    expect(Object.keys(unfurl.body.unfurls as object)).toEqual([pages[1]]);
     // Someone not allowed to look waybills up gets no answer.
     await say(bot, `${inside}?`, { user: 'UINTRUDER' });
     expect(threadReplies(bot).slice(before)).toHaveLength(1);

@@ -3,9 +3,11 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as message from './message.js';
+import * as unfurl from './unfurl.js';
 
 export { recogniseCommand } from './command.js';
 
 export function register(app: App, deps: Core): void {
   message.register(app, deps);
+  unfurl.register(app, deps);
 }

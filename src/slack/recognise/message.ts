@@ -26,7 +26,7 @@ export function numbersIn(text: string, pattern: RegExp): string[] {
 }
 
 /** Bookings the person may see here: the channel rule on the message's channel and on each booking's own. */
-async function visible(
+export async function visible(
   deps: Core,
   client: SlackClient,
   userId: string,
@@ -42,7 +42,8 @@ async function visible(
   return kept;
 }
 
-async function shown(deps: Core, bookings: readonly BookingRecord[]) {
+/** Bookings as their lines are drawn: with their latest status. */
+export async function shown(deps: Core, bookings: readonly BookingRecord[]) {
   const statuses = await deps.store.statuses.latestOf(bookings.map((b) => b.trackingNumber));
   return bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber)));
 }
