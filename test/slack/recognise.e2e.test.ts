@@ -128,6 +128,30 @@ describeEachBackend(import.meta.filename, 'tracking numbers in messages', (backe
     await say(bot, `what about ${first}?`);
     expect(threadReplies(bot)).toHaveLength(count);
   });
+
+  it('two replicas given the same message at once reply once, the setting read from the database', async () => {
+    bot = await startTestBot({ backend, store: await backend.open() });
+    const other = await startTestBot({ backend, store: await backend.open() });
+    try {
+      const number = await booked(bot);
+      // Turned on through one replica, seen by the other.
+      await bot.command('/waybill', 'recognise on', { channel_id: 'CORDERS' });
+      const message = {
+        type: 'message',
+        channel: 'CORDERS',
+        user: 'UDISPATCH',
+        text: `${number}?`,
+        ts: nextTs(),
+      };
+      await Promise.all([bot.event(message), other.event(message)]);
+      const replies = [bot, other].flatMap((running) =>
+        running.fake.callsTo('chat.postMessage').filter((call) => call.body.thread_ts === message.ts),
+      );
+      expect(replies).toHaveLength(1);
+    } finally {
+      await other.stop();
+    }
+  });
 });
 
 const TEMPLATE = 'https://courier.example/track/{tn}';
