@@ -447,6 +447,18 @@ const botEnvSchema = z.object({
   MAX_PARCELS: optionalSetting(
     wholeNumber(1, 10, 'a whole number of parcels (a Slack modal fits 10)'),
   ).default(10),
+  TRACKING_URL_TEMPLATE: optionalSetting(
+    z
+      .string()
+      .trim()
+      .refine(
+        (value) =>
+          value.split('{tn}').length === 2 &&
+          URL.canParse(value.replace('{tn}', 'WB000001')) &&
+          new URL(value.replace('{tn}', 'WB000001')).protocol === 'https:',
+        'an https URL with {tn} once where the tracking number goes, e.g. https://courier.example/track/{tn}',
+      ),
+  ),
   AUDIT_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -565,6 +577,8 @@ export interface BotConfig {
   database: DatabaseConfig;
   /** Generated tracking numbers are this prefix and a six-digit counter. */
   trackingPrefix: string;
+  /** The courier's tracking page, `{tn}` for the number: its links unfurl as the booking. Unset: none. */
+  trackingUrlTemplate?: string;
   maxParcels: number;
   /** Every booking card is also posted here when set. */
   auditChannelId?: string;
@@ -669,6 +683,7 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       leaseRenewMs: settings.REPLICA_LEASE_RENEW_MS,
     },
     trackingPrefix: settings.TRACKING_PREFIX,
+    trackingUrlTemplate: settings.TRACKING_URL_TEMPLATE,
     maxParcels: settings.MAX_PARCELS,
     auditChannelId: settings.AUDIT_CHANNEL_ID,
     senderProfilesFile: settings.SENDER_PROFILES_FILE,

@@ -821,3 +821,23 @@ describe('secretsOf', () => {
     expect(secretsOf({ SLACK_SIGNING_SECRET: 'abc', WAYBILL_API_TOKEN: 'abcd' })).toEqual(['abcd']);
   });
 });
+
+describe('loadBotConfig: TRACKING_URL_TEMPLATE', () => {
+  const botError = (env: Env) => configError(() => loadBotConfig(env), env);
+
+  it('is unset by default, and read as an https URL with {tn} once', () => {
+    expect(loadBotConfig({}).trackingUrlTemplate).toBeUndefined();
+    expect(
+      loadBotConfig({ TRACKING_URL_TEMPLATE: ' https://courier.example/track/{tn} ' }).trackingUrlTemplate,
+    ).toBe('https://courier.example/track/{tn}');
+    for (const bad of [
+      'https://courier.example/track/',
+      'http://courier.example/{tn}',
+      '{tn}',
+      'https://x/{tn}/{tn}',
+    ])
+      expect(botError({ TRACKING_URL_TEMPLATE: bad })).toMatch(
+        /^TRACKING_URL_TEMPLATE must be an https URL with \{tn\} once/,
+      );
+  });
+});

@@ -87,7 +87,7 @@ describe('manifest.yml', () => {
 
   it('declares the workflow steps under the callback ids the bot handles, with their parameters', () => {
     const steps = loadManifest().functions ?? {};
-    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus]);
+    expect(Object.keys(steps)).toEqual([ids.stepQuote, ids.stepBook, ids.stepStatus, ids.stepFind]);
     const shape = Object.fromEntries(
       Object.entries(steps).map(([id, step]) => [
         id,
@@ -144,6 +144,11 @@ describe('manifest.yml', () => {
         optional: ['note'],
         outputs: ['status'],
       },
+      find_waybill: {
+        required: ['query', 'requested_by'],
+        optional: [],
+        outputs: ['tracking_numbers', 'summary'],
+      },
     });
     for (const step of Object.values(steps)) {
       for (const parameter of [
@@ -155,6 +160,10 @@ describe('manifest.yml', () => {
     expect(steps.quote_delivery?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
     expect(steps.book_waybill?.input_parameters.requested_by?.type).toBe('slack#/types/user_id');
     expect(steps.book_waybill?.input_parameters.channel_id?.type).toBe('slack#/types/channel_id');
+    expect(steps.find_waybill?.output_parameters.tracking_numbers).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
   });
 
   it('declares /quote, /book and /waybill with descriptions and usage hints', () => {
@@ -169,7 +178,7 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | help',
+      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | recognise on|off | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);
@@ -201,6 +210,10 @@ describe('manifest.yml', () => {
         'usergroups:read',
         'files:read',
         'files:write',
+        'channels:history',
+        'groups:history',
+        'links:read',
+        'links:write',
       ].sort(),
     );
   });
@@ -213,7 +226,13 @@ describe('manifest.yml', () => {
       messages_tab_read_only_enabled: true,
     });
     expect(manifest.settings.event_subscriptions).toEqual({
-      bot_events: ['app_home_opened', 'function_executed'],
+      bot_events: [
+        'app_home_opened',
+        'function_executed',
+        'message.channels',
+        'message.groups',
+        'link_shared',
+      ],
     });
   });
 

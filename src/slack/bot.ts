@@ -21,6 +21,7 @@ import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
 import * as owners from './owners/index.js';
 import * as quote from './quote/index.js';
+import * as recognise from './recognise/index.js';
 import * as remittance from './remittance/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
@@ -93,6 +94,7 @@ export function createBot({
     status,
     find,
     owners,
+    recognise,
     addresses,
     bulk,
     remittance,

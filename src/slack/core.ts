@@ -35,6 +35,7 @@ export interface Core {
   bot: Pick<
     BotConfig,
     | 'trackingPrefix'
+    | 'trackingUrlTemplate'
     | 'maxParcels'
     | 'auditChannelId'
     | 'access'

@@ -17,6 +17,7 @@ import {
 import type { Permission } from './kit/listener.js';
 import { labelCommand, manifestCommand } from './labels/index.js';
 import { assignCommand } from './owners/index.js';
+import { recogniseCommand } from './recognise/index.js';
 import { codCommand, remittanceCommand } from './remittance/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
@@ -43,6 +44,8 @@ const subcommands: Subcommands = {
   remittance: { requires: 'remittance', answer: remittanceCommand },
   // Money owed by the courier: whoever may reconcile its files.
   cod: { requires: 'remittance', answer: codCommand },
+  // Whether the bot answers a channel's messages changes what it posts there: the update permission.
+  recognise: { requires: 'update', answer: recogniseCommand },
 };
 
 /** What `/waybill` was asked, help when its words are no subcommand. */

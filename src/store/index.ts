@@ -23,6 +23,7 @@ import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
+import { recognition } from './recognition.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { digests, statuses } from './statuses.js';
@@ -123,6 +124,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     statuses: statuses(scope, context),
     digests: digests(scope, context),
     attention: attention(scope, context),
+    recognition: recognition(scope, context),
   };
 }
 

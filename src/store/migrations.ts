@@ -511,6 +511,30 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 18,
+    name: 'tracking numbers recognised in channel messages',
+    async up(db, kind) {
+      // A channel is in the table while recognition is on in it.
+      await db.schema
+        .createTable('recognise_channels')
+        .addColumn('channel_id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+      // The key is the claim: a number answered once in a thread, whichever replica sees it first.
+      await db.schema
+        .createTable('recognised_replies')
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('thread_ts', 'text', (c) => c.notNull())
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addColumn('at', epochMs(kind), (c) => c.notNull())
+        .addPrimaryKeyConstraint('recognised_replies_pk', ['channel_id', 'thread_ts', 'tracking_number'])
+        .$call(strict(kind))
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -222,6 +222,21 @@ export interface DigestsTable {
   claimed_at: number;
 }
 
+/** A channel where tracking numbers in messages are recognised: a row while it is on. */
+export interface RecogniseChannelsTable {
+  channel_id: string;
+  user_id: string;
+  at: number;
+}
+
+/** A tracking number the bot answered in a thread: one row each, so it is answered once there. */
+export interface RecognisedRepliesTable {
+  channel_id: string;
+  thread_ts: string;
+  tracking_number: string;
+  at: number;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -249,6 +264,8 @@ export interface Tables {
   remittance_lines: RemittanceLinesTable;
   booking_status: BookingStatusTable;
   digests: DigestsTable;
+  recognise_channels: RecogniseChannelsTable;
+  recognised_replies: RecognisedRepliesTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -640,6 +640,16 @@ export interface AttentionQueries {
   notPickedUp(input: { pickupBefore: Date; limit?: number }): Promise<AttentionRow[]>;
 }
 
+export interface Recognition {
+  /** Turns recognition of tracking numbers on or off in a channel (`userId` turned it on). */
+  turn(channelId: string, on: boolean, userId: string): Promise<void>;
+  isOn(channelId: string): Promise<boolean>;
+  /** The bookings among these tracking numbers, none unless recognition is on in the channel: one lookup. */
+  bookingsIn(channelId: string, trackingNumbers: readonly string[]): Promise<BookingRecord[]>;
+  /** Those of the numbers not yet answered in the thread, now marked answered, across replicas. */
+  claim(channelId: string, threadTs: string, trackingNumbers: readonly string[]): Promise<string[]>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -654,6 +664,7 @@ export interface StoreTables {
   statuses: Statuses;
   digests: Digests;
   attention: AttentionQueries;
+  recognition: Recognition;
 }
 
 export interface Store extends StoreTables {

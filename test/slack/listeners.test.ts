@@ -133,10 +133,12 @@ const expectedPermissions: Record<string, string[]> = {
     'action labels_manifest',
     'action labels_print',
     'action labels_send_to_printer',
+    'action recognise_show_all',
+    'function find_waybill',
     'view export_range',
   ],
   'per request': ['command /book', 'command /quote', 'command /waybill'],
-  nothing: ['event app_home_opened', 'view view_closed'],
+  nothing: ['event app_home_opened', 'event message', 'view view_closed'],
 };
 
 describe('requires()', () => {

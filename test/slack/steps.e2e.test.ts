@@ -1,6 +1,7 @@
 /** Workflow Builder steps end to end (book_waybill on SQLite and PostgreSQL): `function_executed` over HTTP and Socket Mode, ended through the fake Slack's functions.completeSuccess / completeError. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../src/slack/kit/ids.js';
+import { openStore } from '../../src/store/index.js';
 import { parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
@@ -356,5 +357,84 @@ describe('steps and ALLOWED_CHANNEL_IDS', () => {
     expect(outputsOf(allowed.completion).outcome).toBe('booked');
     const quoted = await bot.step({ callbackId: ids.stepQuote, inputs: quoteInputs });
     expect(quoted.completion.method).toBe('functions.completeSuccess');
+  });
+});
+
+describe('find_waybill', () => {
+  const book = async (running: TestBot, inputs: Record<string, unknown>) =>
+    outputsOf(
+      (await running.step({ callbackId: ids.stepBook, inputs: { ...bookInputs, ...inputs } })).completion,
+    ).tracking_number as string;
+
+  it('finds bookings as /waybill find does, newest first, at most ten, the summary escaped', async () => {
+    bot = await startTestBot();
+    const numbers: string[] = [];
+    for (let i = 0; i < 11; i++) numbers.push(await book(bot, { item_description: `Scales ${i}` }));
+    const other = await book(bot, { receiver_name: 'Juan Cruz', cod_amount: '' });
+    const { completion } = await bot.step({
+      callbackId: ids.stepFind,
+      inputs: { query: 'maria cod', requested_by: 'UDISPATCH' },
+    });
+    expect(completion.method, String(completion.body.error)).toBe('functions.completeSuccess');
+    const outputs = outputsOf(completion);
+    expect(outputs.tracking_numbers).toEqual(numbers.slice(1).reverse());
+    expect(outputs.tracking_numbers).not.toContain(other);
+    expect(outputs.summary).toContain('`maria cod`');
+    expect(outputs.summary).toContain(`${numbers[10]}: Maria &lt;Santos&gt; &amp; Co, Cebu City (Booked)`);
+    expect(outputs.summary).not.toContain('<Santos>');
+
+    const none = await bot.step({
+      callbackId: ids.stepFind,
+      inputs: { query: 'nobody <here>', requested_by: 'UDISPATCH' },
+    });
+    expect(outputsOf(none.completion)).toEqual({
+      tracking_numbers: [],
+      summary: 'No booking matches `nobody &lt;here&gt;`.',
+    });
+  });
+
+  it('fails on a filter it cannot read, naming the query input', async () => {
+    bot = await startTestBot();
+    const { completion } = await bot.step({
+      callbackId: ids.stepFind,
+      inputs: { query: 'status:teleported', requested_by: 'UDISPATCH' },
+    });
+    expect(completion.method).toBe('functions.completeError');
+    expect(String(completion.body.error)).toMatch(/^query: `status:` needs one of/);
+  });
+
+  it('checks the user the step names, and shows only bookings from ALLOWED_CHANNEL_IDS', async () => {
+    const store = await openStore({ path: ':memory:', leaseRenewMs: 0 });
+    try {
+      bot = await startTestBot({ store, env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
+      const outside = await book(bot, { channel_id: 'COTHER' });
+      const refused = await bot.step({
+        callbackId: ids.stepFind,
+        inputs: { query: 'maria', requested_by: 'UINTRUDER' },
+      });
+      expect(refused.completion.method).toBe('functions.completeError');
+      expect(String(refused.completion.body.error)).toContain(
+        'not on the list of people who may look up waybills',
+      );
+      const all = await bot.step({
+        callbackId: ids.stepFind,
+        inputs: { query: 'maria', requested_by: 'UDISPATCH' },
+      });
+      expect(outputsOf(all.completion).tracking_numbers).toEqual([outside]);
+      await bot.stop();
+
+      // The same store under the channel rule: the booking made in COTHER is never found.
+      bot = await startTestBot({ store, env: { ALLOWED_CHANNEL_IDS: 'CORDERS' } });
+      const inside = await book(bot, {});
+      const { completion } = await bot.step({
+        callbackId: ids.stepFind,
+        inputs: { query: 'maria', requested_by: 'UDISPATCH' },
+      });
+      expect(outputsOf(completion).tracking_numbers).toEqual([inside]);
+    } finally {
+      await bot?.stop();
+      bot = undefined;
+      await store.close();
+    }
   });
 });

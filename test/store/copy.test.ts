@@ -188,6 +188,8 @@ async function seed(path: string): Promise<void> {
       userId: 'U2',
     });
     await store.digests.claim('2026-11-25');
+    await store.recognition.turn('C1', true, 'U1');
+    await store.recognition.claim('C1', '1764000000.000100', ['WB000001']);
   } finally {
     await store.close();
   }

@@ -18,6 +18,9 @@ export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<Any
     // A workflow step delivered again is answered again: each step is safe to repeat (a booking is
     // keyed on its execution id), and a step whose first delivery never completed must not be dropped.
     if (surface === 'step') return args.next();
+    // Channel messages come by the thousand and most name no tracking number: no write each. The
+    // reply to one that does is claimed per thread and number, so a re-delivery posts nothing again.
+    if ((args.body as { event?: { type?: string } }).event?.type === 'message') return args.next();
     // The Events API is what Slack documents re-delivering (X-Slack-Retry-Num): an event by its id.
     const id = eventId ?? triggerId ?? (view?.id ? `${view.id}:${view.hash}` : undefined);
     if (!id) return args.next();

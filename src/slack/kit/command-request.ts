@@ -31,7 +31,9 @@ export type CommandRequest =
   /** `/waybill find <words and filters>`, as typed (maybe nothing). */
   | { kind: 'find'; query: string }
   /** `/waybill attention`: what needs attention now, privately. */
-  | { kind: 'attention' };
+  | { kind: 'attention' }
+  /** `/waybill recognise on|off`: the word as typed, lower case (maybe nothing). */
+  | { kind: 'recognise'; setting: string };
 
 /** The words `/waybill` reads first, in the order its help lists them. */
 const WAYBILL_VERBS = [
@@ -49,6 +51,7 @@ const WAYBILL_VERBS = [
   'attention',
   'remittance',
   'cod',
+  'recognise',
   'help',
 ] as const;
 
@@ -79,6 +82,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'digest') return { kind: 'digest' };
       if (verb === 'cod') return { kind: 'cod' };
       if (verb === 'attention') return { kind: 'attention' };
+      if (verb === 'recognise') return { kind: 'recognise', setting: second.toLowerCase() };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if ((verb === 'status' || verb === 'assign') && second)
         return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };

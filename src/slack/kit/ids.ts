@@ -19,6 +19,7 @@ export const ids = {
   stepQuote: 'quote_delivery',
   stepBook: 'book_waybill',
   stepStatus: 'record_status',
+  stepFind: 'find_waybill',
   /** A global shortcut's first view: where the result is posted. */
   bookingDestination: 'booking_destination',
   quoteDestination: 'quote_destination',
@@ -71,6 +72,8 @@ export const ids = {
   statusOpen: 'status_open',
   findShow: 'find_show',
   findMore: 'find_more',
+  /** The compact reply to tracking numbers in a message: every one it names, privately. */
+  recogniseShowAll: 'recognise_show_all',
   findHome: 'find_home',
   statusForm: 'status_form',
   /** A booking card's Take it and Assign (a people picker). */

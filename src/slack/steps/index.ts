@@ -3,9 +3,10 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as book from './book.js';
+import * as find from './find.js';
 import * as quote from './quote.js';
 import * as status from './status.js';
 
 export function register(app: App, deps: Core): void {
-  for (const step of [quote, book, status]) step.register(app, deps);
+  for (const step of [quote, book, status, find]) step.register(app, deps);
 }

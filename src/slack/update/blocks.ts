@@ -218,6 +218,7 @@ export function waybillHelp(): string {
     '• `/waybill assign <tracking number> @person`: hand a booking over; its owner is whoever booked it until then',
     "• `/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
     '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
+    '• `/waybill recognise on|off`: in this channel, answer a message that names our tracking numbers with their status and buttons, in its thread',
     '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
     '• `/waybill attention`: what needs doing now (failed attempts, parcels not picked up or stuck, unknown outcomes, COD not remitted), yours first, just for you',
     '• `/book import`: book many waybills at once from a CSV file',

@@ -1,0 +1,24 @@
+/** `/waybill recognise on|off`: tracking numbers in this channel's messages answered, or not, for every replica. */
+import type { CommandAnswer } from '../kit/command-request.js';
+
+const usage =
+  'Write `/waybill recognise on` to have the bot answer, in its thread, a message in this channel that names our tracking numbers; `/waybill recognise off` to stop. The bot must be a member of the channel.';
+
+export const recogniseCommand: CommandAnswer<'recognise'> = async (deps, { ack, command }, { setting }) => {
+  if (setting !== 'on' && setting !== 'off') {
+    const on = await deps.store.recognition.isOn(command.channel_id);
+    await ack({
+      response_type: 'ephemeral',
+      text: `Tracking numbers are ${on ? '' : 'not '}recognised in this channel. ${usage}`,
+    });
+    return;
+  }
+  await deps.store.recognition.turn(command.channel_id, setting === 'on', command.user_id);
+  await ack({
+    response_type: 'ephemeral',
+    text:
+      setting === 'on'
+        ? 'Tracking numbers are now recognised in this channel: a message naming ours gets their status in its thread. The bot must be a member of the channel.'
+        : 'Tracking numbers are no longer recognised in this channel.',
+  });
+};

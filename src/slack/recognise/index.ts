@@ -1,0 +1,13 @@
+/** Tracking numbers recognised in channel messages (/waybill recognise): the feature's public entry. */
+// bot.ts registers it; another feature imports only what this file exports, never recognise's other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as message from './message.js';
+import * as unfurl from './unfurl.js';
+
+export { recogniseCommand } from './command.js';
+
+export function register(app: App, deps: Core): void {
+  message.register(app, deps);
+  unfurl.register(app, deps);
+}

@@ -1,0 +1,59 @@
+/** Links to the courier's tracking page (TRACKING_URL_TEMPLATE) unfurled as the booking, through link_shared and chat.unfurl. */
+import type { App } from '@slack/bolt';
+import type { BookingRecord } from '../../store/index.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { bookingBlocks } from '../home/index.js';
+import { CARD_BUTTONS, MESSAGE_NUMBERS_MAX } from './blocks.js';
+import { shown, visible } from './message.js';
+
+/** The template as a pattern of a whole link, the tracking number its one group. */
+export function trackingLink(template: string): RegExp {
+  const [before = '', after = ''] = template
+    .split('{tn}')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${before}([A-Za-z0-9_-]{1,60})${after}$`);
+}
+
+interface LinkShared {
+  user?: string;
+  channel?: string;
+  message_ts?: string;
+  unfurl_id?: string;
+  source?: string;
+  links?: { url?: string }[];
+}
+
+export function register(app: App, deps: Core): void {
+  const template = deps.bot.trackingUrlTemplate;
+  if (!template) return;
+  const link = trackingLink(template);
+  // Anyone may share a link: who may see the booking is checked on it.
+  app.event('link_shared', requires(deps, 'nothing'), async ({ event, client }) => {
+    const shared = event as LinkShared;
+    if (!shared.user || !shared.channel) return;
+    const named = new Map<string, string>();
+    for (const { url = '' } of (shared.links ?? []).slice(0, MESSAGE_NUMBERS_MAX)) {
+      const number = link.exec(url)?.[1];
+      if (number) named.set(url, number);
+    }
+    if (named.size === 0) return;
+    const found = (
+      await Promise.all([...new Set(named.values())].map((n) => deps.store.bookings.get(n)))
+    ).filter((b): b is BookingRecord => b !== undefined);
+    const allowed = await shown(deps, await visible(deps, client, shared.user, shared.channel, found));
+    const unfurls = Object.fromEntries(
+      [...named].flatMap(([url, number]) => {
+        const booking = allowed.find((b) => b.trackingNumber === number);
+        return booking ? [[url, { blocks: bookingBlocks(booking, CARD_BUTTONS) }]] : [];
+      }),
+    );
+    if (Object.keys(unfurls).length === 0) return;
+    // A link still being written (the composer) is unfurled by its id; one in a posted message by its ts.
+    const where =
+      shared.unfurl_id && shared.source
+        ? { unfurl_id: shared.unfurl_id, source: shared.source as 'composer' | 'conversations_history' }
+        : { channel: shared.channel, ts: shared.message_ts ?? '' };
+    await client.chat.unfurl({ ...where, unfurls });
+  });
+}
