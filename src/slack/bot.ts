@@ -21,6 +21,7 @@ import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
 import * as quote from './quote/index.js';
 import * as remittance from './remittance/index.js';
+import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
 import * as status from './status/index.js';
@@ -97,6 +98,7 @@ export function createBot({
     home,
     labels,
     digest,
+    report,
     steps,
     waybillCommand,
     modalClosed,

@@ -46,6 +46,7 @@ export interface Core {
     | 'labelPrinterTimeoutMs'
     | 'remittance'
     | 'digest'
+    | 'report'
   > & {
     /** How often a replica renews its lease, and so looks for work another replica left. */
     database: Pick<BotConfig['database'], 'leaseRenewMs'>;

@@ -121,6 +121,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     remittances: remittances(scope, context),
     statuses: statuses(scope, context),
     digests: digests(scope, context),
+    weeklyReports: digests(scope, context, 'week'),
   };
 }
 

@@ -617,6 +617,8 @@ export interface StoreTables {
   remittances: Remittances;
   statuses: Statuses;
   digests: Digests;
+  /** The weekly report's claims, keyed on the day it is due (YYYY-MM-DD). */
+  weeklyReports: Digests;
 }
 
 export interface Store extends StoreTables {

@@ -1,0 +1,145 @@
+// The weekly report: once a week across two replicas on one database, with a clock the test moves;
+// its numbers in the message and in a CSV that agree; late when nobody was up; a busy week in few blocks.
+
+import { parse } from 'csv-parse/sync';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadBotConfig } from '../../src/config.js';
+import { reportMessage } from '../../src/slack/report/blocks.js';
+import type { ReportData } from '../../src/slack/report/data.js';
+import { reportTick } from '../../src/slack/report/index.js';
+import { ageCod } from '../../src/waybill/cod-ageing.js';
+import { fieldOf, stringOf } from '../../src/waybill/fields.js';
+import { describeEachBackend } from '../store/backends.js';
+import { bookThroughModal } from '../support/booking-flow.js';
+import { manilaClock, startTestBot, type TestBot } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+const bots: TestBot[] = [];
+afterEach(async () => {
+  await Promise.all(bots.splice(0).map((bot) => bot.stop()));
+});
+
+const reportEnv = { REPORT_CHANNEL_ID: 'CREPORT', REPORT_TIME: 'Mon 08:00' };
+
+const reportPosts = (bots: TestBot[]) =>
+  bots
+    .flatMap((bot) => bot.fake.callsTo('chat.postMessage'))
+    .filter((c) => c.body.channel === 'CREPORT')
+    .sort((x, y) => x.receivedAt - y.receivedAt);
+
+describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
+  it('two replicas: posted exactly once at REPORT_TIME, for the 7 days before, its numbers in a CSV in the thread; late with a note when nobody was up; not on other days', async () => {
+    const clock = manilaClock();
+    const stores = [
+      await backend.open({ replicaId: 'a', now: clock.now }),
+      await backend.open({ replicaId: 'b', now: clock.now }),
+    ];
+    const [a, b] = await Promise.all(
+      stores.map((store) => startTestBot({ store, now: clock.now, env: reportEnv })),
+    );
+    if (!a || !b) throw new Error('two replicas');
+    bots.push(a, b);
+    await bookThroughModal(a);
+    await bookThroughModal(a);
+    await a.command('/waybill', 'status WB000001 returned');
+    await a.command('/waybill', 'status WB000002 delivered');
+    await a.idle();
+    const tick = () => Promise.all([reportTick(a.deps, a.app.client), reportTick(b.deps, b.app.client)]);
+
+    // Not on the week's other days, nor before the time on the day.
+    clock.set(6, '09:00');
+    expect(await tick()).toEqual([undefined, undefined]);
+    clock.set(7, '07:59');
+    expect(await tick()).toEqual([undefined, undefined]);
+    clock.set(7, '08:00');
+    expect((await tick()).filter(Boolean)).toEqual(['2026-11-30']);
+    expect(await tick()).toEqual([undefined, undefined]);
+    const posts = reportPosts([a, b]);
+    expect(posts).toHaveLength(1);
+    const shown = textOf(posts[0]?.body.blocks);
+    const text = String(posts[0]?.body.text);
+    const returned = await a.deps.store.bookings.get('WB000001');
+    const sender = stringOf(fieldOf(fieldOf(returned?.record, 'shipper'), 'name'));
+    const city = stringOf(fieldOf(fieldOf(returned?.record, 'consignee'), 'city'));
+    for (const said of [shown, text]) {
+      expect(said).toContain('Weekly report \u00b7 2026-11-23 to 2026-11-29');
+      expect(said).toContain('*2 bookings*, 6 parcels');
+      expect(said).toContain('Delivered 1 (50.0 %)');
+      expect(said).toContain('Returned to sender 1 (50.0 %)');
+      expect(said).toContain(`*Most returns by sender*: ${sender} (1)`);
+      expect(said).toContain(`*Most returns by city*: ${city} (1)`);
+    }
+    expect(shown).not.toContain('Posted late');
+
+    // The CSV holds every number of the message, and the days add up to the week.
+    const poster = a.fake.callsTo('chat.postMessage').some((c) => c.body.channel === 'CREPORT') ? a : b;
+    await poster.idle();
+    const [file] = poster.fake.uploadsCompleted();
+    expect(file?.filename).toBe('report-2026-11-23-2026-11-29.csv');
+    const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    const count = (section: string, name: string) =>
+      Number(rows.find((r) => r.section === section && r.name === name)?.count);
+    expect(count('bookings', 'all')).toBe(2);
+    expect(count('parcels', 'all')).toBe(6);
+    expect(count('outcome', 'returned')).toBe(1);
+    expect(count('day 2026-11-23', 'returned')).toBe(1);
+    expect(count('day 2026-11-23', 'delivered')).toBe(1);
+    const days = rows.filter((r) => r.section?.startsWith('day '));
+    expect(new Set(days.map((r) => r.section)).size).toBe(7);
+    expect(days.reduce((sum, r) => sum + Number(r.count), 0)).toBe(2);
+    expect(count('returns by sender', sender)).toBe(1);
+    expect(count('returns by city', city)).toBe(1);
+    const booked = rows.find((r) => r.section === 'cod booked')?.amount;
+    expect(text).toContain(
+      `*COD booked*: PHP ${Number(booked).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+    );
+
+    // The next Monday nobody is up at 08:00: the first replica up that day posts it, saying so.
+    clock.set(14, '10:30');
+    expect((await tick()).filter(Boolean)).toEqual(['2026-12-07']);
+    const late = reportPosts([a, b]).map((c) => textOf(c.body.blocks));
+    expect(late).toHaveLength(2);
+    expect(late[1]).toContain('Weekly report \u00b7 2026-11-30 to 2026-12-06');
+    expect(late[1]).toContain('Posted late, at 10:30: the bot was not running at 08:00.');
+  });
+});
+
+describe('the weekly report message', () => {
+  it('a busy week: few blocks, names cut and escaped on every surface', () => {
+    const names = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ name: `<@U${i}> & ${'x'.repeat(200)}`, returns: 1000 - i }));
+    const data: ReportData = {
+      from: '2026-11-23',
+      to: '2026-11-29',
+      days: [],
+      bookings: 70_000,
+      parcels: 300_000,
+      outcomes: [40_000, 10_000, 15_000, 5_000],
+      returnsBySender: names(5),
+      returnsByCity: names(5),
+      codBookedCents: 123_456_789_01n,
+      codOutstanding: ageCod([]),
+    };
+    const message = reportMessage(data, { currency: 'PHP', late: 'Posted late' });
+    expect(message.blocks.length).toBeLessThanOrEqual(50);
+    for (const said of [textOf(message.blocks), message.text]) {
+      expect(said).not.toContain('<@U0>');
+      expect(said).toContain('&lt;@U0&gt; &amp; ');
+      expect(said).toContain('Returned to sender 15000 (21.4 %)');
+    }
+    for (const block of message.blocks) expect(textOf(block).length).toBeLessThan(3000);
+  });
+
+  it('REPORT_CHANNEL_ID and REPORT_TIME: both or neither, each checked, one line naming the setting', () => {
+    expect(loadBotConfig({}).report).toBeUndefined();
+    expect(loadBotConfig(reportEnv).report).toEqual({ channelId: 'CREPORT', weekday: 1, time: '08:00' });
+    expect(loadBotConfig({ ...reportEnv, REPORT_TIME: 'sun 23:59' }).report?.weekday).toBe(0);
+    expect(() => loadBotConfig({ REPORT_CHANNEL_ID: 'CREPORT' })).toThrow(/^REPORT_TIME must be set/);
+    expect(() => loadBotConfig({ REPORT_TIME: 'Mon 08:00' })).toThrow(/^REPORT_CHANNEL_ID must be set/);
+    expect(() => loadBotConfig({ ...reportEnv, REPORT_TIME: '08:00' })).toThrow(/REPORT_TIME/);
+    expect(() => loadBotConfig({ ...reportEnv, REPORT_TIME: 'Monday 08:00' })).toThrow(/REPORT_TIME/);
+    expect(() => loadBotConfig({ ...reportEnv, REPORT_CHANNEL_ID: 'general' })).toThrow(/REPORT_CHANNEL_ID/);
+  });
+});
