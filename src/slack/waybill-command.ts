@@ -16,6 +16,7 @@ import {
 import type { Permission } from './kit/listener.js';
 import { labelCommand, manifestCommand } from './labels/index.js';
 import { codCommand, remittanceCommand } from './remittance/index.js';
+import { reportCommand } from './report/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
 
@@ -38,6 +39,7 @@ const subcommands: Subcommands = {
   remittance: { requires: 'remittance', answer: remittanceCommand },
   // Money owed by the courier: whoever may reconcile its files.
   cod: { requires: 'remittance', answer: codCommand },
+  report: { requires: 'remittance', answer: reportCommand },
 };
 
 /** What `/waybill` was asked, help when its words are no subcommand. */

@@ -106,6 +106,59 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
   });
 });
 
+describeEachBackend(import.meta.filename, '/waybill report', (backend) => {
+  it('the report of the days asked (the 7 before today if none), privately, its CSV in a DM; a bad range named; the finance permission', async () => {
+    const clock = manilaClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await startTestBot({ store, now: clock.now, env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
+    bots.push(bot);
+    await bookThroughModal(bot);
+    await bookThroughModal(bot);
+    await bot.command('/waybill', 'status WB000002 failed not at home');
+    await bot.idle();
+    const postsBefore = bot.fake.callsTo('chat.postMessage').length;
+
+    clock.set(3, '09:00');
+    const ack = await bot.command('/waybill', 'report 2026-11-23..2026-11-24');
+    expect(ack.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Working out'),
+    });
+    const answer = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('Report \u00b7'));
+    expect(answer.body.response_type).toBe('ephemeral');
+    const shown = textOf(answer.body.blocks);
+    expect(shown).toContain('Report \u00b7 2026-11-23 to 2026-11-24');
+    expect(shown).toContain('*2 bookings*, 6 parcels');
+    expect(shown).toContain('Failed attempt 1 (50.0 %)');
+    await bot.idle();
+    const [file] = bot.fake.uploadsCompleted();
+    expect(file?.filename).toBe('report-2026-11-23-2026-11-24.csv');
+    const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.filter((r) => r.section?.startsWith('day ')).map((r) => r.section)).toEqual([
+      ...Array(4).fill('day 2026-11-23'),
+      ...Array(4).fill('day 2026-11-24'),
+    ]);
+    expect(rows.find((r) => r.section === 'outcome' && r.name === 'failed_attempt')?.count).toBe('1');
+    // Privately: nothing posted in a channel.
+    expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(postsBefore);
+
+    clock.set(7, '09:00');
+    await bot.command('/waybill', 'report');
+    const week = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('2026-11-29'));
+    expect(textOf(week.body.blocks)).toContain('Report \u00b7 2026-11-23 to 2026-11-29');
+
+    expect((await bot.command('/waybill', 'report 2026-11-30..2026-11-01')).body.text).toBe(
+      'The last day (2026-11-01) is before the first (2026-11-30).',
+    );
+    expect((await bot.command('/waybill', 'report last week')).body.text).toContain(
+      'To report, write the days like `/waybill report 2026-11-01..2026-11-30`',
+    );
+    expect((await bot.command('/waybill', 'report', { user_id: 'USTRANGER' })).body.text).toContain(
+      'may reconcile COD remittance files',
+    );
+  });
+});
+
 describe('the weekly report message', () => {
   it('a busy week: few blocks, names cut and escaped on every surface', () => {
     const names = (n: number) =>

@@ -26,6 +26,8 @@ export type CommandRequest =
   | { kind: 'digest' }
   /** `/waybill cod`: the COD still owed, aged, privately. */
   | { kind: 'cod' }
+  /** `/waybill report [from..to]`: the report of those days (the 7 before today if none), privately. */
+  | { kind: 'report'; range: string }
   /** `/waybill find <words and filters>`, as typed (maybe nothing). */
   | { kind: 'find'; query: string };
 
@@ -43,6 +45,7 @@ const WAYBILL_VERBS = [
   'digest',
   'remittance',
   'cod',
+  'report',
   'help',
 ] as const;
 
@@ -72,6 +75,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'export') return { kind: 'export', range: rest };
       if (verb === 'digest') return { kind: 'digest' };
       if (verb === 'cod') return { kind: 'cod' };
+      if (verb === 'report') return { kind: 'report', range: rest };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if (verb === 'status' && second)
         return { kind: 'status', trackingNumber: second, words: rest.slice(second.length).trim() };

@@ -18,9 +18,9 @@ const rate = (count: number, of: number) =>
 
 export function reportMessage(
   data: ReportData,
-  options: { currency: string; late?: string },
+  options: { currency: string; late?: string; title?: string },
 ): { text: string; blocks: KnownBlock[] } {
-  const title = `Weekly report \u00b7 ${data.from} to ${data.to}`;
+  const title = `${options.title ?? 'Weekly report'} \u00b7 ${data.from} to ${data.to}`;
   const outcomes = OUTCOMES.slice(0, 3)
     .map(
       (outcome, i) =>

@@ -3,7 +3,7 @@
  * whichever replica claims the week first in the database; late (saying so) by the first replica up
  * that day if none was at that time.
  */
-import { zonedDateAfter } from '../../waybill/dates.js';
+import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { lateNote, localNow } from '../digest/index.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -14,9 +14,9 @@ import { reportData } from './data.js';
 type Reporting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger'>;
 
 /** The 7 days before `date` (YYYY-MM-DD), as [first, last]. */
-function weekBefore(date: string, deps: Pick<Core, 'now' | 'waybill'>): [string, string] {
+export function weekBefore(date: string, deps: Pick<Core, 'now' | 'waybill'>): [string, string] {
   const { timeZone } = deps.waybill;
-  const noon = new Date(`${date}T12:00:00Z`);
+  const noon = instantFromZonedDateTime(date, '12:00', timeZone);
   return [zonedDateAfter(noon, -7, timeZone), zonedDateAfter(noon, -1, timeZone)];
 }
 
