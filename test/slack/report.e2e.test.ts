@@ -2,13 +2,15 @@
 // its numbers in the message and in a CSV that agree; late when nobody was up; a busy week in few blocks.
 
 import { parse } from 'csv-parse/sync';
+import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBotConfig } from '../../src/config.js';
+import { CHART } from '../../src/render/chart.js';
 import { reportMessage } from '../../src/slack/report/blocks.js';
 import type { ReportData } from '../../src/slack/report/data.js';
 import { reportTick } from '../../src/slack/report/index.js';
 import { ageCod } from '../../src/waybill/cod-ageing.js';
-import { fieldOf, stringOf } from '../../src/waybill/fields.js';
+import { fieldOf, parseCents, stringOf } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import { manilaClock, startTestBot, type TestBot } from '../support/bot-harness.js';
@@ -20,6 +22,17 @@ const bots: TestBot[] = [];
 afterEach(async () => {
   await Promise.all(bots.splice(0).map((bot) => bot.stop()));
 });
+
+/** How many pixels of column `x` are exactly the colour `#rrggbb`. */
+function pixelsOf(png: PNG, x: number, colour: string): number {
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(colour.slice(at, at + 2), 16));
+  let count = 0;
+  for (let y = 0; y < png.height; y++) {
+    const at = (y * png.width + x) * 4;
+    if (png.data[at] === r && png.data[at + 1] === g && png.data[at + 2] === b) count++;
+  }
+  return count;
+}
 
 const reportEnv = { REPORT_CHANNEL_ID: 'CREPORT', REPORT_TIME: 'Mon 08:00' };
 
@@ -91,6 +104,42 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
     expect(days.reduce((sum, r) => sum + Number(r.count), 0)).toBe(2);
     expect(count('returns by sender', sender)).toBe(1);
     expect(count('returns by city', city)).toBe(1);
+    // The chart: a PNG of the chart's size, not blank, each day's bar as tall as the CSV's counts say.
+    const [, chart] = poster.fake.uploadsCompleted();
+    expect(chart?.filename).toBe('report-2026-11-23-2026-11-29.png');
+    expect(chart?.threadTs).toBeDefined();
+    expect(chart?.threadTs).toBe(file?.threadTs);
+    const png = PNG.sync.read(poster.fake.uploads.get(chart?.fileId ?? '')?.bytes ?? Buffer.alloc(0));
+    expect([png.width, png.height]).toEqual([CHART.width, CHART.height]);
+    const dayBars = days.reduce<Record<string, number[]>>((bars, r) => {
+      const day = r.section?.slice(4) ?? '';
+      bars[day] = [...(bars[day] ?? []), Number(r.count)];
+      return bars;
+    }, {});
+    const most = Math.max(...Object.values(dayBars).map((counts) => counts.reduce((x, y) => x + y, 0)));
+    Object.values(dayBars).forEach((counts, i) => {
+      counts.forEach((count, k) => {
+        const drawn = pixelsOf(
+          png,
+          CHART.dayLeft + i * CHART.dayStep + CHART.barWidth / 2,
+          CHART.outcomeColours[k] ?? '',
+        );
+        expect(drawn).toBe(Math.floor((count * CHART.plotHeight) / most));
+      });
+    });
+    const owed = rows
+      .filter((r) => r.section === 'cod outstanding')
+      .map((r) => parseCents(r.amount ?? '') ?? 0n);
+    const largest = owed.reduce((x, y) => (y > x ? y : x), 0n);
+    expect(largest).toBeGreaterThan(0n);
+    owed.forEach((cents, i) => {
+      const drawn = pixelsOf(
+        png,
+        CHART.bucketLeft + i * CHART.bucketStep + CHART.barWidth / 2,
+        CHART.bucketColour,
+      );
+      expect(drawn).toBe(Number((cents * BigInt(CHART.plotHeight)) / largest));
+    });
     const booked = rows.find((r) => r.section === 'cod booked')?.amount;
     expect(text).toContain(
       `*COD booked*: PHP ${Number(booked).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,

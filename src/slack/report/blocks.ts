@@ -1,9 +1,11 @@
 /** The weekly report as Block Kit (a handful of blocks, however busy the week) and its numbers as a CSV file. */
 import type { KnownBlock } from '@slack/types';
+import type { ChartInput } from '../../render/chart.js';
 import { AGE_BUCKETS } from '../../waybill/cod-ageing.js';
 import { toCsv } from '../../waybill/csv/write.js';
-import { formatCents } from '../../waybill/fields.js';
+import { formatCents, parseCents } from '../../waybill/fields.js';
 import { statusLabel } from '../../waybill/statuses.js';
+import type { Core } from '../core.js';
 import { context, cut, formatMoney, header, plural, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { bucketWords } from '../remittance/index.js';
@@ -65,4 +67,35 @@ export function reportCsv(data: ReportData): string {
     ]),
   ];
   return toCsv(COLUMNS, rows, ['count', 'amount']);
+}
+
+/** What the chart draws: the CSV's day and bucket rows, as plain data for the render worker. */
+export function chartInput(data: ReportData, currency: string): ChartInput {
+  return {
+    days: data.days,
+    outcomes: OUTCOMES.map(outcomeLabel),
+    buckets: data.codOutstanding.buckets.map((bucket, i) => ({
+      label: AGE_BUCKETS[i]?.label ?? '',
+      cents: String(parseCents(bucket.total) ?? 0n),
+    })),
+    currency,
+  };
+}
+
+/** The report's two files: every number as CSV, and the chart of them as PNG (drawn in the render worker). */
+export async function reportFiles(
+  deps: Pick<Core, 'render' | 'waybill'>,
+  data: ReportData,
+  name: string,
+): Promise<{ filename: string; title: string; content: string | Uint8Array }[]> {
+  const png = await deps.render.run('chart', chartInput(data, deps.waybill.currency));
+  const range = `${data.from}-${data.to}`;
+  return [
+    {
+      filename: `report-${range}.csv`,
+      title: `${name} ${data.from} to ${data.to}`,
+      content: reportCsv(data),
+    },
+    { filename: `report-${range}.png`, title: `${name} ${data.from} to ${data.to}: chart`, content: png },
+  ];
 }

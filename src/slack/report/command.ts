@@ -4,7 +4,7 @@ import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
-import { reportCsv, reportMessage } from './blocks.js';
+import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 import { weekBefore } from './post.js';
 
@@ -26,12 +26,9 @@ export const reportCommand: CommandAnswer<'report'> = async (
       const data = await reportData(deps, from, to);
       const message = reportMessage(data, { currency: deps.waybill.currency, title: 'Report' });
       await respond({ response_type: 'ephemeral', replace_original: true, ...message });
-      await uploadToUser(client, command.user_id, {
-        filename: `report-${from}-${to}.csv`,
-        title: `Report ${from} to ${to}`,
-        content: reportCsv(data),
-        comment: message.text,
-      });
+      for (const file of await reportFiles(deps, data, 'Report')) {
+        await uploadToUser(client, command.user_id, { ...file, comment: message.text });
+      }
     } catch (err) {
       deps.logger.error({ err }, 'the report could not be made');
       await respond({

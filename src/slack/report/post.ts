@@ -8,10 +8,10 @@ import type { Core } from '../core.js';
 import { lateNote, localNow } from '../digest/index.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
-import { reportCsv, reportMessage } from './blocks.js';
+import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 
-type Reporting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger'>;
+type Reporting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger' | 'render'>;
 
 /** The 7 days before `date` (YYYY-MM-DD), as [first, last]. */
 export function weekBefore(date: string, deps: Pick<Core, 'now' | 'waybill'>): [string, string] {
@@ -38,14 +38,18 @@ export async function reportTick(deps: Reporting, client: SlackClient): Promise<
     const message = reportMessage(data, { currency: deps.waybill.currency, ...(late ? { late } : {}) });
     const posted = await client.chat.postMessage({ channel: settings.channelId, ...message });
     // The report is out: a file that fails is told in the log, never a reason to post it again.
-    await uploadFile(client, settings.channelId, {
-      filename: `report-${from}-${to}.csv`,
-      title: `Weekly report ${from} to ${to}`,
-      content: reportCsv(data),
-      ...(posted.ts ? { threadTs: posted.ts } : {}),
-    }).catch((err: unknown) =>
-      deps.logger.warn({ err, day: date }, "the weekly report's file could not be shared"),
-    );
+    await reportFiles(deps, data, 'Weekly report')
+      .then(async (files) => {
+        for (const file of files) {
+          await uploadFile(client, settings.channelId, {
+            ...file,
+            ...(posted.ts ? { threadTs: posted.ts } : {}),
+          });
+        }
+      })
+      .catch((err: unknown) =>
+        deps.logger.warn({ err, day: date }, "the weekly report's files could not be shared"),
+      );
   } catch (err) {
     // Not posted: the week is given back, so the next look (here or on another replica) tries again.
     await deps.store.weeklyReports.release(date).catch(() => undefined);
