@@ -140,6 +140,9 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
       );
       expect(drawn).toBe(Number((cents * BigInt(CHART.plotHeight)) / largest));
     });
+    const collected = rows.find((r) => r.section === 'cod collected')?.amount;
+    expect(collected).toBe('1500.00');
+    expect(text).toContain('*collected* (delivered): PHP 1,500.00');
     const booked = rows.find((r) => r.section === 'cod booked')?.amount;
     expect(text).toContain(
       `*COD booked*: PHP ${Number(booked).toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
@@ -222,6 +225,7 @@ describe('the weekly report message', () => {
       returnsBySender: names(5),
       returnsByCity: names(5),
       codBookedCents: 123_456_789_01n,
+      codCollectedCents: 98_765_432_10n,
       codOutstanding: ageCod([]),
     };
     const message = reportMessage(data, { currency: 'PHP', late: 'Posted late' });

@@ -26,9 +26,9 @@ export const reportCommand: CommandAnswer<'report'> = async (
       const data = await reportData(deps, from, to);
       const message = reportMessage(data, { currency: deps.waybill.currency, title: 'Report' });
       await respond({ response_type: 'ephemeral', replace_original: true, ...message });
-      for (const file of await reportFiles(deps, data, 'Report')) {
-        await uploadToUser(client, command.user_id, { ...file, comment: message.text });
-      }
+      const [csv, chart] = await reportFiles(deps, data, 'Report');
+      if (csv) await uploadToUser(client, command.user_id, { ...csv, comment: message.text });
+      if (chart) await uploadToUser(client, command.user_id, chart);
     } catch (err) {
       deps.logger.error({ err }, 'the report could not be made');
       await respond({

@@ -33,8 +33,9 @@ export interface ReportData {
   /** Most returns first, at most TOP_SHOWN each. */
   returnsBySender: { name: string; returns: number }[];
   returnsByCity: { name: string; returns: number }[];
-  /** Cash on delivery booked in the week, in cents. */
+  /** Cash on delivery booked in the week, in cents; and of that, the bookings delivered (collected by the courier). */
   codBookedCents: bigint;
+  codCollectedCents: bigint;
   /** Every COD booking with money still due, of any age, by days since delivery. */
   codOutstanding: AgeTotals;
 }
@@ -83,6 +84,7 @@ export async function reportData(
   const byCity = new Map<string, number>();
   let parcels = 0;
   let codBookedCents = 0n;
+  let codCollectedCents = 0n;
   for (const booking of booked) {
     const record = booking.record;
     const outcome = OUTCOMES.indexOf(outcomeOf(booking));
@@ -91,7 +93,9 @@ export async function reportData(
     if (day) day.byOutcome[outcome] = (day.byOutcome[outcome] ?? 0) + 1;
     parcels += Number(fieldOf(record, 'quantity')) || 0;
     if (fieldOf(record, 'paymentMethod') === catalog.codPaymentMethod) {
-      codBookedCents += parseCents(stringOf(fieldOf(record, 'codAmount'))) ?? 0n;
+      const cod = parseCents(stringOf(fieldOf(record, 'codAmount'))) ?? 0n;
+      codBookedCents += cod;
+      if (OUTCOMES[outcome] === 'delivered') codCollectedCents += cod;
     }
     if (OUTCOMES[outcome] === 'returned') {
       const sender = stringOf(fieldOf(fieldOf(record, 'shipper'), 'name')) || '(no sender)';
@@ -110,6 +114,7 @@ export async function reportData(
     returnsBySender: top(bySender),
     returnsByCity: top(byCity),
     codBookedCents,
+    codCollectedCents,
     codOutstanding: ageCod(owed.bookings),
   };
 }
