@@ -50,7 +50,14 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
       await backend.open({ replicaId: 'b', now: clock.now }),
     ];
     const [a, b] = await Promise.all(
-      stores.map((store) => startTestBot({ store, now: clock.now, env: reportEnv })),
+      // 2.75 % of each COD, or the return fee on a returned booking: 41.25 + 60.00 on two of 1,500.00.
+      stores.map((store) =>
+        startTestBot({
+          store,
+          now: clock.now,
+          env: { ...reportEnv, COD_FEE_PERCENT: '2.75', RETURN_FEE: '60.00' },
+        }),
+      ),
     );
     if (!a || !b) throw new Error('two replicas');
     bots.push(a, b);
@@ -142,6 +149,9 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
     });
     const collected = rows.find((r) => r.section === 'cod collected')?.amount;
     expect(collected).toBe('1500.00');
+    expect(rows.find((r) => r.section === 'cod fees')?.amount).toBe('101.25');
+    expect(rows.find((r) => r.section === 'cod remitted')?.amount).toBe('0.00');
+    expect(text).toContain('*remitted*: PHP 0.00 \u00b7 *fees*: PHP 101.25');
     expect(text).toContain('*collected* (delivered): PHP 1,500.00');
     const booked = rows.find((r) => r.section === 'cod booked')?.amount;
     expect(text).toContain(
@@ -167,6 +177,13 @@ describeEachBackend(import.meta.filename, '/waybill report', (backend) => {
     await bookThroughModal(bot);
     await bookThroughModal(bot);
     await bot.command('/waybill', 'status WB000002 failed not at home');
+    // The courier pays WB000001's COD in a remittance file, reconciled as Slack sends it.
+    const remittance = bot.fake.addFile({
+      name: 'remit.csv',
+      content: 'tracking_number,amount\r\nWB000001,1500.00\r\n',
+    });
+    await bot.command('/waybill', 'remittance');
+    await bot.submit(await bot.openedView(), { file: remittance.id });
     await bot.idle();
     const postsBefore = bot.fake.callsTo('chat.postMessage').length;
 
@@ -183,7 +200,7 @@ describeEachBackend(import.meta.filename, '/waybill report', (backend) => {
     expect(shown).toContain('*2 bookings*, 6 parcels');
     expect(shown).toContain('Failed attempt 1 (50.0 %)');
     await bot.idle();
-    const [file] = bot.fake.uploadsCompleted();
+    const file = bot.fake.uploadsCompleted().find((u) => u.filename.startsWith('report-'));
     expect(file?.filename).toBe('report-2026-11-23-2026-11-24.csv');
     const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.filter((r) => r.section?.startsWith('day ')).map((r) => r.section)).toEqual([
@@ -191,6 +208,8 @@ describeEachBackend(import.meta.filename, '/waybill report', (backend) => {
       ...Array(4).fill('day 2026-11-24'),
     ]);
     expect(rows.find((r) => r.section === 'outcome' && r.name === 'failed_attempt')?.count).toBe('1');
+    expect(rows.find((r) => r.section === 'cod remitted')?.amount).toBe('1500.00');
+    expect(shown).toContain('*remitted*: PHP 1,500.00');
     // Privately: nothing posted in a channel.
     expect(bot.fake.callsTo('chat.postMessage')).toHaveLength(postsBefore);
 
@@ -226,6 +245,8 @@ describe('the weekly report message', () => {
       returnsByCity: names(5),
       codBookedCents: 123_456_789_01n,
       codCollectedCents: 98_765_432_10n,
+      codRemittedCents: 12_345_678_90n,
+      codFeeCents: 271_604_33n,
       codOutstanding: ageCod([]),
     };
     const message = reportMessage(data, { currency: 'PHP', late: 'Posted late' });

@@ -1,14 +1,17 @@
 /** What the weekly report says, read from the store: the 7 days before its day, by outcome, returns and COD. */
 import type { BookingRecord } from '../../store/index.js';
 import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
+import { codFee } from '../../waybill/cod-fee.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
-import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
+import { fieldOf, formatCents, parseCents, stringOf } from '../../waybill/fields.js';
+import { remittedTotal } from '../../waybill/remittance.js';
 import type { Core } from '../core.js';
 import { outstandingCod } from '../remittance/index.js';
 
 /** More than any week has: the report reads a bounded week, never a whole table. */
 const WEEK_LIMIT = 50_000;
 export const TOP_SHOWN = 5;
+const LOOKUP_CHUNK = 500;
 
 /** A booking's outcome as the report counts it: its latest status. */
 export const OUTCOMES = ['delivered', 'failed_attempt', 'returned', 'other'] as const;
@@ -36,6 +39,9 @@ export interface ReportData {
   /** Cash on delivery booked in the week, in cents; and of that, the bookings delivered (collected by the courier). */
   codBookedCents: bigint;
   codCollectedCents: bigint;
+  /** What the courier paid so far for the week's COD bookings (every paying remittance line), and its fees on them (the return fee on those returned), in cents. */
+  codRemittedCents: bigint;
+  codFeeCents: bigint;
   /** Every COD booking with money still due, of any age, by days since delivery. */
   codOutstanding: AgeTotals;
 }
@@ -85,6 +91,9 @@ export async function reportData(
   let parcels = 0;
   let codBookedCents = 0n;
   let codCollectedCents = 0n;
+  let codFeeCents = 0n;
+  const codBookings: string[] = [];
+  const rule = deps.bot.remittance.fee;
   for (const booking of booked) {
     const record = booking.record;
     const outcome = OUTCOMES.indexOf(outcomeOf(booking));
@@ -96,6 +105,13 @@ export async function reportData(
       const cod = parseCents(stringOf(fieldOf(record, 'codAmount'))) ?? 0n;
       codBookedCents += cod;
       if (OUTCOMES[outcome] === 'delivered') codCollectedCents += cod;
+      codBookings.push(booking.trackingNumber);
+      // The rule in force on the booking's day, as the reconciliation judges it.
+      const bookedDay = zonedDateAndTime(booking.bookedAt, timeZone).date;
+      codFeeCents +=
+        OUTCOMES[outcome] === 'returned'
+          ? rule.returnFee
+          : (parseCents(codFee(rule, formatCents(cod), bookedDay)) ?? 0n);
     }
     if (OUTCOMES[outcome] === 'returned') {
       const sender = stringOf(fieldOf(fieldOf(record, 'shipper'), 'name')) || '(no sender)';
@@ -103,6 +119,12 @@ export async function reportData(
       bySender.set(sender, (bySender.get(sender) ?? 0) + 1);
       byCity.set(city, (byCity.get(city) ?? 0) + 1);
     }
+  }
+  let codRemittedCents = 0n;
+  // A bounded list of tracking numbers per query, whatever the week.
+  for (let at = 0; at < codBookings.length; at += LOOKUP_CHUNK) {
+    const lines = await deps.store.remittances.ofBookings(codBookings.slice(at, at + LOOKUP_CHUNK));
+    codRemittedCents += parseCents(remittedTotal(lines)) ?? 0n;
   }
   return {
     from,
@@ -115,6 +137,8 @@ export async function reportData(
     returnsByCity: top(byCity),
     codBookedCents,
     codCollectedCents,
+    codRemittedCents,
+    codFeeCents,
     codOutstanding: ageCod(owed.bookings),
   };
 }
