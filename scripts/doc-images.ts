@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/doc-images.ts`: renders the first page of a sample label and of a sample pickup
  * manifest to PNG for docs/labels.md, with the same code the bot prints with (MuPDF renders them),
- * and the same label's ZPL as the tests draw it.
+ * and the same label's ZPL as the tests draw it; and the weekly report's chart.
  */
 import { writeFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
@@ -9,6 +9,7 @@ import { sampleBooking, sampleParty } from '../fakes/label-bookings.js';
 import { renderLabels } from '../src/labels/label.js';
 import { buildManifest, lineOfBooking, lineOfRequest, renderManifest } from '../src/labels/manifest.js';
 import { renderZpl } from '../src/labels/zpl.js';
+import { renderChart } from '../src/render/chart.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { toBookingWire } from '../src/waybill/wire.js';
 import { readZpl, renderZplLabel } from '../test/labels/read-zpl.js';
@@ -83,3 +84,22 @@ const [zplLabel] = readZpl(
   ).zpl,
 );
 if (zplLabel) firstPageAsPng(await renderZplLabel(zplLabel, 203), 2, 'docs/images/label-zpl.png');
+
+// The weekly report's chart (docs/usage.md), drawn from a sample week as the render worker draws it.
+writeFileSync(
+  'docs/images/weekly-report-chart.png',
+  renderChart({
+    days: ['11-23', '11-24', '11-25', '11-26', '11-27', '11-28', '11-29'].map((day, i) => ({
+      date: `2026-${day}`,
+      byOutcome: [18 + i * 3, 2 + (i % 3), 1 + (i % 2), 4 + (i % 4)],
+    })),
+    outcomes: ['Delivered', 'Failed attempt', 'Returned to sender', 'Other'],
+    buckets: [
+      { label: '0\u20137 days', cents: '4850000' },
+      { label: '8\u201314 days', cents: '1275000' },
+      { label: '15\u201330 days', cents: '390000' },
+      { label: 'over 30 days', cents: '125000' },
+    ],
+    currency: 'PHP',
+  }),
+);

@@ -551,7 +551,29 @@ const botEnvSchema = z.object({
       .trim()
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, such as 18:00 (in WAYBILL_TIMEZONE)'),
   ),
+  REPORT_CHANNEL_ID: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
+  ),
+  REPORT_TIME: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([01]\d|2[0-3]):[0-5]\d$/i,
+        'a day of the week and a time as ddd HH:MM, such as Mon 08:00 (in WAYBILL_TIMEZONE)',
+      )
+      .transform((value) => ({
+        weekday: WEEKDAYS.indexOf(value.slice(0, 3).toLowerCase()),
+        time: value.slice(4),
+      })),
+  ),
 });
+
+/** Day names as REPORT_TIME takes them, Sunday first as Date.getDay() counts. */
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /** Where the bot keeps its state, and how its replica shows it is alive. */
 export interface DatabaseConfig {
@@ -603,6 +625,8 @@ export interface BotConfig {
   digest?: { channelId: string; time: string };
   /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
   attention: AttentionSettings;
+  /** The weekly report: where, on which day (0 Sunday … 6 Saturday) and at what time in WAYBILL_TIMEZONE; undefined: off. */
+  report?: { channelId: string; weekday: number; time: string };
 }
 
 export interface RemittanceSettings {
@@ -669,8 +693,18 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
         : 'DIGEST_CHANNEL_ID must be set with DIGEST_TIME: the channel the daily digest is posted to',
     );
   }
+  const { REPORT_CHANNEL_ID: reportChannel, REPORT_TIME: reportTime } = settings;
+  if (Boolean(reportChannel) !== Boolean(reportTime)) {
+    problems.add(
+      ['REPORT_CHANNEL_ID', 'REPORT_TIME'],
+      reportChannel
+        ? 'REPORT_TIME must be set with REPORT_CHANNEL_ID: the day and time (ddd HH:MM in WAYBILL_TIMEZONE) the weekly report is posted'
+        : 'REPORT_CHANNEL_ID must be set with REPORT_TIME: the channel the weekly report is posted to',
+    );
+  }
   if (problems.any()) throw problems.error();
   return {
+    ...(reportChannel && reportTime ? { report: { channelId: reportChannel, ...reportTime } } : {}),
     ...(digestChannel && digestTime ? { digest: { channelId: digestChannel, time: digestTime } } : {}),
     database: {
       url: settings.DATABASE_URL,

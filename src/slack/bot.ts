@@ -23,6 +23,7 @@ import * as owners from './owners/index.js';
 import * as quote from './quote/index.js';
 import * as recognise from './recognise/index.js';
 import * as remittance from './remittance/index.js';
+import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
 import * as status from './status/index.js';
@@ -101,6 +102,7 @@ export function createBot({
     home,
     labels,
     digest,
+    report,
     steps,
     waybillCommand,
     modalClosed,

@@ -19,6 +19,7 @@ import { labelCommand, manifestCommand } from './labels/index.js';
 import { assignCommand } from './owners/index.js';
 import { recogniseCommand } from './recognise/index.js';
 import { codCommand, remittanceCommand } from './remittance/index.js';
+import { reportCommand } from './report/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, showCommand, updateCommand } from './update/index.js';
 
@@ -46,6 +47,7 @@ const subcommands: Subcommands = {
   cod: { requires: 'remittance', answer: codCommand },
   // Whether the bot answers a channel's messages changes what it posts there: the update permission.
   recognise: { requires: 'update', answer: recogniseCommand },
+  report: { requires: 'remittance', answer: reportCommand },
 };
 
 /** What `/waybill` was asked, help when its words are no subcommand. */

@@ -125,6 +125,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     digests: digests(scope, context),
     attention: attention(scope, context),
     recognition: recognition(scope, context),
+    weeklyReports: digests(scope, context, 'week'),
   };
 }
 

@@ -105,13 +105,18 @@ export function statuses({ db, atomically, lock }: Scope, context: Context): Sta
   };
 }
 
-/** The daily digest's claims: the first replica to claim a day posts its digest; nobody else does. */
-export function digests({ db }: Scope, context: Context): Digests {
+/**
+ * Claims of scheduled posts: the first replica to claim a day posts; nobody else does. The daily
+ * digest's keys are days; other posts' keys start with their own `kind` (the weekly report's
+ * "week YYYY-MM-DD"), so one table serves them all.
+ */
+export function digests({ db }: Scope, context: Context, kind = ''): Digests {
+  const keyOf = (day: string) => (kind ? `${kind} ${day}` : day);
   return {
     async claim(day) {
       const row = await db
         .insertInto('digests')
-        .values({ day, replica_id: context.replicaId, claimed_at: context.now() })
+        .values({ day: keyOf(day), replica_id: context.replicaId, claimed_at: context.now() })
         .onConflict((conflict) => conflict.column('day').doNothing())
         .returning('day')
         .executeTakeFirst();
@@ -120,7 +125,7 @@ export function digests({ db }: Scope, context: Context): Digests {
     async release(day) {
       await db
         .deleteFrom('digests')
-        .where('day', '=', day)
+        .where('day', '=', keyOf(day))
         .where('replica_id', '=', context.replicaId)
         .execute();
     },

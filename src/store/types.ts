@@ -665,6 +665,8 @@ export interface StoreTables {
   digests: Digests;
   attention: AttentionQueries;
   recognition: Recognition;
+  /** The weekly report's claims, keyed on the day it is due (YYYY-MM-DD). */
+  weeklyReports: Digests;
 }
 
 export interface Store extends StoreTables {

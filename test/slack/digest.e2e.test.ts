@@ -14,7 +14,7 @@ import { ageCod } from '../../src/waybill/cod-ageing.js';
 import { formatCents, formatMoney, parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal, fillStepsToReview, fillToReview } from '../support/booking-flow.js';
-import { fixedNow, startTestBot, type TestBot } from '../support/bot-harness.js';
+import { manilaClock, startTestBot, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
@@ -23,19 +23,6 @@ const bots: TestBot[] = [];
 afterEach(async () => {
   await Promise.all(bots.splice(0).map((bot) => bot.stop()));
 });
-
-/** A clock the test sets: Manila wall-clock times of 2026-11-23 and the days after. */
-function manilaClock() {
-  let current = fixedNow.getTime();
-  return {
-    now: () => new Date(current),
-    /** `day` 0 is 2026-11-23; `time` HH:MM in Manila (UTC+8). */
-    set(day: number, time: string) {
-      const [h = 0, m = 0] = time.split(':').map(Number);
-      current = Date.UTC(2026, 10, 23 + day, h - 8, m);
-    },
-  };
-}
 
 const digestEnv = { DIGEST_CHANNEL_ID: 'CDIGEST', DIGEST_TIME: '18:00' };
 

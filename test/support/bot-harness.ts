@@ -92,6 +92,19 @@ export interface TestBot extends SlackDriver {
 
 export const fixedNow = new Date('2026-11-23T01:00:00Z');
 
+/** A clock the test sets, from fixedNow: Manila wall-clock times of Monday 2026-11-23 and the days after. */
+export function manilaClock() {
+  let current = fixedNow.getTime();
+  return {
+    now: () => new Date(current),
+    /** `day` 0 is 2026-11-23; `time` HH:MM in Manila (UTC+8). */
+    set(day: number, time: string) {
+      const [h = 0, m = 0] = time.split(':').map(Number);
+      current = Date.UTC(2026, 10, 23 + day, h - 8, m);
+    },
+  };
+}
+
 export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
   const logs: string[] = [];
   const destination = new Writable({

@@ -8,7 +8,6 @@ import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
-import type { Job } from '../runtime/jobs.js';
 import { digestCsv, digestMessage, hasDetail } from './blocks.js';
 import { digestData, localNow } from './data.js';
 
@@ -20,6 +19,13 @@ type Digesting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger'>;
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
+/** A scheduled post's note when it goes out LATE_AFTER_MINUTES or more after `scheduled` (both HH:MM). */
+export function lateNote(time: string, scheduled: string): string | undefined {
+  return minutesOf(time) - minutesOf(scheduled) >= LATE_AFTER_MINUTES
+    ? `Posted late, at ${time}: the bot was not running at ${scheduled}.`
+    : undefined;
+}
+
 /**
  * One look at the clock: when DIGEST_TIME has passed today and no replica has claimed today's
  * digest, this one claims it and posts it. Returns the day posted, if any.
@@ -30,10 +36,7 @@ export async function digestTick(deps: Digesting, client: SlackClient): Promise<
   const { date, time } = localNow(deps);
   if (time < settings.time) return undefined;
   if (!(await deps.store.digests.claim(date))) return undefined;
-  const late =
-    minutesOf(time) - minutesOf(settings.time) >= LATE_AFTER_MINUTES
-      ? `Posted late, at ${time}: the bot was not running at ${settings.time}.`
-      : undefined;
+  const late = lateNote(time, settings.time);
   try {
     await postDigest(deps, client, { channelId: settings.channelId, date, late });
   } catch (err) {
@@ -63,42 +66,6 @@ async function postDigest(
     content: digestCsv(data, { timeZone, codPaymentMethod: catalog.codPaymentMethod }),
     threadTs: posted.ts,
   }).catch((err: unknown) => deps.logger.warn({ err, day: date }, "the digest's file could not be shared"));
-}
-
-/**
- * Looks at the clock every `everyMs` while started, one look at a time. Each look is work in
- * flight, so a stop waits for a day claimed to be posted: nobody else would post it.
- */
-export function digestJob(
-  deps: Digesting & Pick<Core, 'inFlight'>,
-  client: SlackClient,
-  everyMs: number,
-): Job {
-  let looking: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const turn = () => {
-    looking ??= new Promise<void>((done) => {
-      deps.inFlight.run('daily digest', () =>
-        digestTick(deps, client)
-          .then(() => undefined)
-          .catch((err: unknown) => deps.logger.error({ err }, 'the daily digest could not be posted'))
-          .finally(() => {
-            looking = undefined;
-            done();
-          }),
-      );
-    });
-    return looking;
-  };
-  return {
-    start: () => {
-      void turn();
-      timer = setInterval(() => void turn(), everyMs);
-      timer.unref();
-    },
-    stop: () => clearInterval(timer),
-    turn,
-  };
 }
 
 /** `/waybill digest`: today's digest so far, for the person asking only. */

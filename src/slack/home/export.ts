@@ -27,19 +27,19 @@ function dayAfter(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 }
 
-/** `2026-11-01..2026-11-30` or one day `2026-11-23`; otherwise what is wrong with it, in words. */
-export function parseExportRange(text: string): ExportRange | { problem: string } {
+/** `2026-11-01..2026-11-30` or one day `2026-11-23`; otherwise what is wrong with it, in words (for `/waybill <verb>`). */
+export function parseExportRange(text: string, verb = 'export'): ExportRange | { problem: string } {
   const [first = '', last = first, ...rest] = text
     .trim()
     .split('..')
     .map((part) => part.trim());
-  const example = 'write the days like `/waybill export 2026-11-01..2026-11-30` (or one day: `2026-11-23`)';
+  const example = `write the days like \`/waybill ${verb} 2026-11-01..2026-11-30\` (or one day: \`2026-11-23\`)`;
   if (rest.length > 0 || !isCalendarDate(first) || !isCalendarDate(last))
-    return { problem: `To export, ${example}.` };
+    return { problem: `To ${verb}, ${example}.` };
   if (last < first) return { problem: `The last day (${last}) is before the first (${first}).` };
   const days = (Date.parse(last) - Date.parse(first)) / DAY_MS + 1;
   if (days > MAX_EXPORT_DAYS) {
-    return { problem: `That is ${days} days; export at most ${MAX_EXPORT_DAYS} at once.` };
+    return { problem: `That is ${days} days; ${verb} at most ${MAX_EXPORT_DAYS} at once.` };
   }
   return { first, last };
 }

@@ -6,6 +6,7 @@ import * as exportRange from './export-range.js';
 import * as opened from './opened.js';
 
 export { bookingBlocks } from './blocks.js';
+export { parseExportRange } from './export.js';
 export { exportCommand } from './export-range.js';
 export { homeBooking } from './flow.js';
 

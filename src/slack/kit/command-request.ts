@@ -28,6 +28,8 @@ export type CommandRequest =
   | { kind: 'digest' }
   /** `/waybill cod`: the COD still owed, aged, privately. */
   | { kind: 'cod' }
+  /** `/waybill report [from..to]`: the report of those days (the 7 before today if none), privately. */
+  | { kind: 'report'; range: string }
   /** `/waybill find <words and filters>`, as typed (maybe nothing). */
   | { kind: 'find'; query: string }
   /** `/waybill attention`: what needs attention now, privately. */
@@ -52,6 +54,7 @@ const WAYBILL_VERBS = [
   'remittance',
   'cod',
   'recognise',
+  'report',
   'help',
 ] as const;
 
@@ -83,6 +86,7 @@ export function readCommand(command: string, text: string): CommandRequest | und
       if (verb === 'cod') return { kind: 'cod' };
       if (verb === 'attention') return { kind: 'attention' };
       if (verb === 'recognise') return { kind: 'recognise', setting: second.toLowerCase() };
+      if (verb === 'report') return { kind: 'report', range: rest };
       if (verb === 'manifest') return { kind: 'manifest', date: rest };
       if ((verb === 'status' || verb === 'assign') && second)
         return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };

@@ -1,5 +1,6 @@
 /** Background work of the features (the bulk rows queue, the daily digest): added as each registers, started once the bot serves, stopped first when it stops. */
 import type { Logger } from 'pino';
+import type { InFlight } from './in-flight.js';
 
 export interface Job {
   /** Begins its timers; it does its work as tracked work in flight, so a stop waits for it. */
@@ -38,4 +39,41 @@ export class Jobs {
   async turn(name: string): Promise<void> {
     await this.jobs.get(name)?.turn();
   }
+}
+
+/**
+ * A look at the clock every `everyMs` while started, one look at a time (a scheduled post's).
+ * Each look is work in flight, so a stop waits for a post claimed: nobody else would post it.
+ */
+export function clockJob(
+  deps: { inFlight: InFlight; logger: Logger },
+  name: string,
+  look: () => Promise<unknown>,
+  everyMs: number,
+): Job {
+  let looking: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const turn = () => {
+    looking ??= new Promise<void>((done) => {
+      deps.inFlight.run(name, () =>
+        look()
+          .then(() => undefined)
+          .catch((err: unknown) => deps.logger.error({ err }, `the ${name} could not be posted`))
+          .finally(() => {
+            looking = undefined;
+            done();
+          }),
+      );
+    });
+    return looking;
+  };
+  return {
+    start: () => {
+      void turn();
+      timer = setInterval(() => void turn(), everyMs);
+      timer.unref();
+    },
+    stop: () => clearInterval(timer),
+    turn,
+  };
 }

@@ -224,6 +224,7 @@ export function waybillHelp(): string {
     '• `/book import`: book many waybills at once from a CSV file',
     "• `/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
     '• `/waybill cod`: the COD the courier still owes, by days since delivery and by sender, just for you, with the list as a CSV file',
+    '• `/waybill report [2026-11-01..2026-11-07]`: the report of those days (the 7 before today if none), just for you, its numbers as a CSV file',
     'The bot’s *Home* tab lists today’s bookings and your unfinished ones, with *New quote*, *New booking*, *Import CSV*, *CSV template*, *COD remittance*, *Export* and *Pickup list*.',
     'Every booking card in the channel shows its owner and has *Update*, *Record status*, *Rebook*, *Print labels*, *Take it* and *Assign*.',
     'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',

@@ -1,0 +1,21 @@
+/** The weekly report: the feature's public entry (no listener of its own; the job looks at the clock). */
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { clockJob } from '../runtime/jobs.js';
+import { reportTick } from './post.js';
+
+export { reportCommand } from './command.js';
+export { reportTick } from './post.js';
+
+/** How often a replica looks whether the weekly report is due. */
+const REPORT_LOOK_MS = 20_000;
+
+/** Off without REPORT_CHANNEL_ID and REPORT_TIME; claimed once a week across replicas. */
+export function register(app: App, core: Core): void {
+  if (core.bot.report) {
+    core.jobs.add(
+      'weekly report',
+      clockJob(core, 'weekly report', () => reportTick(core, app.client), REPORT_LOOK_MS),
+    );
+  }
+}
