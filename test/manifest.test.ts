@@ -178,7 +178,7 @@ describe('manifest.yml', () => {
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
     expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | recognise on|off | help',
+      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | report [from..to] | recognise on|off | help',
     );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
     const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);
