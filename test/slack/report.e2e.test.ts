@@ -65,6 +65,19 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
     await bookThroughModal(a);
     await a.command('/waybill', 'status WB000001 returned');
     await a.command('/waybill', 'status WB000002 delivered');
+    // Two prices the courier gave in the week, as /quote records them, and one it refused.
+    for (const [outcome, totalCharge] of [
+      ['ok', '302.40'],
+      ['ok', '1197.60'],
+      ['failed', '99.00'],
+    ] as const) {
+      await a.deps.store.audit.record({
+        userId: 'UDISPATCH',
+        operation: 'quote',
+        outcome,
+        response: { totalCharge },
+      });
+    }
     await a.idle();
     const tick = () => Promise.all([reportTick(a.deps, a.app.client), reportTick(b.deps, b.app.client)]);
 
@@ -150,6 +163,8 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
     const collected = rows.find((r) => r.section === 'cod collected')?.amount;
     expect(collected).toBe('1500.00');
     expect(rows.find((r) => r.section === 'cod fees')?.amount).toBe('101.25');
+    expect(rows.find((r) => r.section === 'quotes')).toMatchObject({ count: '2', amount: '1500.00' });
+    expect(text).toContain('*Courier charges quoted*: 2 quotes, PHP 1,500.00');
     expect(rows.find((r) => r.section === 'cod remitted')?.amount).toBe('0.00');
     expect(text).toContain('*remitted*: PHP 0.00 \u00b7 *fees*: PHP 101.25');
     expect(text).toContain('*collected* (delivered): PHP 1,500.00');
@@ -248,6 +263,8 @@ describe('the weekly report message', () => {
       codRemittedCents: 12_345_678_90n,
       codFeeCents: 271_604_33n,
       codOutstanding: ageCod([]),
+      quotes: 9_999,
+      quotedCents: 3_024_000_00n,
     };
     const message = reportMessage(data, { currency: 'PHP', late: 'Posted late' });
     expect(message.blocks.length).toBeLessThanOrEqual(50);

@@ -35,6 +35,7 @@ export function reportMessage(
     `*${plural(data.bookings, 'booking')}*, ${plural(data.parcels, 'parcel')}; ${outcomes}`,
     `*Most returns by sender*: ${ranked(data.returnsBySender)}`,
     `*Most returns by city*: ${ranked(data.returnsByCity)}`,
+    `*Courier charges quoted*: ${plural(data.quotes, 'quote')}, ${formatMoney(formatCents(data.quotedCents), options.currency)}`,
     `*COD booked*: ${formatMoney(formatCents(data.codBookedCents), options.currency)} \u00b7 *collected* (delivered): ${formatMoney(formatCents(data.codCollectedCents), options.currency)} \u00b7 *remitted*: ${formatMoney(formatCents(data.codRemittedCents), options.currency)} \u00b7 *fees*: ${formatMoney(formatCents(data.codFeeCents), options.currency)} \u00b7 *COD outstanding*: ${formatMoney(data.codOutstanding.total, options.currency)} (${bucketWords(data.codOutstanding, options.currency).join(' \u00b7 ') || 'none'})`,
   ];
   const blocks: KnownBlock[] = [
@@ -58,6 +59,7 @@ export function reportCsv(data: ReportData): string {
     ),
     ...data.returnsBySender.map((line) => ['returns by sender', line.name, String(line.returns), '']),
     ...data.returnsByCity.map((line) => ['returns by city', line.name, String(line.returns), '']),
+    ['quotes', 'ok', String(data.quotes), formatCents(data.quotedCents)],
     ['cod booked', 'all', '', formatCents(data.codBookedCents)],
     ['cod collected', 'delivered', '', formatCents(data.codCollectedCents)],
     ['cod remitted', 'all', '', formatCents(data.codRemittedCents)],

@@ -1,5 +1,5 @@
 /** What the weekly report says, read from the store: the 7 days before its day, by outcome, returns and COD. */
-import type { BookingRecord } from '../../store/index.js';
+import type { AuditEntry, BookingRecord, TimeRange } from '../../store/index.js';
 import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
 import { codFee } from '../../waybill/cod-fee.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
@@ -12,6 +12,8 @@ import { outstandingCod } from '../remittance/index.js';
 const WEEK_LIMIT = 50_000;
 export const TOP_SHOWN = 5;
 const LOOKUP_CHUNK = 500;
+/** Audit entries read at a time. */
+const AUDIT_PAGE = 1000;
 
 /** A booking's outcome as the report counts it: its latest status. */
 export const OUTCOMES = ['delivered', 'failed_attempt', 'returned', 'other'] as const;
@@ -44,6 +46,36 @@ export interface ReportData {
   codFeeCents: bigint;
   /** Every COD booking with money still due, of any age, by days since delivery. */
   codOutstanding: AgeTotals;
+  /** The courier's prices given in the week (`/quote` and the quote step), and their total charges in cents. */
+  quotes: number;
+  quotedCents: bigint;
+}
+
+/** The quotes the courier priced in `range`, as the audit trail holds them, read a page at a time. */
+async function quotedIn(
+  deps: Pick<Core, 'store'>,
+  range: TimeRange,
+): Promise<{ quotes: number; quotedCents: bigint }> {
+  let quotes = 0;
+  let quotedCents = 0n;
+  let after: AuditEntry | undefined;
+  for (;;) {
+    const page = await deps.store.audit.between({
+      ...range,
+      operations: ['quote'],
+      limit: AUDIT_PAGE,
+      ...(after ? { after } : {}),
+    });
+    for (const entry of page) {
+      const cents =
+        entry.outcome === 'ok' ? parseCents(stringOf(fieldOf(entry.response, 'totalCharge'))) : undefined;
+      if (cents === undefined) continue;
+      quotes += 1;
+      quotedCents += cents;
+    }
+    if (page.length < AUDIT_PAGE) return { quotes, quotedCents };
+    after = page.at(-1);
+  }
 }
 
 const top = (counts: Map<string, number>) =>
@@ -65,11 +97,12 @@ export async function reportData(
     '00:00',
     timeZone,
   );
-  const [booked, statuses, owed] = await Promise.all([
+  const [booked, statuses, owed, quoted] = await Promise.all([
     deps.store.bookings.listBooked({ from: start, to: end, limit: WEEK_LIMIT }),
     // Statuses recorded up to now: a booking of the week delivered since still counts as delivered.
     deps.store.statuses.between({ from: start, to: new Date(Math.max(end.getTime(), deps.now().getTime())) }),
     outstandingCod(deps, { all: true }),
+    quotedIn(deps, { from: start, to: end }),
   ]);
   const latest = new Map<string, string>();
   for (const entry of statuses) latest.set(entry.trackingNumber, entry.status);
@@ -140,5 +173,6 @@ export async function reportData(
     codRemittedCents,
     codFeeCents,
     codOutstanding: ageCod(owed.bookings),
+    ...quoted,
   };
 }
