@@ -29,19 +29,9 @@ export async function runQuote(
     userId: draft.userId,
     responseUrl: draft.data.responseUrl,
   };
-  let price: Awaited<ReturnType<Core['courier']['quote']>>;
-  try {
-    price = await deps.courier.quote(request);
-  } catch (err) {
-    if (!isWaybillApiError(err)) throw err;
-    const reason = err.userMessage();
-    await auditQuote(deps, {
-      userId: draft.userId,
-      operation: 'quote',
-      outcome: 'failed',
-      request,
-      detail: reason,
-    });
+  const priced = await priceQuote(deps, draft.userId, request);
+  if (!priced.ok) {
+    const { reason } = priced;
     const shown = await showInModal(client, viewId, quoteErrorView({ reason, env, metadata }));
     if (!shown) {
       await postToUser(client, destination, {
@@ -54,13 +44,7 @@ export async function runQuote(
     }
     return;
   }
-  await auditQuote(deps, {
-    userId: draft.userId,
-    operation: 'quote',
-    outcome: 'ok',
-    request,
-    response: price,
-  });
+  const { price } = priced;
   const message = quoteMessage({
     quote,
     price,
@@ -89,14 +73,33 @@ export async function runQuote(
  * A quote changes nothing at the courier, so its audit entry is not worth withholding the price
  * for: with the database away, the dispatcher still gets the answer and the gap is logged.
  */
-export async function auditQuote(
-  deps: Pick<Core, 'store' | 'logger'>,
-  entry: Parameters<Core['store']['audit']['record']>[0],
-) {
-  await deps.store.audit.record(entry).catch((err: unknown) => {
-    if (!(err instanceof StoreUnavailableError)) throw err;
-    deps.logger.error({ err, outcome: entry.outcome }, 'a quote could not be written to the audit log');
-  });
+type Price = Awaited<ReturnType<Core['courier']['quote']>>;
+
+/**
+ * The courier's price for `request`, or why it refused, in its words; either way audited as
+ * `userId`'s quote (their Home tab lists their recent ones). A database away does not lose the price.
+ */
+export async function priceQuote(
+  deps: Pick<Core, 'store' | 'logger' | 'courier'>,
+  userId: string,
+  request: ReturnType<typeof toQuotationWire>,
+): Promise<{ ok: true; price: Price } | { ok: false; reason: string }> {
+  const audit = (entry: { outcome: 'ok'; response: Price } | { outcome: 'failed'; detail: string }) =>
+    deps.store.audit.record({ userId, operation: 'quote', request, ...entry }).catch((err: unknown) => {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      deps.logger.error({ err, outcome: entry.outcome }, 'a quote could not be written to the audit log');
+    });
+  let price: Price;
+  try {
+    price = await deps.courier.quote(request);
+  } catch (err) {
+    if (!isWaybillApiError(err)) throw err;
+    const reason = err.userMessage();
+    await audit({ outcome: 'failed', detail: reason });
+    return { ok: false, reason };
+  }
+  await audit({ outcome: 'ok', response: price });
+  return { ok: true, price };
 }
 
 function reopenButton(draftId: string) {

@@ -2,6 +2,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import { AGE_BUCKETS, type AgeTotals, type CodAgeing } from '../../waybill/cod-ageing.js';
+import type { OutstandingBooking } from '../../waybill/csv/remittance-results.js';
 import {
   OUTCOME_ORDER,
   type ReconciledLine,
@@ -176,19 +177,6 @@ export function remittanceCard(input: {
       ),
     ],
   };
-}
-
-export interface OutstandingBooking {
-  trackingNumber: string;
-  codAmount: string;
-  /** What is still due: the COD amount less what files paid short of it. */
-  outstanding: string;
-  sender: string;
-  receiver: string;
-  bookedDate: string;
-  /** The day it was delivered (else picked up, else booked), and the days since. */
-  since: string;
-  days: number;
 }
 
 /** COD bookings older than the setting with money still due: the first LISTED_LINES, the total, the rest in a file. */

@@ -10,6 +10,7 @@ import {
 import { daysBetween } from '../../waybill/cod-ageing.js';
 import { codFee } from '../../waybill/cod-fee.js';
 import { readRemittanceCsv } from '../../waybill/csv/read-remittance.js';
+import type { OutstandingBooking } from '../../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { formatCents, isObject } from '../../waybill/fields.js';
 import {
@@ -36,7 +37,6 @@ import { redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyReconciledView,
   notReconciledView,
-  type OutstandingBooking,
   outstandingMessage,
   reconciledView,
   remittanceCard,

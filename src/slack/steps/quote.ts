@@ -1,6 +1,5 @@
 /** quote_delivery: a delivery priced by the courier inside a workflow, checked by the Quotation schema. */
 import type { App } from '@slack/bolt';
-import { isWaybillApiError } from '../../waybill/errors.js';
 import { formatMoney } from '../../waybill/fields.js';
 import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { validate } from '../../waybill/schemas.js';
@@ -8,7 +7,7 @@ import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { auditQuote, quoteDefaults, routeLine } from '../quote/index.js';
+import { priceQuote, quoteDefaults, routeLine } from '../quote/index.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 
@@ -49,17 +48,9 @@ async function quoteStep(deps: Core, given: GivenInputs, end: StepEnd): Promise<
   const quote = checked.value;
   const request = toQuotationWire(quote);
   // Audited as /quote's are, so the requester's Home tab lists it with their recent quotes.
-  const audited = { userId: String(given.requested_by ?? ''), operation: 'quote', request } as const;
-  let price: Awaited<ReturnType<Core['courier']['quote']>>;
-  try {
-    price = await deps.courier.quote(request);
-  } catch (err) {
-    if (!isWaybillApiError(err)) throw err;
-    const reason = err.userMessage();
-    await auditQuote(deps, { ...audited, outcome: 'failed', detail: reason });
-    return void (await end.fail({ error: `The courier did not price it: ${reason}` }));
-  }
-  await auditQuote(deps, { ...audited, outcome: 'ok', response: price });
+  const priced = await priceQuote(deps, String(given.requested_by ?? ''), request);
+  if (!priced.ok) return void (await end.fail({ error: `The courier did not price it: ${priced.reason}` }));
+  const { price } = priced;
   const total = formatMoney(price.totalCharge, deps.waybill.currency);
   await end.complete({
     outputs: {

@@ -41,19 +41,22 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
   );
 }
 
+/** A COD booking with money still due. */
+export interface OutstandingBooking {
+  trackingNumber: string;
+  codAmount: string;
+  /** What is still due: the COD amount less what files paid short of it. */
+  outstanding: string;
+  sender: string;
+  receiver: string;
+  bookedDate: string;
+  /** The day it was delivered (else picked up, else booked), and the days since. */
+  since: string;
+  days: number;
+}
+
 /** The COD still outstanding, one booking a row: its COD amount, what of it is still due, and its age. */
-export function outstandingCsv(
-  bookings: readonly {
-    trackingNumber: string;
-    codAmount: string;
-    outstanding: string;
-    sender: string;
-    receiver: string;
-    bookedDate: string;
-    since: string;
-    days: number;
-  }[],
-): string {
+export function outstandingCsv(bookings: readonly OutstandingBooking[]): string {
   return toCsv(
     [
       'tracking_number',
