@@ -189,7 +189,11 @@ export class PlaceIndex {
     if (!built) {
       const all =
         level === 'province'
-          ? this.provinces
+          ? // A province is also found by its region, as the province field reads it (`NCR`, `Region VII`).
+            this.provinces.map((province) => ({
+              ...province,
+              keys: [...province.keys, ...regionKeys(province.region)],
+            }))
           : level === 'city'
             ? this.cities
             : this.cities.flatMap((city) => city.barangays);
