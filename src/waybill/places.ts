@@ -403,18 +403,22 @@ const byName = (a: Named, b: Named) => (a.name < b.name ? -1 : a.name > b.name ?
 
 /**
  * Every place of a level by each word its keys begin with, sorted, so that what was typed is found by
- * binary search: scanning all 42,000 barangays at every key typed takes too long on a busy machine.
+ * binary search and read off in order: scanning and sorting all 42,000 barangays at every key typed
+ * takes too long on a busy machine.
  */
 class PrefixIndex {
   private readonly words: string[] = [];
   private readonly owners: Named[] = [];
   private readonly ranks: number[] = [];
-  /** Every place, by name: what an empty query shows. */
+  /** Every place, by key: what an empty query shows. */
   private readonly sorted: Named[];
+  /** How many places have each name. */
+  private readonly counts = new Map<string, number>();
 
   constructor(all: readonly Named[]) {
     const entries: [string, Named, number][] = [];
     for (const place of all) {
+      this.counts.set(place.name, (this.counts.get(place.name) ?? 0) + 1);
       place.keys.forEach((key, i) => {
         entries.push([key, place, i === 0 ? 0 : 1]);
         for (let at = key.indexOf(' '); at !== -1; at = key.indexOf(' ', at + 1))
@@ -427,29 +431,36 @@ class PrefixIndex {
       this.owners.push(place);
       this.ranks.push(rank);
     }
-    this.sorted = [...all].sort(byName);
+    this.sorted = entries.filter(([, , rank]) => rank === 0).map(([, place]) => place);
   }
 
-  /** The places a word of which begins with `key`, each with its best rank (matchRank's). */
-  find(key: string, limit: number): Map<Named, number> {
-    const found = new Map<Named, number>();
+  /**
+   * The first `limit` names a word of which begins with `key`, by matchRank's ranks and then by key,
+   * each with one place of that name and how many there are.
+   */
+  find(key: string, limit: number): { place: Named; count: number }[] {
+    const taken = new Map<string, Named>();
+    const take = (place: Named) => {
+      if (!taken.has(place.name)) taken.set(place.name, place);
+    };
     if (key === '') {
-      for (const place of this.sorted.slice(0, limit)) found.set(place, 0);
-      return found;
+      for (let i = 0; i < this.sorted.length && taken.size < limit; i++) take(this.sorted[i] as Named);
+    } else {
+      let low = 0;
+      let high = this.words.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((this.words[middle] as string) < key) low = middle + 1;
+        else high = middle;
+      }
+      for (let rank = 0; rank <= 2; rank++) {
+        for (let i = low; i < this.words.length && taken.size < limit; i++) {
+          if (!(this.words[i] as string).startsWith(key)) break;
+          if (this.ranks[i] === rank) take(this.owners[i] as Named);
+        }
+      }
     }
-    let low = 0;
-    let high = this.words.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.words[middle] as string) < key) low = middle + 1;
-      else high = middle;
-    }
-    for (let i = low; i < this.words.length && (this.words[i] as string).startsWith(key); i++) {
-      const place = this.owners[i] as Named;
-      const rank = this.ranks[i] as number;
-      if ((found.get(place) ?? 3) > rank) found.set(place, rank);
-    }
-    return found;
+    return [...taken.values()].map((place) => ({ place, count: this.counts.get(place.name) ?? 1 }));
   }
 }
 
@@ -467,7 +478,8 @@ export interface PlaceSuggestion {
  * Official names for a type-ahead at `level`, narrowed by the parts above it when they name a place
  * (`within`, as typed or chosen): the cities of the chosen province, the barangays of the chosen city.
  * Names beginning with what was typed come first, then former names, then names with a later word
- * beginning so; when nothing in a narrowed list does, its nearest by spelling. Places of one name are
+ * beginning so, each alphabetically (a level's whole list: by the names written out, `Sto.` as
+ * `santo`); when nothing in a narrowed list matches, its nearest by spelling. Places of one name are
  * offered once (the courier gets the name), saying how many there are.
  */
 export function suggestPlaces(
@@ -492,17 +504,19 @@ export function suggestPlaces(
     above = (place) => cityPlace((place as Barangay).city);
   }
   const key = placeKey(typed);
-  let found: Map<Named, number>;
-  if (scope) {
-    found = new Map();
-    for (const place of scope) {
-      const rank = key === '' ? 0 : matchRank(place, key);
-      if (rank !== undefined) found.set(place, rank);
-    }
-    // A misspelling: the narrowed list is short enough to measure every name against it.
-    if (found.size === 0 && key.length >= 3)
-      for (const place of nearest(typed, scope, limit)) found.set(place, 3);
-  } else found = index.prefixIndex(level).find(key, limit);
+  const where = ({ place, count }: { place: Named; count: number }) => ({
+    name: place.name,
+    where: count === 1 ? above(place) : `${count} places of this name`,
+  });
+  if (!scope) return index.prefixIndex(level).find(key, limit).map(where);
+  const found = new Map<Named, number>();
+  for (const place of scope) {
+    const rank = key === '' ? 0 : matchRank(place, key);
+    if (rank !== undefined) found.set(place, rank);
+  }
+  // A misspelling: the narrowed list is short enough to measure every name against it.
+  if (found.size === 0 && key.length >= 3)
+    for (const place of nearest(typed, scope, limit)) found.set(place, 3);
   const ranked = [...found].sort(([a, rankA], [b, rankB]) => rankA - rankB || byName(a, b));
   const sameName = new Map<string, Named[]>();
   for (const [place] of ranked) {
@@ -510,8 +524,5 @@ export function suggestPlaces(
     if (same) same.push(place);
     else if (sameName.size < limit) sameName.set(place.name, [place]);
   }
-  return [...sameName].map(([name, same]) => ({
-    name,
-    where: same.length === 1 ? above(same[0] as Named) : `${same.length} places of this name`,
-  }));
+  return [...sameName.values()].map((same) => where({ place: same[0] as Named, count: same.length }));
 }
