@@ -168,7 +168,8 @@ export function option(choice: Choice): PlainTextOption {
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
-/** Slack's limits on a select's option: its text, and its value. */
+/** Slack's limits on an external select's answer (its options), and on an option's text and value. */
+export const MAX_OPTIONS = 100;
 export const MAX_OPTION_TEXT = 75;
 const MAX_OPTION_VALUE = 150;
 

@@ -7,6 +7,7 @@ import { requires } from '../guards/access.js';
 import type { SlackRequest } from '../guards/request-parts.js';
 import {
   getPath,
+  MAX_OPTIONS,
   pathOfBlock,
   placeOption,
   readFormState,
@@ -15,9 +16,6 @@ import {
 } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
 import type { Permission } from '../kit/listener.js';
-
-/** Slack shows at most this many options. */
-const MAX_OPTIONS = 100;
 
 /** The party field a place input holds, by the last part of its path. */
 const levels: Record<string, PlaceLevel> = { region: 'province', city: 'city', neighbourhood: 'barangay' };
