@@ -7,6 +7,7 @@ import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { LabelsReport } from './labels.js';
 import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
+import { type PlacesReport, renderPlaces } from './places.js';
 import type { PrintsReport } from './prints.js';
 import type { RemittanceReport } from './remittance.js';
 import { TYPE_AHEAD_ROUNDS, type TypeAheadRow } from './type-ahead.js';
@@ -205,6 +206,7 @@ export function render(report: {
   remittance?: RemittanceReport;
   prints?: PrintsReport;
   typeAhead?: TypeAheadRow[];
+  places?: PlacesReport;
   find?: FindRow[];
   targets: TargetCheck[];
 }): string {
@@ -511,6 +513,7 @@ export function render(report: {
       ),
     );
   }
+  if (report.places) out.push(...renderPlaces(report.places));
   if (report.find?.length) {
     out.push(
       ...queryTable(

@@ -14,7 +14,8 @@
  * one COD remittance file of 5,000 lines against 5,000 bookings (bench/remittance.ts); two 999-page label prints
  * and a 2,000-booking manifest at once, with /quote acks before and meanwhile (bench/prints.ts);
  * one export of a year from a big audit trail, with /quote acks before and during it (bench/export.ts); and the
- * address book's type-ahead on 50,000 saved parties (2,000 in the smoke run), SQLite and PostgreSQL (bench/type-ahead.ts).
+ * address book's type-ahead on 50,000 saved parties (2,000 in the smoke run), SQLite and PostgreSQL (bench/type-ahead.ts);
+ * and the forms' place type-ahead for every barangay and city on the list, in memory (bench/places.ts).
  * With --big-store, the export and the type-ahead run instead on issue 21's big store (100,000 bookings, 1,000,000
  * audit lines, 50,000 parties), one per backend, written straight into its tables (bench/big-store.ts).
  *
@@ -24,7 +25,8 @@
  * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
  * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
  * sizes, same proportions), --acks-only (the
- * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
+ * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --places-only (the place
+ * type-ahead alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +44,7 @@ import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
 import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
+import { benchPlaces, type PlacesReport, placesTargets } from './places.js';
 import { benchPrints, type PrintsReport, printsTargets } from './prints.js';
 import { log } from './processes.js';
 import { benchRemittance, type RemittanceReport } from './remittance.js';
@@ -65,6 +68,7 @@ const { values: flags } = parseArgs({
     'big-store': { type: 'boolean', default: false },
     'big-store-only': { type: 'boolean', default: false },
     'big-store-scale': { type: 'string' },
+    'places-only': { type: 'boolean', default: false },
   },
 });
 const typeAheadOnly = flags['type-ahead-only'] === true;
@@ -72,8 +76,13 @@ const bulkOnly = flags['bulk-only'] === true || typeAheadOnly;
 const acksOnly = flags['acks-only'] === true;
 const printsOnly = flags['prints-only'] === true;
 const bigStoreOnly = flags['big-store-only'] === true;
+const placesOnly = flags['places-only'] === true;
 const bigStore =
-  (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly && !printsOnly;
+  (flags['big-store'] === true || bigStoreOnly) &&
+  flags['bulk-only'] !== true &&
+  !acksOnly &&
+  !printsOnly &&
+  !placesOnly;
 const bigStoreScale = flags['big-store-scale'] !== undefined ? Number(flags['big-store-scale']) : 1;
 if (!(bigStoreScale > 0 && bigStoreScale <= 1))
   throw new Error('--big-store-scale must be a number above 0, at most 1');
@@ -119,11 +128,12 @@ async function main(): Promise<void> {
   let remittance: RemittanceReport | undefined;
   let prints: PrintsReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
+  let places: PlacesReport | undefined;
   const find: FindRow[] = [];
   const attention: AttentionTurn[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
-    for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly ? [] : latencies) {
+    for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly || placesOnly ? [] : latencies) {
       let forms: OpenedForm[] = [];
       instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
@@ -132,11 +142,11 @@ async function main(): Promise<void> {
         instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
       }
     }
-    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly || printsOnly ? [] : bulkRuns)
+    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly || printsOnly || placesOnly ? [] : bulkRuns)
       bulk.push(await benchBulk(ctx, setup));
     // bulkOnly is also true for --type-ahead-only.
-    if (!bulkOnly && !acksOnly && !bigStoreOnly) prints = await benchPrints(ctx, printSizes);
-    if (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly) {
+    if (!bulkOnly && !acksOnly && !bigStoreOnly && !placesOnly) prints = await benchPrints(ctx, printSizes);
+    if (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly && !placesOnly) {
       labels = await benchLabels(smoke ? [1] : [1, 1000]);
       if (!bigStore) {
         const store = await auditTrailStore(ctx, exportRows);
@@ -148,8 +158,10 @@ async function main(): Promise<void> {
       }
       remittance = await benchRemittance(ctx, smoke ? 500 : undefined);
     }
-    if (flags['bulk-only'] !== true && !acksOnly && !bigStore && !printsOnly)
+    if (flags['bulk-only'] !== true && !acksOnly && !bigStore && !printsOnly && !placesOnly)
       typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
+    // In memory and quick: with every run that has no -only flag of another section's.
+    if (placesOnly || (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly)) places = benchPlaces();
     const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
     for (const backend of bigStore ? bigStoreBackends : []) {
       const measured = await benchBigStore(ctx, backend, bigStoreScale);
@@ -174,6 +186,7 @@ async function main(): Promise<void> {
     remittance,
     prints,
     typeAhead,
+    places,
     find,
     attention,
     targets: [
@@ -181,6 +194,7 @@ async function main(): Promise<void> {
       ...(instances.length > 0 ? targets(instances, N) : []),
       ...bulkTargets(bulk),
       ...typeAheadTargets(typeAhead),
+      ...placesTargets(places),
       ...findTargets(find),
       ...exportTargets(exported),
       ...printsTargets(prints),

@@ -20,6 +20,7 @@ import * as home from './home/index.js';
 import { slackErrorCode } from './kit/slack-errors.js';
 import * as labels from './labels/index.js';
 import * as owners from './owners/index.js';
+import * as places from './places/index.js';
 import * as quote from './quote/index.js';
 import * as recognise from './recognise/index.js';
 import * as remittance from './remittance/index.js';
@@ -97,6 +98,7 @@ export function createBot({
     owners,
     recognise,
     addresses,
+    places,
     bulk,
     remittance,
     home,

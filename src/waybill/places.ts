@@ -15,7 +15,7 @@ interface PlaceFile {
   postal: [where: string, area: string, code: string][];
 }
 
-interface Named {
+export interface Named {
   /** The official name, as the courier gets it. */
   name: string;
   /** Every way it is matched: its name and former names, normalised (`placeKey`). */
@@ -109,6 +109,7 @@ export class PlaceIndex {
   private barangaysByKey: Map<string, Barangay[]> | undefined;
   private postalByCity: Map<City, Set<string>> | undefined;
   private readonly postal: PlaceFile['postal'];
+  private readonly prefixes = new Map<PlaceLevel, PrefixIndex>();
 
   constructor(file: PlaceFile) {
     this.source = file.source;
@@ -180,6 +181,26 @@ export class PlaceIndex {
       }
     }
     return this.postalByCity.get(city);
+  }
+
+  /** Every province, city or barangay by the words of its names, built the first time a level is searched whole. */
+  prefixIndex(level: PlaceLevel): PrefixIndex {
+    let built = this.prefixes.get(level);
+    if (!built) {
+      const all =
+        level === 'province'
+          ? // A province is also found by its region, as the province field reads it (`NCR`, `Region VII`).
+            this.provinces.map((province) => ({
+              ...province,
+              keys: [...province.keys, ...regionKeys(province.region)],
+            }))
+          : level === 'city'
+            ? this.cities
+            : this.cities.flatMap((city) => city.barangays);
+      built = new PrefixIndex(all);
+      this.prefixes.set(level, built);
+    }
+    return built;
   }
 
   /** The barangays of that name, anywhere (every city's read the first time). */
@@ -360,4 +381,148 @@ export function postalWarning(parts: PlaceParts & { postal: string }, index = pl
   const listed = [...codes].sort();
   const shown = listed.length > 6 ? `${listed.slice(0, 6).join(', ')}…` : listed.join(', ');
   return `${quoted(postal)} is not a postal code of ${cityPlace(cities[0] as City)} (${shown})`;
+}
+
+/** How a place's name matches what was typed: 0 its name begins so, 1 a former name, 2 a later word. */
+function matchRank(place: Named, key: string): number | undefined {
+  let best: number | undefined;
+  place.keys.forEach((candidate, i) => {
+    const rank = candidate.startsWith(key)
+      ? i === 0
+        ? 0
+        : 1
+      : candidate.includes(` ${key}`)
+        ? 2
+        : undefined;
+    if (rank !== undefined && (best === undefined || rank < best)) best = rank;
+  });
+  return best;
+}
+
+const byName = (a: Named, b: Named) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * Every place of a level by each word its keys begin with, sorted, so that what was typed is found by
+ * binary search and read off in order: scanning and sorting all 42,000 barangays at every key typed
+ * takes too long on a busy machine.
+ */
+class PrefixIndex {
+  private readonly words: string[] = [];
+  private readonly owners: Named[] = [];
+  private readonly ranks: number[] = [];
+  /** Every place, by key: what an empty query shows. */
+  private readonly sorted: Named[];
+  /** How many places have each name. */
+  private readonly counts = new Map<string, number>();
+
+  constructor(all: readonly Named[]) {
+    const entries: [string, Named, number][] = [];
+    for (const place of all) {
+      this.counts.set(place.name, (this.counts.get(place.name) ?? 0) + 1);
+      place.keys.forEach((key, i) => {
+        entries.push([key, place, i === 0 ? 0 : 1]);
+        for (let at = key.indexOf(' '); at !== -1; at = key.indexOf(' ', at + 1))
+          entries.push([key.slice(at + 1), place, 2]);
+      });
+    }
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (const [word, place, rank] of entries) {
+      this.words.push(word);
+      this.owners.push(place);
+      this.ranks.push(rank);
+    }
+    this.sorted = entries.filter(([, , rank]) => rank === 0).map(([, place]) => place);
+  }
+
+  /**
+   * The first `limit` names a word of which begins with `key`, by matchRank's ranks and then by key,
+   * each with one place of that name and how many there are.
+   */
+  find(key: string, limit: number): { place: Named; count: number }[] {
+    const taken = new Map<string, Named>();
+    const take = (place: Named) => {
+      if (!taken.has(place.name)) taken.set(place.name, place);
+    };
+    if (key === '') {
+      for (let i = 0; i < this.sorted.length && taken.size < limit; i++) take(this.sorted[i] as Named);
+    } else {
+      let low = 0;
+      let high = this.words.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((this.words[middle] as string) < key) low = middle + 1;
+        else high = middle;
+      }
+      for (let rank = 0; rank <= 2; rank++) {
+        for (let i = low; i < this.words.length && taken.size < limit; i++) {
+          if (!(this.words[i] as string).startsWith(key)) break;
+          if (this.ranks[i] === rank) take(this.owners[i] as Named);
+        }
+      }
+    }
+    return [...taken.values()].map((place) => ({ place, count: this.counts.get(place.name) ?? 1 }));
+  }
+}
+
+/** The parts of an address the type-ahead offers from the list, broadest first. */
+export type PlaceLevel = 'province' | 'city' | 'barangay';
+
+/** One name offered: the official name (as the courier gets it), and where it is. */
+export interface PlaceSuggestion {
+  name: string;
+  /** The part above, or how many there are of that name when the part above was not chosen. */
+  where: string;
+}
+
+/**
+ * Official names for a type-ahead at `level`, narrowed by the parts above it when they name a place
+ * (`within`, as typed or chosen): the cities of the chosen province, the barangays of the chosen city.
+ * Names beginning with what was typed come first, then former names, then names with a later word
+ * beginning so, each alphabetically (a level's whole list: by the names written out, `Sto.` as
+ * `santo`); when nothing in a narrowed list matches, its nearest by spelling. Places of one name are
+ * offered once (the courier gets the name), saying how many there are.
+ */
+export function suggestPlaces(
+  level: PlaceLevel,
+  typed: string,
+  within: { region?: string; city?: string } = {},
+  limit = 100,
+  index = places(),
+): PlaceSuggestion[] {
+  const region = within.region?.trim() ? index.provincesNamed(within.region) : [];
+  let scope: readonly Named[] | undefined;
+  let above: (place: Named) => string;
+  if (level === 'province') {
+    above = (place) => (place as Province).region;
+  } else if (level === 'city') {
+    if (region.length > 0) scope = region.flatMap((province) => province.cities);
+    above = (place) => (place as City).province.name;
+  } else {
+    const named = within.city?.trim() ? index.citiesNamed(within.city) : [];
+    const cities = region.length > 0 ? named.filter((city) => region.includes(city.province)) : named;
+    if (cities.length > 0) scope = cities.flatMap((city) => city.barangays);
+    above = (place) => cityPlace((place as Barangay).city);
+  }
+  const key = placeKey(typed);
+  const where = ({ place, count }: { place: Named; count: number }) => ({
+    name: place.name,
+    where: count === 1 ? above(place) : `${count} places of this name`,
+  });
+  if (!scope) return index.prefixIndex(level).find(key, limit).map(where);
+  const found = new Map<Named, number>();
+  for (const place of scope) {
+    const rank = key === '' ? 0 : matchRank(place, key);
+    if (rank !== undefined) found.set(place, rank);
+  }
+  // A misspelling: the narrowed list is short enough to measure every name against it.
+  if (found.size === 0 && key.length >= 3)
+    for (const place of nearest(typed, scope, limit)) found.set(place, 3);
+  const ranked = [...found].sort(([a, rankA], [b, rankB]) => rankA - rankB || byName(a, b));
+  const sameName = new Map<string, Named[]>();
+  for (const [place] of ranked) {
+    const same = sameName.get(place.name);
+    if (same) same.push(place);
+    else if (sameName.size < limit) sameName.set(place.name, [place]);
+  }
+  return [...sameName.values()].map((same) => where({ place: same[0] as Named, count: same.length }));
 }

@@ -74,7 +74,11 @@ async function choose(
   { typed = {}, field = 'name' }: { typed?: Record<string, string>; field?: keyof SavedParty } = {},
 ): Promise<View> {
   await bot.pickInView(view, pickerOf(view, party), actionId, saved?.id ?? '', saved?.name ?? '', typed);
-  return bot.updatedView(view.id, (v) => elementOf(v, `${party}.${field}`)?.initial_value === saved?.[field]);
+  return bot.updatedView(view.id, (v) => {
+    // A place input (external_select) holds its value as its initial option.
+    const element = elementOf(v, `${party}.${field}`);
+    return (element?.initial_value ?? element?.initial_option?.value) === saved?.[field];
+  });
 }
 
 describe('parties saved by bookings', () => {
@@ -168,7 +172,7 @@ describe('the type-ahead on /book', () => {
     expect(elementOf(filled, 'consignee.phone').initial_value).toBe('0918 555 0202');
     expect(elementOf(filled, 'consignee.email').initial_value).toBe('maria@example.com');
     expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
-    expect(elementOf(filled, 'consignee.neighbourhood').initial_value).toBe('Brgy. 667');
+    expect(elementOf(filled, 'consignee.neighbourhood').initial_option?.value).toBe('Brgy. 667');
     expect(elementOf(filled, 'consignee.latitude').initial_value).toBe('14.5826');
     // The rest of the booking is as typed: the shipment step's values are kept.
     const sender = await next(bot, filled, { 'consignee.street': '47 Rizal St' });
@@ -197,8 +201,8 @@ describe('the type-ahead on /book', () => {
     const sender = await next(bot, second, receiver);
     const one = await choose(sender, 'shipper', ids.bookingParty, shipper);
     const both = await choose(one, 'returnTo', ids.bookingParty, returns);
-    expect(elementOf(both, 'shipper.city').initial_value).toBe('Makati');
-    expect(elementOf(both, 'returnTo.city').initial_value).toBe('Quezon City');
+    expect(elementOf(both, 'shipper.city').initial_option?.value).toBe('Makati');
+    expect(elementOf(both, 'returnTo.city').initial_option?.value).toBe('Quezon City');
     expect(elementOf(both, 'returnTo.phone').initial_value).toBe('0917 000 0303');
   });
 
@@ -317,7 +321,7 @@ describe('the type-ahead on /quote', () => {
     expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
     expect(elementOf(filled, 'consignee.postal').initial_value).toBe('1000');
     // What was typed elsewhere is kept.
-    expect(elementOf(filled, 'shipper.city').initial_value).toBe(typed['shipper.city']);
+    expect(elementOf(filled, 'shipper.city').initial_option?.value).toBe(typed['shipper.city']);
     expect(elementOf(filled, 'package.weight').initial_value).toBe(typed['package.weight']);
     // A quote has no names: none is put on the form.
     expect(textOf(filled.blocks)).not.toContain('0918 555 0202');
@@ -347,7 +351,7 @@ describe('Book from this message, with the address book', () => {
       operatorContactNumber: '0917 555 0100',
     });
     expect(elementOf(receiverStep, 'consignee.street').initial_value).toBe('45 Rizal St');
-    expect(elementOf(receiverStep, 'consignee.city').initial_value).toBe('Manila');
+    expect(elementOf(receiverStep, 'consignee.city').initial_option?.value).toBe('Manila');
   });
 });
 
@@ -484,7 +488,7 @@ describe('two dispatchers at once', () => {
     expect(told.body.response_action).toBe('update');
     const shown = told.body.view as View;
     expect(mrkdwnOf(shown)).toContain('Someone changed this party while you were editing it');
-    expect(elementOf(shown, 'party.city').initial_value).toBe('Pasay');
+    expect(elementOf(shown, 'party.city').initial_option?.value).toBe('Pasay');
     expect(elementOf(shown, 'party.street').initial_value).toBe('45 Rizal St');
     expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay', street: '45 Rizal St' });
 
@@ -562,7 +566,7 @@ describe('two dispatchers at once', () => {
       'consignee.city': 'Somewhere',
     });
     const quote = await bot.updatedView(form.id, (v) => mrkdwnOf(v).includes('was deleted'));
-    expect(elementOf(quote, 'consignee.city').initial_value).toBe('Somewhere');
+    expect(elementOf(quote, 'consignee.city').initial_option?.value).toBe('Somewhere');
     await bot.idle();
     expect(bot.logs.filter((line) => /"level":(50|60)/.test(line))).toEqual([]);
   });

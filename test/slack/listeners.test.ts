@@ -137,7 +137,8 @@ const expectedPermissions: Record<string, string[]> = {
     'function find_waybill',
     'view export_range',
   ],
-  'per request': ['command /book', 'command /quote', 'command /waybill'],
+  // The place type-ahead: what the form it is in needs (src/slack/places/options.ts).
+  'per request': ['command /book', 'command /quote', 'command /waybill', 'options value'],
   nothing: ['event app_home_opened', 'event message', 'view view_closed'],
 };
 

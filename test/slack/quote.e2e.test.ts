@@ -36,7 +36,7 @@ describe('/quote', () => {
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     const block = (id: string) => view.blocks.find((b) => b.block_id === id);
     expect(block('package.weight').element.initial_value).toBe('2.5');
-    expect(block('consignee.city').element.initial_value).toBe('Cebu City');
+    expect(block('consignee.city').element.initial_option?.value).toBe('Cebu City');
     expect(block('pickupDate').element.initial_date).toBe('2026-11-23');
     expect(block('expectedDeliveryDate').element.initial_date).toBe('2026-11-24');
     expect(block('serviceType').element.initial_option.value).toBe('DOOR_TO_DOOR');
@@ -56,7 +56,7 @@ describe('/quote', () => {
   it('takes a value in curly quotes, as phones and Slack on a Mac type them', async () => {
     const view = await openQuoteForm('to_city=“Lapu-Lapu City” weight=3');
     const block = (id: string) => view.blocks.find((b) => b.block_id === id);
-    expect(block('consignee.city').element.initial_value).toBe('Lapu-Lapu City');
+    expect(block('consignee.city').element.initial_option?.value).toBe('Lapu-Lapu City');
     expect(block('package.weight').element.initial_value).toBe('3');
   });
 

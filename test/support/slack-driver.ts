@@ -57,8 +57,18 @@ export interface SlackDriver {
     typed?: Record<string, string | null>,
     user?: string,
   ): Promise<AppResponse>;
-  /** A type-ahead menu (external_select) in a modal asking for its options as `value` is typed (block_suggestion). */
-  suggest(view: View, blockId: string, actionId: string, value: string, user?: string): Promise<AppResponse>;
+  /**
+   * A type-ahead menu (external_select) in a modal asking for its options as `value` is typed
+   * (block_suggestion); `typed` is what the inputs on screen hold at that moment (the view's state).
+   */
+  suggest(
+    view: View,
+    blockId: string,
+    actionId: string,
+    value: string,
+    user?: string,
+    typed?: Record<string, string | null>,
+  ): Promise<AppResponse>;
   /** An option chosen in a type-ahead menu that dispatches its action (block_actions, external_select). */
   pickInView(
     view: View,
@@ -200,9 +210,11 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
       ),
     clickInView: (view, actionId, value, typed = {}, user = 'UDISPATCH') =>
       post(interactiveBody(viewAction(view, actionId, typed, { value, user }))),
-    suggest: (view, blockId, actionId, value, user = 'UDISPATCH') =>
+    suggest: (view, blockId, actionId, value, user = 'UDISPATCH', typed = {}) =>
       post(
-        interactiveBody(blockSuggestionPayload({ actionId, blockId, value, user, view: viewArgs(view, {}) })),
+        interactiveBody(
+          blockSuggestionPayload({ actionId, blockId, value, user, view: viewArgs(view, typed) }),
+        ),
       ),
     pickInView: (view, blockId, actionId, value, text, typed = {}, user = 'UDISPATCH') =>
       post(

@@ -13,6 +13,7 @@ import {
   placeKey,
   places,
   postalWarning,
+  suggestPlaces,
 } from '../../src/waybill/places.js';
 
 const parts = (city: string, region = '', neighbourhood = '', district = ''): PlaceParts => ({
@@ -107,12 +108,48 @@ describe('the place list', () => {
     expect(postal('Makati', '', '')).toBeUndefined();
   });
 
+  it('offers official names for the type-ahead, narrowed by the parts above, names that begin with the words first', () => {
+    const names = (found: { name: string }[]) => found.map((place) => place.name);
+    expect(names(suggestPlaces('province', ''))).toHaveLength(places().provinces.length);
+    // A province by its region too, as the province field reads it.
+    expect(names(suggestPlaces('province', 'ncr'))).toEqual(['Metro Manila']);
+    expect(names(suggestPlaces('province', 'central visayas')).sort()).toEqual(['Bohol', 'Cebu']);
+    // Names that begin with it, then former names, then names with a later word that does.
+    const jose = suggestPlaces('city', 'jose');
+    expect(names(jose).slice(0, 3)).toEqual(['Jose Abad Santos', 'Jose Dalman', 'Jose Panganiban']);
+    expect(jose).toContainEqual({
+      name: 'San Jose',
+      where: expect.stringMatching(/^\d+ places of this name$/),
+    });
+    expect(names(jose).indexOf('San Jose')).toBeGreaterThan(names(jose).indexOf('Josefina'));
+    // Narrowed: a province's cities, a city's barangays, however the part above is written.
+    expect(suggestPlaces('city', 'san jose', { region: 'Batangas' })).toEqual([
+      { name: 'San Jose', where: 'Batangas' },
+    ]);
+    expect(suggestPlaces('barangay', 'lah', { region: 'cebu', city: 'Cebu City' })).toEqual([
+      { name: 'Lahug', where: 'City of Cebu, Cebu' },
+    ]);
+    expect(names(suggestPlaces('barangay', 'lahug', { city: 'Makati' }))).not.toContain('Lahug');
+    expect(names(suggestPlaces('barangay', 'lahgu', { city: 'Cebu City' }))).toEqual(['Lahug']);
+    // A part above not on the list narrows nothing.
+    expect(names(suggestPlaces('city', 'cebu', { region: 'Atlantis' }))).toContain('City of Cebu');
+    // At most the limit, each name once, however many match.
+    for (const typed of ['', 's', 'san', 'poblacion']) {
+      const found = suggestPlaces('barangay', typed);
+      expect(found, typed).toHaveLength(typed === '' ? new Set(found.map((p) => p.name)).size : 100);
+      expect(new Set(names(found)).size).toBe(found.length);
+    }
+    expect(suggestPlaces('barangay', 'zzzz')).toEqual([]);
+  });
+
   it('is read from disk on first use and holds within 20 MB', () => {
     const script = `
-      const { places } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
+      const { places, suggestPlaces } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
       gc(); const before = process.memoryUsage().heapUsed;
       const index = places();
       index.barangaysNamed('Lahug');
+      // The type-ahead's indexes of every province, city and barangay too.
+      for (const level of ['province', 'city', 'barangay']) suggestPlaces(level, 'san');
       gc(); console.log(process.memoryUsage().heapUsed - before, index.cities.length);`;
     const [bytes, cities] = execFileSync(
       process.execPath,

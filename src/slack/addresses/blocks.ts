@@ -2,13 +2,10 @@
 import type { ActionsBlock, InputBlock, KnownBlock, ModalView, Option } from '@slack/types';
 import type { SavedParty } from '../../store/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
-import { type FormField, inputBlocks } from '../kit/forms.js';
+import { type FormField, inputBlocks, MAX_OPTION_TEXT, MAX_OPTIONS } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
-/** Slack's limits on an external select's answer. */
-export const MAX_OPTIONS = 100;
-const MAX_OPTION_TEXT = 75;
 /** Parties the list shows: two blocks each, well inside a modal's 100. */
 export const MAX_LISTED = 30;
 

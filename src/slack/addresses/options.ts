@@ -2,8 +2,9 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { MAX_OPTIONS } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
-import { MAX_OPTIONS, partyOptions } from './blocks.js';
+import { partyOptions } from './blocks.js';
 
 /** Slack gives up on an options request after 3 s; an answer after this is no use to anyone. */
 const ANSWER_WITHIN_MS = 2_500;

@@ -13,10 +13,28 @@ export function placeFields(who: string, { postal = true } = {}): FormField[] {
       maxLength: 200,
       placeholder: 'Street and number',
     },
-    { path: `${who}.region`, label: 'Province / region', kind: 'text', maxLength: 100 },
-    { path: `${who}.city`, label: 'City', kind: 'text', maxLength: 100 },
+    {
+      path: `${who}.region`,
+      label: 'Province / region',
+      kind: 'place',
+      level: 'province',
+      placeholder: 'Type to find a province',
+    },
+    {
+      path: `${who}.city`,
+      label: 'City',
+      kind: 'place',
+      level: 'city',
+      placeholder: 'Type to find a city or municipality',
+    },
     { path: `${who}.district`, label: 'District', kind: 'text', maxLength: 100 },
-    { path: `${who}.neighbourhood`, label: 'Neighbourhood', kind: 'text', maxLength: 100 },
+    {
+      path: `${who}.neighbourhood`,
+      label: 'Neighbourhood',
+      kind: 'place',
+      level: 'barangay',
+      placeholder: 'Type to find a barangay',
+    },
     ...(postal
       ? [{ path: `${who}.postal`, label: 'Postal code', kind: 'text' as const, maxLength: 20 }]
       : []),

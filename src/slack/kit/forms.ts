@@ -2,7 +2,9 @@
 import type { InputBlock, KnownBlock, PlainTextOption } from '@slack/types';
 import type { z } from 'zod';
 import type { Choice } from '../../waybill/catalog.js';
+import type { PlaceLevel } from '../../waybill/places.js';
 import { type FieldError, validate } from '../../waybill/schemas.js';
+import { cut } from './blocks.js';
 
 /**
  * Forms whose block ids are the schema paths of their fields (`consignee.phone`,
@@ -11,7 +13,17 @@ import { type FieldError, validate } from '../../waybill/schemas.js';
  * (`childWaybills.2.weight#r3`) is ignored when reading: it gives a rebuilt row a fresh identity.
  */
 
-export type FieldKind = 'text' | 'multiline' | 'decimal' | 'integer' | 'select' | 'date' | 'time' | 'email';
+export type FieldKind =
+  | 'text'
+  | 'multiline'
+  | 'decimal'
+  | 'integer'
+  | 'select'
+  | 'date'
+  | 'time'
+  | 'email'
+  /** A part of an address chosen from the official place list by type-ahead (external_select). */
+  | 'place';
 
 export interface FormField {
   path: string;
@@ -21,6 +33,8 @@ export interface FormField {
   placeholder?: string;
   maxLength?: number;
   options?: readonly Choice[];
+  /** Which part of the place list a `place` field offers. */
+  level?: PlaceLevel;
 }
 
 export const VALUE_ACTION = 'value';
@@ -44,6 +58,7 @@ export function pathOfBlock(blockId: string): string {
 function readStateValue(state: StateValue): unknown {
   switch (state.type) {
     case 'static_select':
+    case 'external_select':
       return state.selected_option?.value ?? null;
     case 'datepicker':
       return state.selected_date ?? null;
@@ -153,6 +168,24 @@ export function option(choice: Choice): PlainTextOption {
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
+/** Slack's limits on an external select's answer (its options), and on an option's text and value. */
+export const MAX_OPTIONS = 100;
+export const MAX_OPTION_TEXT = 75;
+const MAX_OPTION_VALUE = 150;
+
+/**
+ * A place as an option, its value what the courier gets. A pre-filled value need not be on the list:
+ * it is shown as it was typed (an external select's initial option is never checked against its
+ * options), and the form's check says what to choose instead.
+ */
+export function placeOption(name: string, where?: string): PlainTextOption {
+  return {
+    text: plain(cut(name, MAX_OPTION_TEXT)),
+    value: name.slice(0, MAX_OPTION_VALUE),
+    ...(where ? { description: plain(cut(where, MAX_OPTION_TEXT)) } : {}),
+  };
+}
+
 function asText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -202,6 +235,15 @@ function element(field: FormField, initial: unknown): InputBlock['element'] {
         ...placeholder,
       };
     }
+    case 'place':
+      return {
+        type: 'external_select',
+        action_id: VALUE_ACTION,
+        // Opened empty it lists the places within the part above: a province's cities, a city's barangays.
+        min_query_length: 0,
+        ...(text ? { initial_option: placeOption(text) } : {}),
+        ...placeholder,
+      };
     case 'date':
       return {
         type: 'datepicker',

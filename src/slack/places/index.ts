@@ -1,0 +1,9 @@
+/** The forms' place type-ahead: the feature's public entry. */
+// bot.ts registers it; the forms' place inputs are built by the kit (fields.ts), whichever feature shows them.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import * as options from './options.js';
+
+export function register(app: App, deps: Core): void {
+  options.register(app, deps);
+}
