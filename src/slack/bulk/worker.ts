@@ -4,13 +4,14 @@
  * replica finishes it, and rows left by a replica that is gone (or by this one's last run) resumed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { bookRow, type QueuedBooking, type RowDone } from '../../operations/book-row.js';
 import { type ClaimedRow, type ImportRun, StoreUnavailableError } from '../../store/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
-import { bookRow, type QueuedBooking, type RowDone, summarise } from './run.js';
+import { summarise } from './run.js';
 
 /** Progress is redrawn at most this often by each replica booking the run. */
 const PROGRESS_EVERY_MS = 2000;
@@ -205,7 +206,12 @@ export class BulkWorker {
     }
     if (!run) return undefined;
     const booking = run;
-    const done: RowDone = await bookRow(deps, run, claimed.booking as QueuedBooking, {
+    const rowDeps = {
+      ...deps,
+      reading: { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone },
+      trackingPrefix: deps.bot.trackingPrefix,
+    };
+    const done: RowDone = await bookRow(rowDeps, run, claimed.booking as QueuedBooking, {
       stopping: () => this.stopping,
       databaseAway: () => this.tellDatabaseAway(deps, client, [booking]),
     });
