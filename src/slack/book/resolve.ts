@@ -15,9 +15,9 @@ import { bookingCard } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
-import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { bookingDoneView, resolvedNotBookedView } from './outcome-view.js';
 import { postCard } from './send.js';
 
 /**

@@ -20,9 +20,9 @@ import {
 import { type SendStep, showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
-import { type BookingDone, bookingDoneView, bookingOutcomeView, bookingWorkingView } from './blocks.js';
 import { bookingMetadata } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { type BookingDone, bookingDoneView, bookingOutcomeView, bookingWorkingView } from './outcome-view.js';
 import { showStep } from './steps.js';
 
 const isBooked = (result: unknown): result is BookingDone =>
