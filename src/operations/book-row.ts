@@ -27,10 +27,11 @@ import { beginAttempt, bookingAttempt, storeOutcome } from './attempts.js';
 import { sendBooking } from './book.js';
 import type { OperationDeps } from './call-once.js';
 
-/** What booking a row uses besides an operation's: how a row is read, and the prefix of a generated number. */
+/** What booking a row uses besides an operation's: the booking schema a row is read with, where the bot is, the prefix of a generated number. */
 export interface RowDeps extends OperationDeps {
-  reading: Parameters<typeof bookingOfRow>[0];
-  trackingPrefix: string;
+  schemas: { booking: Parameters<typeof bookingOfRow>[0]['schema'] };
+  waybill: { timeZone: string };
+  bot: { trackingPrefix: string };
 }
 
 /** What a queued row carries, so any replica can book it without the file: the row as read, and its number from an earlier run. */
@@ -58,7 +59,7 @@ export interface RowBooking {
 
 /** The row's tracking number: the one an earlier run gave it, the one typed, or the next free one. */
 async function numberFor(
-  deps: Pick<RowDeps, 'store' | 'trackingPrefix'>,
+  deps: Pick<RowDeps, 'store' | 'bot'>,
   run: ImportRun,
   { row, earlierNumber }: QueuedBooking,
   holder: string,
@@ -68,7 +69,7 @@ async function numberFor(
   if (row.trackingNumber && !(await store.trackingNumbers.reserve(row.trackingNumber, holder))) {
     return { taken: row.trackingNumber };
   }
-  const number = row.trackingNumber || (await store.trackingNumbers.next(deps.trackingPrefix, holder));
+  const number = row.trackingNumber || (await store.trackingNumbers.next(deps.bot.trackingPrefix, holder));
   return (await store.imports.addRow(run.fileHash, row.row, number)).trackingNumber;
 }
 
@@ -133,11 +134,15 @@ export async function bookRow(
       );
     }
     number = given;
-    const checked = bookingOfRow(deps.reading, row.values, number);
+    const checked = bookingOfRow(
+      { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone },
+      row.values,
+      number,
+    );
     if (!checked.ok) {
       return done(deps, run, result('not valid', number, checked.errors.map((e) => e.message).join('; ')));
     }
-    const request = toBookingWire(checked.value, deps.reading.timeZone);
+    const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };

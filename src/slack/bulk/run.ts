@@ -3,7 +3,6 @@ import { type QueuedBooking, settledResult } from '../../operations/book-row.js'
 import type { Draft, ImportRow, ImportRun, NewQueuedRow } from '../../store/index.js';
 import type { BookingCsv, CsvBooking, CsvProblem } from '../../waybill/csv/read-bookings.js';
 import { type RowResult, resultsCsv } from '../../waybill/csv/results.js';
-import type { Core } from '../core.js';
 import { type Delivered, deliveredNote, postToChannel, type SlackClient } from '../kit/delivery.js';
 import { downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
@@ -18,7 +17,7 @@ import {
   rowMessages,
   summaryCard,
 } from './blocks.js';
-import { type BulkDraft, fileHash, readBookings, settledBefore } from './check.js';
+import { type BulkDeps, type BulkDraft, fileHash, readBookings, settledBefore } from './check.js';
 
 /** One line per row with problems: what the results file and the thread say of it. */
 function notValid(problems: readonly CsvProblem[]): RowResult[] {
@@ -45,7 +44,7 @@ function receiverOf(row: CsvBooking): string {
 
 /** The card in the chosen channel, each row's outcome in its thread, and the results file there too. */
 async function report(
-  deps: Pick<Core, 'logger' | 'waybill'>,
+  deps: Pick<BulkDeps, 'logger' | 'waybill'>,
   client: SlackClient,
   run: ImportRun,
   results: RowResult[],
@@ -89,7 +88,7 @@ async function report(
  * its thread and the results file, and the finished window.
  */
 export async function summarise(
-  deps: Pick<Core, 'store' | 'logger' | 'waybill'>,
+  deps: Pick<BulkDeps, 'store' | 'logger' | 'waybill'>,
   client: SlackClient,
   run: ImportRun,
 ): Promise<void> {
@@ -149,7 +148,7 @@ function queueOf(csv: BookingCsv, earlier: Map<number, ImportRow>): NewQueuedRow
  * file under way already is not doubled: the dispatcher is pointed to it.
  */
 export async function startImport(
-  deps: Core,
+  deps: Pick<BulkDeps, 'store' | 'logger' | 'now' | 'schemas' | 'waybill' | 'bot' | 'profiles'>,
   client: SlackClient,
   { viewId, draft, wake }: { viewId: string; draft: Draft<BulkDraft>; wake: () => void },
 ): Promise<void> {
