@@ -15,7 +15,7 @@ import { bookingCard } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
-import { bookingMetadata, validateDraft } from './draft.js';
+import { type BookDeps, bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingDoneView, resolvedNotBookedView } from './outcome-view.js';
 import { postCard } from './send.js';
@@ -24,7 +24,7 @@ import { postCard } from './send.js';
  * The unknown booking a Resolve names, with its draft; or why it cannot be resolved, in words.
  * Not booked yet, it belongs to the conversation its draft was made for.
  */
-async function unresolved(deps: Core, key: string, asker: Asker) {
+async function unresolved(deps: Pick<BookDeps, 'store' | 'access' | 'logger'>, key: string, asker: Asker) {
   const found = await unresolvedWithDraft<BookingAttemptResult, BookingDraft>(deps, key, 'booking');
   if (typeof found === 'string') return found;
   const booking = { trackingNumber: found.attempt.trackingNumber ?? '', channelId: found.draft.channelId };
@@ -33,7 +33,7 @@ async function unresolved(deps: Core, key: string, asker: Asker) {
 
 /** Records what the person answered, once (settleBooking); the card of a booking the courier has is posted after. */
 async function settle(
-  deps: Core,
+  deps: Pick<BookDeps, 'store' | 'logger' | 'now' | 'activity' | 'inFlight' | 'waybill' | 'schemas' | 'bot'>,
   { attempt, draft }: { attempt: Attempt; draft: Draft<BookingDraft> },
   { verdict, reference, userId, client }: Resolution,
 ): Promise<Settled> {

@@ -3,12 +3,16 @@ import type { ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
 import { type Booking, type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
-import type { Core } from '../core.js';
 import { saveToShow } from '../kit/drafts.js';
-import { bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
+import { type BookDeps, bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
 import { type BookingDraft, type BookingStep, bookingSpec, bookingSteps } from './form.js';
 import { bookingReviewView } from './review-view.js';
 import { bookingStepView } from './step-view.js';
+
+/** What showing a step reads: the settings, the schemas, the sender profiles, how many parcels a booking may have. */
+export type Shows = Pick<BookDeps, 'waybill' | 'schemas' | 'profiles'> & {
+  bot: Pick<BookDeps['bot'], 'maxParcels'>;
+};
 
 /** A step to show and the notices on top of it; at the review, the booking it shows, validated once. */
 export type ShownStep =
@@ -19,7 +23,7 @@ export type ShownStep =
 const formSteps = bookingSteps.filter((s): s is Exclude<BookingStep, 'review'> => s !== 'review');
 
 /** Instead of a review of a draft that is not a valid booking: the first step with a problem, naming a few. */
-function firstProblem(deps: Pick<Core, 'waybill'>, data: BookingDraft, errors: FieldError[]): ShownStep {
+function firstProblem(deps: Pick<BookDeps, 'waybill'>, data: BookingDraft, errors: FieldError[]): ShownStep {
   const step = formSteps.find((s) => errorsOfStep(deps, data, s, errors).length > 0) ?? 'shipment';
   const problems = errorsOfStep(deps, data, step, errors).map((e) => e.message);
   // A modal holds 100 blocks: name a few problems; the rest show inline when Next is pressed.
@@ -34,7 +38,7 @@ function firstProblem(deps: Pick<Core, 'waybill'>, data: BookingDraft, errors: F
  * The draft is validated here, once, and the review shows the booking validated.
  */
 export function stepToShow(
-  deps: Pick<Core, 'waybill' | 'schemas'>,
+  deps: Pick<BookDeps, 'waybill' | 'schemas'>,
   data: BookingDraft,
   step: BookingStep,
   notices: string[] = [],
@@ -45,20 +49,12 @@ export function stepToShow(
 }
 
 /** The draft's step as a view, with its rev in the inputs' block ids; pure. */
-export function renderStep(
-  deps: Pick<Core, 'waybill' | 'schemas' | 'profiles' | 'bot'>,
-  draft: Draft<BookingDraft>,
-  notices: string[] = [],
-): ModalView {
+export function renderStep(deps: Shows, draft: Draft<BookingDraft>, notices: string[] = []): ModalView {
   return renderShown(deps, draft, stepToShow(deps, draft.data, draft.data.step, notices));
 }
 
 /** The step worked out already (stepToShow) as a view; pure. */
-function renderShown(
-  deps: Pick<Core, 'waybill' | 'schemas' | 'profiles' | 'bot'>,
-  draft: Draft<BookingDraft>,
-  shown: ShownStep,
-): ModalView {
+function renderShown(deps: Shows, draft: Draft<BookingDraft>, shown: ShownStep): ModalView {
   if (shown.step === 'review') {
     const { booking } = shown;
     return bookingReviewView({
@@ -92,7 +88,7 @@ function renderShown(
 
 /** Saves the draft at the step it is shown at (a new rev, so Slack shows the draft's values) and renders it. */
 export async function showStep(
-  deps: Pick<Core, 'store' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
+  deps: Shows & Pick<BookDeps, 'store'>,
   draft: Draft<BookingDraft>,
   step: BookingStep,
   notices: string[] = [],

@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
-import { recordAndTell } from './record.js';
+import { recordAndTell, type StatusDeps } from './record.js';
 import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */
@@ -14,7 +14,7 @@ export const statusCommand: CommandAnswer<'status'> = async (deps, { ack, client
 };
 
 async function recordTyped(
-  deps: Core,
+  deps: StatusDeps,
   client: SlackClient,
   userId: string,
   request: { trackingNumber: string; words: string },

@@ -8,6 +8,15 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
 
+/**
+ * What recording a status uses of the core: its register hands the whole core on, and each
+ * working function takes only the part of this it uses.
+ */
+export type StatusDeps = Pick<
+  Core,
+  'store' | 'schemas' | 'logger' | 'access' | 'activity' | 'inFlight' | 'waybill' | 'bot'
+>;
+
 /** Times the card is redrawn when another status was recorded meanwhile: each round sees a newer one. */
 const REDRAWS = 3;
 
@@ -17,7 +26,7 @@ const REDRAWS = 3;
  * card and the thread are told after, through `afterwards`.
  */
 export async function recordStatus(
-  deps: Core,
+  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'access' | 'activity'>,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
@@ -38,7 +47,11 @@ export async function recordStatus(
  * another replica recorded a newer one meanwhile, so the last edit shows the last status), and
  * the status gets its line in each card's thread.
  */
-export async function tellCards(deps: Core, client: SlackClient, entry: StatusEntry): Promise<void> {
+export async function tellCards(
+  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
+  client: SlackClient,
+  entry: StatusEntry,
+): Promise<void> {
   const known = await storedBooking(deps, entry.trackingNumber);
   if (!known) return;
   const places = cardPlaces(deps, known.record);
@@ -66,7 +79,7 @@ export async function tellCards(deps: Core, client: SlackClient, entry: StatusEn
 
 /** Records a status and, after the answer, tells the cards; what to say to the person. */
 export async function recordAndTell(
-  deps: Core,
+  deps: StatusDeps,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<string> {

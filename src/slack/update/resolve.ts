@@ -16,12 +16,12 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
-import type { UpdateDraft } from './draft.js';
+import type { UpdateDeps, UpdateDraft } from './draft.js';
 import { announce } from './send.js';
 import { checkUpdate } from './steps.js';
 
 /** The unknown update a Resolve names, with its draft; or why it cannot be resolved (by this person), in words. */
-async function unresolved(deps: Core, key: string, asker: Asker) {
+async function unresolved(deps: Pick<UpdateDeps, 'store' | 'access' | 'logger'>, key: string, asker: Asker) {
   const found = await unresolvedWithDraft<UpdateAttemptResult, UpdateDraft>(deps, key, 'update');
   if (typeof found === 'string') return found;
   const booking = await deps.store.bookings.get(found.draft.data.trackingNumber);
@@ -30,7 +30,7 @@ async function unresolved(deps: Core, key: string, asker: Asker) {
 
 /** Records what the person answered, once (settleUpdate); the card and thread of an update the courier has are told after. */
 async function settle(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'logger' | 'activity' | 'inFlight' | 'waybill' | 'schemas' | 'bot'>,
   { attempt, draft }: { attempt: Attempt; draft: Draft<UpdateDraft> },
   { verdict, userId, client }: Resolution,
 ): Promise<Settled> {
