@@ -29,3 +29,19 @@ export function settleUnknown<R, T = undefined>(
     return { recorded };
   });
 }
+
+/** The audit entry of a person's verdict on a call of unknown outcome: what they found, and who decided. */
+export function verdictAudit(
+  decidedBy: string,
+  trackingNumber: string,
+  outcome: string,
+  detail: string,
+): Omit<AuditEntry, 'id' | 'at'> {
+  return {
+    userId: decidedBy,
+    operation: 'resolve',
+    trackingNumber,
+    outcome,
+    detail: `${detail}: decided by ${decidedBy}`,
+  };
+}

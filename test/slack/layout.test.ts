@@ -1,7 +1,8 @@
 /**
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
- * core knows only the runtime.
+ * core knows only the runtime; in the features that declare what they use, only register takes the
+ * whole core.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -38,6 +39,22 @@ function importsOf(place: string): Import[] {
     }));
   });
 }
+
+/** Lines of a folder's files under src/slack/ that `test` holds for. */
+function linesOf(folder: string, test: (line: string) => boolean): string[] {
+  const path = join(slackDir, folder);
+  return readdirSync(path, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .flatMap((name) =>
+      readFileSync(join(path, name), 'utf8')
+        .split('\n')
+        .filter(test)
+        .map((line) => `${folder}/${name}: ${line.trim()}`),
+    );
+}
+
+/** Features whose working functions take only the part of the core they use (their own `Pick<Core, …>`). */
+const narrowed = ['book', 'update', 'bulk', 'status', 'remittance'];
 
 const featureOf = (target: string) => features.find((feature) => target.startsWith(`${feature}/`));
 const into = (folder: string) => (imported: Import) => imported.target.startsWith(`${folder}/`);
@@ -79,6 +96,13 @@ describe('src/slack layout', () => {
 
   it('the kit imports no guard (the guard a listener is registered with is typed in kit/listener.ts)', () => {
     expect(importsOf('kit').filter(into('guards'))).toEqual([]);
+  });
+
+  it.each(narrowed)('in %s only register takes the whole core', (feature) => {
+    const whole = (line: string) => /:\s*Core\b(?!\[)/.test(line);
+    // The check finds what it is for: every register does take it.
+    expect(linesOf(feature, whole).length).toBeGreaterThan(0);
+    expect(linesOf(feature, (line) => whole(line) && !/\bfunction register\(/.test(line))).toEqual([]);
   });
 
   it('the core knows the runtime only: no feature, guard or kit', () => {

@@ -1,5 +1,6 @@
 /** For unit tests of the Slack layer's pure parts: the little of a core they read, and a booking typed step by step without Bolt. */
 import { stateFor } from '../../fakes/view-state.js';
+import type { WaybillConfig } from '../../src/config.js';
 import { addParcel } from '../../src/slack/book/changes.js';
 import { withTyped } from '../../src/slack/book/draft.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
@@ -13,16 +14,30 @@ import { parcel, receiver, shipment } from './booking-flow.js';
 
 export const MAX_PARCELS = 10;
 
-/** What the views and validation read of a core: the default catalog, Manila, the sandbox. */
-export function unitCore(): Core {
+/** What the views and validation read of a core, and nothing more. */
+export type UnitDeps = Pick<Core, 'waybill' | 'schemas' | 'profiles' | 'now'> & {
+  bot: Pick<Core['bot'], 'maxParcels'>;
+};
+
+/** The views' and validation's part of a core: the default catalog, Manila, the sandbox. */
+export function unitCore(): UnitDeps {
   const catalog = defaultCatalog;
+  const waybill: WaybillConfig = {
+    env: 'sandbox',
+    timeZone: 'Asia/Manila',
+    timeoutMs: 10_000,
+    currency: 'PHP',
+    catalog,
+    sandboxLatencyMs: 0,
+    placeCheck: 'refuse',
+  };
   return {
-    waybill: { catalog, timeZone: 'Asia/Manila', env: 'sandbox', currency: 'PHP' },
-    schemas: createWaybillSchemas(catalog),
+    waybill,
+    schemas: createWaybillSchemas(catalog, { places: waybill.placeCheck }),
     bot: { maxParcels: MAX_PARCELS },
     profiles: [],
     now: () => new Date('2026-03-02T01:00:00Z'),
-  } as unknown as Core;
+  };
 }
 
 /** A stored draft holding `data`, as the store hands it back. */
@@ -42,7 +57,7 @@ export function draftOf<T>(data: T, kind = 'booking'): Draft<T> {
 }
 
 /** A new booking draft, at the shipment step with the defaults, its tracking number handed out. */
-export function newBookingDraft(core: Core): Draft<BookingDraft> {
+export function newBookingDraft(core: UnitDeps): Draft<BookingDraft> {
   const { timeZone, catalog } = core.waybill;
   return draftOf<BookingDraft>({
     input: bookingDefaults(core.now(), timeZone, catalog),
@@ -66,7 +81,7 @@ export const sender = {
  * The booking typed into each step's view as Slack would send it back (its state), merged by
  * withTyped: shipment, receiver, sender, and two parcels. `over` is typed over any step's values.
  */
-export function typedBooking(core: Core, over: Record<string, string> = {}): BookingDraft {
+export function typedBooking(core: UnitDeps, over: Record<string, string> = {}): BookingDraft {
   let data = newBookingDraft(core).data;
   const steps = [
     ['shipment', shipment],

@@ -4,9 +4,9 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { ids } from '../kit/ids.js';
-import { bookingExpiredView } from './blocks.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { bookingExpiredView } from './outcome-view.js';
 import { startBooking } from './send.js';
 import { showStep } from './steps.js';
 

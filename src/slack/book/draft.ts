@@ -7,12 +7,30 @@ import { getPath, mergeInput, readFormState, type StateValues } from '../kit/for
 import { viewMetadata } from '../kit/ids.js';
 import { type BookingDraft, type BookingOrigin, type BookingStep, stepOfPath, stepTitles } from './form.js';
 
+/**
+ * What the booking feature uses of the core: its register hands the whole core on, and each
+ * working function takes only the part of this it uses.
+ */
+export type BookDeps = Pick<
+  Core,
+  | 'store'
+  | 'courier'
+  | 'logger'
+  | 'now'
+  | 'activity'
+  | 'inFlight'
+  | 'access'
+  | 'waybill'
+  | 'schemas'
+  | 'profiles'
+> & { bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId'> };
+
 export function bookingMetadata(draft: Draft<BookingDraft>): string {
   return viewMetadata({ draftId: draft.id });
 }
 
 export function createBookingDraft(
-  deps: Pick<Core, 'store' | 'bot' | 'now' | 'waybill'>,
+  deps: Pick<BookDeps, 'store' | 'bot' | 'now' | 'waybill'>,
   where: { userId: string; channelId: string; responseUrl?: string },
   input: Record<string, unknown>,
   origin?: BookingOrigin,
@@ -46,7 +64,7 @@ export function withTyped(data: BookingDraft, values: StateValues | undefined): 
 
 /** The booking the draft describes, validated by the one Booking schema. */
 export function validateDraft(
-  deps: Pick<Core, 'waybill' | 'schemas'>,
+  deps: Pick<BookDeps, 'waybill' | 'schemas'>,
   data: BookingDraft,
 ): Validation<Booking> {
   const input = toBookingInput(data.input, {
@@ -59,7 +77,7 @@ export function validateDraft(
 
 /** The errors a step can show inline: those about its own fields. */
 export function errorsOfStep(
-  deps: Pick<Core, 'waybill'>,
+  deps: Pick<BookDeps, 'waybill'>,
   data: BookingDraft,
   step: BookingStep,
   errors: FieldError[],
@@ -72,7 +90,7 @@ export function errorsOfStep(
  * already handed out.
  */
 export async function withTrackingNumber(
-  deps: Pick<Core, 'store' | 'bot'>,
+  deps: Pick<BookDeps, 'store' | 'bot'>,
   draftId: string,
   data: BookingDraft,
 ): Promise<BookingDraft> {
@@ -84,7 +102,7 @@ export async function withTrackingNumber(
 
 /** Someone's booking drafts not sent yet, the latest first: what the Home tab offers to resume. */
 export async function openBookingDrafts(
-  deps: Pick<Core, 'store'>,
+  deps: Pick<BookDeps, 'store'>,
   userId: string,
   limit: number,
 ): Promise<{ id: string; receiver: string; step: string; savedAt: Date }[]> {

@@ -147,6 +147,7 @@ export function bookingFormSpec(
 }
 
 /** The booking form of this core's catalog, schema, time zone and parcel limit. */
-export const bookingSpec = perCore((core: Pick<Core, 'waybill' | 'schemas' | 'bot'>) =>
-  bookingFormSpec(core.waybill.catalog, core.schemas.booking, core.waybill.timeZone, core.bot.maxParcels),
+export const bookingSpec = perCore(
+  (core: Pick<Core, 'waybill' | 'schemas'> & { bot: Pick<Core['bot'], 'maxParcels'> }) =>
+    bookingFormSpec(core.waybill.catalog, core.schemas.booking, core.waybill.timeZone, core.bot.maxParcels),
 );

@@ -12,7 +12,7 @@ import { ids } from '../kit/ids.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { storedBooking } from '../kit/stored-booking.js';
-import { createBookingDraft } from './draft.js';
+import { type BookDeps, createBookingDraft } from './draft.js';
 import { showStep } from './steps.js';
 
 /** What a rebooking does not copy: new numbers and dates are given, and the references name the old order. */
@@ -53,7 +53,7 @@ export function rebookInput(booking: Booking): Record<string, unknown> {
  * out on the first step and at review.
  */
 async function rebookForm(
-  deps: Core,
+  deps: Pick<BookDeps, 'store' | 'schemas' | 'logger' | 'access' | 'waybill' | 'profiles' | 'bot' | 'now'>,
   client: SlackClient,
   where: { userId: string; channelId: string; responseUrl?: string },
   trackingNumber: string,

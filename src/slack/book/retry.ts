@@ -6,9 +6,9 @@ import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { onModalButton } from '../kit/buttons.js';
 import { ids } from '../kit/ids.js';
 import { sendFromButton } from '../kit/modal.js';
-import { bookingWorkingView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { bookingWorkingView } from './outcome-view.js';
 import { startBooking } from './send.js';
 
 /**

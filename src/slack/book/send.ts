@@ -6,7 +6,6 @@ import type { Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
-import type { Core } from '../core.js';
 import { resolveActions } from '../kit/attempts.js';
 import { notice } from '../kit/blocks.js';
 import { bookingCard } from '../kit/booking-card.js';
@@ -20,17 +19,20 @@ import {
 import { type SendStep, showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
-import { type BookingDone, bookingDoneView, bookingOutcomeView, bookingWorkingView } from './blocks.js';
-import { bookingMetadata } from './draft.js';
+import { type BookDeps, bookingMetadata } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { type BookingDone, bookingDoneView, bookingOutcomeView, bookingWorkingView } from './outcome-view.js';
 import { showStep } from './steps.js';
+
+/** What sending a booking uses: the booking operation's, what showing a step reads, and the card's channel. */
+type Sending = Omit<BookDeps, 'inFlight' | 'access'>;
 
 const isBooked = (result: unknown): result is BookingDone =>
   typeof result === 'object' && result !== null && 'trackingRefNo' in result;
 
 /** What the modal shows for an attempt already made with this key (a double click, a replay). */
 export function viewOfAttempt(
-  deps: Pick<Core, 'waybill'>,
+  deps: Pick<BookDeps, 'waybill'>,
   draft: Draft<BookingDraft>,
   trackingNumber: string,
   attempt: { key: string; state: string; result?: BookingAttemptResult },
@@ -43,13 +45,13 @@ export function viewOfAttempt(
  * Where a card went is worth keeping but not worth failing a booking for: without it, an update is
  * told in the channel instead of in the card's thread.
  */
-function cardPlaceLost(deps: Pick<Core, 'logger'>, trackingNumber: string) {
+function cardPlaceLost(deps: Pick<BookDeps, 'logger'>, trackingNumber: string) {
   return (err: unknown) =>
     deps.logger.warn({ err, trackingNumber }, 'where the booking card went could not be recorded');
 }
 
 export async function postCard(
-  deps: Pick<Core, 'store' | 'logger' | 'bot'>,
+  deps: Pick<BookDeps, 'store' | 'logger' | 'bot'>,
   client: SlackClient,
   draft: Draft<BookingDraft>,
   card: ReturnType<typeof bookingCard>,
@@ -86,7 +88,11 @@ export async function postCard(
 }
 
 /** Why a typed tracking number cannot be sent, naming the field; undefined when this draft holds it. */
-async function trackingNumberTaken(deps: Pick<Core, 'store'>, draft: Draft<BookingDraft>, booking: Booking) {
+async function trackingNumberTaken(
+  deps: Pick<BookDeps, 'store'>,
+  draft: Draft<BookingDraft>,
+  booking: Booking,
+) {
   const { trackingNumber } = booking;
   // A generated number was reserved for this draft when it was handed out.
   if (trackingNumber === draft.data.generatedTrackingNumber) return undefined;
@@ -102,7 +108,7 @@ async function trackingNumberTaken(deps: Pick<Core, 'store'>, draft: Draft<Booki
  * is under way, done or of unknown outcome (the courier may have it already).
  */
 export async function startBooking(
-  deps: Core,
+  deps: Sending,
   client: SlackClient,
   input: { viewId: string; draft: Draft<BookingDraft>; booking: Booking; again?: 'failed' },
 ): Promise<SendStep> {
@@ -151,7 +157,7 @@ async function showOrTell(
  * then the card is posted and the outcome shown (as a message if the modal was closed).
  */
 async function runBooking(
-  deps: Core,
+  deps: Sending,
   client: SlackClient,
   input: {
     viewId: string;

@@ -1,23 +1,30 @@
 /** The booking modal's steps: which step a draft is shown at, that step rendered (pure), and showing it. */
 import type { ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
-import { type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
+import { type Booking, type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
-import type { Core } from '../core.js';
 import { saveToShow } from '../kit/drafts.js';
-import { bookingReviewView, bookingStepView } from './blocks.js';
-import { bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
+import { type BookDeps, bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
 import { type BookingDraft, type BookingStep, bookingSpec, bookingSteps } from './form.js';
+import { bookingReviewView } from './review-view.js';
+import { bookingStepView } from './step-view.js';
 
-/** A step to show and the notices on top of it. */
-export interface ShownStep {
-  step: BookingStep;
-  notices: string[];
-}
+/** What showing a step reads: the settings, the schemas, the sender profiles, how many parcels a booking may have. */
+export type Shows = Pick<BookDeps, 'waybill' | 'schemas' | 'profiles'> & {
+  bot: Pick<BookDeps['bot'], 'maxParcels'>;
+};
+
+/** A step to show and the notices on top of it; at the review, the booking it shows, validated once. */
+export type ShownStep =
+  | { step: Exclude<BookingStep, 'review'>; notices: string[] }
+  | { step: 'review'; notices: string[]; booking: Booking };
+
+/** The steps with inputs: every field's problem is shown on one of them. */
+const formSteps = bookingSteps.filter((s): s is Exclude<BookingStep, 'review'> => s !== 'review');
 
 /** Instead of a review of a draft that is not a valid booking: the first step with a problem, naming a few. */
-function firstProblem(deps: Pick<Core, 'waybill'>, data: BookingDraft, errors: FieldError[]): ShownStep {
-  const step = bookingSteps.find((s) => errorsOfStep(deps, data, s, errors).length > 0) ?? 'shipment';
+function firstProblem(deps: Pick<BookDeps, 'waybill'>, data: BookingDraft, errors: FieldError[]): ShownStep {
+  const step = formSteps.find((s) => errorsOfStep(deps, data, s, errors).length > 0) ?? 'shipment';
   const problems = errorsOfStep(deps, data, step, errors).map((e) => e.message);
   // A modal holds 100 blocks: name a few problems; the rest show inline when Next is pressed.
   const notices =
@@ -28,33 +35,30 @@ function firstProblem(deps: Pick<Core, 'waybill'>, data: BookingDraft, errors: F
 /**
  * The step the draft is shown at when `step` is asked for: the review only of a valid booking
  * (only a skipped step makes it otherwise), else the first step with a problem and the problems.
+ * The draft is validated here, once, and the review shows the booking validated.
  */
 export function stepToShow(
-  deps: Pick<Core, 'waybill' | 'schemas'>,
+  deps: Pick<BookDeps, 'waybill' | 'schemas'>,
   data: BookingDraft,
   step: BookingStep,
   notices: string[] = [],
 ): ShownStep {
   if (step !== 'review') return { step, notices };
   const result = validateDraft(deps, data);
-  return result.ok ? { step, notices } : firstProblem(deps, data, result.errors);
+  return result.ok ? { step, notices, booking: result.value } : firstProblem(deps, data, result.errors);
 }
 
 /** The draft's step as a view, with its rev in the inputs' block ids; pure. */
-export function renderStep(
-  deps: Pick<Core, 'waybill' | 'schemas' | 'profiles' | 'bot'>,
-  draft: Draft<BookingDraft>,
-  notices: string[] = [],
-): ModalView {
-  const { step } = draft.data;
-  if (step === 'review') {
-    const result = validateDraft(deps, draft.data);
-    if (!result.ok) {
-      const shown = firstProblem(deps, draft.data, result.errors);
-      return renderStep(deps, { ...draft, data: { ...draft.data, step: shown.step } }, shown.notices);
-    }
+export function renderStep(deps: Shows, draft: Draft<BookingDraft>, notices: string[] = []): ModalView {
+  return renderShown(deps, draft, stepToShow(deps, draft.data, draft.data.step, notices));
+}
+
+/** The step worked out already (stepToShow) as a view; pure. */
+function renderShown(deps: Shows, draft: Draft<BookingDraft>, shown: ShownStep): ModalView {
+  if (shown.step === 'review') {
+    const { booking } = shown;
     return bookingReviewView({
-      wire: toBookingWire(result.value, deps.waybill.timeZone),
+      wire: toBookingWire(booking, deps.waybill.timeZone),
       env: deps.waybill.env,
       metadata: bookingMetadata(draft),
       timeZone: deps.waybill.timeZone,
@@ -62,14 +66,14 @@ export function renderStep(
       origin: draft.data.origin,
       warnings: [
         ...(deps.waybill.placeCheck === 'warn'
-          ? placeProblemsOf(result.value).map((problem) => problem.message)
+          ? placeProblemsOf(booking).map((problem) => problem.message)
           : []),
-        ...postalWarningsOf(result.value),
+        ...postalWarningsOf(booking),
       ],
     });
   }
   return bookingStepView({
-    step,
+    step: shown.step,
     draft: draft.data,
     catalog: deps.waybill.catalog,
     currency: deps.waybill.currency,
@@ -78,18 +82,18 @@ export function renderStep(
     maxParcels: deps.bot.maxParcels,
     env: deps.waybill.env,
     metadata: bookingMetadata(draft),
-    notices,
+    notices: shown.notices,
   });
 }
 
 /** Saves the draft at the step it is shown at (a new rev, so Slack shows the draft's values) and renders it. */
 export async function showStep(
-  deps: Pick<Core, 'store' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
+  deps: Shows & Pick<BookDeps, 'store'>,
   draft: Draft<BookingDraft>,
   step: BookingStep,
   notices: string[] = [],
 ): Promise<ModalView> {
   const shown = stepToShow(deps, draft.data, step, notices);
   const saved = await saveToShow(deps.store.drafts, draft, { step: shown.step });
-  return renderStep(deps, saved, shown.notices);
+  return renderShown(deps, saved, shown);
 }

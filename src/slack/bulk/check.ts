@@ -12,6 +12,25 @@ import { showInModal } from '../kit/modal.js';
 import { MAX_LISTED_PROBLEMS, notCheckedView, summaryView } from './blocks.js';
 
 /** A checked file, between the summary and the confirmation (a draft of kind `bulk`). */
+/**
+ * What bulk booking uses of the core: its register hands the whole core on, and each working
+ * function (and the worker) takes only the part of this it uses.
+ */
+export type BulkDeps = Pick<
+  Core,
+  | 'store'
+  | 'courier'
+  | 'logger'
+  | 'now'
+  | 'activity'
+  | 'inFlight'
+  | 'metrics'
+  | 'schemas'
+  | 'waybill'
+  | 'bot'
+  | 'profiles'
+>;
+
 export interface BulkDraft {
   fileId: string;
   fileName: string;
@@ -37,7 +56,7 @@ export function fileHash(bytes: Uint8Array): string {
 
 /** The file read with the bot's settings: the booking form's defaults and sender profiles, the limits. */
 export function readBookings(
-  deps: Pick<Core, 'now' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
+  deps: Pick<BulkDeps, 'now' | 'waybill' | 'schemas' | 'profiles' | 'bot'>,
   bytes: Uint8Array,
 ): BookingCsv {
   const { catalog, timeZone } = deps.waybill;
@@ -65,7 +84,7 @@ export function settledBefore(row: ImportRow | undefined): 'booked' | 'unknown' 
  * The rows of a fresh check that may be sent: not settled by an earlier run, and not under a typed
  * tracking number someone already booked (a problem on that row, found now rather than at the courier).
  */
-async function weigh(deps: Pick<Core, 'store'>, csv: BookingCsv, hash: string) {
+async function weigh(deps: Pick<BulkDeps, 'store'>, csv: BookingCsv, hash: string) {
   const earlierRows = new Map((await deps.store.imports.rows(hash)).map((row) => [row.row, row]));
   const earlier = { booked: 0, unknown: 0 };
   const problems = [...csv.problems];
@@ -90,7 +109,7 @@ async function weigh(deps: Pick<Core, 'store'>, csv: BookingCsv, hash: string) {
 
 /** After "Check file": the file downloaded and read, the summary (or why it could not be read) in the modal. */
 export async function checkFile(
-  deps: Core,
+  deps: Pick<BulkDeps, 'store' | 'logger' | 'now' | 'schemas' | 'waybill' | 'bot' | 'profiles'>,
   client: SlackClient,
   input: { viewId: string; userId: string; channelId: string; fileId: string },
 ): Promise<void> {
@@ -132,6 +151,6 @@ export async function checkFile(
   await showInModal(client, input.viewId, bulkSummary(deps, draft.id, draft.data));
 }
 
-export function bulkSummary(deps: Pick<Core, 'waybill'>, draftId: string, data: BulkDraft) {
+export function bulkSummary(deps: Pick<BulkDeps, 'waybill'>, draftId: string, data: BulkDraft) {
   return summaryView({ ...data, env: deps.waybill.env, metadata: viewMetadata({ draftId }) });
 }

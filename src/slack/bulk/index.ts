@@ -13,8 +13,7 @@ export { importModalFor } from './open.js';
 export function register(app: App, core: Core): void {
   // This replica's share of the rows queue: rows queued by any replica (or left by one that is
   // gone) are booked here too, looked for as often as the replica renews its lease (at most 1 s).
-  const rows = new BulkWorker();
-  rows.attach(core, app.client);
+  const rows = new BulkWorker(core, app.client);
   core.jobs.add('bulk rows', {
     start: () => rows.start(Math.min(core.bot.database.leaseRenewMs, 1000)),
     stop: () => rows.stop(),

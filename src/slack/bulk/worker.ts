@@ -4,24 +4,18 @@
  * replica finishes it, and rows left by a replica that is gone (or by this one's last run) resumed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { bookRow, type QueuedBooking, type RowDone } from '../../operations/book-row.js';
 import { type ClaimedRow, type ImportRun, StoreUnavailableError } from '../../store/index.js';
-import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
+import { BackOff } from './back-off.js';
 import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
-import { bookRow, type QueuedBooking, type RowDone, summarise } from './run.js';
+import type { BulkDeps } from './check.js';
+import { summarise } from './run.js';
 
 /** Progress is redrawn at most this often by each replica booking the run. */
 const PROGRESS_EVERY_MS = 2000;
-/**
- * After a 429, this replica claims nothing for this long, doubled at each 429 in a row up to the cap;
- * or for as long as the courier's Retry-After said, if longer, up to its own cap (a courier asking
- * for an hour would leave the file standing: a minute, then the 429 again says so again).
- */
-const FIRST_PAUSE_MS = 500;
-const MAX_PAUSE_MS = 15_000;
-const MAX_RETRY_AFTER_MS = 60_000;
 /** The window's note while the database does not answer. */
 const DATABASE_AWAY =
   "The bot's database is not answering right now: the booking goes on once it is back. No row is sent twice or lost meanwhile; a row the courier booked is recorded then.";
@@ -42,15 +36,16 @@ interface Progress {
   away: boolean;
 }
 
+/** What the worker uses: what booking a row and summarising a run use, work in flight, metrics and the settings. */
+export type WorkerDeps = Pick<
+  BulkDeps,
+  'store' | 'courier' | 'logger' | 'now' | 'activity' | 'schemas' | 'waybill' | 'bot' | 'inFlight' | 'metrics'
+>;
+
 export class BulkWorker {
-  private attached?: { deps: Core; client: SlackClient };
-  /** Loops claiming rows now, and how many may (lower after a 429, back up as rows go through). */
+  /** Loops claiming rows now; how many may is the back-off's. */
   private loops = 0;
-  private limit = 1;
-  private max = 1;
-  private goneThrough = 0;
-  private pauseMs = FIRST_PAUSE_MS;
-  private pausedUntil = 0;
+  private readonly backOff: BackOff;
   private stopping = false;
   /** This replica's own claims are going back in the queue: no loop claims meanwhile. */
   private releasing = false;
@@ -59,20 +54,20 @@ export class BulkWorker {
   private readonly runs = new Map<string, Promise<ImportRun | undefined>>();
   private readonly progress = new Map<string, Progress>();
 
-  /** From the feature's register: the settings and the Slack client every row and summary uses. */
-  attach(deps: Core, client: SlackClient): void {
-    this.attached = { deps, client };
-    this.max = deps.bot.bulk.concurrency;
-    this.limit = this.max;
+  /** `deps` and `client`: what every row and summary uses. */
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly client: SlackClient,
+  ) {
+    this.backOff = new BackOff(deps.bot.bulk.concurrency);
   }
 
   /** Claims rows with as many loops as allowed (a run just queued, or found by `poll`). */
   wake(): void {
-    const attached = this.attached;
-    if (!attached || this.stopping || this.releasing) return;
-    while (this.loops < this.limit) {
+    if (this.stopping || this.releasing) return;
+    while (this.loops < this.backOff.limit) {
       this.loops += 1;
-      attached.deps.inFlight.run('bulk rows', () => this.loop(attached.deps, attached.client));
+      this.deps.inFlight.run('bulk rows', () => this.loop(this.deps, this.client));
     }
   }
 
@@ -83,7 +78,7 @@ export class BulkWorker {
   start(everyMs: number): void {
     const tick = () => {
       void this.poll().catch((err: unknown) =>
-        this.attached?.deps.logger.warn({ err }, 'looking for bulk rows to book failed; trying again'),
+        this.deps.logger.warn({ err }, 'looking for bulk rows to book failed; trying again'),
       );
     };
     tick();
@@ -92,8 +87,8 @@ export class BulkWorker {
   }
 
   async poll(): Promise<void> {
-    const store = this.attached?.deps.store;
-    if (!store || this.stopping || !(await store.imports.anyRunning())) return;
+    const { store } = this.deps;
+    if (this.stopping || !(await store.imports.anyRunning())) return;
     // With no row in hand, a row still claimed here lost its answer with a connection: queued again.
     if (this.loops === 0 && !this.releasing) {
       this.releasing = true;
@@ -120,9 +115,7 @@ export class BulkWorker {
 
   /** Once this replica's last row is done: each run it was booking says so in its modal. */
   private tellStopped(): void {
-    const attached = this.attached;
-    if (!attached) return;
-    const { deps, client } = attached;
+    const { deps, client } = this;
     deps.inFlight.run('bulk booking stopped', async () => {
       for (const [runId, progress] of this.progress) {
         progress.open = false;
@@ -139,7 +132,7 @@ export class BulkWorker {
     });
   }
 
-  private async loop(deps: Core, client: SlackClient): Promise<void> {
+  private async loop(deps: WorkerDeps, client: SlackClient): Promise<void> {
     /** The runs this loop booked rows of: those whose windows are told if the database goes. */
     const booking = new Map<string, ImportRun>();
     try {
@@ -156,19 +149,15 @@ export class BulkWorker {
   }
 
   private async claimAndBook(
-    deps: Core,
+    deps: WorkerDeps,
     client: SlackClient,
     booking: Map<string, ImportRun>,
   ): Promise<void> {
     for (;;) {
       // Fewer loops after a 429: the extra ones end here.
-      if (this.stopping || this.loops > this.limit) return;
+      if (this.stopping || this.loops > this.backOff.limit) return;
       // Another loop's 429 may lengthen the pause while this one waits.
-      for (
-        let wait = this.pausedUntil - Date.now();
-        wait > 0 && !this.stopping;
-        wait = this.pausedUntil - Date.now()
-      )
+      for (let wait = this.backOff.waitMs(); wait > 0 && !this.stopping; wait = this.backOff.waitMs())
         await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
       if (this.stopping) return;
       const claimed = await deps.store.imports.claimRow();
@@ -183,7 +172,7 @@ export class BulkWorker {
     }
   }
 
-  private runOf(deps: Pick<Core, 'store'>, id: string): Promise<ImportRun | undefined> {
+  private runOf(deps: Pick<WorkerDeps, 'store'>, id: string): Promise<ImportRun | undefined> {
     let run = this.runs.get(id);
     if (!run) {
       run = deps.store.imports.run(id);
@@ -193,7 +182,11 @@ export class BulkWorker {
   }
 
   /** Books a claimed row (or puts it back in the queue); returns its run. */
-  private async book(deps: Core, client: SlackClient, claimed: ClaimedRow): Promise<ImportRun | undefined> {
+  private async book(
+    deps: WorkerDeps,
+    client: SlackClient,
+    claimed: ClaimedRow,
+  ): Promise<ImportRun | undefined> {
     let run: ImportRun | undefined;
     try {
       run = await this.runOf(deps, claimed.runId);
@@ -227,28 +220,18 @@ export class BulkWorker {
     return run;
   }
 
-  /** A 429: half as many rows at once, none for a while (at least as long as the courier asked). */
-  private slowDown(deps: Pick<Core, 'logger'>, retryAfterMs = 0): void {
-    this.limit = Math.max(1, Math.floor(this.limit / 2));
-    this.goneThrough = 0;
-    const pauseMs = Math.max(this.pauseMs, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + pauseMs);
+  /** A 429: fewer rows at once, none for a while (the back-off's); said in the log. */
+  private slowDown(deps: Pick<WorkerDeps, 'logger'>, retryAfterMs = 0): void {
+    const slower = this.backOff.slowDown(retryAfterMs);
     deps.logger.warn(
-      { concurrency: this.limit, pauseMs, ...(retryAfterMs ? { retryAfterMs } : {}) },
+      { ...slower, ...(retryAfterMs ? { retryAfterMs } : {}) },
       'the courier asked to slow down: fewer bulk rows at once',
     );
-    this.pauseMs = Math.min(this.pauseMs * 2, MAX_PAUSE_MS);
   }
 
-  /** A row through: after as many as the loops allowed, one more loop, up to BULK_CONCURRENCY. */
+  /** A row through: one more loop when the back-off allows it. */
   private wentThrough(): void {
-    this.pauseMs = FIRST_PAUSE_MS;
-    if (this.limit >= this.max) return;
-    this.goneThrough += 1;
-    if (this.goneThrough < this.limit) return;
-    this.goneThrough = 0;
-    this.limit += 1;
-    this.wake();
+    if (this.backOff.wentThrough()) this.wake();
   }
 
   /** The run's window, made the first time a row of it goes through (or the database keeps one waiting). */
@@ -262,7 +245,7 @@ export class BulkWorker {
   }
 
   /** Redraws the window after `draw`, one drawing at a time, and not at all once it is closed. */
-  private redraw(deps: Pick<Core, 'logger'>, progress: Progress, draw: () => Promise<boolean>): void {
+  private redraw(deps: Pick<WorkerDeps, 'logger'>, progress: Progress, draw: () => Promise<boolean>): void {
     progress.drawing = progress.drawing
       .then(draw)
       .then((open) => {
@@ -273,7 +256,7 @@ export class BulkWorker {
 
   /** Redraws the run's progress now and then, never waiting for Slack, and not at all once its window is closed. */
   private showProgress(
-    deps: Pick<Core, 'store' | 'logger' | 'waybill'>,
+    deps: Pick<WorkerDeps, 'store' | 'logger' | 'waybill'>,
     client: SlackClient,
     run: ImportRun,
   ): void {
@@ -288,7 +271,7 @@ export class BulkWorker {
    * last (the store cannot be read), once each until the next redraw.
    */
   private tellDatabaseAway(
-    deps: Pick<Core, 'logger' | 'waybill'>,
+    deps: Pick<WorkerDeps, 'logger' | 'waybill'>,
     client: SlackClient,
     runs: ImportRun[],
   ): void {
@@ -302,7 +285,7 @@ export class BulkWorker {
   }
 
   private async draw(
-    deps: Pick<Core, 'store' | 'waybill'>,
+    deps: Pick<WorkerDeps, 'store' | 'waybill'>,
     client: SlackClient,
     run: ImportRun,
     note?: string,
@@ -323,7 +306,7 @@ export class BulkWorker {
 
   private render(
     client: SlackClient,
-    deps: Pick<Core, 'waybill'>,
+    deps: Pick<WorkerDeps, 'waybill'>,
     run: ImportRun,
     { left, counts }: Shown,
     note?: string,

@@ -1,10 +1,11 @@
 /** `/waybill cod`: the COD the courier still owes, aged by days since delivery and by sender, privately, with the list as a CSV file in a DM. */
+
+import { outstandingCod } from '../../operations/remittance.js';
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { codAgeingMessage } from './blocks.js';
-import { outstandingCod } from './flow.js';
 
 /** Answered at once; the ageing, read from every outstanding booking, follows after the ack. */
 export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, command, respond }) => {

@@ -5,9 +5,9 @@ import type { Core } from '../core.js';
 import * as open from './open.js';
 import * as submit from './submit.js';
 
+export { outstandingCod } from '../../operations/remittance.js';
 export { codCommand } from './ageing.js';
 export { bucketWords } from './blocks.js';
-export { outstandingCod } from './flow.js';
 export { remittanceCommand } from './open.js';
 
 export function register(app: App, deps: Core): void {

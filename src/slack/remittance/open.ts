@@ -1,5 +1,6 @@
 /** Opening the remittance modal: COD remittance on the Home tab, and `/waybill remittance`. */
 import type { App } from '@slack/bolt';
+import { MAX_REMITTANCE_LINES } from '../../operations/remittance.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { onButton } from '../kit/buttons.js';
@@ -8,7 +9,6 @@ import type { SlackClient } from '../kit/delivery.js';
 import { ids } from '../kit/ids.js';
 import { openModalSoon, type Respond } from '../kit/modal.js';
 import { remittanceModal } from './blocks.js';
-import { MAX_REMITTANCE_LINES } from './flow.js';
 
 /** The file modal; from a command, its channel is chosen for the results. */
 function openRemittance(

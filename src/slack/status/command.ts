@@ -1,10 +1,11 @@
 /** `/waybill status <tracking number> <status> [note]`, and the status history `/waybill show` adds to the card. */
 import type { KnownBlock } from '@slack/types';
+import { checkStatus } from '../../operations/status.js';
 import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
-import { checkStatus, recordAndTell } from './record.js';
+import { recordAndTell, type StatusDeps } from './record.js';
 import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */
@@ -13,7 +14,7 @@ export const statusCommand: CommandAnswer<'status'> = async (deps, { ack, client
 };
 
 async function recordTyped(
-  deps: Core,
+  deps: StatusDeps,
   client: SlackClient,
   userId: string,
   request: { trackingNumber: string; words: string },

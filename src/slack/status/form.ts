@@ -1,5 +1,6 @@
 /** A booking card's Record status: the modal, and its submission. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { checkStatus } from '../../operations/status.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
@@ -10,7 +11,7 @@ import { ids, viewMetadata } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
-import { checkStatus, recordAndTell } from './record.js';
+import { recordAndTell } from './record.js';
 
 /** The modal's draft: which booking, and the conversation it was opened from (the access guard checks it). */
 const DRAFT_KIND = 'status';

@@ -4,8 +4,9 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as form from './form.js';
 
+export { checkStatus } from '../../operations/status.js';
 export { statusCommand, statusOfBooking } from './command.js';
-export { checkStatus, recordStatus, tellCards } from './record.js';
+export { recordStatus, tellCards } from './record.js';
 export { readStatusWords, usualWords } from './words.js';
 
 export function register(app: App, deps: Core): void {

@@ -1,13 +1,6 @@
-/** Recording a parcel's status: checked, stored in order, the card redrawn, a line in its thread, an audit row. No courier call. */
+/** Recording a parcel's status from Slack: the person's access checked, the status recorded (operations/status.ts), the card redrawn, a line in its thread. */
+import { recordParcelStatus, type StatusChoice } from '../../operations/status.js';
 import type { StatusEntry } from '../../store/index.js';
-import {
-  type FailureReason,
-  isFailureReason,
-  isParcelStatus,
-  type ParcelStatus,
-  STATUS_NOTE_MAX,
-  statusLabel,
-} from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
@@ -15,50 +8,17 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
 
-export interface StatusChoice {
-  status: ParcelStatus;
-  reason?: FailureReason;
-  note?: string;
-}
+/**
+ * What recording a status uses of the core: its register hands the whole core on, and each
+ * working function takes only the part of this it uses.
+ */
+export type StatusDeps = Pick<
+  Core,
+  'store' | 'schemas' | 'logger' | 'access' | 'activity' | 'inFlight' | 'waybill' | 'bot'
+>;
 
 /** Times the card is redrawn when another status was recorded meanwhile: each round sees a newer one. */
 const REDRAWS = 3;
-
-/** A status, a reason and a note as chosen or typed: the choice, or what is wrong, by field. */
-export function checkStatus(input: {
-  status?: string;
-  reason?: string;
-  note?: string;
-}):
-  | { ok: true; value: StatusChoice }
-  | { ok: false; errors: Partial<Record<'status' | 'reason' | 'note', string>> } {
-  const note = input.note?.trim() || undefined;
-  if (!input.status || !isParcelStatus(input.status))
-    return { ok: false, errors: { status: 'Choose what happened to the parcel.' } };
-  const status = input.status;
-  if (note && note.length > STATUS_NOTE_MAX)
-    return { ok: false, errors: { note: `Keep the note to ${STATUS_NOTE_MAX} characters.` } };
-  if (status !== 'failed_attempt' && input.reason)
-    return { ok: false, errors: { reason: 'A reason goes with a failed attempt only.' } };
-  if (status === 'failed_attempt') {
-    if (!input.reason || !isFailureReason(input.reason))
-      return { ok: false, errors: { reason: 'Say why the attempt failed.' } };
-    if (input.reason === 'other' && !note)
-      return { ok: false, errors: { note: 'Say what happened: the reason is Other.' } };
-    return { ok: true, value: { status, reason: input.reason, ...(note ? { note } : {}) } };
-  }
-  if (status === 'cancelled' && !note) {
-    return {
-      ok: false,
-      errors: {
-        note: 'Say how it was cancelled with the courier (phone, portal): the bot cannot cancel it.',
-      },
-    };
-  }
-  return { ok: true, value: { status, ...(note ? { note } : {}) } };
-}
-
-type Recorded = { recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry };
 
 /**
  * Records a status for a booking; the answer for the person, in words (`refused`: the booking is not
@@ -66,7 +26,7 @@ type Recorded = { recorded: true; entry: StatusEntry } | { recorded: false; curr
  * card and the thread are told after, through `afterwards`.
  */
 export async function recordStatus(
-  deps: Core,
+  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'access' | 'activity'>,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
@@ -75,17 +35,11 @@ export async function recordStatus(
   if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
   if (refused) return { text: refused, refused: true };
-  const result: Recorded = await deps.store.statuses.record({ trackingNumber, userId, ...choice });
-  if (!result.recorded) return { text: recordedText(trackingNumber, result) };
-  await deps.store.audit.record({
-    userId,
-    operation: 'status',
-    trackingNumber,
-    outcome: 'ok',
-    detail: `recorded ${statusLabel(choice.status, choice.reason)}${choice.note ? `: ${choice.note}` : ''}`,
-  });
-  deps.activity.changed(userId);
-  return { text: recordedText(trackingNumber, result), recorded: result.entry };
+  const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
+  return {
+    text: recordedText(trackingNumber, result),
+    ...(result.recorded ? { recorded: result.entry } : {}),
+  };
 }
 
 /**
@@ -93,7 +47,11 @@ export async function recordStatus(
  * another replica recorded a newer one meanwhile, so the last edit shows the last status), and
  * the status gets its line in each card's thread.
  */
-export async function tellCards(deps: Core, client: SlackClient, entry: StatusEntry): Promise<void> {
+export async function tellCards(
+  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
+  client: SlackClient,
+  entry: StatusEntry,
+): Promise<void> {
   const known = await storedBooking(deps, entry.trackingNumber);
   if (!known) return;
   const places = cardPlaces(deps, known.record);
@@ -121,7 +79,7 @@ export async function tellCards(deps: Core, client: SlackClient, entry: StatusEn
 
 /** Records a status and, after the answer, tells the cards; what to say to the person. */
 export async function recordAndTell(
-  deps: Core,
+  deps: StatusDeps,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<string> {

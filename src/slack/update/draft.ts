@@ -12,6 +12,15 @@ import type { FormDraftData } from '../kit/drafts.js';
 import { storedBooking } from '../kit/stored-booking.js';
 
 /** An update in progress: which booking, the version it was opened at, and what is typed. */
+/**
+ * What the update feature uses of the core: its register hands the whole core on, and each
+ * working function takes only the part of this it uses.
+ */
+export type UpdateDeps = Pick<
+  Core,
+  'store' | 'courier' | 'logger' | 'now' | 'activity' | 'inFlight' | 'access' | 'waybill' | 'schemas' | 'bot'
+>;
+
 export interface UpdateDraft extends FormDraftData {
   trackingNumber: string;
   baseVersion: number;
@@ -33,7 +42,7 @@ export function unknownWaybillText(trackingNumber: string): string {
 }
 
 export async function createUpdateDraft(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'logger' | 'schemas'>,
   where: { userId: string; channelId: string },
   trackingNumber: string,
 ) {
@@ -66,7 +75,7 @@ export interface ProposedUpdate {
 
 /** The typed changes, validated by the Update schema, and what they change on the wire. */
 export function proposedUpdate(
-  deps: Pick<Core, 'waybill' | 'schemas'>,
+  deps: Pick<UpdateDeps, 'waybill' | 'schemas'>,
   current: Booking,
   data: UpdateDraft,
 ): Validation<ProposedUpdate> {

@@ -1,11 +1,11 @@
 /**
  * Resolve, on an update whose courier outcome is unknown: "The courier has it" records the update
  * as sent (the record, the card edited, the change in its thread); "does not have it" records it as
- * not sent, and Try again sends it (the usual path). Once, whoever answers first; audited.
+ * not sent, and Try again sends it (the usual path). Once, whoever answers first; audited. The
+ * bookkeeping is settleUpdate's; this turns its result into views.
  */
 import type { App } from '@slack/bolt';
-import { settleUnknown } from '../../operations/resolve.js';
-import type { UpdateAttemptResult } from '../../operations/update.js';
+import { settleUpdate, type UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -16,75 +16,52 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
-import type { UpdateDraft } from './draft.js';
+import type { UpdateDeps, UpdateDraft } from './draft.js';
 import { announce } from './send.js';
 import { checkUpdate } from './steps.js';
 
 /** The unknown update a Resolve names, with its draft; or why it cannot be resolved (by this person), in words. */
-async function unresolved(deps: Core, key: string, asker: Asker) {
+async function unresolved(deps: Pick<UpdateDeps, 'store' | 'access' | 'logger'>, key: string, asker: Asker) {
   const found = await unresolvedWithDraft<UpdateAttemptResult, UpdateDraft>(deps, key, 'update');
   if (typeof found === 'string') return found;
   const booking = await deps.store.bookings.get(found.draft.data.trackingNumber);
   return (booking && (await refusalOnBooking(deps, asker, 'update', booking))) || found;
 }
 
-/** Records what the person answered, once; the card and thread of an update the courier has are told after. */
+/** Records what the person answered, once (settleUpdate); the card and thread of an update the courier has are told after. */
 async function settle(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'logger' | 'activity' | 'inFlight' | 'waybill' | 'schemas' | 'bot'>,
   { attempt, draft }: { attempt: Attempt; draft: Draft<UpdateDraft> },
   { verdict, userId, client }: Resolution,
 ): Promise<Settled> {
   const { trackingNumber } = draft.data;
   const { env } = deps.waybill;
   const metadata = viewMetadata({ draftId: draft.id });
-  const audit = (outcome: string, detail: string) => ({
-    userId,
-    operation: 'resolve',
-    trackingNumber,
-    outcome,
-    detail: `${detail}: decided by ${userId}`,
-  });
+  const verdictOn = { key: attempt.key, trackingNumber, decidedBy: userId };
   if (verdict === 'notBooked') {
-    const message = `Not updated: <@${userId}> checked with the courier, who does not have this update.`;
-    const done = await settleUnknown(deps, {
-      key: attempt.key,
-      state: 'failed',
-      result: { message } satisfies UpdateAttemptResult,
-      audit: audit('not updated', 'the courier does not have the update'),
-    });
+    const settled = await settleUpdate(deps, verdictOn);
     const reason = 'The courier does not have this update (you checked).';
-    return done ? { view: updateFailedView(reason, env, metadata) } : resolvedMeanwhile;
+    return settled.state === 'not updated'
+      ? { view: updateFailedView(reason, env, metadata) }
+      : resolvedMeanwhile;
   }
   const stored = await storedBooking(deps, trackingNumber);
   const check = stored ? await checkUpdate(deps, draft, stored) : undefined;
   if (!stored || !check?.ok)
     return { problem: 'The record changed since this update: send the update again from the form.' };
   const { booking, changes } = check.value;
-  const note = 'The change is being posted.';
-  const settled = await settleUnknown(deps, {
-    key: attempt.key,
-    state: 'succeeded',
-    result: { changes, note } satisfies UpdateAttemptResult,
-    audit: audit('updated', 'the courier has the update'),
-    record: (tx) =>
-      tx.bookings.updateRecord(
-        trackingNumber,
-        draft.data.baseVersion,
-        booking,
-        draft.userId,
-        booking.pickupAt,
-      ),
+  const settled = await settleUpdate(deps, {
+    ...verdictOn,
+    updated: { booking, changes, baseVersion: draft.data.baseVersion, updatedBy: draft.userId },
   });
-  const updated = settled?.recorded;
-  if (!updated) return resolvedMeanwhile;
-  deps.activity.changed(userId);
-  const record = updated.ok ? updated.booking : stored.record;
+  if (settled.state !== 'updated') return resolvedMeanwhile;
+  const record = settled.recorded.ok ? settled.recorded.booking : stored.record;
   deps.inFlight.run(
     'resolved update',
     () => announce(deps, client, record, booking, draft.userId, changes).then(() => undefined),
     { client, userId, what: `the card and thread line of \`${escapeMrkdwn(trackingNumber)}\`` },
   );
-  return { view: updateDoneView(trackingNumber, changes, note, env, metadata) };
+  return { view: updateDoneView(trackingNumber, changes, settled.note, env, metadata) };
 }
 
 export function register(app: App, deps: Core): void {

@@ -6,7 +6,6 @@ import type { Attempt, BookingRecord, Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
-import type { Core } from '../core.js';
 import { notice } from '../kit/blocks.js';
 import { postToChannel, postToUser, type SlackClient } from '../kit/delivery.js';
 import { viewMetadata } from '../kit/ids.js';
@@ -22,7 +21,7 @@ import {
   updateOutcomeView,
   updateWorkingView,
 } from './blocks.js';
-import type { ProposedUpdate, UpdateDraft } from './draft.js';
+import type { ProposedUpdate, UpdateDeps, UpdateDraft } from './draft.js';
 import { currentForm, formAgain } from './steps.js';
 
 const isUpdated = (result: unknown): result is UpdateShown =>
@@ -30,7 +29,7 @@ const isUpdated = (result: unknown): result is UpdateShown =>
 
 /** What the modal shows for an attempt already made from it (a double click, a replay). */
 function viewOfUpdateAttempt(
-  deps: Pick<Core, 'waybill'>,
+  deps: Pick<UpdateDeps, 'waybill'>,
   draft: Draft<UpdateDraft>,
   attempt: { key: string; state: string; result?: UpdateAttemptResult },
 ) {
@@ -51,7 +50,7 @@ const HOLDER_POLL_MS = 200;
 
 /** The attempt once it is no longer in flight, or as it is after `withinMs`. */
 async function settled(
-  deps: Pick<Core, 'store'>,
+  deps: Pick<UpdateDeps, 'store'>,
   key: string,
   withinMs: number,
 ): Promise<Attempt | undefined> {
@@ -69,7 +68,7 @@ async function settled(
  * done, the form again, with its values if it went through, or with what this dispatcher typed.
  */
 async function showWhenSettled(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger'>,
   client: SlackClient,
   viewId: string,
   draft: Draft<UpdateDraft>,
@@ -105,7 +104,7 @@ async function showWhenSettled(
  * An update of unknown outcome never blocks a different one: the complete record replaces it.
  */
 export async function startUpdate(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot'>,
   client: SlackClient,
   input: OnScreen & { proposal: ProposedUpdate; again?: 'failed' | 'unknown' },
 ): Promise<SendStep> {
@@ -149,7 +148,7 @@ export async function startUpdate(
 
 /** The outcome as a message to the dispatcher, when the modal it belonged to was closed. */
 async function tellOutside(
-  deps: Pick<Core, 'logger'>,
+  deps: Pick<UpdateDeps, 'logger'>,
   client: SlackClient,
   draft: Draft<UpdateDraft>,
   state: 'failed' | 'unknown',
@@ -177,7 +176,7 @@ async function tellOutside(
  * to the dispatcher when a failure finds the modal closed).
  */
 async function runUpdate(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot'>,
   client: SlackClient,
   input: OnScreen & ProposedUpdate & { attempt: CourierAttempt; request: UpdateRequestWire; note?: string },
 ): Promise<void> {
@@ -228,7 +227,7 @@ async function runUpdate(
 
 /** The card shows the current record; the change goes in its thread (and the audit card's). */
 export async function announce(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger' | 'bot'>,
   client: SlackClient,
   record: BookingRecord<Booking>,
   booking: Booking,

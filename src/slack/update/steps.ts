@@ -2,17 +2,22 @@
 import type { ModalView } from '@slack/types';
 import type { BookingRecord, Draft } from '../../store/index.js';
 import type { Booking, FieldError } from '../../waybill/schemas.js';
-import type { Core } from '../core.js';
 import { saveToShow } from '../kit/drafts.js';
 import { viewMetadata } from '../kit/ids.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateFormView } from './blocks.js';
-import { formValuesOf, type ProposedUpdate, proposedUpdate, type UpdateDraft } from './draft.js';
+import {
+  formValuesOf,
+  type ProposedUpdate,
+  proposedUpdate,
+  type UpdateDeps,
+  type UpdateDraft,
+} from './draft.js';
 import { updateSpec } from './form.js';
 
 /** The update form of the draft as saved, its rev in the inputs' block ids; pure. */
 export function updateForm(
-  deps: Pick<Core, 'waybill' | 'schemas'>,
+  deps: Pick<UpdateDeps, 'waybill' | 'schemas'>,
   draft: Draft<UpdateDraft>,
   notices: string[] = [],
 ) {
@@ -29,7 +34,7 @@ export function updateForm(
 
 /** The form again, saved as a new rev so Slack shows the draft's values, with a notice on top. */
 export async function formAgain(
-  deps: Pick<Core, 'store' | 'waybill' | 'schemas'>,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas'>,
   draft: Draft<UpdateDraft>,
   data: Partial<UpdateDraft>,
   notice: string,
@@ -39,7 +44,7 @@ export async function formAgain(
 
 /** Someone changed the waybill since the form was opened, so nothing was sent: the current values. */
 export async function currentForm(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger'>,
   draft: Draft<UpdateDraft>,
   stored: { record: BookingRecord<Booking> },
 ): Promise<ModalView> {
@@ -69,7 +74,7 @@ export type UpdateCheck =
  * (otherwise the form with the current values), and the change is valid and changes something.
  */
 export async function checkUpdate(
-  deps: Core,
+  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger'>,
   draft: Draft<UpdateDraft>,
   stored: { record: BookingRecord<Booking>; booking: Booking },
 ): Promise<UpdateCheck> {

@@ -1,0 +1,124 @@
+/** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were. */
+import type { KnownBlock, ModalView } from '@slack/types';
+import type { WaybillEnv } from '../../config.js';
+import type { BookingRequestWire } from '../../waybill/wire-types.js';
+import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import type { BookingOrigin } from './form.js';
+import { backButton, codCheck, stepTitle } from './step-view.js';
+
+type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;
+
+const party = (prefix: 'shipper' | 'consignee' | 'return'): WireKey[] =>
+  (
+    [
+      'Name',
+      'Contact',
+      'Email',
+      'Address',
+      'Address1',
+      'Address2',
+      'Address3',
+      'Address4',
+      'Postal',
+      'Country',
+      'Latitude',
+      'Longitude',
+    ] as const
+  ).map((suffix) => `${prefix}${suffix}` as WireKey);
+
+/** The review groups the exact wire keys the way the steps did. */
+const reviewGroups: [string, WireKey[]][] = [
+  [
+    'Shipment',
+    [
+      'trackingNumber',
+      'ServiceType',
+      'paymentMethod',
+      'codAmount',
+      'declaredValue',
+      'quantity',
+      'pickupDate',
+      'expectedDeliveryDate',
+      'itemDescription',
+      'handlingInstructions',
+      'OperatorContactNumber',
+      'referenceNumber1',
+      'referenceNumber2',
+      'referenceNumber3',
+      'referenceNumber4',
+      'referenceNumber5',
+    ],
+  ],
+  [
+    'Package',
+    ['packageType', 'packageLength', 'packageWidth', 'packageHeight', 'Packagevolume', 'PackageWeight'],
+  ],
+  ['Receiver', party('consignee')],
+  ['Sender', ['shipperCode', ...party('shipper'), 'merchantName', 'warehouseName']],
+  ['Return to', party('return')],
+];
+
+function parcelLines(wire: BookingRequestWire): string {
+  return wire.childWaybills
+    .map(
+      (child) =>
+        `• \`${escapeMrkdwn(child.trackingNumber)}\` ${escapeMrkdwn(child.packageType)}, ${child.length} × ${child.width} × ${child.height} ${escapeMrkdwn(child.uom)}, weight ${child.weight}, qty ${child.quantity}` +
+        (child.itemDescription ? `, ${escapeMrkdwn(child.itemDescription)}` : '') +
+        (child.remarks ? ` (${escapeMrkdwn(child.remarks)})` : ''),
+    )
+    .join('\n');
+}
+
+export interface ReviewInput {
+  wire: BookingRequestWire;
+  env: WaybillEnv;
+  metadata: string;
+  timeZone: string;
+  currency: string;
+  origin?: BookingOrigin;
+  /** What the dispatcher should look at before confirming: postal codes, places under WAYBILL_PLACE_CHECK=warn. */
+  warnings?: readonly string[];
+}
+
+/** Exactly what will be sent: the wire body's own keys and values (empty ones are sent as ""). */
+export function bookingReviewView({
+  wire,
+  env,
+  metadata,
+  timeZone,
+  currency,
+  origin,
+  warnings = [],
+}: ReviewInput): ModalView {
+  // A COD amount copied by Rebook and not changed since is pointed out once more before sending.
+  const copiedCod = origin?.kind === 'rebook' && origin.codAmount === wire.codAmount;
+  const blocks: KnownBlock[] = [
+    ...environmentNotice(env),
+    ...(copiedCod ? codCheck(origin, currency) : []),
+    ...warnings.slice(0, 6).map((warning) => context(`:warning: ${escapeMrkdwn(cut(warning, 300))}`)),
+    context(
+      `This is exactly what will be sent to the courier. Dates are in ${escapeMrkdwn(timeZone)}. Fields not listed are sent empty.`,
+    ),
+  ];
+  for (const [group, keys] of reviewGroups) {
+    const shown = keys.filter((key) => wire[key] !== '');
+    if (shown.length === 0) continue;
+    blocks.push(header(group), ...facts(shown.map((key) => [key, wire[key]])));
+  }
+  if (wire.childWaybills.length > 0) {
+    blocks.push(header(`Parcels (${wire.childWaybills.length})`), section(parcelLines(wire)));
+  }
+  blocks.push(backButton());
+  return {
+    type: 'modal',
+    callback_id: ids.bookingReview,
+    title: plain(stepTitle('review')),
+    submit: plain('Confirm booking'),
+    close: plain('Cancel'),
+    private_metadata: metadata,
+    notify_on_close: true,
+    blocks,
+  };
+}
