@@ -27,7 +27,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [unit],
           // Only this lane starts bundled children and PostgreSQL databases, so only it prepares them.
-          globalSetup: ['test/support/bundles.ts'],
+          globalSetup: ['test/support/bundles.ts', 'test/support/postgres-template.ts'],
         },
       },
     ],

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
@@ -82,9 +82,9 @@ function postgresBackend(adminUrl: () => string): TestBackend {
   const databases = throwawayDatabases(adminUrl);
   let url = '';
   beforeAll(async () => {
-    url = await databases.create();
-    // Migrated once for the file; each test then starts from empty tables.
-    await (await openStore({ url, leaseRenewMs: 0 })).close();
+    // A copy of the run's migrated database (test/support/postgres-template.ts); each test then starts
+    // from empty tables.
+    url = await databases.create(inject('migratedTemplate'));
   });
   afterAll(() => databases.dropAll());
   beforeEach(async () => {
