@@ -35,10 +35,11 @@ export function throwawayDatabases(adminUrl: () => string, options: ThrowawayOpt
   const { prefix = 'waybill_test', fastCommits = true } = options;
   const created: string[] = [];
   return {
-    async create(): Promise<string> {
+    /** An empty database, or a copy of `template` (a database nobody is connected to). */
+    async create(template?: string): Promise<string> {
       const name = `${prefix}_${randomBytes(6).toString('hex')}`;
       await withClient(adminUrl(), async (client) => {
-        await client.query(`CREATE DATABASE ${name}`);
+        await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
         if (fastCommits) await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
       });
       created.push(name);

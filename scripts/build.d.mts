@@ -3,4 +3,5 @@
 export const entryPoints: Record<string, string>;
 /** Dependencies bundled into dist/ rather than loaded from node_modules. */
 export const bundled: string[];
-export function bundle(outdir: string, entries?: Record<string, string>): Promise<void>;
+/** Resolves to the paths, from the project's root, of the files bundled and copied. */
+export function bundle(outdir: string, entries?: Record<string, string>): Promise<string[]>;

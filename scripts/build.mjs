@@ -81,14 +81,16 @@ function resolveTool(specifier) {
 
 /**
  * The bundles of `entries` (name: source) in `outdir`, with the files they read at run time: what the
- * build writes to dist/, and what the tests run as child processes (test/support/bundles.ts).
+ * build writes to dist/, and what the tests run as child processes (test/support/bundles.ts). Returns the
+ * paths of the files it bundled, and of the ones it copied, from the project's root.
  */
 export async function bundle(outdir, entries = entryPoints) {
   const manifest = JSON.parse(readFileSync(at('package.json'), 'utf8'));
   const { build: esbuild } = await import(pathToFileURL(resolveTool('esbuild')).href);
   for (const asset of assets) cpSync(at(asset), join(outdir, asset.split('/').at(-1)));
-  await esbuild({
+  const { metafile } = await esbuild({
     absWorkingDir: root,
+    metafile: true,
     entryPoints: entries,
     outdir,
     bundle: true,
@@ -102,6 +104,7 @@ export async function bundle(outdir, entries = entryPoints) {
     minifyWhitespace: true,
     logLevel: 'warning',
   });
+  return [...Object.keys(metafile.inputs), ...assets];
 }
 
 /**

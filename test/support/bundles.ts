@@ -1,9 +1,25 @@
 /**
  * Vitest's global setup: the entry points the tests run as child processes (the bot, the sandbox, store:copy, the
- * store child), bundled once per run as `npm run build` bundles them. A child then starts in about a
- * third of a second of CPU, where `node --import tsx` compiled and loaded a few hundred modules each time.
+ * store child), bundled as `npm run build` bundles them. A child then starts in about a third of a second
+ * of CPU, where `node --import tsx` compiled and loaded a few hundred modules each time.
+ *
+ * Kept between runs, keyed by the contents of every file the last bundling read (with the build script and
+ * the lock file): a run on unchanged sources starts its tests at once instead of after the bundling.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { bundle, entryPoints } from '../../scripts/build.mjs';
@@ -15,17 +31,69 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+/** Bundles of other sources kept beside the newest, for runs that may still use them. */
+const KEPT = 3;
+
+export default async function setup(project: TestProject): Promise<void> {
+  const root = project.config.root;
   // Inside the project, so the bundles find the dependencies they leave out in node_modules.
-  const parent = join(project.config.root, 'node_modules/.cache/waybill-test-bundles');
-  mkdirSync(parent, { recursive: true });
-  const dir = mkdtempSync(join(parent, 'run-'));
-  // Readable by all: one test runs the bot as an unprivileged user.
-  chmodSync(dir, 0o755);
-  const build = () => bundle(dir, { ...entryPoints, 'child-store': 'test/store/child-store.ts' });
-  await build();
+  const cache = join(root, 'node_modules/.cache/waybill-test-bundles');
+  mkdirSync(cache, { recursive: true });
+  const latest = join(cache, 'latest.json');
+
+  /** One key for the contents of `paths` (from the root); a file since removed changes it too. */
+  const keyOf = (paths: string[]) => {
+    const hash = createHash('sha256');
+    for (const path of [...paths, 'scripts/build.mjs', 'package-lock.json'].sort()) {
+      const file = join(root, path);
+      hash.update(`${path}\0`);
+      if (existsSync(file)) hash.update(readFileSync(file));
+    }
+    return hash.digest('hex').slice(0, 16);
+  };
+
+  const prepare = async () => {
+    const last = existsSync(latest)
+      ? (JSON.parse(readFileSync(latest, 'utf8')) as { inputs: string[] })
+      : undefined;
+    const kept = last && join(cache, keyOf(last.inputs));
+    if (kept && existsSync(kept)) {
+      // Marked as used, so that pruning keeps it.
+      utimesSync(kept, new Date(), new Date());
+      return project.provide('bundles', kept);
+    }
+
+    // Built apart and renamed into place whole, so a run beside this one never sees half a directory.
+    const dir = mkdtempSync(join(cache, 'building-'));
+    // Readable by all: one test runs the bot as an unprivileged user.
+    chmodSync(dir, 0o755);
+    const inputs = (await bundle(dir, { ...entryPoints, 'child-store': 'test/store/child-store.ts' })).filter(
+      (path) => !path.includes(':'),
+    );
+    const done = join(cache, keyOf(inputs));
+    if (existsSync(done)) rmSync(dir, { recursive: true, force: true });
+    else renameSync(dir, done);
+    const pointer = join(cache, `latest-${process.pid}.json`);
+    writeFileSync(pointer, JSON.stringify({ inputs }));
+    renameSync(pointer, latest);
+    project.provide('bundles', done);
+
+    const entries = readdirSync(cache).map((name) => ({
+      name,
+      path: join(cache, name),
+      time: statSync(join(cache, name)).mtimeMs,
+    }));
+    const others = entries
+      .filter(({ name, path }) => /^[0-9a-f]{16}$/.test(name) && path !== done)
+      .sort((a, b) => b.time - a.time);
+    // And what a run stopped while bundling left (no bundling takes an hour).
+    const abandoned = entries.filter(
+      ({ name, time }) => name.startsWith('building-') && time < Date.now() - 3_600_000,
+    );
+    for (const { path } of [...others.slice(KEPT), ...abandoned])
+      rmSync(path, { recursive: true, force: true });
+  };
+  await prepare();
   // In watch mode the sources may have changed since.
-  project.onTestsRerun(build);
-  project.provide('bundles', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  project.onTestsRerun(prepare);
 }

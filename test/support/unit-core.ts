@@ -10,7 +10,7 @@ import type { Draft } from '../../src/store/index.js';
 import { bookingDefaults } from '../../src/waybill/booking-input.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { createWaybillSchemas } from '../../src/waybill/schemas.js';
-import { parcel, receiver, shipment } from './booking-flow.js';
+import { parcel, receiver, shipment } from './booking-typed.js';
 
 export const MAX_PARCELS = 10;
 

@@ -1,0 +1,34 @@
+/**
+ * Vitest's global setup: with TEST_DATABASE_URL, one PostgreSQL database migrated once for the run, that
+ * the store tests' databases are copied from (CREATE DATABASE … TEMPLATE) rather than each migrated anew:
+ * a copy takes about a quarter of the time of creating and migrating. Tests of migrating itself
+ * (emptyDatabase, replicas, store:copy) still start from empty databases.
+ */
+import type { TestProject } from 'vitest/node';
+import { throwawayDatabases } from '../../fakes/throwaway-databases.js';
+import { openStore } from '../../src/store/index.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated database to copy, or '' without TEST_DATABASE_URL. */
+    migratedTemplate: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  project.provide('migratedTemplate', '');
+  if (!adminUrl) return undefined;
+  const databases = throwawayDatabases(() => adminUrl, { prefix: 'waybill_template' });
+  const make = async () => {
+    await databases.dropAll();
+    const url = await databases.create();
+    // Closed before any copy: PostgreSQL copies no database that has a session open.
+    await (await openStore({ url, leaseRenewMs: 0 })).close();
+    project.provide('migratedTemplate', new URL(url).pathname.slice(1));
+  };
+  await make();
+  // In watch mode the migrations may have changed since.
+  project.onTestsRerun(make);
+  return () => databases.dropAll();
+}
