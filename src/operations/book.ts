@@ -1,10 +1,11 @@
 /** Booking once: callOnce with the booking stored, its parties saved in the address book, and what else the caller keeps. */
-import { DuplicateTrackingNumberError, type StoreTables } from '../store/index.js';
+import { DuplicateTrackingNumberError, type ReceiverCheck, type StoreTables } from '../store/index.js';
 import type { BookingResult } from '../waybill/responses.js';
 import type { Booking } from '../waybill/schemas.js';
 import type { BookingRequestWire } from '../waybill/wire-types.js';
 import type { CourierAttempt } from './attempts.js';
 import { type CallResult, callOnce, type OperationDeps } from './call-once.js';
+import { keepCheck } from './receiver-record.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
 export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };
@@ -20,6 +21,8 @@ export interface BookingToSend<T> {
   postedNote: string;
   /** More bookkeeping in the same transaction (a booking form's draft marked booked, a file's row done), with the courier's answer. */
   alsoRecord?: (tx: StoreTables, result: BookingResult) => Promise<T>;
+  /** The receiver's record it was checked against (receiver-record.ts), kept with it. */
+  receiver?: ReceiverCheck;
   /** Told once, with the courier's answer, when the database keeps the bookkeeping waiting. */
   waiting?: (result: BookingResult) => Promise<unknown>;
 }
@@ -55,6 +58,7 @@ export function sendBooking<T = undefined>(
         bookedAt,
         pickupAt: booking.pickupAt,
       });
+      if (input.receiver) await keepCheck(tx, trackingNumber, input.userId, input.receiver);
       const recorded = await also(tx, result);
       // The address book: its parties, saved (or used again) with the booking. Last, just before the
       // commit: a party every booking of a file shares (its sender) is locked for as short a time as can be.
