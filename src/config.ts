@@ -116,7 +116,10 @@ export const duration = z
 const riskThreshold = z
   .string()
   .trim()
-  .regex(/^(0|\d{1,3}\/\d{1,3})$/, 'count/window such as 1/5 (that many among the latest parcels), or 0 for off')
+  .regex(
+    /^(0|\d{1,3}\/\d{1,3})$/,
+    'count/window such as 1/5 (that many among the latest parcels), or 0 for off',
+  )
   .transform((text): RiskThreshold | null => {
     // Null, not undefined: the setting's default stands for undefined.
     if (text === '0') return null;

@@ -547,7 +547,10 @@ export const MIGRATIONS: readonly Migration[] = [
         .on('bookings')
         .columns(['receiver_phone', 'booked_at desc'])
         .execute();
-      const rows = await (db as Kysely<Tables>).selectFrom('bookings').select(['tracking_number', 'record']).execute();
+      const rows = await (db as Kysely<Tables>)
+        .selectFrom('bookings')
+        .select(['tracking_number', 'record'])
+        .execute();
       for (const row of rows) {
         const phone = receiverPhoneOf(JSON.parse(row.record));
         if (!phone) continue;

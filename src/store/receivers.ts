@@ -14,7 +14,9 @@ const CHUNK = 500;
 export function receiverPhoneOf(record: unknown): string | null {
   const consignee = (record as { consignee?: { phone?: unknown; country?: unknown } } | null)?.consignee;
   if (typeof consignee?.phone !== 'string') return null;
-  return phoneKey(consignee.phone, typeof consignee.country === 'string' ? consignee.country : undefined) ?? null;
+  return (
+    phoneKey(consignee.phone, typeof consignee.country === 'string' ? consignee.country : undefined) ?? null
+  );
 }
 
 function toCheck(row: Selectable<ReceiverChecksTable>): ReceiverCheck {

@@ -7,6 +7,7 @@ import { ids } from '../kit/ids.js';
 import { bookingExpiredView } from './blocks.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { receiverCheckAtConfirm } from './receiver-record.js';
 import { startBooking } from './send.js';
 import { showStep } from './steps.js';
 
@@ -26,7 +27,17 @@ export function register(app: App, deps: Core): void {
         await ack({ response_action: 'update', view: await showStep(deps, draft, 'review') });
         return;
       }
-      const step = await startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
+      const receiver = await receiverCheckAtConfirm(deps, result.value, view.state.values, draft.userId);
+      if ('errors' in receiver) {
+        await ack({ response_action: 'errors', errors: receiver.errors });
+        return;
+      }
+      const step = await startBooking(deps, client, {
+        viewId: view.id,
+        draft,
+        booking: result.value,
+        ...receiver,
+      });
       // Before the ack, which fails when this answer comes too late for Slack (a slow database): a
       // booking once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
       if (step.work) deps.inFlight.run('book', step.work, { client, userId: draft.userId, viewId: view.id });

@@ -1,5 +1,5 @@
 /** The booking modal's steps: which step a draft is shown at, that step rendered (pure), and showing it. */
-import type { ModalView } from '@slack/types';
+import type { KnownBlock, ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
 import { type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
@@ -8,6 +8,7 @@ import { saveToShow } from '../kit/drafts.js';
 import { bookingReviewView, bookingStepView } from './blocks.js';
 import { bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
 import { type BookingDraft, type BookingStep, bookingSpec, bookingSteps } from './form.js';
+import { receiverReviewOf } from './receiver-record.js';
 
 /** A step to show and the notices on top of it. */
 export interface ShownStep {
@@ -45,6 +46,7 @@ export function renderStep(
   deps: Pick<Core, 'waybill' | 'schemas' | 'profiles' | 'bot'>,
   draft: Draft<BookingDraft>,
   notices: string[] = [],
+  receiver: KnownBlock[] = [],
 ): ModalView {
   const { step } = draft.data;
   if (step === 'review') {
@@ -53,7 +55,7 @@ export function renderStep(
       const shown = firstProblem(deps, draft.data, result.errors);
       return renderStep(deps, { ...draft, data: { ...draft.data, step: shown.step } }, shown.notices);
     }
-    return bookingReviewView({
+    const review = bookingReviewView({
       wire: toBookingWire(result.value, deps.waybill.timeZone),
       env: deps.waybill.env,
       metadata: bookingMetadata(draft),
@@ -67,6 +69,8 @@ export function renderStep(
         ...postalWarningsOf(result.value),
       ],
     });
+    // The receiver's record first: read before anything else on the review.
+    return { ...review, blocks: [...receiver, ...review.blocks] };
   }
   return bookingStepView({
     step,
@@ -91,5 +95,6 @@ export async function showStep(
 ): Promise<ModalView> {
   const shown = stepToShow(deps, draft.data, step, notices);
   const saved = await saveToShow(deps.store.drafts, draft, { step: shown.step });
-  return renderStep(deps, saved, shown.notices);
+  const receiver = shown.step === 'review' ? await receiverReviewOf(deps, saved.data) : [];
+  return renderStep(deps, saved, shown.notices, receiver);
 }
