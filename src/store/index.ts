@@ -126,7 +126,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     digests: digests(scope, context),
     attention: attention(scope, context),
     recognition: recognition(scope, context),
-    receivers: receivers(scope, context),
+    receivers: receivers(scope),
     weeklyReports: digests(scope, context, 'week'),
   };
 }

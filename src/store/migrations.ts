@@ -570,11 +570,8 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('refused', 'integer', (c) => c.notNull())
         .addColumn('flagged', 'integer', (c) => c.notNull())
         .addColumn('confirmed_by', 'text')
-        .addColumn('at', epochMs(kind), (c) => c.notNull())
         .$call(strict(kind))
         .execute();
-      // A day's flagged bookings, for the digest.
-      await db.schema.createIndex('receiver_checks_at').on('receiver_checks').columns(['at']).execute();
     },
   },
 ];

@@ -3,7 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import { phoneKey } from '../waybill/phones.js';
 import { PAYING_OUTCOMES } from '../waybill/remittance.js';
 import { COD_TERM } from './booking-search.js';
-import type { Context, Scope } from './context.js';
+import type { Scope } from './context.js';
 import type { ReceiverChecksTable } from './schema.js';
 import type { ReceiverCheck, Receivers } from './types.js';
 
@@ -31,7 +31,7 @@ function toCheck(row: Selectable<ReceiverChecksTable>): ReceiverCheck {
   };
 }
 
-export function receivers({ db }: Scope, context: Context): Receivers {
+export function receivers({ db }: Scope): Receivers {
   return {
     async history(phone, windows) {
       const paying = sql.join(PAYING_OUTCOMES.map((outcome) => sql.lit(outcome)));
@@ -95,7 +95,6 @@ export function receivers({ db }: Scope, context: Context): Receivers {
           refused: check.refused,
           flagged: check.flagged ? 1 : 0,
           confirmed_by: check.confirmedBy ?? null,
-          at: context.now(),
         })
         .onConflict((conflict) => conflict.column('tracking_number').doNothing())
         .execute();
@@ -114,12 +113,14 @@ export function receivers({ db }: Scope, context: Context): Receivers {
       return found;
     },
     async countFlagged({ from, to }) {
+      // By the day booked: the digest's day, along bookings_booked_at.
       const { n } = await db
-        .selectFrom('receiver_checks')
+        .selectFrom('receiver_checks as c')
+        .innerJoin('bookings as b', 'b.tracking_number', 'c.tracking_number')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('at', '>=', from.getTime())
-        .where('at', '<', to.getTime())
-        .where('flagged', '=', 1)
+        .where('b.booked_at', '>=', from.getTime())
+        .where('b.booked_at', '<', to.getTime())
+        .where('c.flagged', '=', 1)
         .executeTakeFirstOrThrow();
       return Number(n);
     },

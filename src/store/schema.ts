@@ -251,7 +251,6 @@ export interface ReceiverChecksTable {
   flagged: number;
   /** Who said they called the receiver (a flagged COD booking). */
   confirmed_by: string | null;
-  at: number;
 }
 
 export interface StoreMigrationsTable {

@@ -681,7 +681,7 @@ export interface Receivers {
   /** Kept with a booking, in its transaction. */
   keep(trackingNumber: string, check: ReceiverCheck): Promise<void>;
   checksOf(trackingNumbers: readonly string[]): Promise<Map<string, ReceiverCheck>>;
-  /** Bookings checked in the range whose receiver the rule flagged. */
+  /** Bookings booked in the range whose receiver the rule flagged. */
   countFlagged(range: TimeRange): Promise<number>;
 }
 
