@@ -8,6 +8,7 @@ import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { botsPerTest, exportedToday, next, receiver, shipment } from '../support/booking-flow.js';
 import type { TestBot } from '../support/bot-harness.js';
+import { bulkFile, bulkRow } from '../support/bulk-file.js';
 import type { View } from '../support/slack-driver.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -141,5 +142,44 @@ describeEachBackend(import.meta.filename, "the receiver's record", (backend) => 
       "Receiver's record when booked: 1 earlier parcel: 1 returned",
     );
     expect(await bot.deps.store.audit.list({ operation: 'receiver' })).toEqual([]);
+  });
+
+  it('a bookings file: the check step flags the COD row to a flagged receiver and counts it; booked with the rest, it keeps its record', async () => {
+    const bot = await booked({ backend });
+    await bot.command('/waybill', 'status WB000001 returned');
+    await bot.idle();
+
+    const file = bot.fake.addFile({
+      name: 'orders.csv',
+      content: bulkFile(
+        bulkRow('Ana Cruz', { phone: '+63 917 123 4567' }),
+        bulkRow('Ben Uy', { phone: '0918 765 4321' }),
+      ),
+    });
+    await bot.command('/book', 'import');
+    const modal = await bot.openedView();
+    await bot.submit(modal, { file: file.id });
+    await bot.idle();
+    const summary = await bot.updatedView(modal.id, (view) => view.callback_id === ids.bulkConfirm);
+    const shown = textOf(summary.blocks);
+    expect(shown).toContain('2 rows ready to book');
+    expect(shown).toContain(':warning: *1 COD row goes to flagged receivers*');
+    expect(shown).toContain(
+      '• Row 2: 1 earlier parcel: 1 returned (1 returned or refused of the last 5 parcels)',
+    );
+    expect(shown).not.toContain('Row 3');
+    expectWithinSlackLimits({ type: 'modal', ...summary });
+
+    await bot.submit(summary);
+    await bot.idle();
+    await bot.updatedView(summary.id, (view) => textOf(view).includes(':checkered_flag:'));
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(3);
+    const audit = await bot.deps.store.audit.list({ operation: 'receiver' });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ outcome: 'flagged', detail: '1 earlier parcel: 1 returned' });
+    const checks = await bot.deps.store.receivers.checksOf([audit[0]?.trackingNumber ?? '']);
+    expect([...checks.values()]).toEqual([
+      { parcels: 1, delivered: 0, failed: 0, returned: 1, refused: 0, flagged: true },
+    ]);
   });
 });

@@ -34,6 +34,7 @@ import {
   summaryCard,
 } from './blocks.js';
 import { type BulkDraft, fileHash, readBookings, settledBefore } from './check.js';
+import { rowCheck } from './receivers.js';
 
 /** One line per row with problems: what the results file and the thread say of it. */
 function notValid(problems: readonly CsvProblem[]): RowResult[] {
@@ -168,6 +169,7 @@ export async function bookRow(
     }
     const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
+    const receiver = await rowCheck(deps, checked.value);
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };
     const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });
@@ -181,6 +183,7 @@ export async function bookRow(
       userId: run.userId,
       channelId: run.channelId,
       postedNote: `Booked from ${run.fileName}.`,
+      ...(receiver ? { receiver } : {}),
       // The row is done with its booking, in the same transaction.
       alsoRecord: (tx, answer) => keepRow(tx, run, booked(answer.trackingRefNo)),
       waiting: async () => databaseAway(),
