@@ -144,6 +144,24 @@ describeEachBackend(import.meta.filename, "the receiver's record", (backend) => 
     expect(await bot.deps.store.audit.list({ operation: 'receiver' })).toEqual([]);
   });
 
+  it('a receiver flagged while the review is open: Confirm booking draws it again with the box, then books with it ticked', async () => {
+    const bot = await booked({ backend });
+    const review = await toReview(bot, '0917 123 4567');
+    expect(textOf(review.blocks)).toContain("*Receiver's record*: 1 earlier parcel");
+    expect(hasCheckbox(review)).toBe(false);
+    await bot.command('/waybill', 'status WB000001 returned');
+    await bot.idle();
+
+    const again = await bot.submit(review);
+    expect(again.body.response_action).toBe('update');
+    const redrawn = bot.ackedView(again, review.id);
+    expect(textOf(redrawn.blocks)).toContain("*Receiver's record*: 1 earlier parcel: 1 returned");
+    expect(hasCheckbox(redrawn)).toBe(true);
+    await bot.submit(redrawn, { [RECEIVER_CONFIRM_BLOCK]: 'called' });
+    await bot.idle();
+    expect(await cardOf(bot, 'WB000002')).toContain('<@UDISPATCH>: “I called the receiver');
+  });
+
   it('a bookings file: the check step flags the COD row to a flagged receiver and counts it; booked with the rest, it keeps its record', async () => {
     const bot = await booked({ backend });
     await bot.command('/waybill', 'status WB000001 returned');

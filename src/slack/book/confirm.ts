@@ -3,7 +3,9 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { inputBlockIds } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
+import { RECEIVER_CONFIRM_BLOCK } from '../kit/receiver-line.js';
 import { bookingExpiredView } from './blocks.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
@@ -29,7 +31,13 @@ export function register(app: App, deps: Core): void {
       }
       const receiver = await receiverCheckAtConfirm(deps, result.value, view.state.values, draft.userId);
       if ('errors' in receiver) {
-        await ack({ response_action: 'errors', errors: receiver.errors });
+        // Flagged since this review was drawn: drawn again, with the box to tick.
+        const onScreen = inputBlockIds(view.blocks).includes(RECEIVER_CONFIRM_BLOCK);
+        await ack(
+          onScreen
+            ? { response_action: 'errors', errors: receiver.errors }
+            : { response_action: 'update', view: await showStep(deps, draft, 'review') },
+        );
         return;
       }
       const step = await startBooking(deps, client, {
