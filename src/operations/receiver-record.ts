@@ -80,6 +80,16 @@ export function checkOf(record: ReceiverRecord, confirmedBy?: string): ReceiverC
   return { parcels, delivered, failed, returned, refused, flagged, ...(confirmedBy ? { confirmedBy } : {}) };
 }
 
+/** What a booking nobody can confirm (a file's row, a workflow's) keeps: undefined without earlier parcels. */
+export async function unconfirmedCheck(
+  store: Pick<StoreTables, 'receivers'>,
+  settings: ReceiverRiskSettings,
+  receiver: { phone: string; country?: string },
+): Promise<ReceiverCheck | undefined> {
+  const record = await receiverRecord(store, settings, receiver);
+  return record && checkOf(record);
+}
+
 /** The dispatcher's words when they confirm, as the audit log and the card keep them. */
 export const CONFIRMATION = 'I called the receiver and they expect this parcel';
 

@@ -162,6 +162,36 @@ describeEachBackend(import.meta.filename, "the receiver's record", (backend) => 
     expect(await cardOf(bot, 'WB000002')).toContain('<@UDISPATCH>: “I called the receiver');
   });
 
+  it("a workflow's booking to a flagged receiver keeps the record on its card and in the audit log, flagged, with nobody to confirm", async () => {
+    const bot = await booked({ backend });
+    await bot.command('/waybill', 'status WB000001 returned');
+    await bot.idle();
+    const { completion } = await bot.step({
+      callbackId: ids.stepBook,
+      executionId: 'Fx0RECEIVER1',
+      inputs: {
+        receiver_name: 'Maria Santos',
+        receiver_phone: '+63 917 123 4567',
+        receiver_address: '88 Rizal Ave',
+        receiver_barangay: 'Lahug',
+        receiver_city: 'Cebu City',
+        receiver_province: 'Cebu',
+        cod_amount: '1500.00',
+        weight_kg: 2.5,
+        item_description: 'Kitchen scales',
+        channel_id: 'CDISPATCH',
+        requested_by: 'UDISPATCH',
+      },
+    });
+    expect(completion.method, String(completion.body.error)).toBe('functions.completeSuccess');
+    expect(await cardOf(bot, 'WB000002')).toContain(
+      "Receiver's record when booked: 1 earlier parcel: 1 returned · :warning: flagged",
+    );
+    expect(await bot.deps.store.audit.list({ operation: 'receiver' })).toMatchObject([
+      { trackingNumber: 'WB000002', outcome: 'flagged', userId: 'UDISPATCH' },
+    ]);
+  });
+
   it('a bookings file: the check step flags the COD row to a flagged receiver and counts it; booked with the rest, it keeps its record', async () => {
     const bot = await booked({ backend });
     await bot.command('/waybill', 'status WB000001 returned');

@@ -2,19 +2,16 @@
  * Receivers' records in a bookings file: the check step flags each COD row whose receiver the risk
  * rule flags, and counts them. A file has no checkbox per row, so a flagged row is not held back:
  * the dispatcher sees it before booking and takes it out of the file if the receiver does not
- * expect it. Each booked row keeps the record it was checked against, as a booking from the form does.
+ * expect it.
  */
 import {
-  checkOf,
   needsConfirmation,
   type ReceiverRecord,
   receiverRecord,
   recordWords,
 } from '../../operations/receiver-record.js';
-import type { ReceiverCheck } from '../../store/index.js';
 import type { CsvBooking } from '../../waybill/csv/read-bookings.js';
 import { phoneKey } from '../../waybill/phones.js';
-import type { Booking } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { getPath } from '../kit/forms.js';
 
@@ -51,12 +48,6 @@ export async function flaggedRows(deps: Deps, rows: readonly CsvBooking[]): Prom
     }
   }
   return flagged;
-}
-
-/** The record a row's booking keeps: undefined when its receiver has no earlier parcel. */
-export async function rowCheck(deps: Deps, booking: Booking): Promise<ReceiverCheck | undefined> {
-  const record = await receiverRecord(deps.store, deps.bot.receiverRisk, booking.consignee);
-  return record && checkOf(record);
 }
 
 /** The check step's lines: how many rows go to flagged receivers, the first few by row. */

@@ -1,6 +1,7 @@
 /** Booking a checked file: its rows queued in the store, each booked once through the one booking path, then one card, its thread and a results file. */
 import { beginAttempt, bookingAttempt, storeOutcome } from '../../operations/attempts.js';
 import { sendBooking } from '../../operations/book.js';
+import { unconfirmedCheck } from '../../operations/receiver-record.js';
 import {
   type Attempt,
   type Draft,
@@ -34,7 +35,6 @@ import {
   summaryCard,
 } from './blocks.js';
 import { type BulkDraft, fileHash, readBookings, settledBefore } from './check.js';
-import { rowCheck } from './receivers.js';
 
 /** One line per row with problems: what the results file and the thread say of it. */
 function notValid(problems: readonly CsvProblem[]): RowResult[] {
@@ -169,7 +169,8 @@ export async function bookRow(
     }
     const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
-    const receiver = await rowCheck(deps, checked.value);
+    // Kept with the booking, as the form's are: a file has no box to confirm a call with.
+    const receiver = await unconfirmedCheck(deps.store, deps.bot.receiverRisk, checked.value.consignee);
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };
     const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });
