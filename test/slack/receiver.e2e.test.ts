@@ -162,6 +162,30 @@ describeEachBackend(import.meta.filename, "the receiver's record", (backend) => 
     expect(await cardOf(bot, 'WB000002')).toContain('<@UDISPATCH>: “I called the receiver');
   });
 
+  it('Try again after the courier refused a flagged COD booking: the confirmed call holds, booked once', async () => {
+    const bot = await booked({ backend });
+    await bot.command('/waybill', 'status WB000001 returned');
+    await bot.idle();
+    const review = await toReview(bot, '0917 123 4567');
+    bot.sandbox.setFaults({
+      status: 422,
+      body: JSON.stringify({ ResponseCode: '422', ResponseDetail: 'Route not served' }),
+      contentType: 'application/json',
+    });
+    await bot.submit(review, { [RECEIVER_CONFIRM_BLOCK]: 'called' });
+    await bot.idle();
+    const failed = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Not booked'));
+    bot.sandbox.setFaults(undefined);
+    await bot.clickInView(failed, ids.bookingRetry);
+    await bot.idle();
+    expect(await cardOf(bot, 'WB000002')).toContain('<@UDISPATCH>: “I called the receiver');
+    // WB000001, the refused attempt and the booking.
+    expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(3);
+    expect(await bot.deps.store.audit.list({ operation: 'receiver' })).toMatchObject([
+      { trackingNumber: 'WB000002', outcome: 'confirmed', userId: 'UDISPATCH' },
+    ]);
+  });
+
   it("a workflow's booking to a flagged receiver keeps the record on its card and in the audit log, flagged, with nobody to confirm", async () => {
     const bot = await booked({ backend });
     await bot.command('/waybill', 'status WB000001 returned');

@@ -5,7 +5,7 @@ import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
-import { RECEIVER_CONFIRM_BLOCK } from '../kit/receiver-line.js';
+import { RECEIVER_CONFIRM_BLOCK, receiverConfirmed } from '../kit/receiver-line.js';
 import { bookingExpiredView } from './blocks.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
@@ -29,7 +29,8 @@ export function register(app: App, deps: Core): void {
         await ack({ response_action: 'update', view: await showStep(deps, draft, 'review') });
         return;
       }
-      const receiver = await receiverCheckAtConfirm(deps, result.value, view.state.values, draft.userId);
+      const ticked = receiverConfirmed(view.state.values) ? draft.userId : undefined;
+      const receiver = await receiverCheckAtConfirm(deps, result.value, ticked);
       if ('errors' in receiver) {
         // Flagged since this review was drawn: drawn again, with the box to tick.
         const onScreen = inputBlockIds(view.blocks).includes(RECEIVER_CONFIRM_BLOCK);
@@ -40,9 +41,17 @@ export function register(app: App, deps: Core): void {
         );
         return;
       }
+      // Kept for Try again, which has no box: the call was confirmed for this booking.
+      const confirmedBy = receiver.check?.confirmedBy;
+      const sent = confirmedBy
+        ? await deps.store.drafts.save<BookingDraft>(draft.id, {
+            ...draft.data,
+            receiverConfirmedBy: confirmedBy,
+          })
+        : draft;
       const step = await startBooking(deps, client, {
         viewId: view.id,
-        draft,
+        draft: sent,
         booking: result.value,
         ...receiver,
       });

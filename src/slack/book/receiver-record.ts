@@ -11,7 +11,6 @@ import type { Booking } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import {
   RECEIVER_CONFIRM_BLOCK,
-  receiverConfirmed,
   receiverConfirmMissing,
   receiverReviewBlocks,
 } from '../kit/receiver-line.js';
@@ -40,17 +39,16 @@ export async function receiverReviewOf(deps: Deps, data: BookingDraft): Promise<
 
 /**
  * Confirm booking's check: the record to keep with the booking, or the inline error when a flagged
- * COD receiver's checkbox is not ticked. It never stops a booking otherwise.
+ * COD receiver's call is not confirmed (`confirmedBy`: who ticked the box). It never stops a booking otherwise.
  */
 export async function receiverCheckAtConfirm(
   deps: Deps,
   booking: Booking,
-  values: unknown,
-  userId: string,
+  confirmedBy: string | undefined,
 ): Promise<{ check?: ReceiverCheck } | { errors: Record<string, string> }> {
   const { record, confirm } = await recordOf(deps, booking);
   if (!record) return {};
   if (!confirm) return { check: checkOf(record) };
-  if (!receiverConfirmed(values)) return { errors: { [RECEIVER_CONFIRM_BLOCK]: receiverConfirmMissing } };
-  return { check: checkOf(record, userId) };
+  if (!confirmedBy) return { errors: { [RECEIVER_CONFIRM_BLOCK]: receiverConfirmMissing } };
+  return { check: checkOf(record, confirmedBy) };
 }

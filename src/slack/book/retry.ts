@@ -28,8 +28,8 @@ export function register(app: App, deps: Core): void {
       const booking = result.value;
       const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
       await sendFromButton(deps, client, view, draft.userId, 'book', working, async () => {
-        // A flagged receiver's call is confirmed on the review, so it is shown again to tick.
-        const receiver = await receiverCheckAtConfirm(deps, booking, undefined, draft.userId);
+        // The call confirmed at Confirm booking holds; a receiver flagged since is confirmed on the review.
+        const receiver = await receiverCheckAtConfirm(deps, booking, draft.data.receiverConfirmedBy);
         if ('errors' in receiver) return { started: false, view: await showStep(deps, draft, 'review') };
         return startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed', ...receiver });
       });
