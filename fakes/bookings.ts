@@ -1,6 +1,7 @@
 /** Many bookings, written straight into a migrated store (SQLite or PostgreSQL): far faster than booking each through the bot. */
 import type { Insertable } from 'kysely';
 import { BOOKED, bookingTerms, statusTerm } from '../src/store/booking-search.js';
+import { receiverPhoneOf } from '../src/store/receivers.js';
 import type { BookingsTable, BookingTermsTable } from '../src/store/schema.js';
 import type { Booking } from '../src/waybill/schemas.js';
 import type { BulkWriter } from './bulk-insert.js';
@@ -68,6 +69,7 @@ export async function insertBookings(writer: BulkWriter, bookings: SeededBooking
         updated_by: null,
         updated_at: null,
         pickup_at: pickupAt,
+        receiver_phone: receiverPhoneOf(record),
       });
     }
     await writer.insert('bookings', rows);

@@ -38,6 +38,14 @@ function stateValue(
       return externalSelect(value);
     case 'file_input':
       return fileInput(value === null ? [] : value.split(','));
+    case 'checkboxes': {
+      // The ticked options' values, comma-separated; none ticked: null.
+      const ticked = value === null ? [] : value.split(',');
+      return {
+        type: 'checkboxes',
+        selected_options: (element.options ?? []).filter((o) => ticked.includes(o.value)),
+      };
+    }
     default:
       return plainText(value);
   }

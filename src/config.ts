@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { AttentionSettings } from './operations/attention.js';
+import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -110,6 +111,25 @@ export const duration = z
       : Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS],
   )
   .refine((ms) => ms <= 366 * DURATION_UNITS_MS.d, 'a duration of at most a year (366d)');
+
+/** The receiver risk rule's `count/window` (`1/5`: one or more among the latest 5 parcels), or `0` for off: null when off. */
+const riskThreshold = z
+  .string()
+  .trim()
+  .regex(
+    /^(0|\d{1,3}\/\d{1,3})$/,
+    'count/window such as 1/5 (that many among the latest parcels), or 0 for off',
+  )
+  .transform((text): RiskThreshold | null => {
+    // Null, not undefined: the setting's default stands for undefined.
+    if (text === '0') return null;
+    const [count = 0, window = 0] = text.split('/').map(Number);
+    return { count, window };
+  })
+  .refine(
+    (rule) => !rule || (rule.count >= 1 && rule.count <= rule.window && rule.window <= 100),
+    'count/window with a count from 1 to the window and a window of at most 100 parcels, such as 1/5, or 0 for off',
+  );
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -539,6 +559,8 @@ const botEnvSchema = z.object({
   ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
   ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
   ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
+  RECEIVER_RISK_RETURNS: optionalSetting(riskThreshold).default({ count: 1, window: 5 }),
+  RECEIVER_RISK_FAILED: optionalSetting(riskThreshold).default({ count: 2, window: 5 }),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -625,6 +647,8 @@ export interface BotConfig {
   digest?: { channelId: string; time: string };
   /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
   attention: AttentionSettings;
+  /** The receiver's record before booking: when it flags a receiver (a COD booking to one needs a confirmation). */
+  receiverRisk: ReceiverRiskSettings;
   /** The weekly report: where, on which day (0 Sunday … 6 Saturday) and at what time in WAYBILL_TIMEZONE; undefined: off. */
   report?: { channelId: string; weekday: number; time: string };
 }
@@ -768,6 +792,10 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       staleAfterMs: settings.ATTENTION_STALE_AFTER,
       unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
       codAfterMs: settings.ATTENTION_COD_AFTER,
+    },
+    receiverRisk: {
+      ...(settings.RECEIVER_RISK_RETURNS ? { returns: settings.RECEIVER_RISK_RETURNS } : {}),
+      ...(settings.RECEIVER_RISK_FAILED ? { failed: settings.RECEIVER_RISK_FAILED } : {}),
     },
   };
 }

@@ -26,12 +26,13 @@ import { toBookingWire } from '../waybill/wire.js';
 import { beginAttempt, bookingAttempt, storeOutcome } from './attempts.js';
 import { sendBooking } from './book.js';
 import type { OperationDeps } from './call-once.js';
+import { type ReceiverRiskSettings, unconfirmedCheck } from './receiver-record.js';
 
 /** What booking a row uses besides an operation's: the booking schema a row is read with, where the bot is, the prefix of a generated number. */
 export interface RowDeps extends OperationDeps {
   schemas: { booking: Parameters<typeof bookingOfRow>[0]['schema'] };
   waybill: { timeZone: string };
-  bot: { trackingPrefix: string };
+  bot: { trackingPrefix: string; receiverRisk: ReceiverRiskSettings };
 }
 
 /** What a queued row carries, so any replica can book it without the file: the row as read, and its number from an earlier run. */
@@ -144,6 +145,8 @@ export async function bookRow(
     }
     const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
+    // Kept with the booking, as the form's are: a file has no box to confirm a call with.
+    const receiver = await unconfirmedCheck(deps.store, deps.bot.receiverRisk, checked.value.consignee);
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };
     const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });
@@ -157,6 +160,7 @@ export async function bookRow(
       userId: run.userId,
       channelId: run.channelId,
       postedNote: `Booked from ${run.fileName}.`,
+      ...(receiver ? { receiver } : {}),
       // The row is done with its booking, in the same transaction.
       alsoRecord: (tx, answer) => keepRow(tx, run, booked(answer.trackingRefNo)),
       waiting: async () => databaseAway(),

@@ -4,12 +4,18 @@
  * address book, with what else the caller keeps.
  */
 import type { Logger } from 'pino';
-import { DuplicateTrackingNumberError, type Store, type StoreTables } from '../store/index.js';
+import {
+  DuplicateTrackingNumberError,
+  type ReceiverCheck,
+  type Store,
+  type StoreTables,
+} from '../store/index.js';
 import type { BookingResult } from '../waybill/responses.js';
 import type { Booking } from '../waybill/schemas.js';
 import type { BookingRequestWire } from '../waybill/wire-types.js';
 import type { CourierAttempt } from './attempts.js';
 import { type CallResult, callOnce, type OperationDeps } from './call-once.js';
+import { keepCheck } from './receiver-record.js';
 import { settleUnknown, verdictAudit } from './resolve.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
@@ -26,6 +32,8 @@ export interface BookingToSend<T> {
   postedNote: string;
   /** More bookkeeping in the same transaction (a booking form's draft marked booked, a file's row done), with the courier's answer. */
   alsoRecord?: (tx: StoreTables, result: BookingResult) => Promise<T>;
+  /** The receiver's record it was checked against (receiver-record.ts), kept with it. */
+  receiver?: ReceiverCheck;
   /** Told once, with the courier's answer, when the database keeps the bookkeeping waiting. */
   waiting?: (result: BookingResult) => Promise<unknown>;
 }
@@ -37,6 +45,8 @@ export interface BookedBooking {
   channelId: string;
   bookedBy: string;
   bookedAt: Date;
+  /** The receiver's record it was checked against, when it was. */
+  receiver?: ReceiverCheck;
 }
 
 /**
@@ -58,6 +68,7 @@ export async function recordBooking<T>(
     bookedAt: booked.bookedAt,
     pickupAt: booking.pickupAt,
   });
+  if (booked.receiver) await keepCheck(tx, booking.trackingNumber, booked.bookedBy, booked.receiver);
   const recorded = await also();
   // Last, just before the commit: a party every booking of a file shares (its sender) is locked for
   // as short a time as can be.
@@ -95,6 +106,7 @@ export function sendBooking<T = undefined>(
           channelId: input.channelId,
           bookedBy: input.userId,
           bookedAt,
+          receiver: input.receiver,
         },
         () => also(tx, result),
       ),

@@ -49,6 +49,7 @@ export interface Core {
     | 'digest'
     | 'attention'
     | 'report'
+    | 'receiverRisk'
   > & {
     /** How often a replica renews its lease, and so looks for work another replica left. */
     database: Pick<BotConfig['database'], 'leaseRenewMs'>;

@@ -13,6 +13,8 @@ const TOP = '\u{10FFFF}';
 const STATUS = '!status:';
 const OWNER = '!owner:';
 const PAYMENT = '!payment:';
+/** The term of every cash-on-delivery booking. */
+export const COD_TERM = `${PAYMENT}cod`;
 /** A booking no status was recorded for. */
 export const BOOKED = 'booked';
 /**

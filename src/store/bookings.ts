@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { BOOKED, findBookings, indexBooking, indexOwner, indexStatus } from './booking-search.js';
 import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
+import { receiverPhoneOf } from './receivers.js';
 import type { BookingsTable, Db } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
 import type { BookingRecord, Bookings, OwnerChange, TimeRange } from './types.js';
@@ -67,6 +68,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             owner_id: input.bookedBy,
             booked_at: input.bookedAt.getTime(),
             pickup_at: input.pickupAt?.getTime() ?? null,
+            receiver_phone: receiverPhoneOf(input.record),
           })
           .onConflict((conflict) => conflict.column('tracking_number').doNothing())
           .returningAll()
@@ -89,6 +91,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             updated_by: updatedBy,
             updated_at: context.now(),
             pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
+            receiver_phone: receiverPhoneOf(record),
           }))
           .where('tracking_number', '=', trackingNumber)
           .where('version', '=', expectedVersion)

@@ -23,6 +23,7 @@ import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
+import { receivers } from './receivers.js';
 import { recognition } from './recognition.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
@@ -125,6 +126,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     digests: digests(scope, context),
     attention: attention(scope, context),
     recognition: recognition(scope, context),
+    receivers: receivers(scope),
     weeklyReports: digests(scope, context, 'week'),
   };
 }

@@ -3,6 +3,7 @@ import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql
 import type { Backend, BackendKind } from './backend.js';
 import { BOOKED, bookingTerms, statusTerm } from './booking-search.js';
 import { NewerSchemaError } from './errors.js';
+import { receiverPhoneOf } from './receivers.js';
 import type { Db, Tables } from './schema.js';
 
 /*
@@ -531,6 +532,44 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('tracking_number', 'text', (c) => c.notNull())
         .addColumn('at', epochMs(kind), (c) => c.notNull())
         .addPrimaryKeyConstraint('recognised_replies_pk', ['channel_id', 'thread_ts', 'tracking_number'])
+        .$call(strict(kind))
+        .execute();
+    },
+  },
+  {
+    version: 19,
+    name: "receivers' records: bookings by receiver phone, and the record each was checked against",
+    async up(db, kind) {
+      await db.schema.alterTable('bookings').addColumn('receiver_phone', 'text').execute();
+      // A receiver's parcels, latest first: the record is one range of this.
+      await db.schema
+        .createIndex('bookings_receiver_phone')
+        .on('bookings')
+        .columns(['receiver_phone', 'booked_at desc'])
+        .execute();
+      const rows = await (db as Kysely<Tables>)
+        .selectFrom('bookings')
+        .select(['tracking_number', 'record'])
+        .execute();
+      for (const row of rows) {
+        const phone = receiverPhoneOf(JSON.parse(row.record));
+        if (!phone) continue;
+        await (db as Kysely<Tables>)
+          .updateTable('bookings')
+          .set({ receiver_phone: phone })
+          .where('tracking_number', '=', row.tracking_number)
+          .execute();
+      }
+      await db.schema
+        .createTable('receiver_checks')
+        .addColumn('tracking_number', 'text', (c) => c.primaryKey())
+        .addColumn('parcels', 'integer', (c) => c.notNull())
+        .addColumn('delivered', 'integer', (c) => c.notNull())
+        .addColumn('failed', 'integer', (c) => c.notNull())
+        .addColumn('returned', 'integer', (c) => c.notNull())
+        .addColumn('refused', 'integer', (c) => c.notNull())
+        .addColumn('flagged', 'integer', (c) => c.notNull())
+        .addColumn('confirmed_by', 'text')
         .$call(strict(kind))
         .execute();
     },

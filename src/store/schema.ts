@@ -37,6 +37,8 @@ export interface BookingsTable {
   updated_at: number | null;
   /** The record's pickup time, for the manifest (null only where a record had none). */
   pickup_at: number | null;
+  /** The receiver's phone as E.164 (phoneKey), for their earlier parcels; null when it cannot be dialled. */
+  receiver_phone: string | null;
 }
 
 export interface AttemptsTable {
@@ -237,6 +239,20 @@ export interface RecognisedRepliesTable {
   at: number;
 }
 
+/** The receiver's record a booking was checked against when booked (only when they had earlier parcels). */
+export interface ReceiverChecksTable {
+  tracking_number: string;
+  parcels: number;
+  delivered: number;
+  failed: number;
+  returned: number;
+  refused: number;
+  /** 1 when the risk rule flagged the receiver. */
+  flagged: number;
+  /** Who said they called the receiver (a flagged COD booking). */
+  confirmed_by: string | null;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -266,6 +282,7 @@ export interface Tables {
   digests: DigestsTable;
   recognise_channels: RecogniseChannelsTable;
   recognised_replies: RecognisedRepliesTable;
+  receiver_checks: ReceiverChecksTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -650,6 +650,41 @@ export interface Recognition {
   claim(channelId: string, threadTs: string, trackingNumbers: readonly string[]): Promise<string[]>;
 }
 
+/** A receiver's earlier parcels, counted from our own records: statuses dispatchers recorded, remittances. */
+export interface ReceiverCounts {
+  parcels: number;
+  /** Delivered as last recorded, or COD money remitted on it (and not returned since). */
+  delivered: number;
+  /** Failed delivery attempts recorded, over all their parcels. */
+  failed: number;
+  /** Returned to sender as last recorded. */
+  returned: number;
+  /** COD parcels with a failed attempt the receiver refused. */
+  refused: number;
+}
+
+/** A receiver's record, with what their latest parcels (the risk rule's windows) hold. */
+export interface ReceiverHistory extends ReceiverCounts {
+  /** Parcels returned or refused among the latest `windows.returns`; failed attempts among the latest `windows.failed`. */
+  recent: { returns: number; failed: number };
+}
+
+/** The record a booking was checked against when booked, and who confirmed a flagged one. */
+export interface ReceiverCheck extends ReceiverCounts {
+  flagged: boolean;
+  confirmedBy?: string;
+}
+
+export interface Receivers {
+  /** The record of the receiver whose phone key (phoneKey) this is: one query along bookings_receiver_phone. */
+  history(phone: string, windows: { returns: number; failed: number }): Promise<ReceiverHistory>;
+  /** Kept with a booking, in its transaction. */
+  keep(trackingNumber: string, check: ReceiverCheck): Promise<void>;
+  checksOf(trackingNumbers: readonly string[]): Promise<Map<string, ReceiverCheck>>;
+  /** Bookings booked in the range whose receiver the rule flagged. */
+  countFlagged(range: TimeRange): Promise<number>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -665,6 +700,7 @@ export interface StoreTables {
   digests: Digests;
   attention: AttentionQueries;
   recognition: Recognition;
+  receivers: Receivers;
   /** The weekly report's claims, keyed on the day it is due (YYYY-MM-DD). */
   weeklyReports: Digests;
 }

@@ -62,3 +62,12 @@ export function readPhone(typed: string, country?: string): PhoneReading {
       : 'is not a phone number that can be dialled';
   return { ok: false, problem: `${problem}${where}${examples}` };
 }
+
+/**
+ * The one key of a number however it was typed (`0917 123 4567`, `+63 917 123 4567`): E.164, for
+ * finding a receiver's earlier parcels; undefined when it cannot be dialled.
+ */
+export function phoneKey(typed: string, country?: string): string | undefined {
+  const number = parsePhoneNumberFromString(typed, regionOf(country));
+  return number?.isValid() ? number.number : undefined;
+}

@@ -266,6 +266,7 @@ describe('the digest on a busy day', () => {
         Array.from({ length: 500 }, (_, i) => ({ sender: `S${i}`, outstanding: '0.10', days: i % 40 })),
       ),
       attention: { items: 500, counts: '200 failed, nothing since · 300 not picked up' },
+      flaggedReceivers: 500,
     };
     const message = digestMessage(data, { currency: 'PHP', detailInThread: true });
     expect(message.blocks.length).toBeLessThanOrEqual(50);

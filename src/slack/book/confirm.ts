@@ -3,10 +3,13 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { inputBlockIds } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
+import { RECEIVER_CONFIRM_BLOCK, receiverConfirmed } from '../kit/receiver-line.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingExpiredView } from './outcome-view.js';
+import { receiverCheckAtConfirm } from './receiver-record.js';
 import { startBooking } from './send.js';
 import { showStep } from './steps.js';
 
@@ -26,7 +29,32 @@ export function register(app: App, deps: Core): void {
         await ack({ response_action: 'update', view: await showStep(deps, draft, 'review') });
         return;
       }
-      const step = await startBooking(deps, client, { viewId: view.id, draft, booking: result.value });
+      const ticked = receiverConfirmed(view.state.values) ? draft.userId : undefined;
+      const receiver = await receiverCheckAtConfirm(deps, result.value, ticked);
+      if ('errors' in receiver) {
+        // Flagged since this review was drawn: drawn again, with the box to tick.
+        const onScreen = inputBlockIds(view.blocks).includes(RECEIVER_CONFIRM_BLOCK);
+        await ack(
+          onScreen
+            ? { response_action: 'errors', errors: receiver.errors }
+            : { response_action: 'update', view: await showStep(deps, draft, 'review') },
+        );
+        return;
+      }
+      // Kept for Try again, which has no box: the call was confirmed for this booking.
+      const confirmedBy = receiver.check?.confirmedBy;
+      const sent = confirmedBy
+        ? await deps.store.drafts.save<BookingDraft>(draft.id, {
+            ...draft.data,
+            receiverConfirmedBy: confirmedBy,
+          })
+        : draft;
+      const step = await startBooking(deps, client, {
+        viewId: view.id,
+        draft: sent,
+        booking: result.value,
+        ...receiver,
+      });
       // Before the ack, which fails when this answer comes too late for Slack (a slow database): a
       // booking once recorded as begun is sent, and its outcome shown, whatever happened to the ack.
       if (step.work) deps.inFlight.run('book', step.work, { client, userId: draft.userId, viewId: view.id });

@@ -23,7 +23,7 @@ export type BookDeps = Pick<
   | 'waybill'
   | 'schemas'
   | 'profiles'
-> & { bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId'> };
+> & { bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId' | 'receiverRisk'> };
 
 export function bookingMetadata(draft: Draft<BookingDraft>): string {
   return viewMetadata({ draftId: draft.id });

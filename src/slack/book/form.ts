@@ -43,6 +43,8 @@ export interface BookingDraft {
   responseUrl?: string;
   /** Tracking number once booked, so the draft is never booked twice. */
   bookedTrackingNumber?: string;
+  /** Who confirmed calling a flagged receiver at Confirm booking, for Try again (receiver-record.ts). */
+  receiverConfirmedBy?: string;
   origin?: BookingOrigin;
 }
 

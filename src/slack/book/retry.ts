@@ -9,7 +9,9 @@ import { sendFromButton } from '../kit/modal.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingWorkingView } from './outcome-view.js';
+import { receiverCheckAtConfirm } from './receiver-record.js';
 import { startBooking } from './send.js';
+import { showStep } from './steps.js';
 
 /**
  * "Try again" after a booking the courier did not take: the same booking, sent again. Only a
@@ -25,9 +27,12 @@ export function register(app: App, deps: Core): void {
       if (!result.ok) return;
       const booking = result.value;
       const working = bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft));
-      await sendFromButton(deps, client, view, draft.userId, 'book', working, () =>
-        startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed' }),
-      );
+      await sendFromButton(deps, client, view, draft.userId, 'book', working, async () => {
+        // The call confirmed at Confirm booking holds; a receiver flagged since is confirmed on the review.
+        const receiver = await receiverCheckAtConfirm(deps, booking, draft.data.receiverConfirmedBy);
+        if ('errors' in receiver) return { started: false, view: await showStep(deps, draft, 'review') };
+        return startBooking(deps, client, { viewId: view.id, draft, booking, again: 'failed', ...receiver });
+      });
     },
   );
 }

@@ -2,7 +2,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { beginAttempt, bookingAttempt, type CourierAttempt } from '../../operations/attempts.js';
 import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
-import type { Draft } from '../../store/index.js';
+import type { Draft, ReceiverCheck } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
@@ -110,7 +110,14 @@ async function trackingNumberTaken(
 export async function startBooking(
   deps: Sending,
   client: SlackClient,
-  input: { viewId: string; draft: Draft<BookingDraft>; booking: Booking; again?: 'failed' },
+  input: {
+    viewId: string;
+    draft: Draft<BookingDraft>;
+    booking: Booking;
+    again?: 'failed';
+    /** The receiver's record it was checked against (receiver-record.ts). */
+    check?: ReceiverCheck;
+  },
 ): Promise<SendStep> {
   const { viewId, draft, booking } = input;
   const taken = await trackingNumberTaken(deps, draft, booking);
@@ -125,7 +132,7 @@ export async function startBooking(
   return {
     started: true,
     view: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
-    work: () => runBooking(deps, client, { viewId, draft, booking, attempt, request }),
+    work: () => runBooking(deps, client, { viewId, draft, booking, attempt, request, check: input.check }),
   };
 }
 
@@ -165,6 +172,7 @@ async function runBooking(
     booking: Booking;
     attempt: CourierAttempt;
     request: BookingRequestWire;
+    check: ReceiverCheck | undefined;
   },
 ): Promise<void> {
   const { viewId, draft, booking, attempt } = input;
@@ -179,6 +187,7 @@ async function runBooking(
     userId: draft.userId,
     channelId: draft.channelId,
     postedNote: 'The booking card is being posted.',
+    ...(input.check ? { receiver: input.check } : {}),
     alsoRecord: (tx) =>
       tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber }),
     waiting: (result) =>
@@ -211,6 +220,7 @@ async function runBooking(
     catalog,
     currency,
     env,
+    ...(input.check ? { receiver: input.check } : {}),
   });
   const delivered = await postCard(deps, client, sent.recorded, card);
   const postedNote = delivered

@@ -1,11 +1,12 @@
 /** The booking modal's steps: which step a draft is shown at, that step rendered (pure), and showing it. */
-import type { ModalView } from '@slack/types';
+import type { KnownBlock, ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
 import { type Booking, type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import { saveToShow } from '../kit/drafts.js';
 import { type BookDeps, bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
 import { type BookingDraft, type BookingStep, bookingSpec, bookingSteps } from './form.js';
+import { receiverReviewOf } from './receiver-record.js';
 import { bookingReviewView } from './review-view.js';
 import { bookingStepView } from './step-view.js';
 
@@ -54,10 +55,15 @@ export function renderStep(deps: Shows, draft: Draft<BookingDraft>, notices: str
 }
 
 /** The step worked out already (stepToShow) as a view; pure. */
-function renderShown(deps: Shows, draft: Draft<BookingDraft>, shown: ShownStep): ModalView {
+function renderShown(
+  deps: Shows,
+  draft: Draft<BookingDraft>,
+  shown: ShownStep,
+  receiver: KnownBlock[] = [],
+): ModalView {
   if (shown.step === 'review') {
     const { booking } = shown;
-    return bookingReviewView({
+    const review = bookingReviewView({
       wire: toBookingWire(booking, deps.waybill.timeZone),
       env: deps.waybill.env,
       metadata: bookingMetadata(draft),
@@ -71,6 +77,8 @@ function renderShown(deps: Shows, draft: Draft<BookingDraft>, shown: ShownStep):
         ...postalWarningsOf(booking),
       ],
     });
+    // The receiver's record first: read before anything else on the review.
+    return { ...review, blocks: [...receiver, ...review.blocks] };
   }
   return bookingStepView({
     step: shown.step,
@@ -88,12 +96,13 @@ function renderShown(deps: Shows, draft: Draft<BookingDraft>, shown: ShownStep):
 
 /** Saves the draft at the step it is shown at (a new rev, so Slack shows the draft's values) and renders it. */
 export async function showStep(
-  deps: Shows & Pick<BookDeps, 'store'>,
+  deps: Shows & Pick<BookDeps, 'store' | 'bot'>,
   draft: Draft<BookingDraft>,
   step: BookingStep,
   notices: string[] = [],
 ): Promise<ModalView> {
   const shown = stepToShow(deps, draft.data, step, notices);
   const saved = await saveToShow(deps.store.drafts, draft, { step: shown.step });
-  return renderShown(deps, saved, shown);
+  const receiver = shown.step === 'review' ? await receiverReviewOf(deps, shown.booking) : [];
+  return renderShown(deps, saved, shown, receiver);
 }

@@ -16,6 +16,7 @@ import {
 import { fileAndDestinationBlocks } from '../kit/file-input.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { type FlaggedRow, flaggedLines } from './receivers.js';
 
 /** Problems kept for the summary's pages; a file with more is mostly wrong, and the first ones say how. */
 export const MAX_LISTED_PROBLEMS = 1000;
@@ -110,6 +111,9 @@ export interface SummaryInput {
   problemCount: number;
   /** Rows with at least one problem. */
   rowsWithProblems: number;
+  /** COD rows to flagged receivers (receivers.ts). */
+  flagged?: readonly FlaggedRow[];
+  flaggedCount?: number;
   page: number;
   env: WaybillEnv;
   metadata: string;
@@ -139,6 +143,7 @@ export function summaryView(input: SummaryInput): ModalView {
       `:question: ${plural(earlier.unknown, 'row')} of unknown outcome from an earlier run: never sent again; check them with the courier.`,
     );
   }
+  lines.push(...flaggedLines(input.flagged ?? [], input.flaggedCount ?? 0));
   if (input.problemCount > 0) {
     lines.push(
       `:warning: *${plural(input.problemCount, 'problem')}*` +

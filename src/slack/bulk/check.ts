@@ -2,7 +2,12 @@
 import { createHash } from 'node:crypto';
 import type { ImportRow } from '../../store/index.js';
 import { bookingDefaults } from '../../waybill/booking-input.js';
-import { type BookingCsv, type CsvProblem, readBookingCsv } from '../../waybill/csv/read-bookings.js';
+import {
+  type BookingCsv,
+  type CsvBooking,
+  type CsvProblem,
+  readBookingCsv,
+} from '../../waybill/csv/read-bookings.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { downloadChosenFile } from '../kit/file-input.js';
@@ -10,6 +15,7 @@ import { FileNotReadError } from '../kit/files.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { MAX_LISTED_PROBLEMS, notCheckedView, summaryView } from './blocks.js';
+import { FLAGGED_LISTED, type FlaggedRow, flaggedRows } from './receivers.js';
 
 /** A checked file, between the summary and the confirmation (a draft of kind `bulk`). */
 /**
@@ -43,6 +49,9 @@ export interface BulkDraft {
   problems: CsvProblem[];
   problemCount: number;
   rowsWithProblems: number;
+  /** COD rows to receivers the risk rule flags: the first FLAGGED_LISTED, and how many in all. */
+  flagged?: FlaggedRow[];
+  flaggedCount?: number;
   page: number;
   /** Set when the booking of it started: one check is booked once. */
   startedAt?: string;
@@ -88,7 +97,7 @@ async function weigh(deps: Pick<BulkDeps, 'store'>, csv: BookingCsv, hash: strin
   const earlierRows = new Map((await deps.store.imports.rows(hash)).map((row) => [row.row, row]));
   const earlier = { booked: 0, unknown: 0 };
   const problems = [...csv.problems];
-  let toBook = 0;
+  const toBook: CsvBooking[] = [];
   for (const row of csv.ready) {
     const settled = settledBefore(earlierRows.get(row.row));
     if (settled) {
@@ -100,7 +109,7 @@ async function weigh(deps: Pick<BulkDeps, 'store'>, csv: BookingCsv, hash: strin
         message: `Tracking number ${row.trackingNumber} is already booked`,
       });
     } else {
-      toBook += 1;
+      toBook.push(row);
     }
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
@@ -125,7 +134,9 @@ export async function checkFile(
   }
   const csv = readBookings(deps, file.bytes);
   const hash = fileHash(file.bytes);
-  const { earlier, problems, toBook } = await weigh(deps, csv, hash);
+  const { earlier, problems, toBook: rows } = await weigh(deps, csv, hash);
+  const toBook = rows.length;
+  const flagged = await flaggedRows(deps, rows);
   const draft = await deps.store.drafts.create<BulkDraft>({
     kind: BULK_KIND,
     userId: input.userId,
@@ -141,6 +152,8 @@ export async function checkFile(
       problemCount: problems.length,
       rowsWithProblems: new Set(problems.flatMap((p) => (p.row !== undefined && p.row > 1 ? [p.row] : [])))
         .size,
+      flagged: flagged.slice(0, FLAGGED_LISTED),
+      flaggedCount: flagged.length,
       page: 0,
     },
   });

@@ -70,7 +70,10 @@ export function digestMessage(
           `• \`${escapeMrkdwn(entry.trackingNumber)}\` ${escapeMrkdwn(statusLabel(entry.status, entry.reason))}${entry.note ? `: ${escapeMrkdwn(cut(entry.note, 120))}` : ''} (recorded by <@${entry.userId}>)`,
       ),
   ];
-  const summary = `*${plural(data.bookings.length, 'booking')}*, ${plural(data.parcels, 'parcel')}, COD total ${money(data.codCents)}`;
+  const flagged = data.flaggedReceivers
+    ? `, ${plural(data.flaggedReceivers, 'booking')} to flagged receivers`
+    : '';
+  const summary = `*${plural(data.bookings.length, 'booking')}*, ${plural(data.parcels, 'parcel')}, COD total ${money(data.codCents)}${flagged}`;
   const blocks: KnownBlock[] = [
     header(`Daily digest · ${data.day}`),
     ...(options.late ? [context(`:hourglass: ${escapeMrkdwn(options.late)}`)] : []),

@@ -36,6 +36,8 @@ export interface DigestData {
   codAgeing: AgeTotals;
   /** What needs attention now, each rule counted. */
   attention: { items: number; counts: string };
+  /** The day's bookings whose receiver the risk rule flagged. */
+  flaggedReceivers: number;
 }
 
 /** The day `date` (YYYY-MM-DD) in the time zone, as [start, start of the next day). */
@@ -79,6 +81,7 @@ export async function digestData(
     outstandingCod(deps, { all: true }),
     attentionNow(deps),
   ]);
+  const flaggedReceivers = await deps.store.receivers.countFlagged(today);
   const senders = new Map<string, SenderLine>();
   let parcels = 0;
   let codCents = 0n;
@@ -113,5 +116,6 @@ export async function digestData(
     outstanding: { bookings: outstanding.bookings.length, total: outstanding.total },
     codAgeing: ageCod(owed.bookings),
     attention: { items: attention.length, counts: attentionCounts(attention) },
+    flaggedReceivers,
   };
 }

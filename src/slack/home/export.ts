@@ -107,15 +107,24 @@ export async function sendExport(
     yield writer.start;
     for await (const page of pagesIn(deps, range)) {
       lines += page.length;
-      // Each line carries its parcel's status and owner now, one query each per page.
+      // Each line carries its parcel's status, owner and receiver flag now, one query each per page.
       const numbers = page.flatMap((entry) => (entry.trackingNumber ? [entry.trackingNumber] : []));
       const statuses = await deps.store.statuses.latestOf(numbers);
       const owners = await deps.store.bookings.ownersOf(numbers);
+      const checks = await deps.store.receivers.checksOf(numbers);
       yield writer.lines(
         (await withRemittances(deps, page)).map((entry) => {
           const status = entry.trackingNumber ? statuses.get(entry.trackingNumber) : undefined;
           const owner = entry.trackingNumber ? owners.get(entry.trackingNumber) : undefined;
-          return { ...entry, ...(status ? { status } : {}), ...(owner ? { owner } : {}) };
+          const receiverFlagged = entry.trackingNumber
+            ? checks.get(entry.trackingNumber)?.flagged
+            : undefined;
+          return {
+            ...entry,
+            ...(status ? { status } : {}),
+            ...(owner ? { owner } : {}),
+            ...(receiverFlagged ? { receiverFlagged } : {}),
+          };
         }),
       );
     }

@@ -1,7 +1,7 @@
 /** The booking card: posted when a waybill is booked, edited when it is updated, assigned or a status is recorded, shown by /waybill show; Update, Record status, Rebook, Print labels, Take it and Assign on it. */
 import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { StatusEntry } from '../../store/index.js';
+import type { ReceiverCheck, StatusEntry } from '../../store/index.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import type { Booking } from '../../waybill/schemas.js';
@@ -18,6 +18,7 @@ import {
 } from './blocks.js';
 import { ids } from './ids.js';
 import { escapeMrkdwn } from './mrkdwn.js';
+import { receiverCardBlocks } from './receiver-line.js';
 
 export interface CardInput {
   booking: Booking;
@@ -37,6 +38,8 @@ export interface CardInput {
   status?: StatusEntry;
   /** Where the booking came from when no person typed it (a workflow step). */
   via?: string;
+  /** The receiver's record it was checked against when booked. */
+  receiver?: ReceiverCheck;
 }
 
 /** One remittance of a booking's COD, as its card shows it. */
@@ -109,6 +112,7 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
       ...environmentNotice(env),
       ...(input.via ? [context(input.via)] : []),
       ...(input.status ? [context(statusLine(input.status))] : []),
+      ...receiverCardBlocks(input.receiver),
       ...facts([
         ['Tracking number', booking.trackingNumber],
         // Empty for a booking resolved by hand without the courier's reference.

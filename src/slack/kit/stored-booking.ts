@@ -52,6 +52,9 @@ export async function storedBookingCard(
   const { catalog, currency, env } = deps.waybill;
   const remittances = (await bookingRemittances(deps, [booking.trackingNumber])).get(booking.trackingNumber);
   const status = latestStatus ?? (await deps.store.statuses.latest(booking.trackingNumber));
+  const receiver = (await deps.store.receivers.checksOf([booking.trackingNumber])).get(
+    booking.trackingNumber,
+  );
   return bookingCard({
     booking,
     trackingRefNo: record.trackingRefNo,
@@ -64,6 +67,7 @@ export async function storedBookingCard(
     ...(updatedBy ? { updatedBy } : {}),
     ...(remittances ? { remittances } : {}),
     ...(status ? { status } : {}),
+    ...(receiver ? { receiver } : {}),
   });
 }
 

@@ -6,6 +6,7 @@
 import type { App } from '@slack/bolt';
 import { beginAttempt, bookingAttempt } from '../../operations/attempts.js';
 import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
+import { unconfirmedCheck } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import { bookingOfRow, PENDING_TRACKING_NUMBER } from '../../waybill/csv/read-bookings.js';
 import { zonedDateAfter } from '../../waybill/dates.js';
@@ -209,6 +210,8 @@ async function sendAndTell(
 ): Promise<void> {
   const { draft, booking, attempt, totalCharge } = input;
   const { trackingNumber } = booking;
+  // Kept with the booking, as the form's are: a workflow has no box to confirm a call with.
+  const receiver = await unconfirmedCheck(deps.store, deps.bot.receiverRisk, booking.consignee);
   const sent = await sendBooking(deps, {
     attempt,
     request: input.request,
@@ -216,6 +219,7 @@ async function sendAndTell(
     userId: draft.userId,
     channelId: draft.channelId,
     postedNote: 'The booking card is being posted.',
+    ...(receiver ? { receiver } : {}),
     alsoRecord: (tx) =>
       tx.drafts.save<StepDraft>(draft.id, {
         ...draft.data,
@@ -252,6 +256,7 @@ async function sendAndTell(
     currency,
     env,
     via: ':zap: Booked by a workflow (Workflow Builder step)',
+    ...(receiver ? { receiver } : {}),
   });
   const delivered = await postCard(deps, client, sent.recorded, card);
   const placed = delivered && 'ts' in delivered ? delivered : undefined;

@@ -21,6 +21,8 @@ export interface ExportEntry {
   status?: { status: string; reason?: string; at: Date; userId: string };
   /** Who owns its booking when exported. */
   owner?: string;
+  /** Its receiver was flagged by the risk rule when it was booked. */
+  receiverFlagged?: boolean;
 }
 
 /** Each column and where its cell comes from: the entry, the request sent, or the courier's answer. */
@@ -54,6 +56,7 @@ const columns: [string, (entry: ExportEntry, request: Record<string, unknown>, s
   ['status_at', (e, _, stamp) => (e.status ? stamp(e.status.at) : '')],
   ['status_recorded_by', (e) => e.status?.userId],
   ['owner', (e) => e.owner],
+  ['receiver_flagged', (e) => (e.receiverFlagged ? 'yes' : '')],
 ];
 
 export const EXPORT_COLUMNS = ['at', ...columns.map(([header]) => header)];
