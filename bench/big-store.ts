@@ -32,11 +32,18 @@ export function bigStoreSize(scale: number) {
 
 const kindOf = (backend: Backend) => (backend === 'SQLite' ? 'sqlite' : 'postgres');
 
+/** `queriesOnly`: no export and no type-ahead, only `/waybill find` and the attention turn (`--find-only`). */
 export async function benchBigStore(
   ctx: Context,
   backend: Backend,
   scale: number,
-): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; find: FindRow[]; attention: AttentionTurn }> {
+  queriesOnly = false,
+): Promise<{
+  exported?: ExportReport;
+  typeAhead: TypeAheadRow[];
+  find: FindRow[];
+  attention: AttentionTurn;
+}> {
   const size = bigStoreSize(scale);
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
@@ -56,8 +63,10 @@ export async function benchBigStore(
     });
     const seedMs = Math.round(epochMs() - begun);
     log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);
-    const exported = await benchExport(ctx, { backend, database, ...size, seedMs });
-    const typeAhead = await measureTypeAhead(kindOf(backend), database.target, size.parties);
+    const exported = queriesOnly ? undefined : await benchExport(ctx, { backend, database, ...size, seedMs });
+    const typeAhead = queriesOnly
+      ? []
+      : await measureTypeAhead(kindOf(backend), database.target, size.parties);
     const middle = Math.floor(size.bookings / 2);
     const find = await measureFind(kindOf(backend), database.target, size.bookings, {
       trackingNumber: auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),

@@ -23,7 +23,7 @@
  * --export-rows 200000 (audit lines of the export's store; the smoke run: 5000), --parties 50000 (saved parties of the
  * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
  * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
- * sizes, same proportions), --acks-only (the
+ * sizes, same proportions), --find-only (on the big store, only `/waybill find` and the attention turn), --acks-only (the
  * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
@@ -65,13 +65,15 @@ const { values: flags } = parseArgs({
     'big-store': { type: 'boolean', default: false },
     'big-store-only': { type: 'boolean', default: false },
     'big-store-scale': { type: 'string' },
+    'find-only': { type: 'boolean', default: false },
   },
 });
 const typeAheadOnly = flags['type-ahead-only'] === true;
 const bulkOnly = flags['bulk-only'] === true || typeAheadOnly;
 const acksOnly = flags['acks-only'] === true;
 const printsOnly = flags['prints-only'] === true;
-const bigStoreOnly = flags['big-store-only'] === true;
+const findOnly = flags['find-only'] === true;
+const bigStoreOnly = flags['big-store-only'] === true || findOnly;
 const bigStore =
   (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly && !printsOnly;
 const bigStoreScale = flags['big-store-scale'] !== undefined ? Number(flags['big-store-scale']) : 1;
@@ -152,8 +154,8 @@ async function main(): Promise<void> {
       typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
     const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
     for (const backend of bigStore ? bigStoreBackends : []) {
-      const measured = await benchBigStore(ctx, backend, bigStoreScale);
-      exported.push(measured.exported);
+      const measured = await benchBigStore(ctx, backend, bigStoreScale, findOnly);
+      if (measured.exported) exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
       find.push(...measured.find);
       attention.push(measured.attention);
