@@ -68,6 +68,7 @@ export async function insertBookings(writer: BulkWriter, bookings: SeededBooking
         updated_by: null,
         updated_at: null,
         pickup_at: pickupAt,
+        payment_method: record.paymentMethod,
       });
     }
     await writer.insert('bookings', rows);

@@ -51,9 +51,6 @@ const fromRow =
     dueAt: new Date(row.since.getTime() + afterMs),
   });
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
-
 /** Every item that needs attention now, rule by rule (a rule set to 0 is skipped), oldest first within each. */
 export async function needsAttention(store: Store, input: AttentionInput): Promise<AttentionItem[]> {
   const { settings, now, timeZone } = input;
@@ -96,28 +93,13 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
     items.push(...rows.map(fromRow('stale', settings.staleAfterMs)));
   }
   if (settings.codAfterMs > 0) {
-    const delivered = await store.attention.lastStatusBefore({
+    const rows = await store.attention.lastStatusBefore({
       statuses: ['delivered'],
       before: before(settings.codAfterMs),
+      paymentMethod: input.codPaymentMethod,
+      withoutRemittance: PAYING_OUTCOMES,
     });
-    const numbers = delivered.map((row) => row.trackingNumber);
-    const cod = new Set(
-      (await store.remittances.bookingsNamed(numbers))
-        .filter(
-          (booking) => isObject(booking.record) && booking.record.paymentMethod === input.codPaymentMethod,
-        )
-        .map((booking) => booking.trackingNumber),
-    );
-    const paid = new Set(
-      (await store.remittances.ofBookings(numbers))
-        .filter((line) => (PAYING_OUTCOMES as readonly string[]).includes(line.outcome))
-        .map((line) => line.trackingNumber),
-    );
-    items.push(
-      ...delivered
-        .filter((row) => cod.has(row.trackingNumber) && !paid.has(row.trackingNumber))
-        .map(fromRow('cod', settings.codAfterMs)),
-    );
+    items.push(...rows.map(fromRow('cod', settings.codAfterMs)));
   }
   return items;
 }

@@ -40,6 +40,12 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
   };
 }
 
+/** The record's payment method, read defensively: the store keeps any record. */
+function paymentMethodOf(record: unknown): string | null {
+  const method = (record as { paymentMethod?: unknown } | null)?.paymentMethod;
+  return typeof method === 'string' ? method : null;
+}
+
 export function bookings({ db, atomically, lock }: Scope, context: Context): Bookings {
   const get = async <T>(trackingNumber: string, conn: Db = db) => {
     const row = await conn
@@ -67,6 +73,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             owner_id: input.bookedBy,
             booked_at: input.bookedAt.getTime(),
             pickup_at: input.pickupAt?.getTime() ?? null,
+            payment_method: paymentMethodOf(input.record),
           })
           .onConflict((conflict) => conflict.column('tracking_number').doNothing())
           .returningAll()
@@ -89,6 +96,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             updated_by: updatedBy,
             updated_at: context.now(),
             pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
+            payment_method: paymentMethodOf(record),
           }))
           .where('tracking_number', '=', trackingNumber)
           .where('version', '=', expectedVersion)

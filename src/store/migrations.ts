@@ -535,6 +535,19 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 19,
+    name: 'bookings: their payment method, for the COD rule',
+    async up(db, kind) {
+      // The COD rule reads it with the delivered status, instead of each booking's record.
+      await db.schema.alterTable('bookings').addColumn('payment_method', 'text').execute();
+      await sql`update bookings set payment_method = ${
+        kind === 'sqlite'
+          ? sql`json_extract(record, '$.paymentMethod')`
+          : sql`(record::jsonb) ->> 'paymentMethod'`
+      }`.execute(db);
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

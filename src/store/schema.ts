@@ -37,6 +37,8 @@ export interface BookingsTable {
   updated_at: number | null;
   /** The record's pickup time, for the manifest (null only where a record had none). */
   pickup_at: number | null;
+  /** The record's payment method, for the COD rule (null where a record has none). */
+  payment_method: string | null;
 }
 
 export interface AttemptsTable {
