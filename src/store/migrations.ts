@@ -546,6 +546,13 @@ export const MIGRATIONS: readonly Migration[] = [
           ? sql`json_extract(record, '$.paymentMethod')`
           : sql`(record::jsonb) ->> 'paymentMethod'`
       }`.execute(db);
+      // What the status rules read of each booking they join, without its row: on SQLite the row's
+      // record spills onto overflow pages that reading any later column walks (COD rule 18 → 7.5 ms CPU).
+      await db.schema
+        .createIndex('bookings_attention')
+        .on('bookings')
+        .columns(['tracking_number', 'payment_method', 'owner_id', 'booked_by'])
+        .execute();
     },
   },
 ];
