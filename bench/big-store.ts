@@ -32,7 +32,10 @@ export function bigStoreSize(scale: number) {
 
 const kindOf = (backend: Backend) => (backend === 'SQLite' ? 'sqlite' : 'postgres');
 
-/** `queriesOnly`: no export and no type-ahead, only `/waybill find` and the attention turn (`--find-only`). */
+/**
+ * `queriesOnly` (`--find-only`): only the bookings written, and only `/waybill find` and the attention
+ * turn measured (no audit lines, parties, export or type-ahead).
+ */
 export async function benchBigStore(
   ctx: Context,
   backend: Backend,
@@ -48,18 +51,20 @@ export async function benchBigStore(
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
     log(
-      `big store (${backend}): writing ${size.auditRows} audit lines, ${size.bookings} bookings, ${size.parties} parties`,
+      queriesOnly
+        ? `big store (${backend}): writing ${size.bookings} bookings`
+        : `big store (${backend}): writing ${size.auditRows} audit lines, ${size.bookings} bookings, ${size.parties} parties`,
     );
     const begun = epochMs();
     const lines = auditLinesOf2026(size.auditRows);
     await writeRows(database.target, async (writer) => {
-      await insertAuditRows(writer, lines);
+      if (!queriesOnly) await insertAuditRows(writer, lines);
       await insertBookings(writer, {
         count: size.bookings,
         trackingNumber: (i) => auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
         bookedAt: (i) => auditLineAt(lines, i * AUDIT_LINES_A_BOOKING),
       });
-      await insertParties(writer, size.parties);
+      if (!queriesOnly) await insertParties(writer, size.parties);
     });
     const seedMs = Math.round(epochMs() - begun);
     log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);

@@ -23,7 +23,7 @@
  * --export-rows 200000 (audit lines of the export's store; the smoke run: 5000), --parties 50000 (saved parties of the
  * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
  * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
- * sizes, same proportions), --find-only (on the big store, only `/waybill find` and the attention turn),
+ * sizes, same proportions), --find-only (only the big store's bookings, for `/waybill find` and the attention turn),
  * --recognise-only (10,000 ordinary channel messages against events no listener takes, alone), --acks-only (the
  * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
