@@ -46,7 +46,7 @@ function paymentMethodOf(record: unknown): string | null {
   return typeof method === 'string' ? method : null;
 }
 
-export function bookings({ db, atomically, lock }: Scope, context: Context): Bookings {
+export function bookings({ db, atomically, lock, kind }: Scope, context: Context): Bookings {
   const get = async <T>(trackingNumber: string, conn: Db = db) => {
     const row = await conn
       .selectFrom('bookings')
@@ -138,7 +138,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
       return rows.map((row) => toBooking(row));
     },
     async find(search) {
-      return (await findBookings(db, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
+      return (await findBookings(db, kind, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
         toBooking(row),
       );
     },
