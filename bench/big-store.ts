@@ -32,32 +32,46 @@ export function bigStoreSize(scale: number) {
 
 const kindOf = (backend: Backend) => (backend === 'SQLite' ? 'sqlite' : 'postgres');
 
+/**
+ * `queriesOnly` (`--find-only`): only the bookings written, and only `/waybill find` and the attention
+ * turn measured (no audit lines, parties, export or type-ahead).
+ */
 export async function benchBigStore(
   ctx: Context,
   backend: Backend,
   scale: number,
-): Promise<{ exported: ExportReport; typeAhead: TypeAheadRow[]; find: FindRow[]; attention: AttentionTurn }> {
+  queriesOnly = false,
+): Promise<{
+  exported?: ExportReport;
+  typeAhead: TypeAheadRow[];
+  find: FindRow[];
+  attention: AttentionTurn;
+}> {
   const size = bigStoreSize(scale);
   const database = await benchDatabase(backend, ctx.tmp, 'big-store');
   try {
     log(
-      `big store (${backend}): writing ${size.auditRows} audit lines, ${size.bookings} bookings, ${size.parties} parties`,
+      queriesOnly
+        ? `big store (${backend}): writing ${size.bookings} bookings`
+        : `big store (${backend}): writing ${size.auditRows} audit lines, ${size.bookings} bookings, ${size.parties} parties`,
     );
     const begun = epochMs();
     const lines = auditLinesOf2026(size.auditRows);
     await writeRows(database.target, async (writer) => {
-      await insertAuditRows(writer, lines);
+      if (!queriesOnly) await insertAuditRows(writer, lines);
       await insertBookings(writer, {
         count: size.bookings,
         trackingNumber: (i) => auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
         bookedAt: (i) => auditLineAt(lines, i * AUDIT_LINES_A_BOOKING),
       });
-      await insertParties(writer, size.parties);
+      if (!queriesOnly) await insertParties(writer, size.parties);
     });
     const seedMs = Math.round(epochMs() - begun);
     log(`big store (${backend}): written in ${Math.round(seedMs / 100) / 10} s`);
-    const exported = await benchExport(ctx, { backend, database, ...size, seedMs });
-    const typeAhead = await measureTypeAhead(kindOf(backend), database.target, size.parties);
+    const exported = queriesOnly ? undefined : await benchExport(ctx, { backend, database, ...size, seedMs });
+    const typeAhead = queriesOnly
+      ? []
+      : await measureTypeAhead(kindOf(backend), database.target, size.parties);
     const middle = Math.floor(size.bookings / 2);
     const find = await measureFind(kindOf(backend), database.target, size.bookings, {
       trackingNumber: auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),

@@ -28,7 +28,7 @@ export interface LoadJob {
    */
   urls: string[];
   signingSecret: string;
-  /** Raw form bodies, all sent at once; each is signed just before it is sent. */
+  /** Raw bodies (a form, or an event's JSON), all sent at once; each is signed just before it is sent. */
   requests: { key: string; body: string }[];
   /** A request not answered by then is given up and counted as an error. */
   requestTimeoutMs: number;

@@ -7,7 +7,7 @@
  * Bounded: each request gives up after `requestTimeoutMs`, the whole job after `deadlineMs`.
  */
 import { Agent, request } from 'node:http';
-import { signRequest } from '../fakes/slack-requests.js';
+import { JSON_CONTENT_TYPE, signRequest } from '../fakes/slack-requests.js';
 import { epochMs, type LoadJob, type LoadReport, type LoadResult } from './lib.js';
 
 async function readStdin(): Promise<string> {
@@ -33,6 +33,8 @@ function send(
   return new Promise((resolve) => {
     const headers = {
       ...signRequest(job.signingSecret, item.body),
+      // Events come as JSON; commands and interactions as a form.
+      ...(item.body.startsWith('{') ? { 'Content-Type': JSON_CONTENT_TYPE } : {}),
       'Content-Length': Buffer.byteLength(item.body),
     };
     const sentAt = epochMs();

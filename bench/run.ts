@@ -24,7 +24,8 @@
  * --export-rows 200000 (audit lines of the export's store; the smoke run: 5000), --parties 50000 (saved parties of the
  * type-ahead's store), --type-ahead-only (that phase alone), --big-store (the export and type-ahead on the big store, SQLite
  * and PostgreSQL: several minutes), --big-store-only (those alone), --big-store-scale 1 (a fraction of the big store's
- * sizes, same proportions), --acks-only (the
+ * sizes, same proportions), --find-only (only the big store's bookings, for `/waybill find` and the attention turn),
+ * --recognise-only (10,000 ordinary channel messages against events no listener takes, alone), --acks-only (the
  * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --places-only (the place
  * type-ahead alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
@@ -47,6 +48,7 @@ import { benchBare, benchBot, type Context, type InstanceReport } from './phases
 import { benchPlaces, type PlacesReport, placesTargets } from './places.js';
 import { benchPrints, type PrintsReport, printsTargets } from './prints.js';
 import { log } from './processes.js';
+import { benchRecognise, type RecogniseReport, recogniseTargets } from './recognise.js';
 import { benchRemittance, type RemittanceReport } from './remittance.js';
 import { bulkTargets, machine, render, targets } from './report.js';
 import { trackArrivals } from './slack-calls.js';
@@ -69,20 +71,22 @@ const { values: flags } = parseArgs({
     'big-store-only': { type: 'boolean', default: false },
     'big-store-scale': { type: 'string' },
     'places-only': { type: 'boolean', default: false },
+    'find-only': { type: 'boolean', default: false },
+    'recognise-only': { type: 'boolean', default: false },
   },
 });
 const typeAheadOnly = flags['type-ahead-only'] === true;
 const bulkOnly = flags['bulk-only'] === true || typeAheadOnly;
 const acksOnly = flags['acks-only'] === true;
 const printsOnly = flags['prints-only'] === true;
-const bigStoreOnly = flags['big-store-only'] === true;
+const recogniseOnly = flags['recognise-only'] === true;
 const placesOnly = flags['places-only'] === true;
+/** A phase run alone: --prints-only, --recognise-only or --places-only. */
+const alone = printsOnly || recogniseOnly || placesOnly;
+const findOnly = flags['find-only'] === true;
+const bigStoreOnly = flags['big-store-only'] === true || findOnly;
 const bigStore =
-  (flags['big-store'] === true || bigStoreOnly) &&
-  flags['bulk-only'] !== true &&
-  !acksOnly &&
-  !printsOnly &&
-  !placesOnly;
+  (flags['big-store'] === true || bigStoreOnly) && flags['bulk-only'] !== true && !acksOnly && !alone;
 const bigStoreScale = flags['big-store-scale'] !== undefined ? Number(flags['big-store-scale']) : 1;
 if (!(bigStoreScale > 0 && bigStoreScale <= 1))
   throw new Error('--big-store-scale must be a number above 0, at most 1');
@@ -102,6 +106,8 @@ const latencies = skipSlow ? [0, 2000] : [0, 2000, 10_000];
 /** PostgreSQL at these courier delays, when a server is given: one bot, then two replicas (the smoke run: two replicas only). */
 const postgresLatencies = postgresAdminUrl ? (smoke ? [0] : [0, 2000]) : [];
 const postgresReplicas = smoke ? [2] : [1, 2];
+/** Issue 32: "fuzzed with 10,000 ordinary messages, it adds no measurable ack time and no Slack calls". */
+const RECOGNISE_MESSAGES = 10_000;
 /** Bulk runs: a 200 ms courier, as a real one answers; the two-replica run's rows/s is read against the one-bot run's. */
 const bulkRows = flags['bulk-rows'] !== undefined ? Number(flags['bulk-rows']) : smoke ? 50 : 5000;
 if (!Number.isInteger(bulkRows) || bulkRows < 1 || bulkRows > 5000)
@@ -127,13 +133,14 @@ async function main(): Promise<void> {
   const exported: ExportReport[] = [];
   let remittance: RemittanceReport | undefined;
   let prints: PrintsReport | undefined;
+  let recognise: RecogniseReport | undefined;
   let typeAhead: TypeAheadRow[] = [];
   let places: PlacesReport | undefined;
   const find: FindRow[] = [];
   const attention: AttentionTurn[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
-    for (const latencyMs of bulkOnly || bigStoreOnly || printsOnly || placesOnly ? [] : latencies) {
+    for (const latencyMs of bulkOnly || bigStoreOnly || alone ? [] : latencies) {
       let forms: OpenedForm[] = [];
       instances.push(await benchBot(ctx, { backend: 'SQLite', replicas: 1, latencyMs }, (f) => (forms = f)));
       if (latencyMs === 0) instances.push(await benchBare(ctx, forms));
@@ -142,11 +149,14 @@ async function main(): Promise<void> {
         instances.push(await benchBot(ctx, { backend: 'PostgreSQL', replicas, latencyMs }));
       }
     }
-    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly || printsOnly || placesOnly ? [] : bulkRuns)
+    for (const setup of typeAheadOnly || acksOnly || bigStoreOnly || alone ? [] : bulkRuns)
       bulk.push(await benchBulk(ctx, setup));
     // bulkOnly is also true for --type-ahead-only.
-    if (!bulkOnly && !acksOnly && !bigStoreOnly && !placesOnly) prints = await benchPrints(ctx, printSizes);
-    if (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly && !placesOnly) {
+    if (!bulkOnly && !acksOnly && !bigStoreOnly && !recogniseOnly && !placesOnly)
+      prints = await benchPrints(ctx, printSizes);
+    if (recogniseOnly || (!smoke && !bulkOnly && !acksOnly && !bigStoreOnly && !alone))
+      recognise = await benchRecognise(ctx, RECOGNISE_MESSAGES);
+    if (!bulkOnly && !acksOnly && !bigStoreOnly && !alone) {
       labels = await benchLabels(smoke ? [1] : [1, 1000]);
       if (!bigStore) {
         const store = await auditTrailStore(ctx, exportRows);
@@ -158,14 +168,14 @@ async function main(): Promise<void> {
       }
       remittance = await benchRemittance(ctx, smoke ? 500 : undefined);
     }
-    if (flags['bulk-only'] !== true && !acksOnly && !bigStore && !printsOnly && !placesOnly)
+    if (flags['bulk-only'] !== true && !acksOnly && !bigStore && !alone)
       typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
     // In memory and quick: with every run that has no -only flag of another section's.
-    if (placesOnly || (!bulkOnly && !acksOnly && !bigStoreOnly && !printsOnly)) places = benchPlaces();
+    if (placesOnly || (!bulkOnly && !acksOnly && !bigStoreOnly && !alone)) places = benchPlaces();
     const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
     for (const backend of bigStore ? bigStoreBackends : []) {
-      const measured = await benchBigStore(ctx, backend, bigStoreScale);
-      exported.push(measured.exported);
+      const measured = await benchBigStore(ctx, backend, bigStoreScale, findOnly);
+      if (measured.exported) exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
       find.push(...measured.find);
       attention.push(measured.attention);
@@ -185,6 +195,7 @@ async function main(): Promise<void> {
     exported,
     remittance,
     prints,
+    recognise,
     typeAhead,
     places,
     find,
@@ -198,6 +209,7 @@ async function main(): Promise<void> {
       ...findTargets(find),
       ...exportTargets(exported),
       ...printsTargets(prints),
+      ...recogniseTargets(recognise),
       ...attentionTargets(attention),
     ],
   };

@@ -70,6 +70,7 @@ export async function insertBookings(writer: BulkWriter, bookings: SeededBooking
         updated_at: null,
         pickup_at: pickupAt,
         receiver_phone: receiverPhoneOf(record),
+        payment_method: record.paymentMethod,
       });
     }
     await writer.insert('bookings', rows);

@@ -51,8 +51,22 @@ const fromRow =
     dueAt: new Date(row.since.getTime() + afterMs),
   });
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null;
+/**
+ * The end of the day after a pickup's date, in the zone. Worked out once a day: the rows come oldest
+ * first, hundreds on one day, and each zone lookup costs more than the rule's query per row.
+ */
+function dueAfterPickupDay(timeZone: string) {
+  let day: { start: number; end: number; dueAt: number } | undefined;
+  return (since: Date) => {
+    const at = since.getTime();
+    if (!day || at < day.start || at >= day.end) {
+      const midnight = (days: number) =>
+        instantFromZonedDateTime(zonedDateAfter(since, days, timeZone), '00:00', timeZone).getTime();
+      day = { start: midnight(0), end: midnight(1), dueAt: midnight(2) };
+    }
+    return new Date(day.dueAt);
+  };
+}
 
 /** Every item that needs attention now, rule by rule (a rule set to 0 is skipped), oldest first within each. */
 export async function needsAttention(store: Store, input: AttentionInput): Promise<AttentionItem[]> {
@@ -84,9 +98,9 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
   }
   // Due at the end of the day after the pickup date: picked up before the start of yesterday.
   const yesterday = instantFromZonedDateTime(zonedDateAfter(now, -1, timeZone), '00:00', timeZone);
+  const pickupDue = dueAfterPickupDay(timeZone);
   for (const row of await store.attention.notPickedUp({ pickupBefore: yesterday })) {
-    const dueAt = instantFromZonedDateTime(zonedDateAfter(row.since, 2, timeZone), '00:00', timeZone);
-    items.push({ ...fromRow('pickup', 0)(row), dueAt });
+    items.push({ ...fromRow('pickup', 0)(row), dueAt: pickupDue(row.since) });
   }
   if (settings.staleAfterMs > 0) {
     const rows = await store.attention.lastStatusBefore({
@@ -96,28 +110,13 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
     items.push(...rows.map(fromRow('stale', settings.staleAfterMs)));
   }
   if (settings.codAfterMs > 0) {
-    const delivered = await store.attention.lastStatusBefore({
+    const rows = await store.attention.lastStatusBefore({
       statuses: ['delivered'],
       before: before(settings.codAfterMs),
+      paymentMethod: input.codPaymentMethod,
+      withoutRemittance: PAYING_OUTCOMES,
     });
-    const numbers = delivered.map((row) => row.trackingNumber);
-    const cod = new Set(
-      (await store.remittances.bookingsNamed(numbers))
-        .filter(
-          (booking) => isObject(booking.record) && booking.record.paymentMethod === input.codPaymentMethod,
-        )
-        .map((booking) => booking.trackingNumber),
-    );
-    const paid = new Set(
-      (await store.remittances.ofBookings(numbers))
-        .filter((line) => (PAYING_OUTCOMES as readonly string[]).includes(line.outcome))
-        .map((line) => line.trackingNumber),
-    );
-    items.push(
-      ...delivered
-        .filter((row) => cod.has(row.trackingNumber) && !paid.has(row.trackingNumber))
-        .map(fromRow('cod', settings.codAfterMs)),
-    );
+    items.push(...rows.map(fromRow('cod', settings.codAfterMs)));
   }
   return items;
 }

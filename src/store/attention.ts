@@ -21,10 +21,10 @@ function toRow(row: {
 
 export function attention({ db }: Scope, _context: Context): AttentionQueries {
   return {
-    async lastStatusBefore({ statuses, before, limit = DEFAULT_LIMIT }) {
+    async lastStatusBefore({ statuses, before, paymentMethod, withoutRemittance, limit = DEFAULT_LIMIT }) {
       // From the (status, at) index: the entries of those statuses before the cutoff, kept when
       // nothing was recorded after them (the primary key finds a later one).
-      const rows = await db
+      let query = db
         .selectFrom('booking_status as s')
         .innerJoin('bookings as b', 'b.tracking_number', 's.tracking_number')
         .select(['s.tracking_number', 's.status', 's.at as since', 'b.owner_id', 'b.booked_by'])
@@ -39,7 +39,22 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
                 .whereRef('t.seq', '>', 's.seq'),
             ),
           ),
-        )
+        );
+      // The payment method is a column of the booking already joined, and a remittance one range of
+      // remittance_lines (tracking_number, outcome): no booking's record is read.
+      if (paymentMethod !== undefined) query = query.where('b.payment_method', '=', paymentMethod);
+      if (withoutRemittance?.length)
+        query = query.where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('remittance_lines as r')
+                .select('r.line')
+                .whereRef('r.tracking_number', '=', 's.tracking_number')
+                .where('r.outcome', 'in', [...withoutRemittance]),
+            ),
+          ),
+        );
+      const rows = await query
         .orderBy('s.at')
         .orderBy('s.tracking_number')
         .limit(checkedLimit(limit))

@@ -41,7 +41,13 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
   };
 }
 
-export function bookings({ db, atomically, lock }: Scope, context: Context): Bookings {
+/** The record's payment method, read defensively: the store keeps any record. */
+function paymentMethodOf(record: unknown): string | null {
+  const method = (record as { paymentMethod?: unknown } | null)?.paymentMethod;
+  return typeof method === 'string' ? method : null;
+}
+
+export function bookings({ db, atomically, lock, kind }: Scope, context: Context): Bookings {
   const get = async <T>(trackingNumber: string, conn: Db = db) => {
     const row = await conn
       .selectFrom('bookings')
@@ -69,6 +75,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             booked_at: input.bookedAt.getTime(),
             pickup_at: input.pickupAt?.getTime() ?? null,
             receiver_phone: receiverPhoneOf(input.record),
+            payment_method: paymentMethodOf(input.record),
           })
           .onConflict((conflict) => conflict.column('tracking_number').doNothing())
           .returningAll()
@@ -92,6 +99,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
             updated_at: context.now(),
             pickup_at: pickupAt?.getTime() ?? eb.ref('pickup_at'),
             receiver_phone: receiverPhoneOf(record),
+            payment_method: paymentMethodOf(record),
           }))
           .where('tracking_number', '=', trackingNumber)
           .where('version', '=', expectedVersion)
@@ -133,7 +141,7 @@ export function bookings({ db, atomically, lock }: Scope, context: Context): Boo
       return rows.map((row) => toBooking(row));
     },
     async find(search) {
-      return (await findBookings(db, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
+      return (await findBookings(db, kind, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
         toBooking(row),
       );
     },

@@ -39,6 +39,8 @@ export interface BookingsTable {
   pickup_at: number | null;
   /** The receiver's phone as E.164 (phoneKey), for their earlier parcels; null when it cannot be dialled. */
   receiver_phone: string | null;
+  /** The record's payment method, for the COD rule (null where a record has none). */
+  payment_method: string | null;
 }
 
 export interface AttemptsTable {

@@ -629,11 +629,14 @@ export interface AttentionRow {
 export interface AttentionQueries {
   /**
    * Bookings whose latest status is one of `statuses`, recorded at or before `before` (`since`: when), oldest
-   * first; at most `limit` (default 1000).
+   * first; at most `limit` (default 1000). Only those paid by `paymentMethod`, and with no remittance line
+   * of an outcome in `withoutRemittance`, when given.
    */
   lastStatusBefore(input: {
     statuses: readonly string[];
     before: Date;
+    paymentMethod?: string;
+    withoutRemittance?: readonly string[];
     limit?: number;
   }): Promise<(AttentionRow & { status: string })[]>;
   /** Bookings to be picked up before `pickupBefore` (`since`: then) with no status recorded, oldest first. */

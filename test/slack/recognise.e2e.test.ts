@@ -280,4 +280,11 @@ it('ordinary messages: no Slack call, no store write, and only our numbers read'
   expect(bot.fake.calls.length).toBe(calls);
   expect(writes).toEqual([]);
   expect(lookups).toBe(0);
+
+  // One of our numbers the store does not hold: one lookup, and still nothing said or written.
+  await say(bot, 'did WB999999 go out?');
+  await bot.idle();
+  expect(lookups).toBe(1);
+  expect(bot.fake.calls.length).toBe(calls);
+  expect(writes).toEqual([]);
 });

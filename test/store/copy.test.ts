@@ -144,6 +144,15 @@ async function seed(path: string): Promise<void> {
       detail: 'PHP 120.00',
     });
     await store.parties.save([maria]);
+    await store.receivers.keep('WB000001', {
+      parcels: 3,
+      delivered: 1,
+      failed: 2,
+      returned: 0,
+      refused: 1,
+      flagged: true,
+      confirmedBy: 'U1',
+    });
     await store.deliveries.claim('trigger-1');
     await store.activity.record('U1');
     await store.imports.record({

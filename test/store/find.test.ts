@@ -31,6 +31,7 @@ describeEachBackend(import.meta.filename, 'bookings.find', (backend) => {
       'cod prepaid', // common, never together: the bookings intersected
       'maria santos', // rare enough to fetch
       'maria juan', // never together
+      'wb prepaid cod', // each pair found, never all three: the rarest probed in the others, the commonest checked last
       'prepaid owner:UANA', // 1 in 15
       'cod from:2026-02-01 to:2026-02-10', // a short range walked
       'prepaid makati from:2026-03-01 to:2026-03-31',

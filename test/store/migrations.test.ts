@@ -138,6 +138,42 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     }
   });
 
+  it('gives bookings stored before the COD rule read it their payment method, from their record; a paid one is left out', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    const before = MIGRATIONS.findIndex((migration) =>
+      migration.name.startsWith('bookings: their payment method'),
+    );
+    await migrate(old, Date.now(), MIGRATIONS.slice(0, before));
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', '{"paymentMethod":"COD"}', 1, 'C1', 'UANA', 0),
+             ('WB000002', 'R2', '{"paymentMethod":"PREPAID"}', 1, 'C1', 'UANA', 0),
+             ('WB000003', 'R3', '{}', 1, 'C1', 'UANA', 0),
+             ('WB000004', 'R4', '{"paymentMethod":"COD"}', 1, 'C1', 'UANA', 0)`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      for (const trackingNumber of ['WB000001', 'WB000002', 'WB000003', 'WB000004'])
+        await store.statuses.record({ trackingNumber, userId: 'UANA', status: 'delivered' });
+      await store.remittances.record(
+        { fileHash: 'h1', fileName: 'paid.csv', userId: 'UANA', channelId: 'C1', lineCount: 2 },
+        [
+          { line: 1, trackingNumber: 'WB000001', outcome: 'unknown' },
+          { line: 2, trackingNumber: 'WB000004', amount: '100.00', outcome: 'matched' },
+        ],
+      );
+      const cod = await store.attention.lastStatusBefore({
+        statuses: ['delivered'],
+        before: new Date(Date.now() + 60_000),
+        paymentMethod: 'COD',
+        withoutRemittance: ['matched', 'short', 'over'],
+      });
+      expect(cod.map((row) => row.trackingNumber)).toEqual(['WB000001']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the calls recorded before attempts had a view, without one', async () => {
     const target = await backend.emptyDatabase();
     const old = connectTo(target);
