@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { AttentionSettings } from './operations/attention.js';
+import type { ReminderSettings } from './operations/reminders.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -110,6 +111,17 @@ export const duration = z
       : Number(text.slice(0, -1)) * DURATION_UNITS_MS[text.at(-1) as keyof typeof DURATION_UNITS_MS],
   )
   .refine((ms) => ms <= 366 * DURATION_UNITS_MS.d, 'a duration of at most a year (366d)');
+
+/** Quiet hours written `20:00-08:00` (across midnight when the first is later), or `off`: undefined when off. */
+const quietHours = z
+  .string()
+  .trim()
+  .regex(
+    /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/,
+    'HH:MM-HH:MM such as 20:00-08:00 (in WAYBILL_TIMEZONE), or off',
+  )
+  .refine((text) => text.slice(0, 5) !== text.slice(6), 'two different times, such as 20:00-08:00, or off')
+  .transform((text) => (text === 'off' ? undefined : { from: text.slice(0, 5), to: text.slice(6) }));
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -539,6 +551,15 @@ const botEnvSchema = z.object({
   ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
   ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
   ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
+  ATTENTION_QUIET_HOURS: optionalSetting(quietHours).default({ from: '20:00', to: '08:00' }),
+  ATTENTION_BATCH_EVERY: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+  ATTENTION_ESCALATE_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+  ATTENTION_CHANNEL_ID: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
+  ),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -625,6 +646,8 @@ export interface BotConfig {
   digest?: { channelId: string; time: string };
   /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
   attention: AttentionSettings;
+  /** When and how owners are reminded of what needs attention, and where what stays open is escalated. */
+  reminders: ReminderSettings;
   /** The weekly report: where, on which day (0 Sunday … 6 Saturday) and at what time in WAYBILL_TIMEZONE; undefined: off. */
   report?: { channelId: string; weekday: number; time: string };
 }
@@ -768,6 +791,12 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       staleAfterMs: settings.ATTENTION_STALE_AFTER,
       unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
       codAfterMs: settings.ATTENTION_COD_AFTER,
+    },
+    reminders: {
+      ...(settings.ATTENTION_QUIET_HOURS ? { quietHours: settings.ATTENTION_QUIET_HOURS } : {}),
+      batchEveryMs: settings.ATTENTION_BATCH_EVERY,
+      escalateAfterMs: settings.ATTENTION_ESCALATE_AFTER,
+      ...(settings.ATTENTION_CHANNEL_ID ? { channelId: settings.ATTENTION_CHANNEL_ID } : {}),
     },
   };
 }

@@ -24,6 +24,7 @@ import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.j
 import { migrate } from './migrations.js';
 import { parties } from './parties.js';
 import { recognition } from './recognition.js';
+import { reminders } from './reminders.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { digests, statuses } from './statuses.js';
@@ -125,6 +126,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     digests: digests(scope, context),
     attention: attention(scope, context),
     recognition: recognition(scope, context),
+    reminders: reminders(scope, context),
     weeklyReports: digests(scope, context, 'week'),
   };
 }
