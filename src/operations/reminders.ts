@@ -15,7 +15,7 @@ export interface ReminderSettings {
 }
 
 /** An item's claim row, found by this. */
-export const reminderId = (item: Pick<AttentionItem, 'rule' | 'key'>): string => `${item.rule} ${item.key}`;
+export const reminderId = (item: { rule: string; key: string }): string => `${item.rule} ${item.key}`;
 
 const isWeekend = (date: string) => [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay());
 

@@ -22,6 +22,7 @@ import * as labels from './labels/index.js';
 import * as owners from './owners/index.js';
 import * as quote from './quote/index.js';
 import * as recognise from './recognise/index.js';
+import * as reminders from './reminders/index.js';
 import * as remittance from './remittance/index.js';
 import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
@@ -95,6 +96,7 @@ export function createBot({
     status,
     find,
     owners,
+    reminders,
     recognise,
     addresses,
     bulk,

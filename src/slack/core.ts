@@ -48,6 +48,7 @@ export interface Core {
     | 'remittance'
     | 'digest'
     | 'attention'
+    | 'reminders'
     | 'report'
   > & {
     /** How often a replica renews its lease, and so looks for work another replica left. */

@@ -565,7 +565,11 @@ export const MIGRATIONS: readonly Migration[] = [
         .on('attention_reminders')
         .columns(['owner_id', 'claimed_at'])
         .execute();
-      await db.schema.createIndex('attention_reminders_batch').on('attention_reminders').column('batch').execute();
+      await db.schema
+        .createIndex('attention_reminders_batch')
+        .on('attention_reminders')
+        .column('batch')
+        .execute();
     },
   },
 ];

@@ -689,7 +689,11 @@ export interface Reminders {
     items: readonly ReminderClaim[];
   }): Promise<string | undefined>;
   /** The batch's DM was posted (or found posted): recorded, its claim ended. */
-  sent(batch: string, items: readonly { rule: string; key: string }[], dm: { channel: string; ts: string }): Promise<void>;
+  sent(
+    batch: string,
+    items: readonly { rule: string; key: string }[],
+    dm: { channel: string; ts: string },
+  ): Promise<void>;
   /** The batch's DM could not be posted: its claim given back, so a later turn tries again. */
   release(batch: string): Promise<void>;
   /** Until when the item's reminder waits; false when it was never sent. */
