@@ -66,7 +66,9 @@ function plan(
     timeZone: MANILA,
   });
   return {
-    send: Object.fromEntries([...result.send].map(([owner, entries]) => [owner, entries.map((e) => e.item.key)])),
+    send: Object.fromEntries(
+      [...result.send].map(([owner, entries]) => [owner, entries.map((e) => e.item.key)]),
+    ),
     escalate: result.escalate.map((e) => e.item.key),
   };
 }
@@ -151,7 +153,10 @@ describe('snooze and escalation', () => {
     const due = item('WB8', manila(0, '10:00'));
     const snoozed = row(due, { snoozedUntil: manila(1, '09:00') });
     expect(plan([due], manila(1, '08:59'), { rows: [snoozed] })).toEqual({ send: {}, escalate: [] });
-    expect(plan([due], manila(1, '10:01'), { rows: [snoozed] })).toEqual({ send: { UANA: ['WB8'] }, escalate: [] });
+    expect(plan([due], manila(1, '10:01'), { rows: [snoozed] })).toEqual({
+      send: { UANA: ['WB8'] },
+      escalate: [],
+    });
     const atNight = row(due, { snoozedUntil: manila(1, '21:00') });
     expect(plan([due], manila(1, '21:00'), { rows: [atNight] }).send).toEqual({});
   });
@@ -161,14 +166,14 @@ describe('snooze and escalation', () => {
     const sent = row(due, { sentAt: manila(0, '10:00') });
     expect(plan([due], manila(1, '09:59'), { rows: [sent] }).escalate).toEqual([]);
     expect(plan([due], manila(1, '10:00'), { rows: [sent] }).escalate).toEqual(['WB9']);
-    expect(plan([due], manila(1, '10:00'), { rows: [{ ...sent, escalatedAt: manila(1, '10:00') }] }).escalate).toEqual(
-      [],
-    );
+    expect(
+      plan([due], manila(1, '10:00'), { rows: [{ ...sent, escalatedAt: manila(1, '10:00') }] }).escalate,
+    ).toEqual([]);
     const { channelId: _, ...noChannel } = settings;
     expect(plan([due], manila(1, '10:00'), { rows: [sent] }, noChannel).escalate).toEqual([]);
-    expect(plan([due], manila(1, '10:00'), { rows: [sent] }, { ...settings, escalateAfterMs: 0 }).escalate).toEqual(
-      [],
-    );
+    expect(
+      plan([due], manila(1, '10:00'), { rows: [sent] }, { ...settings, escalateAfterMs: 0 }).escalate,
+    ).toEqual([]);
     // Falling due at night, it waits for the morning too.
     const evening = row(due, { sentAt: manila(0, '19:30') });
     expect(plan([due], manila(1, '19:30'), { rows: [evening] }).escalate).toEqual(['WB9']);
