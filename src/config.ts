@@ -112,7 +112,7 @@ export const duration = z
   )
   .refine((ms) => ms <= 366 * DURATION_UNITS_MS.d, 'a duration of at most a year (366d)');
 
-/** Quiet hours written `20:00-08:00` (across midnight when the first is later), or `off`: undefined when off. */
+/** Quiet hours written `20:00-08:00` (across midnight when the first is later), or `off`: null when off (unset is the default). */
 const quietHours = z
   .string()
   .trim()
@@ -121,7 +121,7 @@ const quietHours = z
     'HH:MM-HH:MM such as 20:00-08:00 (in WAYBILL_TIMEZONE), or off',
   )
   .refine((text) => text.slice(0, 5) !== text.slice(6), 'two different times, such as 20:00-08:00, or off')
-  .transform((text) => (text === 'off' ? undefined : { from: text.slice(0, 5), to: text.slice(6) }));
+  .transform((text) => (text === 'off' ? null : { from: text.slice(0, 5), to: text.slice(6) }));
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
