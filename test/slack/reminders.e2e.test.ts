@@ -13,7 +13,7 @@ import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
-import { bookThroughModal, botsPerTest } from '../support/booking-flow.js';
+import { bookThroughModal, botsPerTest, fillToReview } from '../support/booking-flow.js';
 import { fixedNow, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -124,6 +124,29 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     clock.advance(3 * DAY);
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form", async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, timeoutMs: 500 });
+    const review = await fillToReview(bot);
+    // The connection cut after the courier booked it: the bot cannot tell whether it did.
+    bot.sandbox.injectNext({ dropAfterProcessing: true });
+    await bot.submit(review);
+    await bot.idle();
+    clock.advance(15 * MINUTE);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const resolve = JSON.parse(textOf(dm?.body.blocks))
+      .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ids.resolveOpen);
+    expect(resolve?.value).toMatch(/^book:/);
+    expect(textOf(dm?.body.blocks)).not.toContain(ids.ownerAssign);
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.resolveOpen, resolve.value, { channelId: String(dm?.body.channel) });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    expect((opened.body.view as View).callback_id).toBe(ids.resolveForm);
   });
 
   it('fixed before it falls due: nothing is sent', async () => {

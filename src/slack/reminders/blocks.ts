@@ -26,7 +26,8 @@ export function readSnoozeValue(
 
 /** The buttons that end an item: Record status or Resolve, Snooze, and Assign where there is a booking. */
 function itemActions(item: AttentionItem): ActionsBlock {
-  const { trackingNumber } = item;
+  // An unknown outcome is its caller's to resolve, and its booking may not be stored yet: no Assign.
+  const trackingNumber = item.rule === 'unknown' ? undefined : item.trackingNumber;
   const end =
     item.rule === 'unknown'
       ? {
