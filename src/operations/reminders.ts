@@ -52,12 +52,20 @@ export interface ReminderPlan {
 }
 
 /**
- * Whether the item waits for a reminder, and from when: never reminded in this episode (the rule's
- * `since` moved on), claimed by a replica that is gone before it recorded the DM, or snoozed till now.
+ * A claim left this long by a live replica failed half-way (its DM posted, say, and the database away
+ * when it was to be recorded, and again when it was to be given back): another turn looks for its DM.
  */
-function remindFrom(item: AttentionItem, row: ReminderRow | undefined): Date | undefined {
+export const CLAIM_STALE_MS = 10 * 60_000;
+
+/**
+ * Whether the item waits for a reminder, and from when: never reminded in this episode (the rule's
+ * `since` moved on), claimed by a replica that is gone (or stuck) before it recorded the DM, or snoozed till now.
+ */
+function remindFrom(item: AttentionItem, row: ReminderRow | undefined, now: Date): Date | undefined {
   if (!row || row.since.getTime() < item.since.getTime()) return item.dueAt;
-  if (row.claimedBy && !row.claimGone) return undefined;
+  const claimHeld =
+    row.claimedBy && !row.claimGone && row.claimedAt.getTime() + CLAIM_STALE_MS > now.getTime();
+  if (claimHeld) return undefined;
   if (!row.sentAt) return item.dueAt;
   if (row.snoozedUntil) return row.snoozedUntil;
   return undefined;
@@ -83,7 +91,7 @@ export function planReminders(input: {
   const due = (at: Date) => sendableAt(at, settings.quietHours, timeZone).getTime() <= now.getTime();
   for (const item of items) {
     const row = rows.get(reminderId(item));
-    const from = remindFrom(item, row);
+    const from = remindFrom(item, row, now);
     if (from) {
       if (!due(from)) continue;
       const last = lastDmAt.get(item.ownerId);

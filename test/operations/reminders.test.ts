@@ -138,6 +138,9 @@ describe('one DM per person per ATTENTION_BATCH_EVERY', () => {
     expect(plan([due], manila(0, '10:01'), { rows: [{ ...claimed, claimGone: true }] }).send).toEqual({
       UANA: ['WB7'],
     });
+    // Left by a live replica for 10 minutes (its bookkeeping failed half-way): looked at again.
+    expect(plan([due], manila(0, '10:09'), { rows: [claimed] }).send).toEqual({});
+    expect(plan([due], manila(0, '10:10'), { rows: [claimed] }).send).toEqual({ UANA: ['WB7'] });
   });
 });
 
