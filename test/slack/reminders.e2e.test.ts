@@ -8,7 +8,7 @@ import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
 import { ownerBlockId } from '../../src/slack/kit/booking-card.js';
 import { ids } from '../../src/slack/kit/ids.js';
-import { reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
+import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
 import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
@@ -361,6 +361,13 @@ it('500 items due for one person: one DM within Block Kit’s limits, the rest c
   const text = textOf(message.blocks);
   expect(text).toContain('…and 480 more: `/waybill attention` lists them all.');
   expect(text).toContain('WB000000&lt;&amp;&gt;');
+  // The escalation of as many: one section of 15 lines, with their owners, escaped.
+  const escalated = escalationMessage(items, new Date(fixedNow.getTime() + 2 * DAY));
+  expectWithinSlackLimits(escalated);
+  expect(textOf(escalated.blocks)).toContain('…and 485 more: `/waybill attention` lists them all.');
+  expect(textOf(escalated.blocks)).toContain(
+    '`WB000014&lt;&amp;&gt;`: COD delivered 2 days ago, and not remitted · <@UDISPATCH>',
+  );
   // Only the button's value and the block's id hold it as typed: they are never shown.
   expect(text).not.toContain('`WB000000<&>`');
 });

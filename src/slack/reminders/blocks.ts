@@ -9,6 +9,8 @@ import { ids } from '../kit/ids.js';
 
 /** Items a DM lists with their buttons: two blocks each, within a message's 50 with the rest. */
 export const ITEMS_SHOWN = 20;
+/** Lines an escalation lists in its one section: far below a section's 3,000 characters, as attention's lists. */
+const ESCALATED_SHOWN = 15;
 
 /** The Snooze menu's value: the choice and the item it snoozes. */
 export function snoozeValue(choice: SnoozeChoice, item: Pick<AttentionItem, 'rule' | 'key'>): string {
@@ -64,12 +66,17 @@ function itemActions(item: AttentionItem): ActionsBlock {
   };
 }
 
+/** Past the first `shown`: how many more, and where they all are. */
+function andMore(items: readonly AttentionItem[], shown: number): KnownBlock[] {
+  const more = items.length - shown;
+  return more > 0 ? [context(`…and ${more} more: \`/waybill attention\` lists them all.`)] : [];
+}
+
 /** An owner's DM: why each item needs them, with its buttons; past ITEMS_SHOWN, how many more and where. */
 export function reminderMessage(
   items: readonly AttentionItem[],
   now: Date,
 ): { text: string; blocks: KnownBlock[] } {
-  const more = items.length - Math.min(items.length, ITEMS_SHOWN);
   const text = `${plural(items.length, 'booking')} ${items.length === 1 ? 'needs' : 'need'} your attention.`;
   return {
     text,
@@ -78,7 +85,7 @@ export function reminderMessage(
       ...items
         .slice(0, ITEMS_SHOWN)
         .flatMap((item) => [section(itemLine(item, now, false)), itemActions(item)]),
-      ...(more > 0 ? [context(`…and ${more} more: \`/waybill attention\` lists them all.`)] : []),
+      ...andMore(items, ITEMS_SHOWN),
     ],
   };
 }
@@ -88,15 +95,14 @@ export function escalationMessage(
   items: readonly AttentionItem[],
   now: Date,
 ): { text: string; blocks: KnownBlock[] } {
-  const more = items.length - Math.min(items.length, ITEMS_SHOWN);
   const text = `${plural(items.length, 'booking')} still ${items.length === 1 ? 'needs' : 'need'} attention after a reminder.`;
-  const lines = items.slice(0, ITEMS_SHOWN).map((item) => itemLine(item, now, true));
+  const lines = items.slice(0, ESCALATED_SHOWN).map((item) => itemLine(item, now, true));
   return {
     text,
     blocks: [
       section(`:rotating_light: *${text}*`),
       section(lines.join('\n')),
-      ...(more > 0 ? [context(`…and ${more} more: \`/waybill attention\` lists them all.`)] : []),
+      ...andMore(items, ESCALATED_SHOWN),
     ],
   };
 }
