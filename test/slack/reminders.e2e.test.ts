@@ -13,7 +13,7 @@ import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
-import { bookThroughModal, botsPerTest, fillToReview } from '../support/booking-flow.js';
+import { bookThroughModal, bookUnknown, botsPerTest } from '../support/booking-flow.js';
 import { fixedNow, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -130,11 +130,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, timeoutMs: 500 });
-    const review = await fillToReview(bot);
-    // The connection cut after the courier booked it: the bot cannot tell whether it did.
-    bot.sandbox.injectNext({ dropAfterProcessing: true });
-    await bot.submit(review);
-    await bot.idle();
+    await bookUnknown(bot);
     clock.advance(15 * MINUTE);
     await turn(bot);
     const [dm] = reminderDms(bot);
