@@ -80,7 +80,9 @@ export async function benchBigStore(
     const attention = await measureAttention(kindOf(backend), database.target, size.bookings, (i) =>
       auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
     );
-    log(`big store (${backend}): a turn of what needs attention, p50 ${Math.round(attention.p50Ms)} ms`);
+    log(
+      `big store (${backend}): a turn of what needs attention, p50 ${Math.round(attention.p50Ms)} ms; a reminders turn, p50 ${Math.round(attention.reminders.p50Ms)} ms`,
+    );
     return { exported, typeAhead, find, attention };
   } finally {
     await database.drop();

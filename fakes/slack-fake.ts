@@ -486,6 +486,31 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         }
         return { ok: true, channel: { id } };
       }
+      case 'conversations.history': {
+        // The conversation's top-level messages posted through this fake, newest first; their
+        // metadata only when asked for, as Slack gives it.
+        const posted = calls.filter(
+          (c) => c.method === 'chat.postMessage' && c.body.channel === body.channel && !c.body.thread_ts,
+        );
+        const withMetadata = String(body.include_all_metadata) === 'true';
+        const messages = posted
+          .flatMap((c) => {
+            const answer = c.response?.body as { ok?: boolean; ts?: string } | undefined;
+            if (!answer?.ok) return [];
+            return [
+              {
+                type: 'message',
+                ts: answer.ts,
+                text: c.body.text ?? '',
+                bot_id: FAKE_BOT_ID,
+                ...(withMetadata && c.body.metadata ? { metadata: c.body.metadata } : {}),
+              },
+            ];
+          })
+          .reverse()
+          .slice(0, Number(body.limit ?? 100));
+        return { ok: true, messages, has_more: false };
+      }
       // A workflow step ends with outputs or an error; Slack refuses a call naming no execution.
       case 'functions.completeSuccess':
       case 'functions.completeError': {

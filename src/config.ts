@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import type { AttentionSettings } from './operations/attention.js';
 import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
+import type { ReminderSettings } from './operations/reminders.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -130,6 +131,17 @@ const riskThreshold = z
     (rule) => !rule || (rule.count >= 1 && rule.count <= rule.window && rule.window <= 100),
     'count/window with a count from 1 to the window and a window of at most 100 parcels, such as 1/5, or 0 for off',
   );
+
+/** Quiet hours written `20:00-08:00` (across midnight when the first is later), or `off`: null when off (unset is the default). */
+const quietHours = z
+  .string()
+  .trim()
+  .regex(
+    /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/,
+    'HH:MM-HH:MM such as 20:00-08:00 (in WAYBILL_TIMEZONE), or off',
+  )
+  .refine((text) => text.slice(0, 5) !== text.slice(6), 'two different times, such as 20:00-08:00, or off')
+  .transform((text) => (text === 'off' ? null : { from: text.slice(0, 5), to: text.slice(6) }));
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z
@@ -561,6 +573,15 @@ const botEnvSchema = z.object({
   ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
   RECEIVER_RISK_RETURNS: optionalSetting(riskThreshold).default({ count: 1, window: 5 }),
   RECEIVER_RISK_FAILED: optionalSetting(riskThreshold).default({ count: 2, window: 5 }),
+  ATTENTION_QUIET_HOURS: optionalSetting(quietHours).default({ from: '20:00', to: '08:00' }),
+  ATTENTION_BATCH_EVERY: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+  ATTENTION_ESCALATE_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+  ATTENTION_CHANNEL_ID: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'a channel ID such as C0123ABCD'),
+  ),
   DIGEST_CHANNEL_ID: optionalSetting(
     z
       .string()
@@ -649,6 +670,8 @@ export interface BotConfig {
   attention: AttentionSettings;
   /** The receiver's record before booking: when it flags a receiver (a COD booking to one needs a confirmation). */
   receiverRisk: ReceiverRiskSettings;
+  /** When and how owners are reminded of what needs attention, and where what stays open is escalated. */
+  reminders: ReminderSettings;
   /** The weekly report: where, on which day (0 Sunday … 6 Saturday) and at what time in WAYBILL_TIMEZONE; undefined: off. */
   report?: { channelId: string; weekday: number; time: string };
 }
@@ -796,6 +819,12 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
     receiverRisk: {
       ...(settings.RECEIVER_RISK_RETURNS ? { returns: settings.RECEIVER_RISK_RETURNS } : {}),
       ...(settings.RECEIVER_RISK_FAILED ? { failed: settings.RECEIVER_RISK_FAILED } : {}),
+    },
+    reminders: {
+      ...(settings.ATTENTION_QUIET_HOURS ? { quietHours: settings.ATTENTION_QUIET_HOURS } : {}),
+      batchEveryMs: settings.ATTENTION_BATCH_EVERY,
+      escalateAfterMs: settings.ATTENTION_ESCALATE_AFTER,
+      ...(settings.ATTENTION_CHANNEL_ID ? { channelId: settings.ATTENTION_CHANNEL_ID } : {}),
     },
   };
 }

@@ -784,6 +784,41 @@ describe('what needs attention', () => {
       'ATTENTION_COD_AFTER must be a duration of at most a year (366d)',
     );
   });
+
+  it('reads the reminders: quiet hours (across midnight, or off), batching, escalation and its channel', () => {
+    expect(loadBotConfig({}).reminders).toEqual({
+      quietHours: { from: '20:00', to: '08:00' },
+      batchEveryMs: 15 * 60_000,
+      escalateAfterMs: 24 * 3_600_000,
+    });
+    expect(
+      loadBotConfig({
+        ATTENTION_QUIET_HOURS: ' 12:00-13:30 ',
+        ATTENTION_BATCH_EVERY: '0',
+        ATTENTION_ESCALATE_AFTER: '2d',
+        ATTENTION_CHANNEL_ID: 'CESCALATE',
+      }).reminders,
+    ).toEqual({
+      quietHours: { from: '12:00', to: '13:30' },
+      batchEveryMs: 0,
+      escalateAfterMs: 2 * 86_400_000,
+      channelId: 'CESCALATE',
+    });
+    expect(loadBotConfig({ ATTENTION_QUIET_HOURS: 'off' }).reminders.quietHours).toBeUndefined();
+    for (const wrong of ['20-8', '24:00-08:00', '20:00', 'none'])
+      expect(botError({ ATTENTION_QUIET_HOURS: wrong }), wrong).toBe(
+        'ATTENTION_QUIET_HOURS must be HH:MM-HH:MM such as 20:00-08:00 (in WAYBILL_TIMEZONE), or off',
+      );
+    expect(botError({ ATTENTION_QUIET_HOURS: '08:00-08:00' })).toBe(
+      'ATTENTION_QUIET_HOURS must be two different times, such as 20:00-08:00, or off',
+    );
+    expect(botError({ ATTENTION_BATCH_EVERY: '15' })).toBe(
+      'ATTENTION_BATCH_EVERY must be a duration such as 15m, 24h or 5d, or 0 for off',
+    );
+    expect(botError({ ATTENTION_CHANNEL_ID: '#ops' })).toBe(
+      'ATTENTION_CHANNEL_ID must be a channel ID such as C0123ABCD',
+    );
+  });
 });
 
 describe('secretsOf', () => {

@@ -207,6 +207,7 @@ describe('manifest.yml', () => {
         'chat:write.public',
         'commands',
         'im:write',
+        'im:history',
         'usergroups:read',
         'files:read',
         'files:write',

@@ -22,6 +22,8 @@ export interface AttentionItem {
   key: string;
   /** The booking's tracking number, when there is one (an unknown booking's may not be known). */
   trackingNumber?: string;
+  /** An unknown outcome's call: each is resolved its own way. */
+  operation?: (typeof UNKNOWN_OPERATIONS)[number];
   ownerId: string;
   /** When what the rule counts from happened: the status recorded, the pickup time, the call made. */
   since: Date;
@@ -81,6 +83,7 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
         items.push({
           rule: 'unknown',
           key: attempt.key,
+          operation,
           ...(attempt.trackingNumber ? { trackingNumber: attempt.trackingNumber } : {}),
           ownerId: attempt.userId ?? '',
           since: attempt.createdAt,

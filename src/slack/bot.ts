@@ -23,6 +23,7 @@ import * as owners from './owners/index.js';
 import * as places from './places/index.js';
 import * as quote from './quote/index.js';
 import * as recognise from './recognise/index.js';
+import * as reminders from './reminders/index.js';
 import * as remittance from './remittance/index.js';
 import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
@@ -96,6 +97,7 @@ export function createBot({
     status,
     find,
     owners,
+    reminders,
     recognise,
     addresses,
     places,

@@ -48,6 +48,7 @@ export interface Core {
     | 'remittance'
     | 'digest'
     | 'attention'
+    | 'reminders'
     | 'report'
     | 'receiverRisk'
   > & {

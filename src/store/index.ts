@@ -25,6 +25,7 @@ import { migrate } from './migrations.js';
 import { parties } from './parties.js';
 import { receivers } from './receivers.js';
 import { recognition } from './recognition.js';
+import { reminders } from './reminders.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { digests, statuses } from './statuses.js';
@@ -127,6 +128,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     attention: attention(scope, context),
     recognition: recognition(scope, context),
     receivers: receivers(scope),
+    reminders: reminders(scope, context),
     weeklyReports: digests(scope, context, 'week'),
   };
 }

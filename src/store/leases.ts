@@ -37,7 +37,11 @@ export function leases(db: Db, context: Context) {
  * never there): what it left in flight or claimed may be taken over.
  */
 export function leaseGone(
-  owner: 'attempts.owner' | 'import_queue.claimed_by' | 'import_runs.reporter',
+  owner:
+    | 'attempts.owner'
+    | 'import_queue.claimed_by'
+    | 'import_runs.reporter'
+    | 'attention_reminders.claimed_by',
   at: number,
 ): RawBuilder<boolean> {
   return sql<boolean>`not exists (select 1 from replica_leases where replica_leases.replica_id = ${sql.ref(owner)} and replica_leases.expires_at > ${at})`;

@@ -594,6 +594,43 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 21,
+    name: 'reminders of what needs attention, claimed once',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      // The key is the claim: one row per item and rule, whichever replica writes it first.
+      await db.schema
+        .createTable('attention_reminders')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('rule', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull())
+        .addColumn('since', time, (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('claimed_by', 'text')
+        .addColumn('claimed_at', time, (c) => c.notNull())
+        .addColumn('batch', 'text', (c) => c.notNull())
+        .addColumn('sent_at', time)
+        .addColumn('dm_channel', 'text')
+        .addColumn('dm_ts', 'text')
+        .addColumn('snoozed_until', time)
+        .addColumn('escalated_at', time)
+        .addPrimaryKeyConstraint('attention_reminders_pk', ['key', 'rule'])
+        .$call(strict(kind))
+        .execute();
+      // A person's last DM: at most one per ATTENTION_BATCH_EVERY.
+      await db.schema
+        .createIndex('attention_reminders_owner')
+        .on('attention_reminders')
+        .columns(['owner_id', 'claimed_at'])
+        .execute();
+      await db.schema
+        .createIndex('attention_reminders_batch')
+        .on('attention_reminders')
+        .column('batch')
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -255,6 +255,23 @@ export interface ReceiverChecksTable {
   confirmed_by: string | null;
 }
 
+/** An item of attention's reminder: claimed by one replica, sent once, snoozed, escalated once. */
+export interface AttentionRemindersTable {
+  rule: string;
+  key: string;
+  owner_id: string;
+  since: number;
+  version: number;
+  claimed_by: string | null;
+  claimed_at: number;
+  batch: string;
+  sent_at: number | null;
+  dm_channel: string | null;
+  dm_ts: string | null;
+  snoozed_until: number | null;
+  escalated_at: number | null;
+}
+
 export interface StoreMigrationsTable {
   version: number;
   name: string;
@@ -285,6 +302,7 @@ export interface Tables {
   recognise_channels: RecogniseChannelsTable;
   recognised_replies: RecognisedRepliesTable;
   receiver_checks: ReceiverChecksTable;
+  attention_reminders: AttentionRemindersTable;
   store_migrations: StoreMigrationsTable;
 }
 

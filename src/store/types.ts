@@ -643,6 +643,70 @@ export interface AttentionQueries {
   notPickedUp(input: { pickupBefore: Date; limit?: number }): Promise<AttentionRow[]>;
 }
 
+/** An item's reminder as the database holds it: who claimed it, when it was sent, snoozed, escalated. */
+export interface ReminderRow {
+  rule: string;
+  key: string;
+  /** Who was (or is being) reminded. */
+  ownerId: string;
+  /** The `since` of the item reminded: a later one is a new episode, reminded again. */
+  since: Date;
+  /** Changes with every write: a claim is made on the row as it was read. */
+  version: number;
+  /** The replica sending it now; undefined once sent or given back. */
+  claimedBy?: string;
+  /** True when that replica holds no live lease: another may take it over. */
+  claimGone: boolean;
+  claimedAt: Date;
+  /** The claim's DM, found by it in the DM's metadata when another replica takes over. */
+  batch: string;
+  sentAt?: Date;
+  dmChannel?: string;
+  dmTs?: string;
+  snoozedUntil?: Date;
+  escalatedAt?: Date;
+}
+
+/** What a DM claims: the item, and the version of its row that was read (0 when it had none). */
+export interface ReminderClaim {
+  rule: string;
+  key: string;
+  since: Date;
+  version: number;
+}
+
+/** Reminders of what needs attention, each item's sent once across replicas (the database decides). */
+export interface Reminders {
+  /** The rows of these items (by rule and key), with whether their claimer is gone. */
+  of(items: readonly { rule: string; key: string }[]): Promise<ReminderRow[]>;
+  /** When each of these people was last claimed a DM for. */
+  lastDmAt(ownerIds: readonly string[]): Promise<Map<string, Date>>;
+  /**
+   * Claims these items for one DM to `ownerId` by this replica, all or none: none when another
+   * replica claimed a DM for that person after `lastDmAt` or changed any row since it was read.
+   * Returns the claim's batch id.
+   */
+  claim(input: {
+    ownerId: string;
+    lastDmAt: Date | undefined;
+    items: readonly ReminderClaim[];
+  }): Promise<string | undefined>;
+  /** The batch's DM was posted (or found posted): recorded, its claim ended. */
+  sent(
+    batch: string,
+    items: readonly { rule: string; key: string }[],
+    dm: { channel: string; ts: string },
+  ): Promise<void>;
+  /** The batch's DM could not be posted: its claim given back, so a later turn tries again. */
+  release(batch: string): Promise<void>;
+  /** Until when the item's reminder waits; false when it was never sent. */
+  snooze(item: { rule: string; key: string }, until: Date): Promise<boolean>;
+  /** Claims the escalation of the item as it was read: true once, for one replica. */
+  claimEscalation(item: { rule: string; key: string; version: number }): Promise<boolean>;
+  /** The escalation could not be posted: a later turn tries again. */
+  releaseEscalation(item: { rule: string; key: string }): Promise<void>;
+}
+
 export interface Recognition {
   /** Turns recognition of tracking numbers on or off in a channel (`userId` turned it on). */
   turn(channelId: string, on: boolean, userId: string): Promise<void>;
@@ -704,6 +768,7 @@ export interface StoreTables {
   attention: AttentionQueries;
   recognition: Recognition;
   receivers: Receivers;
+  reminders: Reminders;
   /** The weekly report's claims, keyed on the day it is due (YYYY-MM-DD). */
   weeklyReports: Digests;
 }

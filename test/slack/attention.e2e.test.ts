@@ -7,7 +7,7 @@ import { attentionBlocks } from '../../src/slack/attention/blocks.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
-import { bookThroughModal, botsPerTest, fillToReview, openedHome } from '../support/booking-flow.js';
+import { bookThroughModal, bookUnknown, botsPerTest, openedHome } from '../support/booking-flow.js';
 import { fixedNow, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -104,11 +104,7 @@ describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, timeoutMs: 500 });
-    const review = await fillToReview(bot);
-    // The connection cut after the courier booked it: the bot cannot tell whether it did.
-    bot.sandbox.injectNext({ dropAfterProcessing: true });
-    await bot.submit(review);
-    await bot.idle();
+    await bookUnknown(bot);
     clock.set(new Date(fixedNow.getTime() + 14 * 60_000));
     expect(await attentionNow(bot)).toContain('Nothing needs attention.');
     clock.set(new Date(fixedNow.getTime() + 15 * 60_000));

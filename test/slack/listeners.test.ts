@@ -97,6 +97,7 @@ const expectedPermissions: Record<string, string[]> = {
   update: [
     'action owner_assign',
     'action owner_take',
+    'action reminder_snooze',
     'action resolve_open',
     'action resolve_update_open',
     'action status_open',

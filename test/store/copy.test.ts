@@ -199,6 +199,9 @@ async function seed(path: string): Promise<void> {
     await store.digests.claim('2026-11-25');
     await store.recognition.turn('C1', true, 'U1');
     await store.recognition.claim('C1', '1764000000.000100', ['WB000001']);
+    const reminder = { rule: 'failed', key: 'WB000001', since: new Date(0), version: 0 };
+    const batch = await store.reminders.claim({ ownerId: 'U1', lastDmAt: undefined, items: [reminder] });
+    await store.reminders.sent(batch ?? '', [reminder], { channel: 'D1', ts: '1764000000.000200' });
   } finally {
     await store.close();
   }

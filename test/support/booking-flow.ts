@@ -74,6 +74,14 @@ type BotOptions = Parameters<typeof startTestBot>[0];
  * in its logs; `booked` also books WB000001 (its card in CDISPATCH, a copy in CAUDIT) and forgets
  * Slack's calls so far.
  */
+/** A booking whose courier outcome is unknown: the connection cut after the courier booked it, so the bot cannot tell whether it did. */
+export async function bookUnknown(bot: TestBot): Promise<void> {
+  const review = await fillToReview(bot);
+  bot.sandbox.injectNext({ dropAfterProcessing: true });
+  await bot.submit(review);
+  await bot.idle();
+}
+
 export function botsPerTest() {
   const bots: TestBot[] = [];
   afterEach(async () => {

@@ -95,7 +95,7 @@ export interface SlackDriver {
   selectInMessage(
     actionId: string,
     value: string,
-    options?: { channelId?: string; messageTs?: string },
+    options?: { channelId?: string; messageTs?: string; user?: string },
   ): Promise<AppResponse>;
   /** A person chosen in a people picker (users_select) on a message, in the block `blockId`. */
   pickUserInMessage(
@@ -263,14 +263,18 @@ export function slackDriver(fake: FakeSlack, post: Post): SlackDriver {
           }),
         ),
       ),
-    selectInMessage: (actionId, value, { channelId = 'CDISPATCH', messageTs = '1.000001' } = {}) =>
+    selectInMessage: (
+      actionId,
+      value,
+      { channelId = 'CDISPATCH', messageTs = '1.000001', user = 'UDISPATCH' } = {},
+    ) =>
       post(
         interactiveBody(
           blockActionsPayload({
             actionId,
             channelId,
             messageTs,
-            user: 'UDISPATCH',
+            user,
             responseUrl: fake.responseUrl('actions/1'),
             action: {
               type: 'static_select',

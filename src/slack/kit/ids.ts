@@ -79,6 +79,8 @@ export const ids = {
   /** A booking card's Take it and Assign (a people picker). */
   ownerTake: 'owner_take',
   ownerAssign: 'owner_assign',
+  /** A reminder's Snooze menu (1 hour, tomorrow 9:00, 3 days). */
+  reminderSnooze: 'reminder_snooze',
   /** Resolve, on a courier call of unknown outcome, and its form. */
   resolveOpen: 'resolve_open',
   resolveForm: 'resolve_form',

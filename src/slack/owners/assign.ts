@@ -1,5 +1,6 @@
 /** A booking handed to a new owner: stored once, an audit row, the cards redrawn, a line in each thread, the new owner told. */
 import type { Core } from '../core.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { cardPlaces, redrawCards } from '../kit/stored-booking.js';
 import {
@@ -26,7 +27,11 @@ export async function assignOwner(
   const { userId, trackingNumber, ownerId } = input;
   // Only a member ID is ever written into a mention: whatever else a request carries is refused.
   if (!MEMBER_ID.test(ownerId)) return assignUsage();
-  if (!(await deps.store.bookings.get(trackingNumber))) return unknownBookingText(trackingNumber);
+  const booking = await deps.store.bookings.get(trackingNumber);
+  if (!booking) return unknownBookingText(trackingNumber);
+  // From a DM (a reminder's Assign) the booking's own conversation is the one its rule is checked in.
+  const refused = await refusalOnBooking(deps, { client, userId }, 'update', booking);
+  if (refused) return refused;
   const change = await deps.store.bookings.setOwner(trackingNumber, ownerId);
   if (!change.changed) return alreadyOwnedText(trackingNumber, ownerId);
   await deps.store.audit.record({

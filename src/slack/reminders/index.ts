@@ -1,0 +1,18 @@
+/** Reminders of what needs attention: the feature's public entry (the job, Snooze). */
+// bot.ts registers it; another feature imports only what this file exports, never reminders' other files.
+import type { App } from '@slack/bolt';
+import type { Core } from '../core.js';
+import { clockJob } from '../runtime/jobs.js';
+import { remindersTurn } from './send.js';
+import * as snooze from './snooze.js';
+
+/** How often a replica looks for reminders due: each arrives within this of falling due. */
+const REMINDERS_LOOK_MS = 30_000;
+
+export function register(app: App, core: Core): void {
+  snooze.register(app, core);
+  core.jobs.add(
+    'reminders',
+    clockJob(core, 'reminders', () => remindersTurn(core, app.client), REMINDERS_LOOK_MS),
+  );
+}

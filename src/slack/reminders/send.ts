@@ -1,0 +1,135 @@
+/**
+ * A reminders turn: what needs attention now, planned (operations/reminders.ts), each person's DM
+ * claimed in the database before it is posted and recorded after, so it goes out once whatever the
+ * replicas; the escalations claimed once and posted to ATTENTION_CHANNEL_ID.
+ */
+import type { AttentionItem } from '../../operations/attention.js';
+import { planReminders, type ReminderPlan, reminderId } from '../../operations/reminders.js';
+import { attentionNow } from '../attention/index.js';
+import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { escalationMessage, reminderMessage } from './blocks.js';
+
+/** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
+export const REMINDER_EVENT = 'attention_reminder';
+
+/** How far back in a DM a replica taking over looks for the DM of a claim it takes over. */
+const HISTORY_LOOKED_AT = 100;
+
+type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger'>;
+
+/** One turn: every DM and escalation due now. */
+export async function remindersTurn(deps: Reminding, client: SlackClient): Promise<void> {
+  // An unknown call made by nobody named (a workflow's) has no one to remind.
+  const items = (await attentionNow(deps)).filter((item) => item.ownerId);
+  if (items.length === 0) return;
+  const rows = new Map((await deps.store.reminders.of(items)).map((row) => [reminderId(row), row]));
+  const lastDmAt = await deps.store.reminders.lastDmAt(items.map((item) => item.ownerId));
+  const plan = planReminders({
+    items,
+    rows,
+    lastDmAt,
+    now: deps.now(),
+    settings: deps.bot.reminders,
+    timeZone: deps.waybill.timeZone,
+  });
+  for (const [ownerId, entries] of plan.send) {
+    await remind(deps, client, { ownerId, entries, lastDmAt: lastDmAt.get(ownerId) }).catch((err: unknown) =>
+      deps.logger.warn({ err, user: ownerId }, 'a reminder could not be sent; the next turn tries again'),
+    );
+  }
+  if (plan.escalate.length > 0) await escalate(deps, client, plan.escalate);
+}
+
+type Entries = ReminderPlan['send'] extends Map<string, infer E> ? E : never;
+
+/** Claims `entries` for one DM to `ownerId`, then posts it, unless an earlier claim's DM is found posted. */
+async function remind(
+  deps: Reminding,
+  client: SlackClient,
+  { ownerId, entries, lastDmAt }: { ownerId: string; entries: Entries; lastDmAt: Date | undefined },
+): Promise<void> {
+  const batch = await deps.store.reminders.claim({
+    ownerId,
+    lastDmAt,
+    items: entries.map(({ item, row }) => ({
+      rule: item.rule,
+      key: item.key,
+      since: item.since,
+      version: row?.version ?? 0,
+    })),
+  });
+  if (!batch) return;
+  try {
+    const opened = await client.conversations.open({ users: ownerId });
+    const channel = opened.channel?.id ?? ownerId;
+    // Claimed before and never recorded sent: that replica stopped, or its post failed, perhaps after Slack took it.
+    const earlier = new Set(entries.flatMap(({ row }) => (row && !row.sentAt ? [row.batch] : [])));
+    const posted =
+      earlier.size > 0 ? await postedBatches(client, channel, earlier) : new Map<string, string>();
+    const found = entries.filter(({ row }) => row && posted.has(row.batch));
+    for (const [earlierBatch, ts] of posted) {
+      const items = found.filter(({ row }) => row?.batch === earlierBatch).map(({ item }) => item);
+      await deps.store.reminders.sent(batch, items, { channel, ts });
+    }
+    const rest = entries.filter((entry) => !found.includes(entry)).map(({ item }) => item);
+    if (rest.length === 0) return;
+    const [first] = rest as [AttentionItem];
+    const message = await client.chat.postMessage({
+      channel,
+      ...reminderMessage(rest, deps.now()),
+      metadata: {
+        event_type: REMINDER_EVENT,
+        event_payload: { batch, rule: first.rule, key: first.key, count: rest.length },
+      },
+    });
+    await deps.store.reminders.sent(batch, rest, { channel, ts: message.ts ?? '' });
+    deps.logger.info({ user: ownerId, items: rest.length }, 'reminder sent');
+  } catch (err) {
+    await deps.store.reminders.release(batch).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Which of these claims' DMs are in the conversation already, with their ts. */
+async function postedBatches(
+  client: SlackClient,
+  channel: string,
+  batches: ReadonlySet<string>,
+): Promise<Map<string, string>> {
+  const history = await client.conversations.history({
+    channel,
+    limit: HISTORY_LOOKED_AT,
+    include_all_metadata: true,
+  });
+  const posted = new Map<string, string>();
+  for (const message of history.messages ?? []) {
+    const { metadata } = message;
+    const batch = (metadata?.event_payload as Record<string, unknown> | undefined)?.batch;
+    if (metadata?.event_type === REMINDER_EVENT && typeof batch === 'string' && batches.has(batch)) {
+      posted.set(batch, message.ts ?? '');
+    }
+  }
+  return posted;
+}
+
+/** Each item still open after its reminder claimed once, then all posted together to the channel. */
+async function escalate(
+  deps: Reminding,
+  client: SlackClient,
+  entries: ReminderPlan['escalate'],
+): Promise<void> {
+  const { channelId } = deps.bot.reminders;
+  if (!channelId) return;
+  const claimed: AttentionItem[] = [];
+  for (const { item, row } of entries) {
+    if (await deps.store.reminders.claimEscalation({ ...item, version: row.version })) claimed.push(item);
+  }
+  if (claimed.length === 0) return;
+  try {
+    await client.chat.postMessage({ channel: channelId, ...escalationMessage(claimed, deps.now()) });
+  } catch (err) {
+    for (const item of claimed) await deps.store.reminders.releaseEscalation(item).catch(() => undefined);
+    throw err;
+  }
+}

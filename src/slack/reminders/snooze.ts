@@ -1,0 +1,41 @@
+/** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; the clicker's permission checked again. */
+import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
+import { snoozeEnd } from '../../operations/reminders.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { refusalOnBooking } from '../guards/booking-access.js';
+import { slackDate } from '../kit/booking-card.js';
+import { tellClicker } from '../kit/buttons.js';
+import { ids } from '../kit/ids.js';
+import { notSnoozedText, readSnoozeValue, snoozedText } from './blocks.js';
+
+/** The booking an item is about: its key, or the tracking number of an unknown outcome's call. */
+async function bookingOf(deps: Core, item: { rule: string; key: string }) {
+  const trackingNumber =
+    item.rule === 'unknown' ? (await deps.store.attempts.get(item.key))?.trackingNumber : item.key;
+  return trackingNumber ? deps.store.bookings.get(trackingNumber) : undefined;
+}
+
+export function register(app: App, deps: Core): void {
+  // Putting a booking off changes what happens to it: the update permission, as for its status.
+  app.action<BlockAction<StaticSelectAction>>(
+    ids.reminderSnooze,
+    requires(deps, 'update'),
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const tell = tellClicker(body, client, respond);
+      const answer = async (text: string) => {
+        await tell({ response_type: 'ephemeral', replace_original: false, text });
+      };
+      const chosen = readSnoozeValue(action.selected_option.value);
+      if (!chosen) return answer(notSnoozedText);
+      const booking = await bookingOf(deps, chosen);
+      const refused =
+        booking && (await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', booking));
+      if (refused) return answer(refused);
+      const until = snoozeEnd(chosen.choice, deps.now(), deps.waybill.timeZone);
+      const snoozed = await deps.store.reminders.snooze(chosen, until);
+      await answer(snoozed ? snoozedText(slackDate(until)) : notSnoozedText);
+    },
+  );
+}

@@ -1,0 +1,180 @@
+// Reminders of what needs attention: each item's row claimed by one replica before its DM, sent once, snoozed, escalated once.
+import { randomUUID } from 'node:crypto';
+import { type ExpressionBuilder, sql } from 'kysely';
+import { type Context, present, type Scope } from './context.js';
+import { leaseGone } from './leases.js';
+import type { Db, Tables } from './schema.js';
+import type { ReminderRow, Reminders } from './types.js';
+
+/** Keys looked up per query. */
+const CHUNK = 500;
+
+/** A claim that found a row changed by another replica: the transaction is rolled back. */
+class Changed extends Error {}
+
+type Item = { rule: string; key: string };
+
+const chunks = <T>(list: readonly T[]): T[][] =>
+  Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
+const ofItem = (item: Item) => (eb: ExpressionBuilder<Tables, 'attention_reminders'>) =>
+  eb.and([eb('key', '=', item.key), eb('rule', '=', item.rule)]);
+
+const date = (ms: number | string | null) => (ms === null ? undefined : new Date(Number(ms)));
+
+async function lastDmAt(db: Db, ownerIds: readonly string[]): Promise<Map<string, Date>> {
+  const last = new Map<string, Date>();
+  for (const owners of chunks([...new Set(ownerIds)])) {
+    const rows = await db
+      .selectFrom('attention_reminders')
+      .select(['owner_id', (eb) => eb.fn.max('claimed_at').as('at')])
+      .where('owner_id', 'in', owners)
+      .groupBy('owner_id')
+      .execute();
+    for (const row of rows) last.set(row.owner_id, new Date(Number(row.at)));
+  }
+  return last;
+}
+
+export function reminders({ db, atomically, lock }: Scope, context: Context): Reminders {
+  return {
+    async of(items) {
+      const wanted = new Set(items.map((item) => `${item.rule} ${item.key}`));
+      const found: ReminderRow[] = [];
+      for (const keys of chunks([...new Set(items.map((item) => item.key))])) {
+        const rows = await db
+          .selectFrom('attention_reminders')
+          .selectAll()
+          .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
+          .where('key', 'in', keys)
+          .execute();
+        for (const row of rows) {
+          if (!wanted.has(`${row.rule} ${row.key}`)) continue;
+          const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
+          found.push({
+            rule: row.rule,
+            key: row.key,
+            ownerId: row.owner_id,
+            since: new Date(Number(row.since)),
+            version: Number(row.version),
+            claimGone: Boolean(Number(row.claim_gone)),
+            claimedAt: new Date(Number(row.claimed_at)),
+            batch: row.batch,
+            ...present({
+              claimedBy: claimed_by,
+              sentAt: date(sent_at),
+              dmChannel: dm_channel,
+              dmTs: dm_ts,
+              snoozedUntil: date(snoozed_until),
+              escalatedAt: date(escalated_at),
+            }),
+          });
+        }
+      }
+      return found;
+    },
+
+    lastDmAt: (ownerIds) => lastDmAt(db, ownerIds),
+
+    claim: ({ ownerId, lastDmAt: seen, items }) =>
+      // One claim per person at a time, on any replica: the last DM read is still the last.
+      atomically(async (tx) => {
+        await lock(tx, `reminders:${ownerId}`);
+        const last = (await lastDmAt(tx, [ownerId])).get(ownerId);
+        if ((last?.getTime() ?? 0) !== (seen?.getTime() ?? 0)) return undefined;
+        const at = context.now();
+        const batch = randomUUID();
+        const claimed = { owner_id: ownerId, claimed_by: context.replicaId, claimed_at: at, batch };
+        for (const item of items) {
+          const since = item.since.getTime();
+          if (item.version === 0) {
+            const inserted = await tx
+              .insertInto('attention_reminders')
+              .values({ rule: item.rule, key: item.key, since, version: 1, ...claimed })
+              .onConflict((conflict) => conflict.columns(['key', 'rule']).doNothing())
+              .returning('key')
+              .executeTakeFirst();
+            if (!inserted) throw new Changed();
+            continue;
+          }
+          const updated = await tx
+            .updateTable('attention_reminders')
+            .set({
+              ...claimed,
+              since,
+              version: item.version + 1,
+              sent_at: null,
+              dm_channel: null,
+              dm_ts: null,
+              snoozed_until: null,
+              // A new episode (the rule counts from a later moment) may be escalated again.
+              escalated_at: sql<number | null>`case when since < ${since} then null else escalated_at end`,
+            })
+            .where(ofItem(item))
+            .where('version', '=', item.version)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) !== 1) throw new Changed();
+        }
+        return batch;
+      }).catch((err: unknown) => {
+        if (err instanceof Changed) return undefined;
+        throw err;
+      }),
+
+    async sent(batch, items, dm) {
+      for (let start = 0; start < items.length; start += 100) {
+        await db
+          .updateTable('attention_reminders')
+          .set((eb) => ({
+            sent_at: context.now(),
+            claimed_by: null,
+            dm_channel: dm.channel,
+            dm_ts: dm.ts,
+            version: eb('version', '+', 1),
+          }))
+          .where('batch', '=', batch)
+          .where('claimed_by', '=', context.replicaId)
+          .where((eb) => eb.or(items.slice(start, start + 100).map((item) => ofItem(item)(eb))))
+          .execute();
+      }
+    },
+
+    async release(batch) {
+      await db
+        .updateTable('attention_reminders')
+        .set((eb) => ({ claimed_by: null, version: eb('version', '+', 1) }))
+        .where('batch', '=', batch)
+        .where('claimed_by', '=', context.replicaId)
+        .execute();
+    },
+
+    async snooze(item, until) {
+      const updated = await db
+        .updateTable('attention_reminders')
+        .set((eb) => ({ snoozed_until: until.getTime(), version: eb('version', '+', 1) }))
+        .where(ofItem(item))
+        .where('sent_at', 'is not', null)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+
+    async claimEscalation(item) {
+      const updated = await db
+        .updateTable('attention_reminders')
+        .set({ escalated_at: context.now(), version: item.version + 1 })
+        .where(ofItem(item))
+        .where('version', '=', item.version)
+        .where('escalated_at', 'is', null)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1;
+    },
+
+    async releaseEscalation(item) {
+      await db
+        .updateTable('attention_reminders')
+        .set((eb) => ({ escalated_at: null, version: eb('version', '+', 1) }))
+        .where(ofItem(item))
+        .execute();
+    },
+  };
+}

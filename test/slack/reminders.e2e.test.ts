@@ -1,0 +1,369 @@
+// Reminders on both backends with a clock the test moves and the reminders job's turns taken by the test: a due
+// item's one DM and its buttons (Snooze, Assign, Record status) through signed requests, the permission and the
+// booking's conversation checked again, fix-before-due, escalation once; two replicas on one database sending once,
+// and a replica gone between its claim and its post (its DM found in the conversation, or not sent).
+import { expect, it } from 'vitest';
+import type { FakeCall } from '../../fakes/slack-fake.js';
+import type { AttentionItem } from '../../src/operations/attention.js';
+import { attentionNow } from '../../src/slack/attention/index.js';
+import { ownerBlockId } from '../../src/slack/kit/booking-card.js';
+import { ids } from '../../src/slack/kit/ids.js';
+import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
+import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
+import type { BookingRecord } from '../../src/store/index.js';
+import { describeEachBackend } from '../store/backends.js';
+import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
+import { bookThroughModal, bookUnknown, botsPerTest } from '../support/booking-flow.js';
+import { fixedNow, type TestBot, type View } from '../support/bot-harness.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
+const textOf = (blocks: any): string => JSON.stringify(blocks);
+
+const { started } = botsPerTest();
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** A clock the test moves, from fixedNow (Monday 2026-11-23 09:00 in Manila). */
+function testClock() {
+  let current = fixedNow.getTime();
+  return { now: () => new Date(current), advance: (ms: number) => (current += ms) };
+}
+
+const failed = { rule: 'failed', key: 'WB000001' } as const;
+
+/** The reminders' DMs the bot posted (each carries its claim in its metadata). */
+const reminderDms = (bot: TestBot): FakeCall[] =>
+  bot.fake
+    .callsTo('chat.postMessage')
+    .filter((c) => (c.body.metadata as { event_type?: string } | undefined)?.event_type === REMINDER_EVENT);
+
+async function turn(bot: TestBot): Promise<void> {
+  await bot.deps.jobs.turn('reminders');
+  await bot.idle();
+}
+
+/** Booked by UDISPATCH, a failed attempt recorded at fixedNow: due 24 h later (Tuesday 09:00 in Manila). */
+async function failedBooking(bot: TestBot): Promise<void> {
+  await bookThroughModal(bot);
+  await bot.command('/waybill', 'status WB000001 failed not at home');
+  await bot.idle();
+}
+
+describeEachBackend(import.meta.filename, 'reminders of what needs attention', (backend) => {
+  it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await failedBooking(bot);
+
+    clock.advance(DAY - MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toEqual([]);
+
+    clock.advance(MINUTE);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const channel = String(dm?.body.channel);
+    expect(channel).toMatch(/^D/);
+    expect(bot.fake.callsTo('conversations.open').at(-1)?.body.users).toBe('UDISPATCH');
+    expect(dm?.body.text).toBe('1 booking needs your attention.');
+    const blocks = textOf(dm?.body.blocks);
+    expect(blocks).toContain('• `WB000001`: a failed attempt 24 h ago, and nothing recorded since');
+    expect(blocks).toContain(`"action_id":"${ids.statusOpen}"`);
+    expect(blocks).toContain(`"action_id":"${ids.reminderSnooze}"`);
+    expect(blocks).toContain(`"action_id":"${ids.ownerAssign}"`);
+    expect(blocks).toContain(`"block_id":"${ownerBlockId('WB000001')}"`);
+    expect(dm?.body.metadata).toMatchObject({ event_payload: { rule: 'failed', key: 'WB000001', count: 1 } });
+    expectWithinSlackLimits(dm?.body);
+
+    // Every later turn, on any clock: nothing more.
+    clock.advance(HOUR);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(1);
+
+    // Snooze for an hour, from the DM: told when; not sent again before then, sent again at it.
+    const ts = String((dm?.response?.body as { ts?: string } | undefined)?.ts);
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('hour', failed), {
+      channelId: channel,
+      messageTs: ts,
+    });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toMatch(
+      /^Snoozed: I will remind you again <!date\^\d+\^/,
+    );
+    clock.advance(HOUR - MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(1);
+    clock.advance(MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+
+    // Assign from the DM: the owners' people picker, the booking handed over.
+    await bot.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', {
+      channelId: channel,
+      messageTs: ts,
+    });
+    expect(
+      (await bot.fake.waitFor('response_url', (c) => String(c.body.text).includes('now'))).body.text,
+    ).toBe("`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).");
+    await bot.idle();
+    expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UANA');
+
+    // Record status from the DM: the status feature's own modal; once recorded, the item is over.
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.statusOpen, 'WB000001', { channelId: channel, messageTs: ts, user: 'UANA' });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    const modal = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    expect(modal.callback_id).toBe(ids.statusForm);
+    expect(textOf((await bot.submit(modal, { status: 'delivered' }, 'UANA')).body.view)).toContain(
+      'Recorded for `WB000001`',
+    );
+    await bot.idle();
+    clock.advance(3 * DAY);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form", async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, timeoutMs: 500 });
+    await bookUnknown(bot);
+    clock.advance(15 * MINUTE);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const resolve = JSON.parse(textOf(dm?.body.blocks))
+      .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+      .find((e: { action_id?: string }) => e.action_id === ids.resolveOpen);
+    expect(resolve?.value).toMatch(/^book:/);
+    expect(textOf(dm?.body.blocks)).not.toContain(ids.ownerAssign);
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.resolveOpen, resolve.value, { channelId: String(dm?.body.channel) });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    expect((opened.body.view as View).callback_id).toBe(ids.resolveForm);
+  });
+
+  it('fixed before it falls due: nothing is sent', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await failedBooking(bot);
+    clock.advance(DAY - HOUR);
+    await bot.command('/waybill', 'status WB000001 delivered');
+    clock.advance(2 * HOUR);
+    await turn(bot);
+    expect(reminderDms(bot)).toEqual([]);
+  });
+
+  it('falling due in quiet hours, it waits for 08:00 in Manila; two at once are one DM', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ATTENTION_FAILED_AFTER: '12h' } });
+    await failedBooking(bot);
+    const first = (await store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
+    await store.bookings.insert({ ...first, trackingNumber: 'WB000002', record: { ...first.record } });
+    await bot.command('/waybill', 'status WB000002 failed refused');
+    await bot.idle();
+    // Due at 21:00 on Monday: quiet until Tuesday 08:00.
+    clock.advance(12 * HOUR);
+    await turn(bot);
+    clock.advance(11 * HOUR - MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toEqual([]);
+    clock.advance(MINUTE);
+    await turn(bot);
+    const dms = reminderDms(bot);
+    expect(dms.map((c) => c.body.text)).toEqual(['2 bookings need your attention.']);
+    expect(textOf(dms[0]?.body.blocks)).toContain('WB000002');
+  });
+
+  it('still open 24 h after its reminder: posted once to ATTENTION_CHANNEL_ID, naming the owner', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(1);
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+    clock.advance(DAY - MINUTE);
+    await turn(bot);
+    expect(escalations()).toEqual([]);
+    clock.advance(MINUTE);
+    await turn(bot);
+    clock.advance(HOUR);
+    await turn(bot);
+    expect(escalations().map((c) => c.body.text)).toEqual([
+      '1 booking still needs attention after a reminder.',
+    ]);
+    expect(textOf(escalations()[0]?.body.blocks)).toContain(
+      '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · <@UDISPATCH>',
+    );
+    expect(reminderDms(bot)).toHaveLength(1);
+  });
+
+  it("the DM's Snooze and Assign check the clicker's permission again, and the booking's own conversation", async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const env = { ALLOWED_USER_IDS: 'UDISPATCH,UANA' };
+    const bot = await started({ store, now: clock.now, env });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    const channel = String(reminderDms(bot)[0]?.body.channel);
+
+    // Someone not allowed to update waybills: refused, nothing snoozed or handed over.
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), {
+      channelId: channel,
+      user: 'UEVE',
+    });
+    await bot.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UEVE', {
+      channelId: channel,
+      user: 'UEVE',
+    });
+    await bot.idle();
+    const refusals = bot.fake.callsTo('chat.postEphemeral').filter((c) => c.body.user === 'UEVE');
+    expect(refusals.map((c) => c.body.text)).toEqual([
+      expect.stringContaining('not on the list of people who may update waybills'),
+      expect.stringContaining('not on the list of people who may update waybills'),
+    ]);
+    expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
+    expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+
+    // The booking's conversation: allowed for the DM, not for CDISPATCH, where WB000001 was booked.
+    const strict = await started({
+      store,
+      now: clock.now,
+      env: { ...env, ALLOWED_CHANNEL_IDS: `${channel},CELSEWHERE` },
+    });
+    await strict.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), { channelId: channel });
+    expect(String((await strict.fake.waitFor('response_url')).body.text)).toBe(
+      'Sorry, waybill `WB000001` belongs to a conversation where you may not update waybills, so nothing was done.',
+    );
+    await strict.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', { channelId: channel });
+    expect(String((await strict.fake.waitFor('response_url', undefined, { count: 2 })).body.text)).toContain(
+      'belongs to a conversation where you may not update waybills',
+    );
+    await strict.idle();
+    expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
+    expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+  });
+
+  it('two replicas on one database taking their turns at once: one DM', async () => {
+    const clock = testClock();
+    const storeA = await backend.open({ now: clock.now, replicaId: 'replica-a' });
+    const storeB = await backend.open({ now: clock.now, replicaId: 'replica-b' });
+    const a = await started({ store: storeA, now: clock.now });
+    const b = await started({ store: storeB, now: clock.now });
+    await failedBooking(a);
+    clock.advance(DAY);
+    await Promise.all([turn(a), turn(b), turn(a), turn(b)]);
+    await Promise.all([turn(a), turn(b)]);
+    expect(reminderDms(a).length + reminderDms(b).length).toBe(1);
+
+    // The database decides between replicas that read the same: claims made at once on what both read, one
+    // wins; a person's DM too, whatever items each would put in it.
+    clock.advance(DAY);
+    const [item] = (await attentionNow(a.deps)) as [AttentionItem];
+    const [row] = await storeA.reminders.of([item]);
+    const claim = { ...item, version: row?.version ?? 0 };
+    const other = { rule: 'stale', key: 'WB000009', since: item.since, version: 0 };
+    const claims = await Promise.all([
+      storeA.reminders.claim({ ownerId: 'UDISPATCH', lastDmAt: row?.claimedAt, items: [claim] }),
+      storeB.reminders.claim({ ownerId: 'UDISPATCH', lastDmAt: row?.claimedAt, items: [claim] }),
+      storeB.reminders.claim({ ownerId: 'UDISPATCH', lastDmAt: row?.claimedAt, items: [other] }),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a replica gone between its claim and its post: its DM found in the conversation is not sent again; not found, it is sent once', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    const [item] = (await attentionNow(bot.deps)) as [AttentionItem];
+
+    // The replica claims it and stops before it posts: its lease is released with the store.
+    const claimOnGone = async () => {
+      const gone = await backend.open({ now: clock.now, replicaId: 'replica-gone' });
+      const [row] = await gone.reminders.of([item]);
+      const batch = await gone.reminders.claim({
+        ownerId: 'UDISPATCH',
+        lastDmAt: row?.claimedAt,
+        items: [{ ...item, version: row?.version ?? 0 }],
+      });
+      await gone.close();
+      return batch ?? '';
+    };
+
+    // Alive, its claim is left alone.
+    const alive = await backend.open({ now: clock.now, replicaId: 'replica-alive' });
+    expect(
+      await alive.reminders.claim({
+        ownerId: 'UDISPATCH',
+        lastDmAt: undefined,
+        items: [{ ...item, version: 0 }],
+      }),
+    ).toBeTruthy();
+    await turn(bot);
+    expect(reminderDms(bot)).toEqual([]);
+    await alive.close();
+
+    // Gone after posting: the DM with its claim is in the conversation; found, recorded, not sent again.
+    const batch = await claimOnGone();
+    const { channel } = await bot.app.client.conversations.open({ users: 'UDISPATCH' });
+    const posted = await bot.app.client.chat.postMessage({
+      channel: channel?.id ?? '',
+      ...reminderMessage([item], clock.now()),
+      metadata: {
+        event_type: REMINDER_EVENT,
+        event_payload: { batch, rule: item.rule, key: item.key, count: 1 },
+      },
+    });
+    clock.advance(20 * MINUTE);
+    await turn(bot);
+    expect(bot.fake.callsTo('conversations.history').at(-1)?.body).toMatchObject({
+      include_all_metadata: 'true',
+    });
+    expect(reminderDms(bot)).toHaveLength(1);
+    expect(await store.reminders.of([item])).toMatchObject([{ dmTs: posted.ts, sentAt: clock.now() }]);
+
+    // Snoozed and due again, the next claim's replica is gone before posting and nothing is in the conversation: sent once.
+    await store.reminders.snooze(item, clock.now());
+    await claimOnGone();
+    clock.advance(20 * MINUTE);
+    await turn(bot);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+  });
+});
+
+it('500 items due for one person: one DM within Block Kit’s limits, the rest counted', () => {
+  const items: AttentionItem[] = Array.from({ length: 500 }, (_, i) => ({
+    rule: (['failed', 'stale', 'pickup', 'unknown', 'cod'] as const)[i % 5] ?? 'failed',
+    key: `WB${String(i).padStart(6, '0')}`,
+    trackingNumber: `WB${String(i).padStart(6, '0')}<&>`,
+    ownerId: 'UDISPATCH',
+    since: new Date(fixedNow.getTime() - i * HOUR),
+    dueAt: fixedNow,
+  }));
+  const message = reminderMessage(items, new Date(fixedNow.getTime() + DAY));
+  expectWithinSlackLimits(message);
+  expect(message.text).toBe('500 bookings need your attention.');
+  const text = textOf(message.blocks);
+  expect(text).toContain('…and 480 more: `/waybill attention` lists them all.');
+  expect(text).toContain('WB000000&lt;&amp;&gt;');
+  // The escalation of as many: one section of 15 lines, with their owners, escaped.
+  const escalated = escalationMessage(items, new Date(fixedNow.getTime() + 2 * DAY));
+  expectWithinSlackLimits(escalated);
+  expect(textOf(escalated.blocks)).toContain('…and 485 more: `/waybill attention` lists them all.');
+  expect(textOf(escalated.blocks)).toContain(
+    '`WB000014&lt;&amp;&gt;`: COD delivered 2 days ago, and not remitted · <@UDISPATCH>',
+  );
+  // Only the button's value and the block's id hold it as typed: they are never shown.
+  expect(text).not.toContain('`WB000000<&>`');
+});
