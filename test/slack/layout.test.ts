@@ -1,7 +1,7 @@
 /**
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
- * core knows only the runtime.
+ * core knows only the runtime; listeners are registered by `register` functions only, with no wrapper.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -79,6 +79,26 @@ describe('src/slack layout', () => {
 
   it('the kit imports no guard (the guard a listener is registered with is typed in kit/listener.ts)', () => {
     expect(importsOf('kit').filter(into('guards'))).toEqual([]);
+  });
+
+  it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {
+    // Bolt's Receiver interface (`init`) takes the App too.
+    const installers = ['refuseMalformed', 'answerUnmatched', 'instrumentRequests', 'init'];
+    const takingApp = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && name !== 'bot.ts')
+      .flatMap((name) =>
+        [
+          ...readFileSync(join(slackDir, name), 'utf8').matchAll(
+            /(\w+)\s*(?:<[^>()]*>)?\s*(?:=\s*(?:async\s*)?)?\(\s*app: App\b/g,
+          ),
+        ].map((match) => `${name} ${match[1]}`),
+      );
+    expect(takingApp.length).toBeGreaterThan(20);
+    expect(
+      takingApp.filter(
+        (found) => !found.endsWith(' register') && !installers.includes(found.split(' ')[1] ?? ''),
+      ),
+    ).toEqual([]);
   });
 
   it('the core knows the runtime only: no feature, guard or kit', () => {

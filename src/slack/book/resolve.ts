@@ -4,7 +4,7 @@
  * booking (with the courier's reference if typed) and posts its card; "does not have it" records it
  * as not booked, which frees its claim, and offers Send again. Once, whoever answers first.
  */
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BookingAttemptResult } from '../../operations/book.js';
 import { settleUnknown } from '../../operations/resolve.js';
 import type { Attempt, Draft } from '../../store/index.js';
@@ -14,8 +14,15 @@ import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { bookingCard } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
+import {
+  type Resolution,
+  resolveButton,
+  resolvedMeanwhile,
+  resolveSubmission,
+  type Settled,
+} from '../kit/resolve.js';
 import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
@@ -141,12 +148,17 @@ async function settle(
 }
 
 export function register(app: App, deps: Core): void {
-  onResolve(
-    app,
-    deps,
-    { button: ids.resolveOpen, form: ids.resolveForm },
+  const find = (key: string, asker: Asker) => unresolved(deps, key, asker);
+  app.action<ButtonClick, Told>(
+    ids.resolveOpen,
     requires(deps, 'update'),
-    (key, asker) => unresolved(deps, key, asker),
-    (found, resolution) => settle(deps, found, resolution),
+    ackNow,
+    tellClicker,
+    resolveButton(deps, ids.resolveForm, find),
+  );
+  app.view<ViewSubmitAction>(
+    ids.resolveForm,
+    requires(deps, 'update'),
+    resolveSubmission(find, (found, resolution) => settle(deps, found, resolution)),
   );
 }

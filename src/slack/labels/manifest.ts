@@ -14,11 +14,11 @@ import { validate } from '../../waybill/schemas.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick } from '../kit/listener.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { manifestComment, unprintableNote } from './blocks.js';
 
@@ -169,7 +169,7 @@ export const manifestCommand: CommandAnswer<'manifest'> = async (deps, { ack, cl
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.labelsManifest, requires(deps, 'show'), async (body, client) => {
+  app.action<ButtonClick>(ids.labelsManifest, requires(deps, 'show'), ackNow, async ({ body, client }) => {
     const date = zonedDateAndTime(deps.now(), deps.waybill.timeZone).date;
     manifestSoon(deps, client, { userId: body.user.id, date });
   });

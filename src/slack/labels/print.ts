@@ -4,11 +4,11 @@ import { type LabelBooking, parcelsOf } from '../../labels/label.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { onButton, type TellClicker } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { storedBooking } from '../kit/stored-booking.js';
@@ -310,28 +310,40 @@ export const labelCommand: CommandAnswer<'label'> = async (
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.labelsPrint, requires(deps, 'show'), async (body, client, tell, action) => {
-    const formats = labelFormats(deps) ?? [];
-    printSoon(deps, client, {
-      userId: body.user.id,
-      trackingNumber: action.value ?? '',
-      formats,
-      tell,
-      channelId: body.channel?.id,
-    });
-  });
-  onButton(app, ids.labelsBulk, requires(deps, 'show'), async (body, client, tell, action) => {
-    const channel = body.channel?.id;
-    const ts = body.message?.ts;
-    const request = {
-      userId: body.user.id,
-      fileHash: action.value ?? '',
-      formats: labelFormats(deps) ?? [],
-      tell,
-      ...(channel && ts ? { card: { channel, ts } } : {}),
-    };
-    soon(deps, client, { userId: body.user.id, channelId: body.channel?.id }, 'the booked rows', () =>
-      printImport(deps, client, request),
-    );
-  });
+  app.action<ButtonClick, Told>(
+    ids.labelsPrint,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      const formats = labelFormats(deps) ?? [];
+      printSoon(deps, client, {
+        userId: body.user.id,
+        trackingNumber: action.value ?? '',
+        formats,
+        tell,
+        channelId: body.channel?.id,
+      });
+    },
+  );
+  app.action<ButtonClick, Told>(
+    ids.labelsBulk,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      const channel = body.channel?.id;
+      const ts = body.message?.ts;
+      const request = {
+        userId: body.user.id,
+        fileHash: action.value ?? '',
+        formats: labelFormats(deps) ?? [],
+        tell,
+        ...(channel && ts ? { card: { channel, ts } } : {}),
+      };
+      soon(deps, client, { userId: body.user.id, channelId: body.channel?.id }, 'the booked rows', () =>
+        printImport(deps, client, request),
+      );
+    },
+  );
 }

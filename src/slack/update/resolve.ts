@@ -3,7 +3,7 @@
  * as sent (the record, the card edited, the change in its thread); "does not have it" records it as
  * not sent, and Try again sends it (the usual path). Once, whoever answers first; audited.
  */
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import { settleUnknown } from '../../operations/resolve.js';
 import type { UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, Draft } from '../../store/index.js';
@@ -12,8 +12,15 @@ import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { unresolvedWithDraft } from '../kit/attempts.js';
 import { ids, viewMetadata } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
+import {
+  type Resolution,
+  resolveButton,
+  resolvedMeanwhile,
+  resolveSubmission,
+  type Settled,
+} from '../kit/resolve.js';
 import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
@@ -88,12 +95,17 @@ async function settle(
 }
 
 export function register(app: App, deps: Core): void {
-  onResolve(
-    app,
-    deps,
-    { button: ids.resolveUpdateOpen, form: ids.resolveUpdateForm },
+  const find = (key: string, asker: Asker) => unresolved(deps, key, asker);
+  app.action<ButtonClick, Told>(
+    ids.resolveUpdateOpen,
     requires(deps, 'update'),
-    (key, asker) => unresolved(deps, key, asker),
-    (found, resolution) => settle(deps, found, resolution),
+    ackNow,
+    tellClicker,
+    resolveButton(deps, ids.resolveUpdateForm, find),
+  );
+  app.view<ViewSubmitAction>(
+    ids.resolveUpdateForm,
+    requires(deps, 'update'),
+    resolveSubmission(find, (found, resolution) => settle(deps, found, resolution)),
   );
 }
