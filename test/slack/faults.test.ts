@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
 import { shutdown } from '../../src/lifecycle.js';
-import { tellAbandoned } from '../../src/slack/kit/abandoned.js';
+import { tellAbandoned } from '../../src/slack/booking/index.js';
 import { ids } from '../../src/slack/kit/ids.js';
 import { type Attempt, openStore } from '../../src/store/index.js';
 import type { SandboxFault } from '../../src/waybill/sandbox/server.js';

@@ -6,7 +6,7 @@ import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { partyPicker } from '../addresses/index.js';
-import { resolveActions } from '../kit/attempts.js';
+import { resolveActions } from '../booking/index.js';
 import {
   context,
   cut,

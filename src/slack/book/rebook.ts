@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Booking } from '../../waybill/schemas.js';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
@@ -11,7 +12,6 @@ import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { createBookingDraft } from './draft.js';
 import { showStep } from './steps.js';
 

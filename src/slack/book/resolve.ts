@@ -8,21 +8,21 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { BookingAttemptResult } from '../../operations/book.js';
 import { settleUnknown } from '../../operations/resolve.js';
 import type { Attempt, Draft } from '../../store/index.js';
-import type { Core } from '../core.js';
-import { requires } from '../guards/access.js';
-import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { unresolvedWithDraft } from '../kit/attempts.js';
-import { bookingCard } from '../kit/booking-card.js';
-import { ids } from '../kit/ids.js';
-import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
-import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import {
+  bookingCard,
   type Resolution,
   resolveButton,
   resolvedMeanwhile,
   resolveSubmission,
   type Settled,
-} from '../kit/resolve.js';
+  unresolvedWithDraft,
+} from '../booking/index.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
+import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';

@@ -6,10 +6,9 @@ import type { Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
+import { bookingCard, resolveActions } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { resolveActions } from '../kit/attempts.js';
 import { notice } from '../kit/blocks.js';
-import { bookingCard } from '../kit/booking-card.js';
 import {
   type Delivered,
   deliveredNote,

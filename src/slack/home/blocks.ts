@@ -3,8 +3,8 @@ import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@sla
 import type { WaybillEnv } from '../../config.js';
 import type { StatusEntry } from '../../store/index.js';
 import type { AgeTotals } from '../../waybill/cod-ageing.js';
+import { slackDate, statusLine } from '../booking/index.js';
 import { context, environmentNotice, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
-import { slackDate, statusLine } from '../kit/booking-card.js';
 import { VALUE_ACTION } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

@@ -1,6 +1,7 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
 import { type LabelBooking, parcelsOf } from '../../labels/label.js';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
@@ -11,7 +12,6 @@ import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import {
   importLabelsComment,
   labelsComment,

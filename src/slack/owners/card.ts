@@ -1,8 +1,8 @@
 /** A booking card's Take it (the clicker becomes its owner) and Assign (a people picker). */
 import type { App, BlockAction, UsersSelectAction } from '@slack/bolt';
+import { bookingOfBlock } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { bookingOfBlock } from '../kit/booking-card.js';
 import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { assignOwner } from './assign.js';

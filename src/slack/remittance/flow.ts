@@ -21,6 +21,7 @@ import {
   reconcile,
   SETTLING_OUTCOMES,
 } from '../../waybill/remittance.js';
+import { redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { storeUnavailableText } from '../kit/blocks.js';
 import {
@@ -33,7 +34,6 @@ import {
 import { type ChosenFile, downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
 import { showInModal } from '../kit/modal.js';
-import { redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyReconciledView,
   notReconciledView,

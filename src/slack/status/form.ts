@@ -1,5 +1,6 @@
 /** A booking card's Record status: the modal, and its submission. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
@@ -8,7 +9,6 @@ import { readFormState, type StateValues } from '../kit/forms.js';
 import { ids, viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
 import { checkStatus, recordAndTell } from './record.js';
 

@@ -8,11 +8,11 @@ import {
   STATUS_NOTE_MAX,
   statusLabel,
 } from '../../waybill/statuses.js';
+import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
 
 export interface StatusChoice {

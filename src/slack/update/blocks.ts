@@ -2,7 +2,7 @@
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { FieldChange } from '../../operations/update.js';
-import { resolveActions } from '../kit/attempts.js';
+import { resolveActions } from '../booking/index.js';
 import { context, environmentNotice, header, plain, retryActions, section } from '../kit/blocks.js';
 import { inputBlocks } from '../kit/forms.js';
 import { ids } from '../kit/ids.js';

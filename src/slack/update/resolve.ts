@@ -7,21 +7,21 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { settleUnknown } from '../../operations/resolve.js';
 import type { UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, Draft } from '../../store/index.js';
-import type { Core } from '../core.js';
-import { requires } from '../guards/access.js';
-import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { unresolvedWithDraft } from '../kit/attempts.js';
-import { ids, viewMetadata } from '../kit/ids.js';
-import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
-import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import {
   type Resolution,
   resolveButton,
   resolvedMeanwhile,
   resolveSubmission,
   type Settled,
-} from '../kit/resolve.js';
-import { storedBooking } from '../kit/stored-booking.js';
+  storedBooking,
+  unresolvedWithDraft,
+} from '../booking/index.js';
+import type { Core } from '../core.js';
+import { requires } from '../guards/access.js';
+import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
+import { ids, viewMetadata } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
 import { announce } from './send.js';

@@ -1,12 +1,12 @@
 /** "Try again" after a failed update, and "Send again" after one of unknown outcome. */
 import type { App } from '@slack/bolt';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { ids, viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { sendFromButton, showInModal } from '../kit/modal.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { updateWorkingView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
 import { startUpdate } from './send.js';

@@ -8,12 +8,12 @@ import type {
 import type { ModalView } from '@slack/types';
 import type { Attempt } from '../../store/index.js';
 import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { readFormState, type StateValues } from '../kit/forms.js';
+import { readViewMetadata, viewMetadata } from '../kit/ids.js';
+import type { ButtonClick, Told } from '../kit/listener.js';
+import { openModalSoon, showInModal } from '../kit/modal.js';
 import { resolveBlocks, resolveForm, resolveNotice } from './attempts.js';
-import type { SlackClient } from './delivery.js';
-import { readFormState, type StateValues } from './forms.js';
-import { readViewMetadata, viewMetadata } from './ids.js';
-import type { ButtonClick, Told } from './listener.js';
-import { openModalSoon, showInModal } from './modal.js';
 
 /** What the person answered: the courier has it (with its reference, maybe) or does not. */
 export interface Resolution {

@@ -15,9 +15,9 @@ import {
   placeLine,
   plain,
   section,
-} from './blocks.js';
-import { ids } from './ids.js';
-import { escapeMrkdwn } from './mrkdwn.js';
+} from '../kit/blocks.js';
+import { ids } from '../kit/ids.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 export interface CardInput {
   booking: Booking;
