@@ -1,9 +1,10 @@
 /**
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
- * core knows only the runtime; listeners are registered by `register` functions only, with no wrapper.
+ * core knows only the runtime; listeners are registered by `register` functions only, with no wrapper;
+ * each feature declares its own ids, none twice.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +100,27 @@ describe('src/slack layout', () => {
         (found) => !found.endsWith(' register') && !installers.includes(found.split(' ')[1] ?? ''),
       ),
     ).toEqual([]);
+  });
+
+  it('each feature declares its own ids in its ids.ts; no id (nor its name) is declared twice; the kit declares none', async () => {
+    const declared = await Promise.all(
+      features
+        .filter((feature) => existsSync(join(slackDir, feature, 'ids.ts')))
+        .map(async (feature) => ({
+          feature,
+          ids: ((await import(join(slackDir, feature, 'ids.ts'))) as { ids: Record<string, string> }).ids,
+        })),
+    );
+    expect(declared.length).toBeGreaterThan(10);
+    const byId = new Map<string, string[]>();
+    for (const { feature, ids } of declared)
+      for (const [name, id] of Object.entries(ids)) {
+        for (const key of [`id ${id}`, `name ${name}`]) byId.set(key, [...(byId.get(key) ?? []), feature]);
+      }
+    expect(byId.size).toBeGreaterThan(80);
+    expect([...byId].filter(([, owners]) => owners.length > 1)).toEqual([]);
+    const kit = await import(join(slackDir, 'kit', 'ids.ts'));
+    expect(kit).not.toHaveProperty('ids');
   });
 
   it('the core knows the runtime only: no feature, guard or kit', () => {

@@ -3,8 +3,8 @@ import type { ActionsBlock, InputBlock, KnownBlock, ModalView, Option } from '@s
 import type { SavedParty } from '../../store/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
 import { type FormField, inputBlocks } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** Slack's limits on an external select's answer. */
 export const MAX_OPTIONS = 100;

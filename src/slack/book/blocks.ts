@@ -6,7 +6,7 @@ import type { SenderProfile } from '../../waybill/profiles.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { partyPicker } from '../addresses/index.js';
-import { resolveActions } from '../booking/index.js';
+import { bookingIds, resolveActions } from '../booking/index.js';
 import {
   context,
   cut,
@@ -19,7 +19,6 @@ import {
   section,
 } from '../kit/blocks.js';
 import { inputBlock, option } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { type Outcome, type OutcomeWords, outcomeScreen, outcomeView, type Screen } from '../kit/outcome.js';
 import {
@@ -30,6 +29,7 @@ import {
   stepFields,
   stepTitles,
 } from './form.js';
+import { ids } from './ids.js';
 
 const stepNumber = (step: BookingStep) => bookingSteps.indexOf(step) + 1;
 
@@ -331,7 +331,7 @@ export interface BookingDone {
 
 /** The booking's words for each outcome of its courier call (rendered by kit/outcome.ts). */
 const bookingOutcomes: OutcomeWords<BookingDone> = {
-  callbackId: ids.bookingOutcome,
+  callbackId: bookingIds.bookingOutcome,
   working: (_, trackingNumber) => ({
     title: 'Booking…',
     blocks: [

@@ -3,10 +3,10 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { bookingExpiredView } from './blocks.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
 import { startBooking } from './send.js';
 import { showStep } from './steps.js';
 

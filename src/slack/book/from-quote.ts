@@ -2,10 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { quotedInput } from '../quote/index.js';
 import { createBookingDraft } from './draft.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 /** A quote's form values as booking form values: the same paths, but dates gain a time picker. */

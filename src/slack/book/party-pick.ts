@@ -4,10 +4,10 @@ import { fillParty, partyGoneNotice, partyOfPicker } from '../addresses/index.js
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type InModal, inModal } from '../kit/listener.js';
 import type { BookingDraft } from './form.js';
 import { allBookingFields } from './form.js';
+import { ids } from './ids.js';
 import { changeBooking } from './modal-action.js';
 
 /** Fills the receiver, the sender or the return party on screen from the address book; all stays editable. */

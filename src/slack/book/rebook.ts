@@ -2,13 +2,12 @@
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Booking } from '../../waybill/schemas.js';
-import { storedBooking } from '../booking/index.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -85,7 +84,7 @@ export const rebookCommand: CommandAnswer<'rebook'> = async (deps, args, { track
 /** "Rebook" on a booking card. */
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Opening>(
-    ids.bookRebook,
+    bookingIds.bookRebook,
     requires(deps, 'book'),
     ackNow,
     openingModal(deps, 'click *Rebook*'),

@@ -10,6 +10,7 @@ import { settleUnknown } from '../../operations/resolve.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import {
   bookingCard,
+  bookingIds,
   type Resolution,
   resolveButton,
   resolvedMeanwhile,
@@ -20,7 +21,6 @@ import {
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { bookingDoneView, resolvedNotBookedView } from './blocks.js';
@@ -150,14 +150,14 @@ async function settle(
 export function register(app: App, deps: Core): void {
   const find = (key: string, asker: Asker) => unresolved(deps, key, asker);
   app.action<ButtonClick, Told>(
-    ids.resolveOpen,
+    bookingIds.resolveOpen,
     requires(deps, 'update'),
     ackNow,
     tellClicker,
-    resolveButton(deps, ids.resolveForm, find),
+    resolveButton(deps, bookingIds.resolveForm, find),
   );
   app.view<ViewSubmitAction>(
-    ids.resolveForm,
+    bookingIds.resolveForm,
     requires(deps, 'update'),
     resolveSubmission(find, (found, resolution) => settle(deps, found, resolution)),
   );

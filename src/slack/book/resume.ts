@@ -2,9 +2,9 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 export function register(app: App, deps: Core): void {

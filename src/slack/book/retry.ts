@@ -3,12 +3,12 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { sendFromButton } from '../kit/modal.js';
 import { bookingWorkingView } from './blocks.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
 import { startBooking } from './send.js';
 
 /**

@@ -3,9 +3,9 @@ import type { App, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Destined, destinationChosen, destinationView } from '../kit/global-shortcut.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { createBookingDraft } from './draft.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 export function register(app: App, deps: Core): void {

@@ -5,10 +5,10 @@ import type { WaybillEnv } from '../../config.js';
 import type { Attempt } from '../../store/index.js';
 import { context, notice, outcomeModal, section } from '../kit/blocks.js';
 import { postToUser, type SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { resolveActions } from './attempts.js';
+import { ids } from './ids.js';
 
 function abandonedText(attempt: Attempt): string {
   const tn = escapeMrkdwn(attempt.trackingNumber ?? '');

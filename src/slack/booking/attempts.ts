@@ -6,8 +6,8 @@ import type { Attempt, Draft } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { environmentNotice, plain, section } from '../kit/blocks.js';
 import { VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** Resolve, on a courier call of unknown outcome: the person says what the courier told them. */
 export function resolveActions(attemptKey: string, actionId: string = ids.resolveOpen): ActionsBlock {

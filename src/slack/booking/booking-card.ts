@@ -16,8 +16,8 @@ import {
   plain,
   section,
 } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 export interface CardInput {
   booking: Booking;

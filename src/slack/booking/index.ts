@@ -6,6 +6,7 @@
 export { tellAbandoned } from './abandoned.js';
 export { resolveActions, unresolvedWithDraft } from './attempts.js';
 export { bookingCard, bookingOfBlock, ownerBlockId, slackDate, statusLine } from './booking-card.js';
+export { ids as bookingIds } from './ids.js';
 export {
   type Resolution,
   resolveButton,

@@ -5,9 +5,9 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { importModal } from './blocks.js';
+import { ids } from './ids.js';
 
 /** The import modal; from a command, its channel is chosen for the results. */
 export function importModalFor(deps: Pick<Core, 'waybill' | 'bot'>, channelId?: string) {

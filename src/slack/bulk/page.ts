@@ -3,11 +3,11 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { showInModal } from '../kit/modal.js';
 import { pageCount } from './blocks.js';
 import { BULK_KIND, type BulkDraft, bulkSummary } from './check.js';
+import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, DraftContext<BulkDraft> & InModal>(

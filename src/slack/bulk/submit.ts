@@ -3,9 +3,9 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type FileContext, fileChosen } from '../kit/file-input.js';
-import { ids } from '../kit/ids.js';
 import { checkingView } from './blocks.js';
 import { checkFile } from './check.js';
+import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {
   app.view<ViewSubmitAction, FileContext>(

@@ -5,10 +5,10 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { homeBooking } from '../home/index.js';
 import type { CommandAnswer } from '../kit/command-request.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { shownBooking } from '../update/index.js';
 import { FIND_QUERY_MAX, type FindCursor, findResults } from './blocks.js';
+import { ids } from './ids.js';
 
 const usage =
   'Write `/waybill find <words>`: names, phones, references, tracking numbers, cities or what was sent, and filters such as `status:failed`, `from:2026-11-01`, `to:2026-11-30`, `owner:me`, `cod` or `prepaid`.';

@@ -6,10 +6,10 @@ import { requires } from '../guards/access.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { getPath, VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { exportBlocks, exportModal } from './blocks.js';
 import { type ExportRange, parseExportRange, sendExport } from './export.js';
+import { ids } from './ids.js';
 
 /** Builds and sends the export after the ack; a failure is said to the person in their DM. */
 function exportSoon(

@@ -17,10 +17,10 @@ import { requires } from '../guards/access.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick } from '../kit/listener.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { manifestComment, unprintableNote } from './blocks.js';
+import { ids } from './ids.js';
 
 /**
  * Bookings read from the store at a time, with other requests answered between pages (SQLite answers

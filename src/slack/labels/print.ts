@@ -1,14 +1,13 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
 import { type LabelBooking, parcelsOf } from '../../labels/label.js';
-import { storedBooking } from '../booking/index.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
@@ -21,6 +20,7 @@ import {
   unprintableNote,
 } from './blocks.js';
 import { type LabelFile, type LabelFormat, labelFiles, labelFormats } from './files.js';
+import { ids } from './ids.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
 type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'>;
@@ -311,7 +311,7 @@ export const labelCommand: CommandAnswer<'label'> = async (
 
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Told>(
-    ids.labelsPrint,
+    bookingIds.labelsPrint,
     requires(deps, 'show'),
     ackNow,
     tellClicker,

@@ -5,11 +5,11 @@ import { PrinterError, sendToPrinter } from '../../labels/printer.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { Asker } from '../guards/booking-access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { jobOf, type PrintJob } from './blocks.js';
 import { labelFiles } from './files.js';
+import { ids } from './ids.js';
 import { importItems, labelBooking } from './print.js';
 
 /** The labels a job names, as one ZPL file; or why there are none (a booking `asker` may not look up among them). */

@@ -1,16 +1,15 @@
 /** A booking card's Take it (the clicker becomes its owner) and Assign (a people picker). */
 import type { App, BlockAction, UsersSelectAction } from '@slack/bolt';
-import { bookingOfBlock } from '../booking/index.js';
+import { bookingIds, bookingOfBlock } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { assignOwner } from './assign.js';
 
 export function register(app: App, deps: Core): void {
   // Handing a booking over changes who answers for it: the update permission, as for its status.
   app.action<ButtonClick, Told>(
-    ids.ownerTake,
+    bookingIds.ownerTake,
     requires(deps, 'update'),
     ackNow,
     tellClicker,
@@ -25,7 +24,7 @@ export function register(app: App, deps: Core): void {
   );
 
   app.action<BlockAction<UsersSelectAction>, Told>(
-    ids.ownerAssign,
+    bookingIds.ownerAssign,
     requires(deps, 'update'),
     ackNow,
     tellClicker,

@@ -4,10 +4,10 @@ import { validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { showInModal } from '../kit/modal.js';
 import type { QuoteDraft } from './draft.js';
+import { ids } from './ids.js';
 import { runQuote } from './send.js';
 import { quoteForm, quoteWorking } from './steps.js';
 

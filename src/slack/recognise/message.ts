@@ -5,9 +5,9 @@ import type { Core } from '../core.js';
 import { requires, verdictOn } from '../guards/access.js';
 import { homeBooking } from '../home/index.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { allRecognised, MESSAGE_NUMBERS_MAX, recognisedReply } from './blocks.js';
+import { ids } from './ids.js';
 
 /** Our tracking numbers as the bot makes them (the prefix and six digits or more), standing alone. */
 export function trackingPattern(prefix: string): RegExp {

@@ -4,11 +4,11 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { openModalSoon, type Respond } from '../kit/modal.js';
 import { remittanceModal } from './blocks.js';
 import { MAX_REMITTANCE_LINES } from './flow.js';
+import { ids } from './ids.js';
 
 /** The file modal; from a command, its channel is chosen for the results. */
 function openRemittance(

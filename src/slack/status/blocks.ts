@@ -5,8 +5,8 @@ import { FAILURE_REASONS, PARCEL_STATUSES, STATUS_NOTE_MAX, statusLabel } from '
 import { slackDate, statusLine } from '../booking/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
 import { VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 export const statusBlocks = { status: 'status', reason: 'reason', note: 'note' } as const;
 

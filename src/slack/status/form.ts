@@ -1,15 +1,16 @@
 /** A booking card's Record status: the modal, and its submission. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import { storedBooking } from '../booking/index.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
+import { ids } from './ids.js';
 import { checkStatus, recordAndTell } from './record.js';
 
 /** The modal's draft: which booking, and the conversation it was opened from (the access guard checks it). */
@@ -18,7 +19,7 @@ type StatusDraft = { trackingNumber: string };
 
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Opening>(
-    ids.statusOpen,
+    bookingIds.statusOpen,
     requires(deps, 'update'),
     ackNow,
     openingModal(deps, 'click *Record status*'),

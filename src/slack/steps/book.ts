@@ -18,8 +18,8 @@ import { type BookingDraft, postCard } from '../book/index.js';
 import { bookingCard, resolveActions } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 

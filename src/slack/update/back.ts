@@ -4,10 +4,10 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { saveToShow } from '../kit/drafts.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { showInModal } from '../kit/modal.js';
 import type { UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { updateForm } from './steps.js';
 
 export function register(app: App, deps: Core): void {

@@ -1,9 +1,9 @@
 /** "Update" on a booking card: the update form, pre-filled with the last-known record. */
 import type { App } from '@slack/bolt';
+import { bookingIds } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
-import { ids } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { createUpdateDraft, unknownWaybillText } from './draft.js';
@@ -11,7 +11,7 @@ import { updateForm } from './steps.js';
 
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Opening>(
-    ids.waybillUpdate,
+    bookingIds.waybillUpdate,
     requires(deps, 'update'),
     ackNow,
     openingModal(deps, 'click *Update*'),

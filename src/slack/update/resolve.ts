@@ -19,11 +19,12 @@ import {
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { announce } from './send.js';
 import { checkUpdate } from './steps.js';
 

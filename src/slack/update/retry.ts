@@ -4,11 +4,12 @@ import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { sendFromButton, showInModal } from '../kit/modal.js';
 import { updateWorkingView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { startUpdate } from './send.js';
 import { checkUpdate, updateForm } from './steps.js';
 
