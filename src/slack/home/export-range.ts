@@ -26,7 +26,10 @@ function exportSoon(
 }
 
 /** `/waybill export …`, answered at once with what happens next. */
-export const exportCommand: CommandAnswer<'export'> = async (deps, { ack, client, command }, { range }) => {
+export const exportCommand: CommandAnswer<
+  'export',
+  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command }, { range }) => {
   const parsed = parseExportRange(range);
   if ('problem' in parsed) {
     await ack({ response_type: 'ephemeral', text: parsed.problem });

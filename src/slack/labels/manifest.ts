@@ -150,7 +150,10 @@ function manifestSoon(
 }
 
 /** `/waybill manifest [day]`, answered at once with what happens next. */
-export const manifestCommand: CommandAnswer<'manifest'> = async (deps, { ack, client, command }, request) => {
+export const manifestCommand: CommandAnswer<
+  'manifest',
+  Pick<Core, 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command }, request) => {
   const date = manifestDay(deps, request.date);
   if (typeof date !== 'string') {
     await ack({ response_type: 'ephemeral', text: date.problem });
