@@ -1,10 +1,10 @@
 /** The bench's bulk booking: one CSV file, from `/book import` to the results file, on one bot or two replicas sharing its rows. */
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { ids } from '../fakes/ids.js';
 import type { FakeCall } from '../fakes/slack-fake.js';
 import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
 import { stateFor } from '../fakes/view-state.js';
-import { ids } from '../src/slack/kit/ids.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { CHANNEL } from './fixtures.js';
 import { readCpuMs } from './lib.js';

@@ -1,5 +1,6 @@
 /** What the bench sends: its secrets and channel, the /quote commands and submissions, and booking drafts. */
 import { pino } from 'pino';
+import { ids } from '../fakes/ids.js';
 import { quoteCommandText as quoteText, quoteTyped } from '../fakes/quote-values.js';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
 import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
@@ -8,7 +9,6 @@ import { loadBotConfig, loadWaybillConfig } from '../src/config.js';
 import { validateDraft } from '../src/slack/book/draft.js';
 import type { BookingDraft } from '../src/slack/book/form.js';
 import { createCore } from '../src/slack/core.js';
-import { ids } from '../src/slack/kit/ids.js';
 import { openStore } from '../src/store/index.js';
 import type { WaybillClient } from '../src/waybill/client.js';
 import { type Json, viewOf } from './slack-calls.js';

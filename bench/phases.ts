@@ -1,8 +1,8 @@
 /** The phases of a bench run: commands, quote submissions and booking confirmations, bot (one or more replicas) and bare Bolt. */
 import { join } from 'node:path';
+import { ids } from '../fakes/ids.js';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
 import { loadBotConfig } from '../src/config.js';
-import { ids } from '../src/slack/kit/ids.js';
 import { openStore } from '../src/store/index.js';
 import { type Backend, benchDatabase } from './databases.js';
 import {

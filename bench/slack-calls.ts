@@ -1,6 +1,7 @@
 /** Watching the fake Slack: when each call arrived, and the bot's calls indexed by what they answer. */
+
+import { ids } from '../fakes/ids.js';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
-import { ids } from '../src/slack/kit/ids.js';
 import { epochMs } from './lib.js';
 
 export type Json = Record<string, unknown>;

@@ -6,9 +6,9 @@ import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { checkNodeVersion } from './node-version.js';
 import { keepStore } from './operations/recovery.js';
+import { tellAbandoned } from './slack/booking/index.js';
 import { createBot, startReceiving } from './slack/bot.js';
 import { createCore } from './slack/core.js';
-import { tellAbandoned } from './slack/kit/abandoned.js';
 import { identifyBot } from './slack/runtime/identity.js';
 import {
   databaseFailure,

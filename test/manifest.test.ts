@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ids } from '../src/slack/kit/ids.js';
+import { ids } from '../fakes/ids.js';
 import { waybillHelp } from '../src/slack/update/blocks.js';
 
 type Manifest = {

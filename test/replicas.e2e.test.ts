@@ -1,9 +1,9 @@
 /** Two real bot processes on one PostgreSQL database, requests alternating between them: what must hold across replicas. */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { ids } from '../fakes/ids.js';
 import type { FakeCall } from '../fakes/slack-fake.js';
 import { newTriggerId, slashCommandBody } from '../fakes/slack-requests.js';
 import { withClient } from '../fakes/throwaway-databases.js';
-import { ids } from '../src/slack/kit/ids.js';
 import { describePostgres } from './store/backends.js';
 import { fillToReview } from './support/booking-flow.js';
 import { type Replicas, replicaSecrets, startReplicas, until } from './support/replicas.js';

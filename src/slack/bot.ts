@@ -1,5 +1,7 @@
 /** The Bolt app: its receiver, the guards every request passes, and each feature's listeners. */
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
+import type { Server as HTTPSServer, ServerOptions as HTTPSServerOptions } from 'node:https';
+import type { ListenOptions } from 'node:net';
 import { App, HTTPReceiver, type SocketModeReceiver } from '@slack/bolt';
 import { ConfigError, type SlackConfig } from '../config.js';
 import { listenFailure } from '../startup.js';
@@ -159,39 +161,66 @@ function socketModeReceiver(
   return receiver;
 }
 
+/**
+ * Bolt's HTTP receiver, ready while its server listens (a stopping bot closes it first), and holding
+ * work after acks from the moment a request's headers are read, while its body is still coming.
+ */
+class ProbedHTTPReceiver extends HTTPReceiver {
+  constructor(
+    options: ConstructorParameters<typeof HTTPReceiver>[0],
+    private readonly deps: Pick<Core, 'probes' | 'inFlight'>,
+  ) {
+    super(options);
+  }
+
+  override start(port: number): Promise<Server>;
+  override start(port: string): Promise<Server>;
+  override start(
+    portOrListenOptions: number | string | ListenOptions,
+    serverOptions?: ServerOptions,
+  ): Promise<Server>;
+  override start(
+    portOrListenOptions: number | string | ListenOptions,
+    httpsServerOptions?: HTTPSServerOptions,
+  ): Promise<HTTPSServer>;
+  override async start(
+    portOrListenOptions: number | string | ListenOptions,
+    serverOptions?: ServerOptions | HTTPSServerOptions,
+  ): Promise<Server | HTTPSServer> {
+    const server: Server = await super.start(portOrListenOptions, serverOptions);
+    this.deps.probes.receivingWhen(() => server.listening);
+    server.prependListener('request', (request, response) => {
+      if (request.url?.startsWith('/slack/events')) response.once('close', this.deps.inFlight.awaitingAck());
+    });
+    return server;
+  }
+}
+
 /** HTTP mode: /slack/events and the probes; a request Bolt cannot use is answered 400, never left hanging. */
 function httpReceiver(
   slack: SlackConfig,
   deps: Pick<Core, 'logger' | 'probes' | 'inFlight'>,
   options: { processBeforeResponse: boolean; unhandledRequestTimeoutMs?: number },
 ): HTTPReceiver {
-  const receiver = new HTTPReceiver({
-    signingSecret: slack.signingSecret,
-    logger: boltLogger(deps.logger),
-    processBeforeResponse: options.processBeforeResponse,
-    ...(options.unhandledRequestTimeoutMs
-      ? { unhandledRequestTimeoutMillis: options.unhandledRequestTimeoutMs }
-      : {}),
-    customRoutes: deps.probes.routes(),
-    processEventErrorHandler: async ({ error, response }) => {
-      const senderFault = senderAtFault(error, deps);
-      if (response.headersSent) return false;
-      response.writeHead(senderFault ? 400 : 500);
-      response.end();
-      return true;
+  const receiver = new ProbedHTTPReceiver(
+    {
+      signingSecret: slack.signingSecret,
+      logger: boltLogger(deps.logger),
+      processBeforeResponse: options.processBeforeResponse,
+      ...(options.unhandledRequestTimeoutMs
+        ? { unhandledRequestTimeoutMillis: options.unhandledRequestTimeoutMs }
+        : {}),
+      customRoutes: deps.probes.routes(),
+      processEventErrorHandler: async ({ error, response }) => {
+        const senderFault = senderAtFault(error, deps);
+        if (response.headersSent) return false;
+        response.writeHead(senderFault ? 400 : 500);
+        response.end();
+        return true;
+      },
     },
-  });
-  // Ready while its server listens (a stopping bot closes it first).
-  const start = receiver.start.bind(receiver);
-  receiver.start = (async (...args: Parameters<typeof start>) => {
-    const server = await start(...args);
-    deps.probes.receivingWhen(() => server.listening);
-    // From the moment its headers are read, while its body is still coming: work after acks waits.
-    server.prependListener('request', (request, response) => {
-      if (request.url?.startsWith('/slack/events')) response.once('close', deps.inFlight.awaitingAck());
-    });
-    return server;
-  }) as HTTPReceiver['start'];
+    deps,
+  );
   refuseNonObjectBodies(receiver, {
     signingSecret: slack.signingSecret,
     endpoint: '/slack/events',

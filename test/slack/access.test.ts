@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 

@@ -1,8 +1,8 @@
 /** The address book end to end: parties saved by bookings, the type-ahead on /quote and /book, /waybill addresses, access. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import type { SavedParty } from '../../src/store/index.js';
 import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';

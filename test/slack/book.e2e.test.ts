@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
 import { describeEachBackend } from '../store/backends.js';
 import {

@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import type { FakeFile } from '../../fakes/slack-fake.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { describeEachBackend } from '../store/backends.js';
 import {
   secrets,

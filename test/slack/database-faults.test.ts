@@ -1,10 +1,11 @@
 // Booking confirmations while PostgreSQL restarts, cuts a connection, runs out of pooled connections or times a statement out.
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { withClient } from '../../fakes/throwaway-databases.js';
 import { shutdown } from '../../src/lifecycle.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
 import { storeUnavailableText } from '../../src/slack/kit/blocks.js';
-import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { viewMetadata } from '../../src/slack/kit/ids.js';
 import type { StoreOptions } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';

@@ -3,12 +3,12 @@
 
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { loadBotConfig } from '../../src/config.js';
 import { shutdown } from '../../src/lifecycle.js';
 import { digestMessage } from '../../src/slack/digest/blocks.js';
 import type { DigestData } from '../../src/slack/digest/data.js';
 import { digestTick } from '../../src/slack/digest/index.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import type { Attempt, BookingRecord, StatusEntry } from '../../src/store/index.js';
 import { ageCod } from '../../src/waybill/cod-ageing.js';
 import { formatCents, formatMoney, parseCents } from '../../src/waybill/fields.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import type { AppResponse } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import {
   startTestBot as startBot,
   type TestBot,

@@ -1,7 +1,7 @@
 // /waybill find on both backends: words and filters, pages of ten with More, Show, the channel rule, escaping.
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';

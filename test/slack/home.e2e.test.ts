@@ -1,8 +1,8 @@
 // The Home tab and exports end to end: app_home_opened events, Home-tab buttons, /waybill export, files uploaded through the fake Slack.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { bookThroughModal, next, shipment } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';

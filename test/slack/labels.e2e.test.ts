@@ -2,12 +2,12 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { sampleBooking, sampleParty } from '../../fakes/label-bookings.js';
 import type { CompletedUpload } from '../../fakes/slack-fake.js';
 import { TEST_MARK } from '../../src/labels/label.js';
 import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
-import { ids } from '../../src/slack/kit/ids.js';
-import { storedBooking } from '../../src/slack/kit/stored-booking.js';
+import { storedBooking } from '../../src/slack/booking/index.js';
 import { printerOffer as offerOfPrinters } from '../../src/slack/labels/blocks.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { DECODING_MS, readPdf } from '../labels/read-pdf.js';

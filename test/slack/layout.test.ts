@@ -2,9 +2,10 @@
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
  * core knows only the runtime; in the features that declare what they use, only register takes the
- * whole core.
+ * whole core; listeners are registered by `register` functions only, with no wrapper; each feature
+ * declares its own ids, none twice.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +104,47 @@ describe('src/slack layout', () => {
     // The check finds what it is for: every register does take it.
     expect(linesOf(feature, whole).length).toBeGreaterThan(0);
     expect(linesOf(feature, (line) => whole(line) && !/\bfunction register\(/.test(line))).toEqual([]);
+  });
+
+  it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {
+    // Bolt's Receiver interface (`init`) takes the App too.
+    const installers = ['refuseMalformed', 'answerUnmatched', 'instrumentRequests', 'init'];
+    const takingApp = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && name !== 'bot.ts')
+      .flatMap((name) =>
+        [
+          ...readFileSync(join(slackDir, name), 'utf8').matchAll(
+            /(\w+)\s*(?:<[^>()]*>)?\s*(?:=\s*(?:async\s*)?)?\(\s*app: App\b/g,
+          ),
+        ].map((match) => `${name} ${match[1]}`),
+      );
+    expect(takingApp.length).toBeGreaterThan(20);
+    expect(
+      takingApp.filter(
+        (found) => !found.endsWith(' register') && !installers.includes(found.split(' ')[1] ?? ''),
+      ),
+    ).toEqual([]);
+  });
+
+  it('each feature declares its own ids in its ids.ts; no id (nor its name) is declared twice; the kit declares none', async () => {
+    const declared = await Promise.all(
+      features
+        .filter((feature) => existsSync(join(slackDir, feature, 'ids.ts')))
+        .map(async (feature) => ({
+          feature,
+          ids: ((await import(join(slackDir, feature, 'ids.ts'))) as { ids: Record<string, string> }).ids,
+        })),
+    );
+    expect(declared.length).toBeGreaterThan(10);
+    const byId = new Map<string, string[]>();
+    for (const { feature, ids } of declared)
+      for (const [name, id] of Object.entries(ids)) {
+        for (const key of [`id ${id}`, `name ${name}`]) byId.set(key, [...(byId.get(key) ?? []), feature]);
+      }
+    expect(byId.size).toBeGreaterThan(80);
+    expect([...byId].filter(([, owners]) => owners.length > 1)).toEqual([]);
+    const kit = await import(join(slackDir, 'kit', 'ids.ts'));
+    expect(kit).not.toHaveProperty('ids');
   });
 
   it('the core knows the runtime only: no feature, guard or kit', () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import {
   type AppResponse,
   blockActionsPayload,
@@ -9,7 +10,7 @@ import {
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
 import { outOfDateText } from '../../src/slack/guards/unmatched.js';
-import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { viewMetadata } from '../../src/slack/kit/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 /**

@@ -2,9 +2,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { blockActionsPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
 import { bulkFile, bulkRow } from '../support/bulk-file.js';

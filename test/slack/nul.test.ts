@@ -2,9 +2,10 @@
 // both backends: PostgreSQL refuses one in text, so each is refused before any listener, as Slack never
 // sends one; typed into a form, it is bad input, said on the input.
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import type { AppResponse } from '../../fakes/slack-requests.js';
 import { nulInputText } from '../../src/slack/guards/malformed.js';
-import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { viewMetadata } from '../../src/slack/kit/ids.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';

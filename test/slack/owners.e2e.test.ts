@@ -1,8 +1,8 @@
 // Owners of bookings, on both backends: the card shows the owner, Take it and Assign (a people picker) on it,
 // /waybill assign, the audit, the Home tab and the export; two replicas handing one booking over at once; access.
 import { expect, it } from 'vitest';
-import { ownerBlockId } from '../../src/slack/kit/booking-card.js';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
+import { ownerBlockId } from '../../src/slack/booking/index.js';
 import type { Store } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';

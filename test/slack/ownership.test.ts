@@ -1,6 +1,6 @@
 // Whose is it: a modal's draft is its opener's, and a booking belongs to its channel; on both backends.
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { fillStepsToReview, fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';

@@ -1,8 +1,8 @@
 // The forms' place type-ahead through signed Slack requests (block_suggestion), on the real place list and both backends: province, city and barangay options narrowed by the parts above as the view's state holds them, within Slack's limits; chosen names booked and quoted as the official ones; pre-filled places kept, one not on the list refused; parties abroad and WAYBILL_PLACE_CHECK=warn; the update and address book forms; access.
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import { VALUE_ACTION } from '../../src/slack/kit/forms.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { places } from '../../src/waybill/places.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';

@@ -1,7 +1,7 @@
 // Places on the official list through signed Slack requests, on both backends: a barangay outside its city refused inline on /book, Book from this message and /quote with where it is, places that fit booked with their names on the wire, and WAYBILL_PLACE_CHECK=warn's warning on the review.
 import { afterEach, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookFromSenderStep, next, receiver, shipment } from '../support/booking-flow.js';
 import {

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteTyped } from '../../fakes/quote-values.js';
 import type { AppResponse } from '../../fakes/slack-requests.js';
 import { stateFor } from '../../fakes/view-state.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
 import { pathOfBlock } from '../../src/slack/kit/forms.js';
-import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { viewMetadata } from '../../src/slack/kit/ids.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
 import {
   expectNoErrorLogs,

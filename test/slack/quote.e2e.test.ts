@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { nowSeconds, postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 const typed = quoteTyped;

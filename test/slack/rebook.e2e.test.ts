@@ -1,6 +1,6 @@
 /** Rebook end to end: from the card's button and /waybill rebook, through every step and the review, to a second booking. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { bookThroughModal, next } from '../support/booking-flow.js';
 import { elementOf, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 

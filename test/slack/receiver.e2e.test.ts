@@ -2,8 +2,8 @@
 // on an earlier booking to the same phone (typed another way), the review's line and its required
 // confirmation for cash on delivery, the card and audit log saying who confirmed, the export and digest.
 import { expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
-import { RECEIVER_CONFIRM_BLOCK } from '../../src/slack/kit/receiver-line.js';
+import { ids } from '../../fakes/ids.js';
+import { RECEIVER_CONFIRM_BLOCK } from '../../src/slack/booking/receiver-line.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { botsPerTest, exportedToday, next, receiver, shipment } from '../support/booking-flow.js';

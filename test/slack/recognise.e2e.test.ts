@@ -1,7 +1,7 @@
 /** Tracking numbers recognised in channel messages (issue 32 part 2), on SQLite and PostgreSQL: `/waybill recognise`, `message` events as Slack sends them, the reply in the thread, Show all, the channel rule. */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { numbersIn, trackingPattern } from '../../src/slack/recognise/message.js';
 import { openStore } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';

@@ -3,11 +3,11 @@
 // booking's conversation checked again, fix-before-due, escalation once; two replicas on one database sending once,
 // and a replica gone between its claim and its post (its DM found in the conversation, or not sent).
 import { expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import type { FakeCall } from '../../fakes/slack-fake.js';
 import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
-import { ownerBlockId } from '../../src/slack/kit/booking-card.js';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ownerBlockId } from '../../src/slack/booking/booking-card.js';
 import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
 import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';

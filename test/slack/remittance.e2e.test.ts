@@ -1,7 +1,7 @@
 // COD remittance end to end, on both backends: /waybill remittance and the Home tab's button, the file downloaded as Slack serves it, card, results file, outstanding list, booking cards, re-import, correction, permission.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { zonedDateAndTime } from '../../src/waybill/dates.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';

@@ -1,7 +1,7 @@
 // Unknown booking outcomes resolved by hand, through signed Slack requests, on both backends: the
 // courier has it (the booking recorded, its card, its labels) or does not (Send again, once).
 import { afterEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';

@@ -1,7 +1,7 @@
 /** The shortcuts end to end, as Slack sends them: Book from this message, New booking and New quote. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteTyped } from '../../fakes/quote-values.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { fillStepsToReview, next } from '../support/booking-flow.js';
 import { elementOf, mrkdwnOf, startTestBot, type TestBot } from '../support/bot-harness.js';
 

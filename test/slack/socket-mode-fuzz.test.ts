@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import {
   blockActionsPayload,
   blockSuggestionPayload,
@@ -9,7 +10,7 @@ import {
   slashCommandFields,
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
-import { ids, viewMetadata } from '../../src/slack/kit/ids.js';
+import { viewMetadata } from '../../src/slack/kit/ids.js';
 import { nastyString } from '../support/arbitraries.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 

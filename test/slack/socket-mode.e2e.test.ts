@@ -1,8 +1,8 @@
 // Socket Mode, the manifest's default, end to end: envelopes over a real loopback WebSocket, acknowledged on it.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { blockActionsPayload, interactiveBody, slashCommandBody } from '../../fakes/slack-requests.js';
-import { ids } from '../../src/slack/kit/ids.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot } from '../support/bot-harness.js';
 

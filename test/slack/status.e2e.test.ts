@@ -1,7 +1,7 @@
 // Parcel statuses recorded by dispatchers: from the card's button and its modal, from /waybill status,
 // on both backends, two replicas at once, access refused, everything typed escaped.
 import { expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import type { Store } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { botsPerTest, exportedToday, openedHome } from '../support/booking-flow.js';

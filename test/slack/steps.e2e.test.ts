@@ -1,6 +1,6 @@
 /** Workflow Builder steps end to end (book_waybill on SQLite and PostgreSQL): `function_executed` over HTTP and Socket Mode, ended through the fake Slack's functions.completeSuccess / completeError. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { openStore } from '../../src/store/index.js';
 import { parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';

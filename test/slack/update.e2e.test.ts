@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';

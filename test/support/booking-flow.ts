@@ -1,7 +1,7 @@
 /** A booking typed through every step of the modal, for the end-to-end tests. */
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect } from 'vitest';
-import { ids } from '../../src/slack/kit/ids.js';
+import { ids } from '../../fakes/ids.js';
 import { parcel, receiver, shipment } from './booking-typed.js';
 import { secrets, startTestBot, type TestBot } from './bot-harness.js';
 import type { SlackDriver, View } from './slack-driver.js';

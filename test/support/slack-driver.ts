@@ -1,5 +1,6 @@
 /** What a dispatcher does in Slack, as the signed requests Slack sends: for one bot or several replicas. */
 import { expect } from 'vitest';
+import { ids } from '../../fakes/ids.js';
 import type { FakeCall, FakeSlack } from '../../fakes/slack-fake.js';
 import {
   type AppResponse,
@@ -19,7 +20,6 @@ import {
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
 import { stateFor } from '../../fakes/view-state.js';
-import { ids } from '../../src/slack/kit/ids.js';
 
 export interface View {
   id: string;

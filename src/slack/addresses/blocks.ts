@@ -3,8 +3,8 @@ import type { ActionsBlock, InputBlock, KnownBlock, ModalView, Option } from '@s
 import type { SavedParty } from '../../store/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
 import { type FormField, inputBlocks, MAX_OPTION_TEXT, MAX_OPTIONS } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** Parties the list shows: two blocks each, well inside a modal's 100. */
 export const MAX_LISTED = 30;

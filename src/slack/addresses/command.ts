@@ -1,15 +1,15 @@
 /** `/waybill addresses [name, phone or city]`: the address book window, opened on a search. */
+import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import { openModalSoon } from '../kit/modal.js';
 import type { AddressBookDraft } from './flow.js';
 import { ADDRESS_BOOK, listView } from './flow.js';
 
 /** Opens the list after the command is acknowledged. */
-export const addressesCommand: CommandAnswer<'addresses'> = async (
-  deps,
-  { ack, client, command, respond },
-  { query },
-) => {
+export const addressesCommand: CommandAnswer<
+  'addresses',
+  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command, respond }, { query }) => {
   await ack();
   openModalSoon(deps, client, {
     triggerId: command.trigger_id,

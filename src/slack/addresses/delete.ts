@@ -3,9 +3,9 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { ADDRESS_BOOK, type AddressBookDraft, listView } from './flow.js';
+import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {
   app.action<BlockAction<ButtonAction>, DraftContext<AddressBookDraft>>(

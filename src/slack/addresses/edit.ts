@@ -6,11 +6,12 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../kit/forms.js';
-import { ids, readViewMetadata, viewMetadata } from '../kit/ids.js';
+import { readViewMetadata, viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { partyEditView, partyGoneView } from './blocks.js';
 import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './flow.js';
 import { editValues, partySpec } from './form.js';
+import { ids } from './ids.js';
 
 /** The edit form filled with the party as saved, its revision kept, so a change made since is not undone. */
 function editForm(deps: Pick<Core, 'schemas'>, draftId: string, saved: SavedParty, notice?: string) {

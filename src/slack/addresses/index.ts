@@ -14,3 +14,4 @@ export { fillParty, knownParties, partyFormSpec } from './form.js';
 export function register(app: App, deps: Core): void {
   for (const listener of [options, search, edit, deleteParty]) listener.register(app, deps);
 }
+export { ids as addressesIds } from './ids.js';

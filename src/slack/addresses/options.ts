@@ -1,9 +1,10 @@
 /** The type-ahead's options: saved parties matching what the dispatcher has typed so far. */
 import type { App } from '@slack/bolt';
+import { bookIds } from '../book/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { MAX_OPTIONS } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
+import { quoteIds } from '../quote/index.js';
 import { partyOptions } from './blocks.js';
 
 /** Slack gives up on an options request after 3 s; an answer after this is no use to anyone. */
@@ -12,8 +13,8 @@ const ANSWER_WITHIN_MS = 2_500;
 /** The menus on /quote and on each party's /book step ask here, each needing what its form needs. */
 export function register(app: App, deps: Core): void {
   for (const [menu, permission] of [
-    [ids.quoteParty, 'quote'],
-    [ids.bookingParty, 'book'],
+    [quoteIds.quoteParty, 'quote'],
+    [bookIds.bookingParty, 'book'],
   ] as const)
     app.options<'block_suggestion'>(
       { type: 'block_suggestion', action_id: menu },

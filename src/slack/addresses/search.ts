@@ -3,9 +3,9 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids } from '../kit/ids.js';
 import { SEARCH_BLOCK } from './blocks.js';
 import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './flow.js';
+import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {
   app.view<ViewSubmitAction, DraftContext<AddressBookDraft>>(

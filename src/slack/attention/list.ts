@@ -20,7 +20,10 @@ export async function itemsNow(
   });
 }
 
-export const attentionCommand: CommandAnswer<'attention'> = async (deps, { ack, command }) => {
+export const attentionCommand: CommandAnswer<
+  'attention',
+  Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>
+> = async (deps, { ack, command }) => {
   const items = await itemsNow(deps);
   await ack({
     response_type: 'ephemeral',

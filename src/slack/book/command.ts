@@ -4,8 +4,9 @@ import { importModalFor } from '../bulk/index.js';
 import type { Core } from '../core.js';
 import { byCommand, requires } from '../guards/access.js';
 import { readCommand } from '../kit/command-request.js';
-import { type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../kit/prefill.js';
-import { onPrefilledCommand } from '../kit/prefilled-command.js';
+import { ackNow, type Opening, openingModal } from '../kit/listener.js';
+import { type PrefillKeys, parsePrefill, placePrefillKeys, shipmentPrefillKeys } from '../kit/prefill.js';
+import { helpWithKeys } from '../kit/prefilled-command.js';
 import { createBookingDraft } from './draft.js';
 import { allBookingFields, bookingSteps, stepTitles } from './form.js';
 import { showStep } from './steps.js';
@@ -30,36 +31,45 @@ export function bookPrefillKeys(deps: Pick<Core, 'waybill'>): PrefillKeys {
 
 export function register(app: App, deps: Core): void {
   const steps = bookingSteps.map((step, i) => `${i + 1}. ${stepTitles[step]}`).join(' → ');
-  onPrefilledCommand(
-    app,
-    deps,
+  const keys = bookPrefillKeys(deps);
+  const fields = allBookingFields(deps.waybill.catalog, 0);
+  app.command<Opening>(
     '/book',
     requires(
       deps,
       byCommand(({ kind }) => (kind === 'bulk' ? 'bulk' : 'book')),
     ),
-    {
-      keys: bookPrefillKeys(deps),
-      fields: allBookingFields(deps.waybill.catalog, 0),
-      intro: `*/book* books a waybill in steps: ${steps}. \`/book import\` books many at once from a CSV file.`,
+    helpWithKeys(
+      '/book',
+      keys,
+      `*/book* books a waybill in steps: ${steps}. \`/book import\` books many at once from a CSV file.`,
+    ),
+    // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
+    ackNow,
+    openingModal(deps, 'type `/book`'),
+    async ({ command, context }) => {
       // `/book import`: the bulk booking's modal instead of the form.
-      instead: (command) =>
-        readCommand('/book', command.text)?.kind === 'bulk'
-          ? () => importModalFor(deps, command.channel_id)
-          : undefined,
-      form: async (command, prefill) => {
+      if (readCommand('/book', command.text)?.kind === 'bulk') {
+        await context.openModal(
+          () => importModalFor(deps, command.channel_id),
+          `type \`/book ${command.text.trim()}\``,
+        );
+        return;
+      }
+      await context.openModal(async () => {
         const where = {
           userId: command.user_id,
           channelId: command.channel_id,
           responseUrl: command.response_url,
         };
+        const prefill = parsePrefill(command.text, keys, fields);
         return showStep(
           deps,
           await createBookingDraft(deps, where, prefill.values),
           'shipment',
           prefill.notices,
         );
-      },
+      });
     },
   );
 }

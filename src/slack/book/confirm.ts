@@ -1,13 +1,13 @@
 /** "Confirm booking" on the review: the booking sent once. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { RECEIVER_CONFIRM_BLOCK, receiverConfirmed } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
-import { RECEIVER_CONFIRM_BLOCK, receiverConfirmed } from '../kit/receiver-line.js';
 import { validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
 import { bookingExpiredView } from './outcome-view.js';
 import { receiverCheckAtConfirm } from './receiver-record.js';
 import { startBooking } from './send.js';

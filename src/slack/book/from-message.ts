@@ -5,10 +5,10 @@ import { knownParties } from '../addresses/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { setPath } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { openModalSoon } from '../kit/modal.js';
 import { plainTextOf } from '../kit/mrkdwn.js';
 import { createBookingDraft } from './draft.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 /**

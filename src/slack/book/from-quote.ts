@@ -2,10 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onOpeningButton } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { quotedInput } from '../quote/index.js';
 import { createBookingDraft } from './draft.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 /** A quote's form values as booking form values: the same paths, but dates gain a time picker. */
@@ -20,22 +20,22 @@ export function bookingInputFromQuote(quote: Record<string, unknown>): Record<st
 
 /** "Book this" on a posted quote: /book, pre-filled with what was quoted. */
 export function register(app: App, deps: Core): void {
-  onOpeningButton(
-    app,
-    deps,
+  app.action<ButtonClick, Opening>(
     ids.bookFromQuote,
     requires(deps, 'book'),
-    'click *Book this*',
-    async (quoteId, body) => {
+    ackNow,
+    openingModal(deps, 'click *Book this*'),
+    async ({ action: { value: quoteId = '' }, body, context }) => {
       const quote = quoteId ? await quotedInput(deps, quoteId) : undefined;
-      if (!quote) return 'This quote is too old to book from. Type `/book` to book.';
+      if (!quote) return context.openModal('This quote is too old to book from. Type `/book` to book.');
       const where = {
         userId: body.user.id,
         channelId: body.channel?.id ?? quote.channelId,
         responseUrl: body.response_url,
       };
-      return async () =>
-        showStep(deps, await createBookingDraft(deps, where, bookingInputFromQuote(quote.input)), 'shipment');
+      return context.openModal(async () =>
+        showStep(deps, await createBookingDraft(deps, where, bookingInputFromQuote(quote.input)), 'shipment'),
+      );
     },
   );
 }

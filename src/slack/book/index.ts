@@ -47,3 +47,4 @@ export function register(app: App, deps: Core): void {
     listener.register(app, deps);
   }
 }
+export { ids as bookIds } from './ids.js';

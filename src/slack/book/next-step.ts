@@ -4,9 +4,9 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds, type StateValues, slackErrors } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { errorsOfStep, validateDraft, withTrackingNumber, withTyped } from './draft.js';
 import { type BookingDraft, bookingSteps } from './form.js';
+import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 /** "Next" on a booking step: this step's inputs validated inline, then the next step. */

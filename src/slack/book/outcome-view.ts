@@ -2,11 +2,11 @@
 import type { ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { BookingResult } from '../../waybill/responses.js';
-import { resolveActions } from '../kit/attempts.js';
+import { bookingIds, resolveActions } from '../booking/index.js';
 import { context, plain, retryActions, section } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { type Outcome, type OutcomeWords, outcomeScreen, outcomeView, type Screen } from '../kit/outcome.js';
+import { ids } from './ids.js';
 
 /** What a booked attempt shows: the courier's reference, and where the card went (or why not). */
 export interface BookingDone {
@@ -16,7 +16,7 @@ export interface BookingDone {
 
 /** The booking's words for each outcome of its courier call (rendered by kit/outcome.ts). */
 const bookingOutcomes: OutcomeWords<BookingDone> = {
-  callbackId: ids.bookingOutcome,
+  callbackId: bookingIds.bookingOutcome,
   working: (_, trackingNumber) => ({
     title: 'Booking…',
     blocks: [

@@ -1,21 +1,25 @@
 /** A saved party chosen in a booking step's type-ahead: that party's fields filled in. */
-import type { App, ExternalSelectAction } from '@slack/bolt';
+import type { App, BlockAction, ExternalSelectAction } from '@slack/bolt';
 import { fillParty, partyGoneNotice, partyOfPicker } from '../addresses/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { ids } from '../kit/ids.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { ackNow, type InModal, inModal } from '../kit/listener.js';
+import type { BookingDraft } from './form.js';
 import { allBookingFields } from './form.js';
-import { onBookingModalAction } from './modal-action.js';
+import { ids } from './ids.js';
+import { changeBooking } from './modal-action.js';
 
 /** Fills the receiver, the sender or the return party on screen from the address book; all stays editable. */
 export function register(app: App, deps: Core): void {
   const paths = new Set(allBookingFields(deps.waybill.catalog, 0).map((field) => field.path));
-  onBookingModalAction<ExternalSelectAction>(
-    app,
-    deps,
+  app.action<BlockAction<ExternalSelectAction>, DraftContext<BookingDraft> & InModal>(
     ids.bookingParty,
     requires(deps, 'book'),
-    async (draft, action) => {
+    withDraft(deps.store.drafts, 'booking'),
+    ackNow,
+    inModal,
+    changeBooking(deps, async (draft, action) => {
       const party = partyOfPicker(action.block_id);
       const chosen = action.selected_option?.value;
       const saved = party && chosen ? await deps.store.parties.get(chosen) : undefined;
@@ -28,6 +32,6 @@ export function register(app: App, deps: Core): void {
         data: { ...draft.data, input: fillParty(draft.data.input, party, saved, paths) },
         step: draft.data.step,
       };
-    },
+    }),
   );
 }

@@ -2,16 +2,15 @@
 import type { App } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Booking } from '../../waybill/schemas.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
-import { onOpeningButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { type BookDeps, createBookingDraft } from './draft.js';
 import { showStep } from './steps.js';
 
@@ -84,19 +83,18 @@ export const rebookCommand: CommandAnswer<'rebook'> = async (deps, args, { track
 
 /** "Rebook" on a booking card. */
 export function register(app: App, deps: Core): void {
-  onOpeningButton(
-    app,
-    deps,
-    ids.bookRebook,
+  app.action<ButtonClick, Opening>(
+    bookingIds.bookRebook,
     requires(deps, 'book'),
-    'click *Rebook*',
-    async (trackingNumber, body, client) => {
+    ackNow,
+    openingModal(deps, 'click *Rebook*'),
+    async ({ action: { value: trackingNumber = '' }, body, client, context }) => {
       const where = {
         userId: body.user.id,
         channelId: body.channel?.id ?? '',
         responseUrl: body.response_url,
       };
-      return rebookForm(deps, client, where, trackingNumber);
+      return context.openModal(await rebookForm(deps, client, where, trackingNumber));
     },
   );
 }

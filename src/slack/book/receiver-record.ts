@@ -8,11 +8,7 @@ import {
 } from '../../operations/receiver-record.js';
 import type { ReceiverCheck } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
-import {
-  RECEIVER_CONFIRM_BLOCK,
-  receiverConfirmMissing,
-  receiverReviewBlocks,
-} from '../kit/receiver-line.js';
+import { RECEIVER_CONFIRM_BLOCK, receiverConfirmMissing, receiverReviewBlocks } from '../booking/index.js';
 import type { BookDeps } from './draft.js';
 
 type Deps = Pick<BookDeps, 'store' | 'waybill' | 'bot'>;

@@ -4,17 +4,25 @@
  * booking (with the courier's reference if typed) and posts its card; "does not have it" records it
  * as not booked, which frees its claim, and offers Send again. Once, whoever answers first.
  */
-import type { App } from '@slack/bolt';
+
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import { type BookingAttemptResult, settleBooking } from '../../operations/book.js';
 import type { Attempt, Draft } from '../../store/index.js';
+import {
+  bookingCard,
+  bookingIds,
+  type Resolution,
+  resolveButton,
+  resolvedMeanwhile,
+  resolveSubmission,
+  type Settled,
+  unresolvedWithDraft,
+} from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { unresolvedWithDraft } from '../kit/attempts.js';
-import { bookingCard } from '../kit/booking-card.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
 import { type BookDeps, bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingDoneView, resolvedNotBookedView } from './outcome-view.js';
@@ -97,12 +105,17 @@ async function settle(
 }
 
 export function register(app: App, deps: Core): void {
-  onResolve(
-    app,
-    deps,
-    { button: ids.resolveOpen, form: ids.resolveForm },
+  const find = (key: string, asker: Asker) => unresolved(deps, key, asker);
+  app.action<ButtonClick, Told>(
+    bookingIds.resolveOpen,
     requires(deps, 'update'),
-    (key, asker) => unresolved(deps, key, asker),
-    (found, resolution) => settle(deps, found, resolution),
+    ackNow,
+    tellClicker,
+    resolveButton(deps, bookingIds.resolveForm, find),
+  );
+  app.view<ViewSubmitAction>(
+    bookingIds.resolveForm,
+    requires(deps, 'update'),
+    resolveSubmission(find, (found, resolution) => settle(deps, found, resolution)),
   );
 }

@@ -3,11 +3,11 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { onModalButton } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { sendFromButton } from '../kit/modal.js';
 import { bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
 import { bookingWorkingView } from './outcome-view.js';
 import { receiverCheckAtConfirm } from './receiver-record.js';
 import { startBooking } from './send.js';
@@ -18,11 +18,13 @@ import { showStep } from './steps.js';
  * failed attempt can be retried; one whose outcome is unknown never is (it may exist already).
  */
 export function register(app: App, deps: Core): void {
-  onModalButton<DraftContext<BookingDraft>>(
-    app,
+  app.action<ButtonClick, DraftContext<BookingDraft> & InModal>(
     ids.bookingRetry,
-    [requires(deps, 'book'), withDraft(deps.store.drafts, 'booking')],
-    async (view, client, _action, { draft }) => {
+    requires(deps, 'book'),
+    withDraft(deps.store.drafts, 'booking'),
+    ackNow,
+    inModal,
+    async ({ client, context: { modal: view, draft } }) => {
       const result = validateDraft(deps, draft.data);
       if (!result.ok) return;
       const booking = result.value;

@@ -3,9 +3,9 @@ import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { BookingOrigin } from './form.js';
+import { ids } from './ids.js';
 import { backButton, codCheck, stepTitle } from './step-view.js';
 
 type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;

@@ -6,9 +6,8 @@ import type { Draft, ReceiverCheck } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
-import { resolveActions } from '../kit/attempts.js';
+import { bookingCard, resolveActions } from '../booking/index.js';
 import { notice } from '../kit/blocks.js';
-import { bookingCard } from '../kit/booking-card.js';
 import {
   type Delivered,
   deliveredNote,

@@ -1,18 +1,24 @@
 /** The sender-profile select on the sender step. */
-import type { App, StaticSelectAction } from '@slack/bolt';
+import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { ids } from '../kit/ids.js';
+import { type DraftContext, withDraft } from '../guards/with-draft.js';
+import { ackNow, type InModal, inModal } from '../kit/listener.js';
 import { chooseProfile } from './changes.js';
-import { onBookingModalAction } from './modal-action.js';
+import type { BookingDraft } from './form.js';
+import { ids } from './ids.js';
+import { changeBooking } from './modal-action.js';
 
 /** Choosing a sender profile fills the sender and return party on screen. */
 export function register(app: App, deps: Core): void {
-  onBookingModalAction<StaticSelectAction>(
-    app,
-    deps,
+  app.action<BlockAction<StaticSelectAction>, DraftContext<BookingDraft> & InModal>(
     ids.bookingProfile,
     requires(deps, 'book'),
-    (draft, action) => chooseProfile(draft.data, deps.profiles, action.selected_option?.value),
+    withDraft(deps.store.drafts, 'booking'),
+    ackNow,
+    inModal,
+    changeBooking(deps, (draft, action) =>
+      chooseProfile(draft.data, deps.profiles, action.selected_option?.value),
+    ),
   );
 }

@@ -6,7 +6,6 @@ import type { SenderProfile } from '../../waybill/profiles.js';
 import { partyPicker } from '../addresses/index.js';
 import { context, cut, environmentNotice, formatMoney, header, plain, section } from '../kit/blocks.js';
 import { inputBlock, option } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import {
   type BookingDraft,
@@ -16,6 +15,7 @@ import {
   stepFields,
   stepTitles,
 } from './form.js';
+import { ids } from './ids.js';
 
 const stepNumber = (step: BookingStep) => bookingSteps.indexOf(step) + 1;
 

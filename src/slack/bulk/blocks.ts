@@ -3,6 +3,7 @@ import type { ActionsBlock, KnownBlock, ModalView, SectionBlock } from '@slack/t
 import type { WaybillEnv } from '../../config.js';
 import type { CsvProblem } from '../../waybill/csv/read-bookings.js';
 import type { RowOutcome, RowResult } from '../../waybill/csv/results.js';
+import { bookingIds } from '../booking/index.js';
 import {
   context,
   environmentNotice,
@@ -14,8 +15,9 @@ import {
   section,
 } from '../kit/blocks.js';
 import { fileAndDestinationBlocks } from '../kit/file-input.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { labelsIds } from '../labels/index.js';
+import { ids } from './ids.js';
 import { type FlaggedRow, flaggedLines } from './receivers.js';
 
 /** Problems kept for the summary's pages; a file with more is mostly wrong, and the first ones say how. */
@@ -268,7 +270,9 @@ export function finishedView(input: {
 function labelsButton(fileHash: string): ActionsBlock {
   return {
     type: 'actions',
-    elements: [{ type: 'button', action_id: ids.labelsBulk, text: plain('Print labels'), value: fileHash }],
+    elements: [
+      { type: 'button', action_id: labelsIds.labelsBulk, text: plain('Print labels'), value: fileHash },
+    ],
   };
 }
 
@@ -319,7 +323,7 @@ function rowBlock(result: RowResult): SectionBlock {
         ...block,
         accessory: {
           type: 'button',
-          action_id: ids.waybillUpdate,
+          action_id: bookingIds.waybillUpdate,
           text: plain('Update'),
           value: result.trackingNumber,
         },

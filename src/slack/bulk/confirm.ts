@@ -3,9 +3,10 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
 import { countOutcomes, notCheckedView, progressView } from './blocks.js';
 import { BULK_KIND, type BulkDraft } from './check.js';
+import { ids } from './ids.js';
 import { startImport } from './run.js';
 import type { BulkWorker } from './worker.js';
 

@@ -22,3 +22,4 @@ export function register(app: App, core: Core): void {
   for (const listener of [open, submit, page]) listener.register(app, core);
   confirm.register(app, core, rows);
 }
+export { ids as bulkIds } from './ids.js';

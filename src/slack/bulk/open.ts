@@ -3,12 +3,11 @@ import type { App } from '@slack/bolt';
 import { templateCsv } from '../../waybill/csv/columns.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { type ButtonClick, onButton } from '../kit/buttons.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
-import { openModalSoon } from '../kit/modal.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { importModal } from './blocks.js';
+import { ids } from './ids.js';
 
 /** The import modal; from a command, its channel is chosen for the results. */
 export function importModalFor(deps: Pick<Core, 'waybill' | 'bot'>, channelId?: string) {
@@ -35,15 +34,14 @@ async function sendTemplate(
 }
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.bulkOpen, requires(deps, 'bulk'), async (body, client, respond) => {
-    openModalSoon(deps, client, {
-      triggerId: body.trigger_id,
-      respond,
-      again: 'click *Import CSV*',
-      view: () => importModalFor(deps),
-    });
-  });
-  onButton(app, ids.bulkTemplate, requires(deps, 'bulk'), async (body, client) => {
+  app.action<ButtonClick, Opening>(
+    ids.bulkOpen,
+    requires(deps, 'bulk'),
+    ackNow,
+    openingModal(deps, 'click *Import CSV*'),
+    ({ context }) => context.openModal(() => importModalFor(deps)),
+  );
+  app.action<ButtonClick>(ids.bulkTemplate, requires(deps, 'bulk'), ackNow, async ({ body, client }) => {
     deps.inFlight.run('csv template', () => sendTemplate(deps, client, body), {
       client,
       userId: body.user.id,

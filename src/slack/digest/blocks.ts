@@ -4,10 +4,11 @@ import { toCsv } from '../../waybill/csv/write.js';
 import { zonedStamper } from '../../waybill/dates.js';
 import { fieldOf, formatCents, parseCents, stringOf } from '../../waybill/fields.js';
 import { statusLabel } from '../../waybill/statuses.js';
+import { bookingIds } from '../booking/index.js';
 import { context, cut, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { bucketWords } from '../remittance/index.js';
+import { updateIds } from '../update/index.js';
 import type { DigestData } from './data.js';
 
 /** Shown by name; the rest are counted, and all are in the file. */
@@ -53,7 +54,7 @@ export function digestMessage(
     ),
     accessory: {
       type: 'button',
-      action_id: attempt.operation === 'update' ? ids.resolveUpdateOpen : ids.resolveOpen,
+      action_id: attempt.operation === 'update' ? updateIds.resolveUpdateOpen : bookingIds.resolveOpen,
       text: plain('Resolve'),
       value: attempt.key,
     },

@@ -69,7 +69,10 @@ async function postDigest(
 }
 
 /** `/waybill digest`: today's digest so far, for the person asking only. */
-export const digestCommand: CommandAnswer<'digest'> = async (deps, { ack }) => {
+export const digestCommand: CommandAnswer<'digest', Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = async (
+  deps,
+  { ack },
+) => {
   const data = await digestData(deps, localNow(deps).date);
   await ack({
     response_type: 'ephemeral',

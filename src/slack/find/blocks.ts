@@ -1,9 +1,10 @@
 /** What `/waybill find` shows: a page of bookings, each with its buttons, and More. */
 import type { KnownBlock } from '@slack/types';
+import { bookingIds } from '../booking/index.js';
 import { bookingBlocks, type homeBooking } from '../home/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** Where the next page begins: the words typed and the last booking shown, in More's value. */
 export interface FindCursor {
@@ -14,8 +15,8 @@ export interface FindCursor {
 
 const RESULT_BUTTONS = [
   [ids.findShow, 'Show'],
-  [ids.waybillUpdate, 'Update'],
-  [ids.statusOpen, 'Record status'],
+  [bookingIds.waybillUpdate, 'Update'],
+  [bookingIds.statusOpen, 'Record status'],
 ] as const;
 
 /** A button's value holds at most 2,000 characters: the query is cut well below that. */

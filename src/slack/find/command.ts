@@ -4,11 +4,11 @@ import { findPage, readFindQuery } from '../../operations/find.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { homeBooking } from '../home/index.js';
-import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { shownBooking } from '../update/index.js';
 import { FIND_QUERY_MAX, type FindCursor, findResults } from './blocks.js';
+import { ids } from './ids.js';
 
 const usage =
   'Write `/waybill find <words>`: names, phones, references, tracking numbers, cities or what was sent, and filters such as `status:failed`, `from:2026-11-01`, `to:2026-11-30`, `owner:me`, `cod` or `prepaid`.';
@@ -66,15 +66,21 @@ function cursorOf(value: string | undefined): (FindCursor & { before: number }) 
 }
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.findMore, requires(deps, 'show'), async (body, _client, tell, action) => {
-    const cursor = cursorOf(action.value);
-    if (!cursor) return void (await tell({ response_type: 'ephemeral', text: usage }));
-    await tell({
-      response_type: 'ephemeral',
-      replace_original: true,
-      ...(await pageOf(deps, body.user.id, cursor.query, cursor)),
-    });
-  });
+  app.action<ButtonClick, Told>(
+    ids.findMore,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, context: { tell }, action }) => {
+      const cursor = cursorOf(action.value);
+      if (!cursor) return void (await tell({ response_type: 'ephemeral', text: usage }));
+      await tell({
+        response_type: 'ephemeral',
+        replace_original: true,
+        ...(await pageOf(deps, body.user.id, cursor.query, cursor)),
+      });
+    },
+  );
   // The Home tab's Find box: the first page in the person's DM with the bot, where More and the buttons work.
   app.action<BlockAction<PlainTextInputAction>>(
     ids.findHome,
@@ -86,11 +92,17 @@ export function register(app: App, deps: Core): void {
       await client.chat.postMessage({ channel: body.user.id, ...page });
     },
   );
-  onButton(app, ids.findShow, requires(deps, 'show'), async (body, client, tell, action) => {
-    await tell({
-      response_type: 'ephemeral',
-      replace_original: false,
-      ...(await shownBooking(deps, action.value ?? '', { client, userId: body.user.id })),
-    });
-  });
+  app.action<ButtonClick, Told>(
+    ids.findShow,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      await tell({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...(await shownBooking(deps, action.value ?? '', { client, userId: body.user.id })),
+      });
+    },
+  );
 }

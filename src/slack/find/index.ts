@@ -9,3 +9,4 @@ export { findCommand } from './command.js';
 export function register(app: App, deps: Core): void {
   command.register(app, deps);
 }
+export { ids as findIds } from './ids.js';

@@ -3,12 +3,17 @@ import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@sla
 import type { WaybillEnv } from '../../config.js';
 import type { StatusEntry } from '../../store/index.js';
 import type { AgeTotals } from '../../waybill/cod-ageing.js';
+import { bookIds } from '../book/index.js';
+import { bookingIds, slackDate, statusLine } from '../booking/index.js';
+import { bulkIds } from '../bulk/index.js';
+import { findIds } from '../find/index.js';
 import { context, environmentNotice, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
-import { slackDate, statusLine } from '../kit/booking-card.js';
 import { VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { bucketWords } from '../remittance/index.js';
+import { labelsIds } from '../labels/index.js';
+import { quoteIds } from '../quote/index.js';
+import { bucketWords, remittanceIds } from '../remittance/index.js';
+import { ids } from './ids.js';
 
 /** Bookings listed on the Home tab: two blocks each, so the tab stays far below its 100 blocks. */
 export const HOME_BOOKINGS = 15;
@@ -108,9 +113,9 @@ function financeBlocks(ageing: AgeTotals, currency: string): KnownBlock[] {
 }
 
 const HOME_BUTTONS = [
-  [ids.waybillUpdate, 'Update'],
-  [ids.statusOpen, 'Record status'],
-  [ids.bookRebook, 'Rebook'],
+  [bookingIds.waybillUpdate, 'Update'],
+  [bookingIds.statusOpen, 'Record status'],
+  [bookingIds.bookRebook, 'Rebook'],
 ] as const;
 
 function listOrNone(blocks: KnownBlock[], none: string): KnownBlock[] {
@@ -133,14 +138,14 @@ export function homeView(input: HomeInput): HomeView {
   const start: ActionsBlock = {
     type: 'actions',
     elements: [
-      button(ids.quoteFromHome, 'New quote'),
-      button(ids.bookFromHome, 'New booking', undefined, 'primary'),
+      button(quoteIds.quoteFromHome, 'New quote'),
+      button(bookIds.bookFromHome, 'New booking', undefined, 'primary'),
       ...(input.bulkAllowed
-        ? [button(ids.bulkOpen, 'Import CSV'), button(ids.bulkTemplate, 'CSV template')]
+        ? [button(bulkIds.bulkOpen, 'Import CSV'), button(bulkIds.bulkTemplate, 'CSV template')]
         : []),
-      ...(input.remittanceAllowed ? [button(ids.remittanceOpen, 'COD remittance')] : []),
+      ...(input.remittanceAllowed ? [button(remittanceIds.remittanceOpen, 'COD remittance')] : []),
       button(ids.exportOpen, 'Export'),
-      button(ids.labelsManifest, 'Pickup list'),
+      button(labelsIds.labelsManifest, 'Pickup list'),
     ],
   };
   const bookings = input.bookings.slice(0, HOME_BOOKINGS).flatMap((b) => bookingBlocks(b, HOME_BUTTONS));
@@ -150,7 +155,7 @@ export function homeView(input: HomeInput): HomeView {
       ...section(
         `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt)}`,
       ),
-      accessory: button(ids.bookingResume, 'Resume', draft.id),
+      accessory: button(bookIds.bookingResume, 'Resume', draft.id),
     }),
   );
   const quotes = input.quotes
@@ -175,7 +180,7 @@ export function homeView(input: HomeInput): HomeView {
         label: plain('Find a booking'),
         element: {
           type: 'plain_text_input',
-          action_id: ids.findHome,
+          action_id: findIds.findHome,
           placeholder: plain('name, phone, reference, WB…, status:failed, cod'),
           dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
         },

@@ -3,14 +3,13 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { getPath, VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
-import { openModalSoon } from '../kit/modal.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { exportBlocks, exportModal } from './blocks.js';
 import { type ExportRange, parseExportRange, sendExport } from './export.js';
+import { ids } from './ids.js';
 
 /** Builds and sends the export after the ack; a failure is said to the person in their DM. */
 function exportSoon(
@@ -27,7 +26,10 @@ function exportSoon(
 }
 
 /** `/waybill export …`, answered at once with what happens next. */
-export const exportCommand: CommandAnswer<'export'> = async (deps, { ack, client, command }, { range }) => {
+export const exportCommand: CommandAnswer<
+  'export',
+  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command }, { range }) => {
   const parsed = parseExportRange(range);
   if ('problem' in parsed) {
     await ack({ response_type: 'ephemeral', text: parsed.problem });
@@ -41,16 +43,19 @@ export const exportCommand: CommandAnswer<'export'> = async (deps, { ack, client
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.exportOpen, requires(deps, 'show'), async (body, client, tell) => {
-    const { timeZone, env } = deps.waybill;
-    const today = zonedDateAndTime(deps.now(), timeZone).date;
-    openModalSoon(deps, client, {
-      triggerId: body.trigger_id,
-      respond: tell,
-      again: 'click *Export*',
-      view: () => exportModal({ from: `${today.slice(0, 8)}01`, to: today, env, timeZone }),
-    });
-  });
+  app.action<ButtonClick, Opening>(
+    ids.exportOpen,
+    requires(deps, 'show'),
+    ackNow,
+    openingModal(deps, 'click *Export*'),
+    ({ context }) => {
+      const { timeZone, env } = deps.waybill;
+      const today = zonedDateAndTime(deps.now(), timeZone).date;
+      return context.openModal(() =>
+        exportModal({ from: `${today.slice(0, 8)}01`, to: today, env, timeZone }),
+      );
+    },
+  );
   app.view<ViewSubmitAction>(ids.exportRange, requires(deps, 'show'), async ({ ack, body, view, client }) => {
     const day = (block: string) => getPath(view.state.values, `${block}.${VALUE_ACTION}.selected_date`);
     const parsed = parseExportRange(`${day(exportBlocks.from) ?? ''}..${day(exportBlocks.to) ?? ''}`);

@@ -5,10 +5,10 @@ import { type ExportEntry, exportWriter } from '../../waybill/csv/export.js';
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
+import { bookingRemittances } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadStreamToUser } from '../kit/files.js';
-import { bookingRemittances } from '../kit/stored-booking.js';
 
 /** A year and a day: a whole leap year, and never an unbounded read of the audit trail. */
 export const MAX_EXPORT_DAYS = 366;

@@ -13,3 +13,4 @@ export { homeBooking } from './flow.js';
 export function register(app: App, deps: Core): void {
   for (const listener of [opened, exportRange]) listener.register(app, deps);
 }
+export { ids as homeIds } from './ids.js';

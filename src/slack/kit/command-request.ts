@@ -158,9 +158,12 @@ export type RequestOf<K extends CommandRequest['kind']> = CommandRequest extends
 /** What a slash command's listener is given, as Bolt gives it. */
 export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
-/** How a feature answers a `/waybill` subcommand (the router in waybill-command.ts calls it). */
-export type CommandAnswer<K extends WaybillKind> = (
-  core: Core,
+/**
+ * How a feature answers a `/waybill` subcommand (the router in waybill-command.ts calls it), with the
+ * part of the core it uses (`Pick<Core, …>`; only a feature's `register` sees the whole core).
+ */
+export type CommandAnswer<K extends WaybillKind, Deps = Core> = (
+  core: Deps,
   args: CommandArgs,
   request: RequestOf<K>,
 ) => Promise<void>;

@@ -1,13 +1,12 @@
-/** A file chosen in a modal, and the channel its result goes to: the blocks, the choice read back, the submission. */
-import type { App, ViewSubmitAction } from '@slack/bolt';
-import type { InputBlock, ModalView } from '@slack/types';
+/** A file chosen in a modal, and the channel its result goes to: the blocks, the choice read back on submission. */
+import type { InputBlock } from '@slack/types';
 import type { Core } from '../core.js';
 import { plain } from './blocks.js';
 import type { SlackClient } from './delivery.js';
 import { downloadFile } from './files.js';
 import { getPath, VALUE_ACTION } from './forms.js';
 import { chosenConversation, DESTINATION_BLOCK } from './global-shortcut.js';
-import type { Guard } from './listener.js';
+import type { ListenerMiddleware } from './listener.js';
 
 /** The file input's block; the conversation's is the shared destination block access control reads. */
 export const FILE_BLOCK = 'file';
@@ -49,40 +48,32 @@ export interface ChosenFile {
   fileId: string;
 }
 
+/** What a listener behind `fileChosen` finds in its context. */
+export type FileContext = { chosen: ChosenFile };
+
 /**
- * The submission of a file modal: the file and channel are required (said inline); then `working`
- * is shown at once and `run` goes on after the ack, since downloading and reading a file takes
- * longer than Slack waits for an answer.
+ * On the submission of a file modal: puts the file and channel chosen in `context.chosen`, or says
+ * under each input what is missing (`chooseFile` under the file's).
  */
-export function onFileChosen(
-  app: App,
-  deps: Pick<Core, 'inFlight'>,
-  guard: Guard,
-  input: {
-    callbackId: string;
-    chooseFile: string;
-    working: () => ModalView;
-    task: string;
-    run: (client: SlackClient, chosen: ChosenFile) => Promise<void>;
-  },
-): void {
-  app.view<ViewSubmitAction>(input.callbackId, guard, async ({ ack, body, view, client }) => {
-    const fileId = chosenFile(view.state.values);
-    const channelId = chosenConversation(view.state.values);
-    if (!fileId || !channelId) {
-      await ack({
-        response_action: 'errors',
-        errors: {
-          ...(fileId ? {} : { [FILE_BLOCK]: input.chooseFile }),
-          ...(channelId ? {} : { [DESTINATION_BLOCK]: 'Choose a channel for the results' }),
-        },
-      });
+export function fileChosen(chooseFile: string): ListenerMiddleware {
+  return async (args) => {
+    const { body } = args;
+    if (body.type !== 'view_submission') return;
+    const fileId = chosenFile(body.view.state.values);
+    const channelId = chosenConversation(body.view.state.values);
+    if (fileId && channelId) {
+      args.context.chosen = { viewId: body.view.id, userId: body.user.id, channelId, fileId };
+      await args.next();
       return;
     }
-    await ack({ response_action: 'update', view: input.working() });
-    const chosen = { viewId: view.id, userId: body.user.id, channelId, fileId };
-    deps.inFlight.run(input.task, () => input.run(client, chosen), { client, ...chosen });
-  });
+    await (args as { ack: (response: unknown) => Promise<void> }).ack({
+      response_action: 'errors',
+      errors: {
+        ...(fileId ? {} : { [FILE_BLOCK]: chooseFile }),
+        ...(channelId ? {} : { [DESTINATION_BLOCK]: 'Choose a channel for the results' }),
+      },
+    });
+  };
 }
 
 /** The chosen file from Slack, within the file settings' size and time; only the submitter's own. */

@@ -1,13 +1,9 @@
-/** A global shortcut: it comes from no conversation, so its first view asks where the result goes, then shows the form. */
-import type { App, GlobalShortcut, ViewSubmitAction } from '@slack/bolt';
+/** A global shortcut comes from no conversation, so its first view asks where the result goes: that view and the choice. */
 import type { ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { Core } from '../core.js';
 import { environmentNotice, plain } from './blocks.js';
-import { onButton } from './buttons.js';
 import { getPath, VALUE_ACTION } from './forms.js';
-import type { Guard } from './listener.js';
-import { openModalSoon } from './modal.js';
+import type { ListenerMiddleware } from './listener.js';
 
 /** The block of a view that holds the conversation chosen for the result (access control reads it). */
 export const DESTINATION_BLOCK = 'destination';
@@ -51,62 +47,24 @@ export function chosenConversation(values: unknown): string | undefined {
   return typeof chosen === 'string' && chosen !== '' ? chosen : undefined;
 }
 
+/** What a listener behind `destinationChosen` finds in its context: the conversation chosen for the result. */
+export type Destined = { destination: string };
+
 /**
- * A global shortcut (and its button on the Home tab) that opens a form: first "Post the result
- * in" (`guard` checks the chosen channel on that submission), then the form, as if its
- * command had been typed there.
+ * On the submission of a global shortcut's first view (`destinationView`): puts the channel chosen
+ * in `context.destination`, or asks for one under its input.
  */
-export function onGlobalShortcut(
-  app: App,
-  deps: Pick<Core, 'inFlight' | 'logger' | 'waybill'>,
-  guard: Guard,
-  {
-    callbackId,
-    buttonId,
-    destinationId,
-    title,
-    result,
-    form,
-  }: {
-    callbackId: string;
-    /** A button (on the Home tab) that opens the same first view. */
-    buttonId: string;
-    destinationId: string;
-    /** The shortcut's name, also the first view's title. */
-    title: string;
-    /** What is posted, for the hint: "the booking card". */
-    result: string;
-    form: (where: { userId: string; channelId: string }) => Promise<ModalView>;
-  },
-): void {
-  const first = () => destinationView(destinationId, title, result, deps.waybill.env);
-  app.shortcut<GlobalShortcut>(callbackId, guard, async ({ shortcut, ack, client }) => {
-    await ack();
-    openModalSoon(deps, client, {
-      triggerId: shortcut.trigger_id,
-      // A global shortcut has no response_url: a form Slack was too slow to open is said in a DM.
-      respond: (message) => client.chat.postMessage({ channel: shortcut.user.id, text: message.text }),
-      again: `use *${title}*`,
-      view: first,
-    });
+export const destinationChosen: ListenerMiddleware = async (args) => {
+  const view = 'view' in args.body ? args.body.view : undefined;
+  const channelId = chosenConversation(view?.state?.values);
+  if (channelId) {
+    args.context.destination = channelId;
+    await args.next();
+    return;
+  }
+  const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
+  await ack?.({
+    response_action: 'errors',
+    errors: { [DESTINATION_BLOCK]: 'Choose a channel for the result' },
   });
-  onButton(app, buttonId, guard, async (body, client, tell) => {
-    openModalSoon(deps, client, {
-      triggerId: body.trigger_id,
-      respond: tell,
-      again: `click *${title}*`,
-      view: first,
-    });
-  });
-  app.view<ViewSubmitAction>(destinationId, guard, async ({ ack, body, view }) => {
-    const channelId = chosenConversation(view.state.values);
-    if (!channelId) {
-      await ack({
-        response_action: 'errors',
-        errors: { [DESTINATION_BLOCK]: 'Choose a channel for the result' },
-      });
-      return;
-    }
-    await ack({ response_action: 'update', view: await form({ userId: body.user.id, channelId }) });
-  });
-}
+};

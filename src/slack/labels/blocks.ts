@@ -4,10 +4,10 @@ import { kilograms, type Manifest } from '../../labels/manifest.js';
 import { UNPRINTABLE_MARK } from '../../labels/pdf.js';
 import type { AuditEntry } from '../../store/index.js';
 import { formatCents, formatMoney } from '../../waybill/fields.js';
+import { slackDate } from '../booking/index.js';
 import { plain } from '../kit/blocks.js';
-import { slackDate } from '../kit/booking-card.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** How long the characters named in one note may be: a comment stays short whatever was typed. */
 const NAMED_LENGTH = 300;

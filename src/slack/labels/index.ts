@@ -12,3 +12,4 @@ export { labelCommand } from './print.js';
 export function register(app: App, deps: Core): void {
   for (const listener of [print, printers, manifest]) listener.register(app, deps);
 }
+export { ids as labelsIds } from './ids.js';

@@ -14,13 +14,13 @@ import { validate } from '../../waybill/schemas.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick } from '../kit/listener.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
 import { manifestComment, unprintableNote } from './blocks.js';
+import { ids } from './ids.js';
 
 /**
  * Bookings read from the store at a time, with other requests answered between pages (SQLite answers
@@ -150,7 +150,10 @@ function manifestSoon(
 }
 
 /** `/waybill manifest [day]`, answered at once with what happens next. */
-export const manifestCommand: CommandAnswer<'manifest'> = async (deps, { ack, client, command }, request) => {
+export const manifestCommand: CommandAnswer<
+  'manifest',
+  Pick<Core, 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command }, request) => {
   const date = manifestDay(deps, request.date);
   if (typeof date !== 'string') {
     await ack({ response_type: 'ephemeral', text: date.problem });
@@ -169,7 +172,7 @@ export const manifestCommand: CommandAnswer<'manifest'> = async (deps, { ack, cl
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.labelsManifest, requires(deps, 'show'), async (body, client) => {
+  app.action<ButtonClick>(ids.labelsManifest, requires(deps, 'show'), ackNow, async ({ body, client }) => {
     const date = zonedDateAndTime(deps.now(), deps.waybill.timeZone).date;
     manifestSoon(deps, client, { userId: body.user.id, date });
   });

@@ -1,17 +1,16 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
 import { type LabelBooking, parcelsOf } from '../../labels/label.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { onButton, type TellClicker } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { slackErrorCode } from '../kit/slack-errors.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import {
   importLabelsComment,
   labelsComment,
@@ -21,6 +20,7 @@ import {
   unprintableNote,
 } from './blocks.js';
 import { type LabelFile, type LabelFormat, labelFiles, labelFormats } from './files.js';
+import { ids } from './ids.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
 type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'>;
@@ -310,28 +310,40 @@ export const labelCommand: CommandAnswer<'label'> = async (
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.labelsPrint, requires(deps, 'show'), async (body, client, tell, action) => {
-    const formats = labelFormats(deps) ?? [];
-    printSoon(deps, client, {
-      userId: body.user.id,
-      trackingNumber: action.value ?? '',
-      formats,
-      tell,
-      channelId: body.channel?.id,
-    });
-  });
-  onButton(app, ids.labelsBulk, requires(deps, 'show'), async (body, client, tell, action) => {
-    const channel = body.channel?.id;
-    const ts = body.message?.ts;
-    const request = {
-      userId: body.user.id,
-      fileHash: action.value ?? '',
-      formats: labelFormats(deps) ?? [],
-      tell,
-      ...(channel && ts ? { card: { channel, ts } } : {}),
-    };
-    soon(deps, client, { userId: body.user.id, channelId: body.channel?.id }, 'the booked rows', () =>
-      printImport(deps, client, request),
-    );
-  });
+  app.action<ButtonClick, Told>(
+    bookingIds.labelsPrint,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      const formats = labelFormats(deps) ?? [];
+      printSoon(deps, client, {
+        userId: body.user.id,
+        trackingNumber: action.value ?? '',
+        formats,
+        tell,
+        channelId: body.channel?.id,
+      });
+    },
+  );
+  app.action<ButtonClick, Told>(
+    ids.labelsBulk,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      const channel = body.channel?.id;
+      const ts = body.message?.ts;
+      const request = {
+        userId: body.user.id,
+        fileHash: action.value ?? '',
+        formats: labelFormats(deps) ?? [],
+        tell,
+        ...(channel && ts ? { card: { channel, ts } } : {}),
+      };
+      soon(deps, client, { userId: body.user.id, channelId: body.channel?.id }, 'the booked rows', () =>
+        printImport(deps, client, request),
+      );
+    },
+  );
 }

@@ -5,11 +5,11 @@ import { PrinterError, sendToPrinter } from '../../labels/printer.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { Asker } from '../guards/booking-access.js';
-import { type ButtonClick, tellClicker } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { jobOf, type PrintJob } from './blocks.js';
 import { labelFiles } from './files.js';
+import { ids } from './ids.js';
 import { importItems, labelBooking } from './print.js';
 
 /** The labels a job names, as one ZPL file; or why there are none (a booking `asker` may not look up among them). */
@@ -32,12 +32,12 @@ async function zplOf(
 
 export function register(app: App, deps: Core): void {
   // A button with one printer, a menu with several: either way the job is in the value.
-  app.action<BlockAction>(
+  app.action<BlockAction, Told>(
     ids.labelsSendToPrinter,
     requires(deps, 'show'),
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const tell = tellClicker(body as ButtonClick, client, respond);
+    ackNow,
+    tellClicker,
+    async ({ body, action, client, context: { tell } }) => {
       const say = (text: string) => tell({ response_type: 'ephemeral', replace_original: false, text });
       const value =
         action.type === 'button'

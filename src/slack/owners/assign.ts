@@ -1,8 +1,9 @@
 /** A booking handed to a new owner: stored once, an audit row, the cards redrawn, a line in each thread, the new owner told. */
+
+import { cardPlaces, redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { cardPlaces, redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyOwnedText,
   assignedText,

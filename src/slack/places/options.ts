@@ -2,6 +2,8 @@
 import type { App } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { type PlaceLevel, suggestPlaces } from '../../waybill/places.js';
+import { addressesIds } from '../addresses/index.js';
+import { bookIds } from '../book/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { SlackRequest } from '../guards/request-parts.js';
@@ -14,8 +16,9 @@ import {
   type StateValues,
   VALUE_ACTION,
 } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import type { Permission } from '../kit/listener.js';
+import { quoteIds } from '../quote/index.js';
+import { updateIds } from '../update/index.js';
 
 /** The party field a place input holds, by the last part of its path. */
 const levels: Record<string, PlaceLevel> = { region: 'province', city: 'city', neighbourhood: 'barangay' };
@@ -25,10 +28,10 @@ const PLACE_PATH = /^([A-Za-z]+)\.(region|city|neighbourhood)$/;
 
 /** Each form with places asks what that form needs; a menu in any other view is no form of ours. */
 const formPermission: Record<string, Permission> = {
-  [ids.quoteForm]: 'quote',
-  [ids.bookingStep]: 'book',
-  [ids.updateForm]: 'update',
-  [ids.addressesEditForm]: 'addresses',
+  [quoteIds.quoteForm]: 'quote',
+  [bookIds.bookingStep]: 'book',
+  [updateIds.updateForm]: 'update',
+  [addressesIds.addressesEditForm]: 'addresses',
 };
 
 function permissionOf(body: SlackRequest): Permission {

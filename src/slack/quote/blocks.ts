@@ -7,6 +7,7 @@ import type { QuoteResult } from '../../waybill/responses.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
 import { packageVolume } from '../../waybill/wire.js';
 import { partyPicker } from '../addresses/index.js';
+import { bookIds } from '../book/index.js';
 import {
   context,
   environmentNotice,
@@ -20,9 +21,9 @@ import {
   section,
 } from '../kit/blocks.js';
 import { inputBlocks } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { FormSection } from './form.js';
+import { ids } from './ids.js';
 
 export interface QuoteFormInput {
   sections: readonly FormSection[];
@@ -207,7 +208,7 @@ export function quoteMessage(input: QuoteMessageInput): { text: string; blocks: 
         elements: [
           {
             type: 'button',
-            action_id: ids.bookFromQuote,
+            action_id: bookIds.bookFromQuote,
             text: plain('Book this'),
             value: input.quoteId,
             style: 'primary',

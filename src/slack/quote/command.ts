@@ -3,8 +3,15 @@ import type { App } from '@slack/bolt';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { byCommand, requires } from '../guards/access.js';
-import { type Prefill, type PrefillKeys, placePrefillKeys, shipmentPrefillKeys } from '../kit/prefill.js';
-import { onPrefilledCommand } from '../kit/prefilled-command.js';
+import { ackNow, type Opening, openingModal } from '../kit/listener.js';
+import {
+  type Prefill,
+  type PrefillKeys,
+  parsePrefill,
+  placePrefillKeys,
+  shipmentPrefillKeys,
+} from '../kit/prefill.js';
+import { helpWithKeys } from '../kit/prefilled-command.js';
 import type { QuoteDraft } from './draft.js';
 import { quoteSpec, sectionFields } from './form.js';
 import { quoteForm } from './steps.js';
@@ -51,23 +58,25 @@ export async function newQuoteForm(
 }
 
 export function register(app: App, deps: Core): void {
-  onPrefilledCommand(
-    app,
-    deps,
+  const keys = quotePrefillKeys(deps);
+  const fields = sectionFields(quoteSpec(deps).sections);
+  app.command<Opening>(
     '/quote',
     requires(
       deps,
       byCommand(() => 'quote'),
     ),
-    {
-      keys: quotePrefillKeys(deps),
-      fields: sectionFields(quoteSpec(deps).sections),
-      form: (command, prefill) =>
+    helpWithKeys('/quote', keys),
+    // The trigger_id dies 3 s after the command: acknowledge, then open the form straight away.
+    ackNow,
+    openingModal(deps, 'type `/quote`'),
+    ({ command, context }) =>
+      context.openModal(() =>
         newQuoteForm(
           deps,
           { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url },
-          prefill,
+          parsePrefill(command.text, keys, fields),
         ),
-    },
+      ),
   );
 }

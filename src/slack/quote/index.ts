@@ -20,3 +20,4 @@ export function register(app: App, deps: Core): void {
   for (const listener of [command, shortcut, submit, back, retry, reopen, partyPick])
     listener.register(app, deps);
 }
+export { ids as quoteIds } from './ids.js';

@@ -6,10 +6,10 @@ import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { saveToShow } from '../kit/drafts.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import type { QuoteDraft } from './draft.js';
 import { quoteSpec, sectionFields } from './form.js';
+import { ids } from './ids.js';
 import { quoteForm } from './steps.js';
 
 /** The form shown again with the party's place (a quote has no names or phones); everything stays editable. */

@@ -2,22 +2,21 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onOpeningButton } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import type { QuoteDraft } from './draft.js';
+import { ids } from './ids.js';
 import { quoteForm } from './steps.js';
 
 export function register(app: App, deps: Core): void {
-  onOpeningButton(
-    app,
-    deps,
+  app.action<ButtonClick, Opening>(
     ids.quoteReopen,
     requires(deps, 'quote'),
-    'click *Open the form again*',
-    async (draftId) => {
+    ackNow,
+    openingModal(deps, 'click *Open the form again*'),
+    async ({ action: { value: draftId = '' }, context }) => {
       const draft = draftId ? await deps.store.drafts.get<QuoteDraft>(draftId) : undefined;
-      if (!draft) return 'That form has expired. Type `/quote` to start again.';
-      return () => quoteForm(deps, draft);
+      if (!draft) return context.openModal('That form has expired. Type `/quote` to start again.');
+      return context.openModal(() => quoteForm(deps, draft));
     },
   );
 }

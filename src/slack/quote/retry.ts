@@ -4,20 +4,22 @@ import { validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { onModalButton } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { showInModal } from '../kit/modal.js';
 import type { QuoteDraft } from './draft.js';
+import { ids } from './ids.js';
 import { runQuote } from './send.js';
 import { quoteForm, quoteWorking } from './steps.js';
 
 /** "Try again" after a failed quote: the same input, sent again (a quotation changes nothing). */
 export function register(app: App, deps: Core): void {
-  onModalButton<DraftContext<QuoteDraft>>(
-    app,
+  app.action<ButtonClick, DraftContext<QuoteDraft> & InModal>(
     ids.quoteRetry,
-    [requires(deps, 'quote'), withDraft(deps.store.drafts, 'quote')],
-    async (view, client, _action, { draft }) => {
+    requires(deps, 'quote'),
+    withDraft(deps.store.drafts, 'quote'),
+    ackNow,
+    inModal,
+    async ({ client, context: { modal: view, draft } }) => {
       const result = validate(deps.schemas.quote, draft.data.input);
       if (!result.ok) {
         await showInModal(client, view.id, quoteForm(deps, draft), view.hash);

@@ -6,11 +6,12 @@ import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { section } from '../kit/blocks.js';
 import { deliveredNote, postToChannel, postToUser, type SlackClient } from '../kit/delivery.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { quoteErrorView, quoteMessage, quoteResultView } from './blocks.js';
 import type { QuoteDraft } from './draft.js';
+import { ids } from './ids.js';
 
 /**
  * After the dispatcher sees "Getting a quote…": ask the courier, post the price to the channel,

@@ -5,8 +5,8 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import type { QuoteDraft } from './draft.js';
+import { ids } from './ids.js';
 import { runQuote } from './send.js';
 import { quoteWorking } from './steps.js';
 

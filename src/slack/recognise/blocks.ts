@@ -1,8 +1,9 @@
 /** The compact reply to a message naming tracking numbers: a few bookings with the card's buttons, and Show all. */
 import type { KnownBlock } from '@slack/types';
+import { bookingIds } from '../booking/index.js';
 import { bookingBlocks, type homeBooking } from '../home/index.js';
 import { plain, section } from '../kit/blocks.js';
-import { ids } from '../kit/ids.js';
+import { ids } from './ids.js';
 
 /** Bookings a reply shows; the rest behind Show all. */
 export const REPLY_SHOWN = 3;
@@ -11,10 +12,10 @@ export const REPLY_SHOWN = 3;
 export const MESSAGE_NUMBERS_MAX = 20;
 
 export const CARD_BUTTONS = [
-  [ids.waybillUpdate, 'Update'],
-  [ids.statusOpen, 'Record status'],
-  [ids.bookRebook, 'Rebook'],
-  [ids.labelsPrint, 'Print labels'],
+  [bookingIds.waybillUpdate, 'Update'],
+  [bookingIds.statusOpen, 'Record status'],
+  [bookingIds.bookRebook, 'Rebook'],
+  [bookingIds.labelsPrint, 'Print labels'],
 ] as const;
 
 type Shown = ReturnType<typeof homeBooking>;

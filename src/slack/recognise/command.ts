@@ -1,10 +1,15 @@
 /** `/waybill recognise on|off`: tracking numbers in this channel's messages answered, or not, for every replica. */
+import type { Core } from '../core.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 
 const usage =
   'Write `/waybill recognise on` to have the bot answer, in its thread, a message in this channel that names our tracking numbers; `/waybill recognise off` to stop. The bot must be a member of the channel.';
 
-export const recogniseCommand: CommandAnswer<'recognise'> = async (deps, { ack, command }, { setting }) => {
+export const recogniseCommand: CommandAnswer<'recognise', Pick<Core, 'store'>> = async (
+  deps,
+  { ack, command },
+  { setting },
+) => {
   if (setting !== 'on' && setting !== 'off') {
     const on = await deps.store.recognition.isOn(command.channel_id);
     await ack({

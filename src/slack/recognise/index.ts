@@ -11,3 +11,4 @@ export function register(app: App, deps: Core): void {
   message.register(app, deps);
   unfurl.register(app, deps);
 }
+export { ids as recogniseIds } from './ids.js';

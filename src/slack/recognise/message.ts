@@ -4,10 +4,10 @@ import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires, verdictOn } from '../guards/access.js';
 import { homeBooking } from '../home/index.js';
-import { onButton } from '../kit/buttons.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { allRecognised, MESSAGE_NUMBERS_MAX, recognisedReply } from './blocks.js';
+import { ids } from './ids.js';
 
 /** Our tracking numbers as the bot makes them (the prefix and six digits or more), standing alone. */
 export function trackingPattern(prefix: string): RegExp {
@@ -92,17 +92,23 @@ export function register(app: App, deps: Core): void {
     });
   });
 
-  onButton(app, ids.recogniseShowAll, requires(deps, 'show'), async (body, client, tell, action) => {
-    const numbers = (action.value ?? '').split(' ').filter(Boolean).slice(0, MESSAGE_NUMBERS_MAX);
-    const bookings = (await Promise.all(numbers.map((n) => deps.store.bookings.get(n)))).filter(
-      (b): b is BookingRecord => b !== undefined,
-    );
-    const channelId = body.channel?.id ?? '';
-    const allowed = await visible(deps, client, body.user.id, channelId, bookings);
-    await tell({
-      response_type: 'ephemeral',
-      replace_original: false,
-      ...allRecognised(await shown(deps, allowed)),
-    });
-  });
+  app.action<ButtonClick, Told>(
+    ids.recogniseShowAll,
+    requires(deps, 'show'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell }, action }) => {
+      const numbers = (action.value ?? '').split(' ').filter(Boolean).slice(0, MESSAGE_NUMBERS_MAX);
+      const bookings = (await Promise.all(numbers.map((n) => deps.store.bookings.get(n)))).filter(
+        (b): b is BookingRecord => b !== undefined,
+      );
+      const channelId = body.channel?.id ?? '';
+      const allowed = await visible(deps, client, body.user.id, channelId, bookings);
+      await tell({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...allRecognised(await shown(deps, allowed)),
+      });
+    },
+  );
 }

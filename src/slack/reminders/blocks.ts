@@ -3,9 +3,10 @@ import type { ActionsBlock, KnownBlock } from '@slack/types';
 import type { AttentionItem } from '../../operations/attention.js';
 import { SNOOZE_CHOICES, type SnoozeChoice } from '../../operations/reminders.js';
 import { itemLine } from '../attention/index.js';
+import { bookingIds, ownerBlockId } from '../booking/index.js';
 import { context, plain, plural, section } from '../kit/blocks.js';
-import { ownerBlockId } from '../kit/booking-card.js';
-import { ids } from '../kit/ids.js';
+import { updateIds } from '../update/index.js';
+import { ids } from './ids.js';
 
 /** Items a DM lists with their buttons: two blocks each, within a message's 50 with the rest. */
 export const ITEMS_SHOWN = 20;
@@ -34,13 +35,13 @@ function itemActions(item: AttentionItem): ActionsBlock {
     item.rule === 'unknown'
       ? {
           type: 'button' as const,
-          action_id: item.operation === 'update' ? ids.resolveUpdateOpen : ids.resolveOpen,
+          action_id: item.operation === 'update' ? updateIds.resolveUpdateOpen : bookingIds.resolveOpen,
           text: plain('Resolve'),
           value: item.key,
         }
       : trackingNumber && {
           type: 'button' as const,
-          action_id: ids.statusOpen,
+          action_id: bookingIds.statusOpen,
           text: plain('Record status'),
           value: trackingNumber,
         };
@@ -60,7 +61,7 @@ function itemActions(item: AttentionItem): ActionsBlock {
         })),
       },
       ...(trackingNumber
-        ? [{ type: 'users_select' as const, action_id: ids.ownerAssign, placeholder: plain('Assign') }]
+        ? [{ type: 'users_select' as const, action_id: bookingIds.ownerAssign, placeholder: plain('Assign') }]
         : []),
     ],
   };

@@ -16,3 +16,5 @@ export function register(app: App, core: Core): void {
     clockJob(core, 'reminders', () => remindersTurn(core, app.client), REMINDERS_LOOK_MS),
   );
 }
+
+export { ids as remindersIds } from './ids.js';

@@ -1,13 +1,13 @@
 /** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; the clicker's permission checked again. */
 import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
 import { snoozeEnd } from '../../operations/reminders.js';
+import { slackDate } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
-import { slackDate } from '../kit/booking-card.js';
-import { tellClicker } from '../kit/buttons.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type Told, tellClicker } from '../kit/listener.js';
 import { notSnoozedText, readSnoozeValue, snoozedText } from './blocks.js';
+import { ids } from './ids.js';
 
 /** The booking an item is about: its key, or the tracking number of an unknown outcome's call. */
 async function bookingOf(deps: Core, item: { rule: string; key: string }) {
@@ -18,12 +18,12 @@ async function bookingOf(deps: Core, item: { rule: string; key: string }) {
 
 export function register(app: App, deps: Core): void {
   // Putting a booking off changes what happens to it: the update permission, as for its status.
-  app.action<BlockAction<StaticSelectAction>>(
+  app.action<BlockAction<StaticSelectAction>, Told>(
     ids.reminderSnooze,
     requires(deps, 'update'),
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const tell = tellClicker(body, client, respond);
+    ackNow,
+    tellClicker,
+    async ({ body, action, client, context: { tell } }) => {
       const answer = async (text: string) => {
         await tell({ response_type: 'ephemeral', replace_original: false, text });
       };

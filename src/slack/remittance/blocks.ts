@@ -20,8 +20,8 @@ import {
   section,
 } from '../kit/blocks.js';
 import { fileAndDestinationBlocks } from '../kit/file-input.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 /** Lines listed on a card (the rest are in the results file): 4 sections of 10, far under 50 blocks. */
 export const LISTED_LINES = 40;

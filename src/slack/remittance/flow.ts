@@ -3,6 +3,7 @@ import { outstandingCod, reconcileRemittance } from '../../operations/remittance
 import { RenderRefused } from '../../render/pool.js';
 import { type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
+import { redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { storeUnavailableText } from '../kit/blocks.js';
 import {
@@ -15,7 +16,6 @@ import {
 import { type ChosenFile, downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
 import { showInModal } from '../kit/modal.js';
-import { redrawCards } from '../kit/stored-booking.js';
 import {
   alreadyReconciledView,
   notReconciledView,

@@ -13,3 +13,4 @@ export { remittanceCommand } from './open.js';
 export function register(app: App, deps: Core): void {
   for (const listener of [open, submit]) listener.register(app, deps);
 }
+export { ids as remittanceIds } from './ids.js';

@@ -3,12 +3,12 @@ import type { App } from '@slack/bolt';
 import { MAX_REMITTANCE_LINES } from '../../operations/remittance.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onButton } from '../kit/buttons.js';
 import type { CommandAnswer } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { openModalSoon, type Respond } from '../kit/modal.js';
 import { remittanceModal } from './blocks.js';
+import { ids } from './ids.js';
 
 /** The file modal; from a command, its channel is chosen for the results. */
 function openRemittance(
@@ -39,7 +39,13 @@ export const remittanceCommand: CommandAnswer<'remittance'> = async (
 };
 
 export function register(app: App, deps: Core): void {
-  onButton(app, ids.remittanceOpen, requires(deps, 'remittance'), async (body, client, respond) => {
-    openRemittance(deps, client, { triggerId: body.trigger_id, respond });
-  });
+  app.action<ButtonClick, Told>(
+    ids.remittanceOpen,
+    requires(deps, 'remittance'),
+    ackNow,
+    tellClicker,
+    async ({ body, client, context: { tell: respond } }) => {
+      openRemittance(deps, client, { triggerId: body.trigger_id, respond });
+    },
+  );
 }

@@ -1,18 +1,24 @@
 /** "Reconcile" in the remittance modal: the chosen file and channel, then the reconciliation after the ack. */
-import type { App } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { onFileChosen } from '../kit/file-input.js';
-import { ids } from '../kit/ids.js';
+import { type FileContext, fileChosen } from '../kit/file-input.js';
 import { reconcilingView } from './blocks.js';
 import { reconcileFile } from './flow.js';
+import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {
-  onFileChosen(app, deps, requires(deps, 'remittance'), {
-    callbackId: ids.remittanceImport,
-    chooseFile: 'Choose the remittance file (CSV)',
-    working: () => reconcilingView(deps.waybill.env),
-    task: 'reconcile remittance file',
-    run: (client, chosen) => reconcileFile(deps, client, chosen),
-  });
+  app.view<ViewSubmitAction, FileContext>(
+    ids.remittanceImport,
+    requires(deps, 'remittance'),
+    fileChosen('Choose the remittance file (CSV)'),
+    async ({ ack, client, context: { chosen } }) => {
+      // Reading a file takes longer than Slack waits for an answer: it goes on after the ack.
+      await ack({ response_action: 'update', view: reconcilingView(deps.waybill.env) });
+      deps.inFlight.run('reconcile remittance file', () => reconcileFile(deps, client, chosen), {
+        client,
+        ...chosen,
+      });
+    },
+  );
 }

@@ -1,5 +1,6 @@
 /** `/waybill report [from..to]`: the report of those days (the 7 before today if none), privately, its CSV in a DM. */
 
+import type { Core } from '../core.js';
 import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
 import type { CommandAnswer } from '../kit/command-request.js';
@@ -9,11 +10,10 @@ import { reportData } from './data.js';
 import { weekBefore } from './post.js';
 
 /** Answered at once; the report, read from the store, follows after the ack. */
-export const reportCommand: CommandAnswer<'report'> = async (
-  deps,
-  { ack, client, command, respond },
-  { range },
-) => {
+export const reportCommand: CommandAnswer<
+  'report',
+  Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
+> = async (deps, { ack, client, command, respond }, { range }) => {
   const parsed = range ? parseExportRange(range, 'report') : undefined;
   if (parsed && 'problem' in parsed) {
     await ack({ response_type: 'ephemeral', text: parsed.problem });

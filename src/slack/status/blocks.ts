@@ -2,11 +2,11 @@
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { StatusEntry } from '../../store/index.js';
 import { FAILURE_REASONS, PARCEL_STATUSES, STATUS_NOTE_MAX, statusLabel } from '../../waybill/statuses.js';
+import { slackDate, statusLine } from '../booking/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
-import { slackDate, statusLine } from '../kit/booking-card.js';
 import { VALUE_ACTION } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 
 export const statusBlocks = { status: 'status', reason: 'reason', note: 'note' } as const;
 

@@ -1,16 +1,17 @@
 /** A booking card's Record status: the modal, and its submission. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { checkStatus } from '../../operations/status.js';
+import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { onOpeningButton } from '../kit/buttons.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
+import { ids } from './ids.js';
 import { recordAndTell } from './record.js';
 
 /** The modal's draft: which booking, and the conversation it was opened from (the access guard checks it). */
@@ -18,17 +19,17 @@ const DRAFT_KIND = 'status';
 type StatusDraft = { trackingNumber: string };
 
 export function register(app: App, deps: Core): void {
-  onOpeningButton(
-    app,
-    deps,
-    ids.statusOpen,
+  app.action<ButtonClick, Opening>(
+    bookingIds.statusOpen,
     requires(deps, 'update'),
-    'click *Record status*',
-    async (trackingNumber, body, client) => {
+    ackNow,
+    openingModal(deps, 'click *Record status*'),
+    async ({ action: { value: trackingNumber = '' }, body, client, context }) => {
       const known = await storedBooking(deps, trackingNumber);
-      if (!known) return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`;
+      if (!known)
+        return context.openModal(`I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`);
       const refused = await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', known.record);
-      if (refused) return refused;
+      if (refused) return context.openModal(refused);
       const draft = await deps.store.drafts.create<StatusDraft>({
         kind: DRAFT_KIND,
         userId: body.user.id,
@@ -37,12 +38,13 @@ export function register(app: App, deps: Core): void {
         data: { trackingNumber },
       });
       const current = await deps.store.statuses.latest(trackingNumber);
-      return () =>
+      return context.openModal(() =>
         statusModal({
           trackingNumber,
           metadata: viewMetadata({ draftId: draft.id }),
           ...(current ? { current } : {}),
-        });
+        }),
+      );
     },
   );
 

@@ -12,3 +12,4 @@ export { readStatusWords, usualWords } from './words.js';
 export function register(app: App, deps: Core): void {
   form.register(app, deps);
 }
+export { ids as statusIds } from './ids.js';

@@ -1,11 +1,11 @@
 /** Recording a parcel's status from Slack: the person's access checked, the status recorded (operations/status.ts), the card redrawn, a line in its thread. */
 import { recordParcelStatus, type StatusChoice } from '../../operations/status.js';
 import type { StatusEntry } from '../../store/index.js';
+import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { cardPlaces, storedBooking, storedBookingCard } from '../kit/stored-booking.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
 
 /**

@@ -16,12 +16,11 @@ import { applyProfile } from '../../waybill/profiles.js';
 import { type Booking, validate } from '../../waybill/schemas.js';
 import { toBookingWire, toQuotationWire } from '../../waybill/wire.js';
 import { type BookingDraft, postCard } from '../book/index.js';
+import { bookingCard, resolveActions } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { resolveActions } from '../kit/attempts.js';
-import { bookingCard } from '../kit/booking-card.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 

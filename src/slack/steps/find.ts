@@ -4,8 +4,8 @@ import { findPage, readFindQuery } from '../../operations/find.js';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
 import { homeBooking } from '../home/index.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 

@@ -10,3 +10,4 @@ import * as status from './status.js';
 export function register(app: App, deps: Core): void {
   for (const step of [quote, book, status, find]) step.register(app, deps);
 }
+export { ids as stepsIds } from './ids.js';

@@ -5,9 +5,9 @@ import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { validate } from '../../waybill/schemas.js';
 import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { priceQuote, quoteDefaults, routeLine } from '../quote/index.js';
+import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 

@@ -3,8 +3,8 @@ import type { App } from '@slack/bolt';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
-import { ids } from '../kit/ids.js';
 import { checkStatus, readStatusWords, recordStatus, tellCards, usualWords } from '../status/index.js';
+import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 

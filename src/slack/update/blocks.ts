@@ -2,13 +2,13 @@
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { FieldChange } from '../../operations/update.js';
-import { resolveActions } from '../kit/attempts.js';
+import { bookingIds, resolveActions } from '../booking/index.js';
 import { context, environmentNotice, header, plain, retryActions, section } from '../kit/blocks.js';
 import { inputBlocks } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { type Outcome, type OutcomeWords, outcomeScreen, outcomeView, type Screen } from '../kit/outcome.js';
 import type { FieldGroup } from './form.js';
+import { ids } from './ids.js';
 
 export interface UpdateFormInput {
   trackingNumber: string;
@@ -96,7 +96,7 @@ function sendAgainActions(): ActionsBlock {
 
 /** The update's words for each outcome of its courier call (rendered by kit/outcome.ts). */
 const updateOutcomes: OutcomeWords<UpdateShown, UpdateShown> = {
-  callbackId: ids.updateOutcome,
+  callbackId: bookingIds.updateOutcome,
   working: ({ changes, note }, trackingNumber) => ({
     title: 'Updating…',
     blocks: [

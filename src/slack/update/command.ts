@@ -1,10 +1,10 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
 import type { KnownBlock } from '@slack/types';
+import { storedBooking, storedBookingCard } from '../booking/index.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { storedBooking, storedBookingCard } from '../kit/stored-booking.js';
 import { statusOfBooking } from '../status/index.js';
 import { waybillHelp } from './blocks.js';
 import { createUpdateDraft, unknownWaybillText } from './draft.js';

@@ -7,9 +7,9 @@ import type { Booking, Validation } from '../../waybill/schemas.js';
 import { validate } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { FormDraftData } from '../kit/drafts.js';
-import { storedBooking } from '../kit/stored-booking.js';
 
 /** An update in progress: which booking, the version it was opened at, and what is typed. */
 /**

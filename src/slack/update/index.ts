@@ -14,3 +14,4 @@ export { updateFormSpec } from './form.js';
 export function register(app: App, deps: Core): void {
   for (const listener of [fromCard, submit, retry, back, resolve]) listener.register(app, deps);
 }
+export { ids as updateIds } from './ids.js';

@@ -4,19 +4,28 @@
  * not sent, and Try again sends it (the usual path). Once, whoever answers first; audited. The
  * bookkeeping is settleUpdate's; this turns its result into views.
  */
-import type { App } from '@slack/bolt';
+
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import { settleUpdate, type UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, Draft } from '../../store/index.js';
+import {
+  type Resolution,
+  resolveButton,
+  resolvedMeanwhile,
+  resolveSubmission,
+  type Settled,
+  storedBooking,
+  unresolvedWithDraft,
+} from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { unresolvedWithDraft } from '../kit/attempts.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { onResolve, type Resolution, resolvedMeanwhile, type Settled } from '../kit/resolve.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { updateDoneView, updateFailedView } from './blocks.js';
 import type { UpdateDeps, UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { announce } from './send.js';
 import { checkUpdate } from './steps.js';
 
@@ -65,12 +74,17 @@ async function settle(
 }
 
 export function register(app: App, deps: Core): void {
-  onResolve(
-    app,
-    deps,
-    { button: ids.resolveUpdateOpen, form: ids.resolveUpdateForm },
+  const find = (key: string, asker: Asker) => unresolved(deps, key, asker);
+  app.action<ButtonClick, Told>(
+    ids.resolveUpdateOpen,
     requires(deps, 'update'),
-    (key, asker) => unresolved(deps, key, asker),
-    (found, resolution) => settle(deps, found, resolution),
+    ackNow,
+    tellClicker,
+    resolveButton(deps, ids.resolveUpdateForm, find),
+  );
+  app.view<ViewSubmitAction>(
+    ids.resolveUpdateForm,
+    requires(deps, 'update'),
+    resolveSubmission(find, (found, resolution) => settle(deps, found, resolution)),
   );
 }

@@ -1,14 +1,15 @@
 /** "Try again" after a failed update, and "Send again" after one of unknown outcome. */
 import type { App } from '@slack/bolt';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { onModalButton } from '../kit/buttons.js';
-import { ids, viewMetadata } from '../kit/ids.js';
+import { viewMetadata } from '../kit/ids.js';
+import { ackNow, type ButtonClick, type InModal, inModal } from '../kit/listener.js';
 import { sendFromButton, showInModal } from '../kit/modal.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { updateWorkingView } from './blocks.js';
 import type { UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { startUpdate } from './send.js';
 import { checkUpdate, updateForm } from './steps.js';
 
@@ -22,11 +23,13 @@ export function register(app: App, deps: Core): void {
     [ids.updateRetry, 'failed'],
     [ids.updateSendChecked, 'unknown'],
   ] as const) {
-    onModalButton<DraftContext<UpdateDraft>>(
-      app,
+    app.action<ButtonClick, DraftContext<UpdateDraft> & InModal>(
       actionId,
-      [requires(deps, 'update'), withDraft(deps.store.drafts, 'update')],
-      async (view, client, _action, { draft }) => {
+      requires(deps, 'update'),
+      withDraft(deps.store.drafts, 'update'),
+      ackNow,
+      inModal,
+      async ({ client, context: { modal: view, draft } }) => {
         const stored = await storedBooking(deps, draft.data.trackingNumber);
         if (!stored) return;
         const check = await checkUpdate(deps, draft, stored);

@@ -2,9 +2,9 @@
 import type { ModalView } from '@slack/types';
 import type { BookingRecord, Draft } from '../../store/index.js';
 import type { Booking, FieldError } from '../../waybill/schemas.js';
+import { storedBooking } from '../booking/index.js';
 import { saveToShow } from '../kit/drafts.js';
 import { viewMetadata } from '../kit/ids.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import { updateFormView } from './blocks.js';
 import {
   formValuesOf,

@@ -1,12 +1,12 @@
 /** "Send update" on the update form. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds, mergeInput, readFormState, type StateValues, slackErrors } from '../kit/forms.js';
-import { ids } from '../kit/ids.js';
-import { storedBooking } from '../kit/stored-booking.js';
 import type { UpdateDraft } from './draft.js';
+import { ids } from './ids.js';
 import { startUpdate } from './send.js';
 import { checkUpdate } from './steps.js';
 

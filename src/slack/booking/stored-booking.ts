@@ -4,8 +4,8 @@ import { zonedDateAndTime } from '../../waybill/dates.js';
 import { PAYING_OUTCOMES } from '../../waybill/remittance.js';
 import { type Booking, validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
 import { bookingCard, type CardRemittance } from './booking-card.js';
-import type { SlackClient } from './delivery.js';
 
 /** A stored booking (stored JSON has dates as text), parsed by the Booking schema; undefined if unknown. */
 export async function storedBooking(

@@ -2,7 +2,7 @@
 import type { InputBlock, KnownBlock } from '@slack/types';
 import { CONFIRMATION, type ReceiverRecord, recordWords } from '../../operations/receiver-record.js';
 import type { ReceiverCheck } from '../../store/index.js';
-import { context, plain } from './blocks.js';
+import { context, plain } from '../kit/blocks.js';
 
 /** The review's checkbox: its block, the field named when Confirm booking comes without it. */
 export const RECEIVER_CONFIRM_BLOCK = 'receiver_confirm';

@@ -1,15 +1,19 @@
 /** Resolve on a courier call of unknown outcome: the button, the form and its checks, for bookings and updates alike. */
-import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import type {
+  Middleware,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Attempt } from '../../store/index.js';
 import type { Core } from '../core.js';
+import type { SlackClient } from '../kit/delivery.js';
+import { readFormState, type StateValues } from '../kit/forms.js';
+import { readViewMetadata, viewMetadata } from '../kit/ids.js';
+import type { ButtonClick, Told } from '../kit/listener.js';
+import { openModalSoon, showInModal } from '../kit/modal.js';
 import { resolveBlocks, resolveForm, resolveNotice } from './attempts.js';
-import { tellClicker } from './buttons.js';
-import type { SlackClient } from './delivery.js';
-import { readFormState, type StateValues } from './forms.js';
-import { readViewMetadata, viewMetadata } from './ids.js';
-import type { Guard } from './listener.js';
-import { openModalSoon, showInModal } from './modal.js';
 
 /** What the person answered: the courier has it (with its reference, maybe) or does not. */
 export interface Resolution {
@@ -26,22 +30,22 @@ export type Settled = { view: ModalView } | { problem: string };
 export const resolvedMeanwhile: Settled = { problem: 'Someone resolved it meanwhile.' };
 
 /**
- * `find` reads the attempt a button or form names, and its draft, or says why it cannot be
- * resolved (by the person asking, too); `settle` records the answer (once) and says what the modal shows. In the outcome modal
- * the form takes its place; from a message (the private one, the digest) it opens.
+ * `find` reads the attempt a button or form names, and its draft, or says why it cannot be resolved
+ * (by the person asking, too); `settle` records the answer (once) and says what the modal shows.
  */
-export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>(
-  app: App,
+type Find<F> = (key: string, asker: { client: SlackClient; userId: string }) => Promise<F | string>;
+
+/**
+ * The Resolve button's listener (after `ackNow` and `tellClicker`): in the outcome modal the form
+ * takes its place; from a message (the private one, the digest) it opens.
+ */
+export function resolveButton<F extends { attempt: Attempt; draft: { id: string } }>(
   deps: Pick<Core, 'waybill' | 'inFlight' | 'logger'>,
-  ids: { button: string; form: string },
-  guard: Guard,
-  find: (key: string, asker: { client: SlackClient; userId: string }) => Promise<F | string>,
-  settle: (found: F, resolution: Resolution) => Promise<Settled>,
-): void {
-  app.action<BlockAction<ButtonAction>>(ids.button, guard, async ({ ack, body, action, client, respond }) => {
-    await ack();
+  formId: string,
+  find: Find<F>,
+): Middleware<SlackActionMiddlewareArgs<ButtonClick>, Told> {
+  return async ({ body, action, client, context: { tell } }) => {
     const found = await find(action.value ?? '', { client, userId: body.user.id });
-    const tell = tellClicker(body, client, respond);
     if (typeof found === 'string') {
       if (body.view) await client.views.push({ trigger_id: body.trigger_id, view: resolveNotice(found) });
       else await tell({ response_type: 'ephemeral', replace_original: false, text: found });
@@ -49,7 +53,7 @@ export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>
     }
     const { attempt, draft } = found;
     const metadata = viewMetadata({ draftId: draft.id, attemptKey: attempt.key });
-    const form = resolveForm(attempt.trackingNumber ?? '', deps.waybill.env, metadata, ids.form);
+    const form = resolveForm(attempt.trackingNumber ?? '', deps.waybill.env, metadata, formId);
     if (body.view) await showInModal(client, body.view.id, form);
     else
       openModalSoon(deps, client, {
@@ -58,9 +62,15 @@ export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>
         again: 'click *Resolve*',
         view: () => form,
       });
-  });
+  };
+}
 
-  app.view<ViewSubmitAction>(ids.form, guard, async ({ ack, view, body, client }) => {
+/** The Resolve form's listener: the answer checked (said under its input), then settled. */
+export function resolveSubmission<F extends { attempt: Attempt; draft: { id: string } }>(
+  find: Find<F>,
+  settle: (found: F, resolution: Resolution) => Promise<Settled>,
+): Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>> {
+  return async ({ ack, view, body, client }) => {
     const errors = (problem: string, field: string = resolveBlocks.verdict) =>
       ack({ response_action: 'errors', errors: { [field]: problem } });
     const found = await find(readViewMetadata(view.private_metadata)?.attemptKey ?? '', {
@@ -78,5 +88,5 @@ export function onResolve<F extends { attempt: Attempt; draft: { id: string } }>
     const settled = await settle(found, { verdict, reference, userId: body.user.id, client });
     if ('problem' in settled) return errors(settled.problem);
     await ack({ response_action: 'update', view: settled.view });
-  });
+  };
 }

@@ -3,12 +3,12 @@ import type { ActionsBlock } from '@slack/types';
 import type { Logger } from 'pino';
 import type { WaybillEnv } from '../../config.js';
 import type { Attempt } from '../../store/index.js';
+import { context, notice, outcomeModal, section } from '../kit/blocks.js';
+import { postToUser, type SlackClient } from '../kit/delivery.js';
+import { showInModal } from '../kit/modal.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { resolveActions } from './attempts.js';
-import { context, notice, outcomeModal, section } from './blocks.js';
-import { postToUser, type SlackClient } from './delivery.js';
 import { ids } from './ids.js';
-import { showInModal } from './modal.js';
-import { escapeMrkdwn } from './mrkdwn.js';
 
 function abandonedText(attempt: Attempt): string {
   const tn = escapeMrkdwn(attempt.trackingNumber ?? '');

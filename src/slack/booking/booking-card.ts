@@ -15,9 +15,9 @@ import {
   placeLine,
   plain,
   section,
-} from './blocks.js';
+} from '../kit/blocks.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
-import { escapeMrkdwn } from './mrkdwn.js';
 import { receiverCardBlocks } from './receiver-line.js';
 
 export interface CardInput {

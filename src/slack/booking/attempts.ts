@@ -4,10 +4,10 @@ import type { WaybillEnv } from '../../config.js';
 import { draftIdOfAttempt } from '../../operations/attempts.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import type { Core } from '../core.js';
-import { environmentNotice, plain, section } from './blocks.js';
-import { VALUE_ACTION } from './forms.js';
+import { environmentNotice, plain, section } from '../kit/blocks.js';
+import { VALUE_ACTION } from '../kit/forms.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
-import { escapeMrkdwn } from './mrkdwn.js';
 
 /** Resolve, on a courier call of unknown outcome: the person says what the courier told them. */
 export function resolveActions(attemptKey: string, actionId: string = ids.resolveOpen): ActionsBlock {

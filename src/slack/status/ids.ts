@@ -1,0 +1,4 @@
+/** The ids of statuses: the callback and action ids Slack sends back to route a submission or a click. */
+export const ids = {
+  statusForm: 'status_form',
+} as const;

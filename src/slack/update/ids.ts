@@ -1,0 +1,9 @@
+/** The ids of waybill updates: the callback and action ids Slack sends back to route a submission or a click. */
+export const ids = {
+  updateForm: 'update_form',
+  updateRetry: 'update_retry',
+  updateBack: 'update_back',
+  updateSendChecked: 'update_send_checked',
+  resolveUpdateOpen: 'resolve_update_open',
+  resolveUpdateForm: 'resolve_update_form',
+} as const;
