@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     everyMs: bot.database.leaseRenewMs,
     tell: async (abandoned) => deps.inFlight.run('tell abandoned', () => tell(abandoned)),
   });
-  // The features' background work: the bulk rows queue, the daily digest.
+  // The background work each feature's register added: the bulk rows queue, digest, report, reminders.
   deps.jobs.start();
 
   // Before the ready line: whoever reacts to it with SIGTERM gets a clean stop.

@@ -1,4 +1,9 @@
-/** Bulk booking with real bot processes on one PostgreSQL database: a replica killed or stopped mid-file, two imports of one file at once. */
+/**
+ * Bulk booking with real bot processes on one PostgreSQL database: `kill -9` of a replica mid-file (the other
+ * books every row once, the cut-off row unknown, one card and results file), SIGTERM mid-file (no courier
+ * call after the signal, the rows in flight unknown, the rest booked at the next start), two imports of one
+ * file at once.
+ */
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
 import { describePostgres } from './store/backends.js';

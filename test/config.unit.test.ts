@@ -1,3 +1,7 @@
+/**
+ * Every setting and its one-line message (`.env.example`'s placeholders included); every bad one at once, a
+ * line each.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,

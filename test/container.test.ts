@@ -1,3 +1,10 @@
+/**
+ * The `Dockerfile`'s runtime stage (production dependencies and `dist/` only, unprivileged user, health
+ * check, `npm start`'s V8 options, no `VOLUME`), its base image a minor release, `.npmrc` copied before each
+ * install, the lock file's packages with install scripts, and `compose.yaml`; that layout built in a
+ * directory (`npm ci --omit=dev` on a `PATH` without build tools), started with the image's `CMD` as an
+ * unprivileged user in Socket Mode, probed, its health check run, stopped by SIGTERM or SIGINT.
+ */
 // The container recipe: the Dockerfile's runtime stage and compose.yaml as written, and that runtime layout (a production install and dist/) started with the image's CMD, probed, and stopped by SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,8 @@
-/** Keeps the docs true to the code: the scripts, settings, files and log line they name exist. */
+/**
+ * Keeps the docs true to the code: the scripts, settings, folders and log line they name exist, wire keys are
+ * described, links resolve, every test file says what it covers, and the example alerts fit the example
+ * scrape.
+ */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,33 +148,41 @@ describe('the docs', () => {
       expect([...documented], `${name} is read but not documented`).toContain(name);
   });
 
-  it('list every file under src/ in the layout of CONTRIBUTING.md, and only files that exist', () => {
+  it('name every folder under src/ in the map of CONTRIBUTING.md, and only folders that exist', () => {
     const section =
       read('CONTRIBUTING.md')
         .split(/^## Layout$/m)[1]
         ?.split(/^## /m)[0] ?? '';
     const tree = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const listed: string[] = [];
-    const folders: string[] = [];
+    const named: string[] = [];
+    const parents: string[] = [];
     for (const line of tree.split('\n')) {
-      const match = /^( *)(\S+)/.exec(line);
+      const match = /^( *)(\S+\/)(?: |$)/.exec(line);
       if (!match) continue;
       const [, indent = '', name = ''] = match;
       expect(indent.length % 2, `indentation of "${line}"`).toBe(0);
-      folders.length = indent.length / 2;
-      listed.push(folders.join('') + name);
-      if (name.endsWith('/')) folders.push(name);
+      parents.length = indent.length / 2;
+      named.push(parents.join('') + name);
+      parents.push(name);
     }
-    for (const path of listed) expect(existsSync(join(root, path)), `${path} is listed`).toBe(true);
-    expect(listed.filter((path) => path.startsWith('src/') && !path.endsWith('/')).sort()).toEqual(
-      filesUnder('src'),
-    );
+    for (const path of named) expect(existsSync(join(root, path)), `${path} is named`).toBe(true);
+    const folders = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
+      .map((path) => `src/${path.split('\\').join('/')}`)
+      .filter((path) => statSync(join(root, path)).isDirectory())
+      .map((path) => `${path}/`);
+    expect(named.filter((path) => path.startsWith('src/') && path !== 'src/').sort()).toEqual(folders.sort());
   });
 
-  it('list every test file in the tests table of CONTRIBUTING.md', () => {
-    const contributing = read('CONTRIBUTING.md');
+  it('open every test file with a doc comment saying what it covers', () => {
     for (const path of filesUnder('test').filter((p) => p.endsWith('.test.ts'))) {
-      expect(contributing, `${path} in the tests table`).toContain(`| \`${path}\` |`);
+      const comment = /^\/\*\*([\s\S]*?)\*\//.exec(read(path))?.[1] ?? '';
+      expect(
+        comment
+          .replace(/[\s*]+/g, ' ')
+          .trim()
+          .split(' ').length,
+        `${path} opens with a doc comment`,
+      ).toBeGreaterThan(3);
     }
   });
 

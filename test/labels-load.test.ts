@@ -1,3 +1,10 @@
+/**
+ * Labels drawn off the event loop: a 999-label print and another at once while a third person's help is
+ * acknowledged every 100 ms (each ack and the loop's delay bounded, main showed 25 s); SIGTERM to the real
+ * entry point during a 999-label print seen at once, the print given up and its person told, exit 0; a
+ * remittance while the renderer is stopped: recorded, the modal saying its results could not be made, the
+ * same file again recognised.
+ */
 // Labels are made off the main thread: other people's commands are acknowledged while two prints run, a SIGTERM during a print is seen at once, and a remittance whose results cannot be made then says so.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

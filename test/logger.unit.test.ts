@@ -1,3 +1,4 @@
+/** Secret redaction, by value and by credential shape. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED, secretScrubber } from '../src/logger.js';

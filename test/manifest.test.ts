@@ -1,3 +1,4 @@
+/** `manifest.yml` against Slack's manifest JSON Schema. */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * `engines` read as npm does; on Node 22.12.0 (from the registry, below `engines`) the bot stops with one
+ * line naming the Node it needs, and `npm ci` refuses (`EBADENGINE`)
+ */
 // The Node versions of package.json's engines, held to: the bot started on an older Node says in one line which it needs (rather than dying of the SQLite driver's binary), and an install on one refuses.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,3 +1,8 @@
+/**
+ * What a production install relies on: dependencies are what `src/` imports at run time, the `better-sqlite3`
+ * release the running Node loads, `npm start` needs only node, `scripts/build.mjs --if-stale` builds only
+ * when `dist/` is stale.
+ */
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,

@@ -1,3 +1,8 @@
+/**
+ * The real entry point as a child process: sandbox notice, SIGTERM exit 0 (also with a client still sending),
+ * a call abandoned by the last run reported at start-up, a bulk file stopped mid-way finished at the next
+ * start (SQLite), start-up errors (PostgreSQL unreachable included)
+ */
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';

@@ -1,4 +1,9 @@
-/** Two real bot processes on one PostgreSQL database, requests alternating between them: what must hold across replicas. */
+/**
+ * Two real bot processes on one PostgreSQL database, requests alternating between them: a `/book` across
+ * both, a confirmation delivered to both at once, a replica killed mid-form and mid-call (the other reports
+ * the call once its lease expires), an update's concurrency, a re-delivery to the other replica, a Home tab
+ * kept by one replica redrawn after a booking on the other.
+ */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ids } from '../fakes/ids.js';
 import type { FakeCall } from '../fakes/slack-fake.js';

@@ -1,3 +1,7 @@
+/**
+ * SIGTERM and SIGINT to `npm start`'s own pid (npm, then the bot): the bot stops gracefully, the courier call
+ * in flight finishes, npm exits 0.
+ */
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { quoteCommandText, quoteTyped } from '../fakes/quote-values.js';

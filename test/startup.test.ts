@@ -1,3 +1,10 @@
+/**
+ * Every start-up failure as a real process, one line on stderr and exit 1 within a bound (a line per bad
+ * setting, all at once): port taken, `PORT` and `HEALTH_PORT` the same, `DATABASE_PATH` under a file,
+ * unwritable or under `/proc`, a token Slack refuses, `.env.example`'s placeholders, Slack refusing the
+ * connection or never answering (and why a request got no answer, by its cause), `npm run sandbox`'s port
+ * taken; the start-up check's retries logged as JSON.
+ */
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';

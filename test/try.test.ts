@@ -1,3 +1,7 @@
+/**
+ * `npm run try` as a newcomer runs it: the command it prints sends a signed `/quote`, the form and the
+ * sandbox's price appear, SIGTERM stops it; the command alone says to start the bot first.
+ */
 // `npm run try`: the bot against the fake Slack without a workspace; the command it prints sends a signed /quote, and the form and the sandbox's price appear.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -195,7 +195,7 @@ const STATEMENTS_KEPT = 200;
 /**
  * Each statement prepared once and kept by its SQL text. The query builder prepares one for every
  * query it runs otherwise: SQLite compiles it again each time, and each lives until it is collected
- * (with better-sqlite3 13 that held 14 MB of the bot's peak on Node 24, see bench/README.md).
+ * (with better-sqlite3 13 that held 14 MB of the bot's peak on Node 24, measured by npm run bench).
  * `in (…)` lists make the texts open-ended, so the least recently used go first; a statement still
  * being iterated is not handed out again.
  */

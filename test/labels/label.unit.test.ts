@@ -1,3 +1,9 @@
+/**
+ * Labels read as a machine reads them (MuPDF renders, ZXing decodes): one page per parcel, each Code 128 and
+ * the QR code, 4x6 and A6, COD or prepaid, the test mark, names with Ñ, overlong text kept clear of the
+ * barcode; emoji, CJK, Hebrew and Arabic marked and listed, every glyph inside the margin and off the
+ * barcode.
+ */
 // Parcel labels read as a machine reads them: pages rendered by MuPDF, barcodes decoded by ZXing, the text layer extracted.
 import * as mupdf from 'mupdf';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,10 @@
+/**
+ * ZPL labels read as a printer reads them (`test/labels/read-zpl.ts`: commands parsed, fields placed in dots,
+ * a label drawn and ZXing decoding it): one label per parcel at 203 and 300 dpi, `^CI28`, the k-th parcel's
+ * `^BC`, the booking's `^BQ`, names with Ñ and ë, every field inside the label and no text over a barcode,
+ * overlong text wrapped and cut; characters font 0 cannot print marked and listed, ZPL's own `^` `~` `_` `\`
+ * kept as text; 999 labels in file order.
+ */
 // ZPL labels read as a printer reads them: parsed into commands, each field placed in dots, a label rendered and its barcodes decoded by ZXing.
 import { describe, expect, it } from 'vitest';
 import {

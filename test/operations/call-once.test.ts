@@ -1,3 +1,8 @@
+/**
+ * CallOnce on SQLite and PostgreSQL with the sandbox courier: done (the record step, the attempt and the
+ * audit entry together), failed (a refusal, a 429 rate-limited), unknown (a timeout), the database briefly
+ * away (waited for, told once) or never answering (unrecorded); the same key twice calls the courier once.
+ */
 // callOnce against a real store (SQLite, PostgreSQL) and the real sandbox courier over loopback: each tagged result, recorded once.
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';

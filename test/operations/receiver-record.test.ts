@@ -1,3 +1,8 @@
+/**
+ * The receiver risk rule (each threshold, both off, confirmation only for COD), the record's words, the
+ * lookup by E.164, `RECEIVER_RISK_RETURNS` and `RECEIVER_RISK_FAILED` read as `count/window` or `0`, a bad
+ * value one line naming it.
+ */
 // The receiver risk rule, its words and its settings: RECEIVER_RISK_RETURNS and RECEIVER_RISK_FAILED as count/window.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadBotConfig } from '../../src/config.js';

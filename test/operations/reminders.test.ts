@@ -1,3 +1,9 @@
+/**
+ * The reminders' decisions: quiet hours across midnight, within a day and off, weekends quiet, in Manila; one
+ * DM per person per `ATTENTION_BATCH_EVERY`; not before due, never twice, again for a new episode; a live
+ * replica's claim left, a gone one's taken over; snooze ends and what follows; escalation once, after 24 h,
+ * not in quiet hours, only with a channel.
+ */
 // The reminders' pure decisions: quiet hours across midnight and weekends in Manila, one DM per person per
 // ATTENTION_BATCH_EVERY, what is sent again (snooze over, a new episode, a gone replica's claim), escalation, snooze ends.
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * SettleBooking on SQLite and PostgreSQL: the courier has it (the booking and the caller's bookkeeping
+ * stored, the attempt succeeded) or not (the attempt failed), recorded once whoever answers first.
+ */
 // settleBooking against a real store (SQLite, PostgreSQL): a person's verdict on a booking of unknown
 // outcome, recorded once whoever answers first; the booking stored as sending stores it.
 import pino from 'pino';

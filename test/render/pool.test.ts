@@ -1,3 +1,8 @@
+/**
+ * The render pool: a PDF's bytes and its unprintable characters back, and a manifest (BigInt cents) made into
+ * the same CSV as on the main thread; a task past the queue refused; on stop, the task running and those
+ * waiting refused, and any after.
+ */
 // The render pool: results as the rendering functions return them (Buffers, BigInts), its queue bounded, everything refused once stopped.
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleBooking, samplePrintSettings as settings } from '../../fakes/label-bookings.js';

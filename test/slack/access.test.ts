@@ -1,3 +1,8 @@
+/**
+ * Who may do what, on every entry point (shortcuts and the channel chosen for a global one included); user
+ * groups; `/waybill` verbs read in any case by the guard and the command, an unknown word named (with the
+ * verbs it is close to) before the help.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { fillToReview } from '../support/booking-flow.js';

@@ -1,4 +1,9 @@
-/** The address book end to end: parties saved by bookings, the type-ahead on /quote and /book, /waybill addresses, access. */
+/**
+ * The address book end to end: parties saved by bookings (and not by refused ones), the type-ahead on /quote
+ * and /book through `block_suggestion` and `block_actions` (options, limits, timing with 5,000 parties,
+ * filling), Book from this message with a saved party, /waybill addresses search, edit (a barangay that no
+ * longer fits its city refused on its input) and delete, access.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { quoteTyped } from '../../fakes/quote-values.js';

@@ -1,3 +1,7 @@
+/**
+ * The address book's options and list within Slack's limits: 100 options, 75-character text cut without
+ * breaking a character, blocks, escaping.
+ */
 // The address book's options and list as Slack limits them: option text, values, counts, blocks, escaping.
 import { describe, expect, it } from 'vitest';
 import {

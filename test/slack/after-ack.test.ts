@@ -1,3 +1,9 @@
+/**
+ * On SQLite and PostgreSQL: work after an ack that fails, told in its modal (privately once it is closed; a
+ * command's labels refused by Slack told privately where it was typed, naming what failed), and logged; a
+ * remittance file's NUL, control characters and 4,000-character tracking number read as problem lines and
+ * stored.
+ */
 // Work after an ack that fails is told where the person looks; a remittance file's cells the database cannot store are problem lines; on both backends.
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';

@@ -1,3 +1,6 @@
+/**
+ * Attempt keys and claims: the same request keeps its key, a changed one gets a new key under the same claim.
+ */
 // Attempt keys and claims: the same request keeps its key, a changed one gets another under the same claim.
 import { describe, expect, it } from 'vitest';
 import { bookingAttempt, updateAttempt } from '../../src/operations/attempts.js';

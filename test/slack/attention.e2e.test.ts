@@ -1,3 +1,9 @@
+/**
+ * What needs attention on both backends with a clock the test moves: each rule raised when due and not a
+ * minute before (a failed attempt, no pickup by the end of the next day in Manila, in transit, COD not
+ * remitted, an unknown booking), a fixed one dropped, a rule set to 0 off; `/waybill attention` and the Home
+ * tab, yours first and the team's with owners; 500 items within Block Kit's limits.
+ */
 // What needs attention, on both backends with a clock the test moves: each rule raises its item when it falls
 // due and not before, an item fixed meanwhile drops out, a rule set to 0 is off; /waybill attention and the
 // Home tab list the person's first, the daily digest counts them; 500 items within Block Kit's limits.

@@ -1,3 +1,7 @@
+/**
+ * `/book` end to end, on SQLite and PostgreSQL: every step, a profile, three parcels, the exact body, card,
+ * stored rows, double submit, an edited booking after a rejection, unknown outcome never resent, restart.
+ */
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';

@@ -1,3 +1,10 @@
+/**
+ * A bulk booking while PostgreSQL restarts with a row at the courier (its answer kept, or lost: outcome
+ * unknown, never resent) or a connection is cut (mid-bookkeeping, after a row's claim or its attempt reached
+ * the database): the window told, every row booked once, none refused, one card, thread and results file;
+ * Slack answering 429 to `files.info`, `chat.postMessage` and the upload during a file: each arrives once, no
+ * row booked twice.
+ */
 // A bulk booking while PostgreSQL restarts or cuts a connection, and while Slack answers 429: nothing lost, nothing doubled, the dispatcher told.
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';

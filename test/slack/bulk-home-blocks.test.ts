@@ -1,3 +1,8 @@
+/**
+ * Block Kit of the Home tab, bulk booking and COD remittance at their largest: 1500 problems paged, 500 rows
+ * in the thread, a 5,000-line remittance and 5,000 outstanding bookings summarised, every view within Slack's
+ * limits, everything typed escaped.
+ */
 // Block Kit of the Home tab, bulk booking and COD remittance at their largest: within Slack's limits, everything typed escaped.
 
 import { describe, expect, it } from 'vitest';

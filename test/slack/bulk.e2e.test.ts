@@ -1,3 +1,11 @@
+/**
+ * Bulk booking end to end on both backends: `/book import`, the file downloaded with the bot's token, a clean
+ * file, errors in several rows, a courier refusal and an unknown outcome mid-file, a courier answering 429
+ * (slowed down, no row refused), re-runs that book no row twice, a double click, unreadable and oversized
+ * files, its own permission; the token never sent outside Slack's file hosts, another person's file refused,
+ * stalled, trickling and cut-off downloads told plainly at the check and at the booking; card, thread and
+ * results file.
+ */
 // Bulk booking end to end: /book import, the file input submitted, the file downloaded and results uploaded through the fake Slack, the sandbox courier.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

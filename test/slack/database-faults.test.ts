@@ -1,3 +1,10 @@
+/**
+ * A booking confirmation on PostgreSQL while it restarts (before the call, while the courier call is out, in
+ * the middle of the bookkeeping), a connection cut after the attempt's commit reached the server (Confirm
+ * again on the same replica, on another one, or the bot stopped first), a statement timeout before and after
+ * the courier call, 100 confirmations at once on a pool of one connection: each told in its modal, booked and
+ * recorded once, one courier call each.
+ */
 // Booking confirmations while PostgreSQL restarts, cuts a connection, runs out of pooled connections or times a statement out.
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

@@ -1,3 +1,9 @@
+/**
+ * Replicas sharing one database (a re-delivery to another replica, a gone replica's call told in its modal, a
+ * typed tracking number reserved once); PostgreSQL lost and back through a proxy: each kind of request told
+ * plainly (within Slack's 3 s when the database takes connections and never answers), a booking recorded once
+ * it is back, a remittance file while it is away, `/healthz` 503.
+ */
 // The bot and its database: several replicas on one, and the database lost and back while the bot runs.
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

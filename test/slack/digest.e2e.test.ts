@@ -1,3 +1,9 @@
+/**
+ * The daily digest on both backends with a clock the test sets: two replicas post it exactly once at
+ * DIGEST_TIME (its CSV file parsed), late with a note when nobody was up, never on the next day; SIGTERM
+ * between a replica's claim of the day and its post (the stop waits for the post, posted once); `/waybill
+ * digest` with an unknown booking resolved both ways; a busy day in 50 blocks; DIGEST_* settings checked.
+ */
 // The daily digest: once a day across two replicas on one database, with a clock the test moves;
 // late when nobody was up, never the next day; on demand with /waybill digest; a busy day in 50 blocks.
 

@@ -1,3 +1,4 @@
+/** Mrkdwn escaping on every surface. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import type { AppResponse } from '../../fakes/slack-requests.js';

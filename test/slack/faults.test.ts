@@ -1,3 +1,4 @@
+/** Courier and Slack faults, retries, re-deliveries, shutdown with calls in flight (told in their modal) */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+/** Which addresses the bot's token may be sent to when it downloads a file. */
 // Which addresses the bot's token may be sent to when it downloads a file a person chose; a large upload streamed.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

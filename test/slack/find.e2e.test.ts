@@ -1,3 +1,11 @@
+/**
+ * `/waybill find` on both backends: every kind of word (names, phones in any format, references, tracking
+ * numbers and their start, city, barangay, description) and filter (status, days, owner, COD, prepaid),
+ * newest first; filters it cannot read named; 100 results through **More** ten at a time, each page within
+ * Slack's limits; **Show**; names escaped; with `ALLOWED_CHANNEL_IDS`, other channels' bookings on no page;
+ * the Home tab's **Find a booking** box (results in a DM, More there, refused without the permission); the
+ * command and More over Socket Mode.
+ */
 // /waybill find on both backends: words and filters, pages of ten with More, Show, the channel rule, escaping.
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

@@ -1,3 +1,4 @@
+/** The Home tab's refresher: bursts coalesce, tabs never opened are left alone, publishes spaced. */
 // The Home tab's refresher: bursts of changes coalesce, people who never opened it are left alone, publishes are spaced.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';

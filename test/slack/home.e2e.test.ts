@@ -1,3 +1,8 @@
+/**
+ * The Home tab from `app_home_opened`: today's bookings, unfinished ones with Resume, recent quotes, the
+ * finance section (COD owed, aged) for finance users only, redrawn after one's own booking, a burst drawn
+ * twice; exports from `/waybill export` and the Home tab.
+ */
 // The Home tab and exports end to end: app_home_opened events, Home-tab buttons, /waybill export, files uploaded through the fake Slack.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';

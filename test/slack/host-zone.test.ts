@@ -1,3 +1,4 @@
+/** Default dates of `/quote` and `/book` with the host in another time zone. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 

@@ -1,3 +1,7 @@
+/**
+ * Work after an ack waits while other requests wait for theirs (one piece per turn, at most 750 ms), so a
+ * burst is acknowledged first.
+ */
 // Work after an ack waits while other requests wait for theirs: a burst is acknowledged first.
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';

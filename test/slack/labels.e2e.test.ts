@@ -1,3 +1,15 @@
+/**
+ * Labels and the pickup manifest end to end on both backends: Print labels on the card and `/waybill label`
+ * (pages, barcodes decoded, the current record, a reprint, the card out of reach), a CSV import's labels in
+ * file order (also while Slack answers 429 to the upload: shared once), Slack refusing every upload (told to
+ * try again); ZPL (`LABEL_FORMAT=zpl`, 300 dpi) from the card, parsed and its barcodes decoded, `pdf` or
+ * `zpl` asked by command, both files with `both` (each one's unprintable characters named with its mark), an
+ * import's labels as one ZPL file in file order; Send to printer beside the ZPL file, a loopback printer
+ * receiving that file once, and one that refuses, never answers or resets told plainly, the click
+ * acknowledged first; no label for an unknown outcome, a refusal or an unknown number, access; `/waybill
+ * manifest` and the Home tab's Pickup list, each of its files shared once when an upload fails; characters
+ * the font cannot draw named to the person printing, escaped.
+ */
 // Parcel labels and the pickup manifest end to end: Print labels on the card, /waybill label and manifest, the Home tab's Pickup list; PDFs read back as a machine reads them.
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { parse } from 'csv-parse/sync';

@@ -1,3 +1,7 @@
+/**
+ * Malformed and unknown Slack requests (those no listener handles answered at once, with Bolt's own timeout
+ * set to 10 minutes, and the sender told), commands without text, forms Slack will not open.
+ */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import {

@@ -1,3 +1,8 @@
+/**
+ * Every metric moved by its event: requests by kind and outcome, ack latency, courier calls ok / refused /
+ * unknown with latency, calls in flight, unknown outcomes outstanding, Slack API errors and rate-limit waits,
+ * bulk rows; the request id on a request's lines, the courier's included; `/metrics` scraped.
+ */
 // The metrics, each moved by its event through a whole bot (signed requests, the fake Slack, the sandbox), and scraped as Prometheus text; the request id on a request's log lines.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,8 @@
+/**
+ * A NUL character in command text, a button's value, a modal's `private_metadata` or a form's input, on
+ * SQLite and PostgreSQL, over HTTP and Socket Mode: refused (an expired form, an error on the input), nothing
+ * stored, no error.
+ */
 // A NUL character in what a request names (a tracking number, a draft id, an attempt key, a note), on
 // both backends: PostgreSQL refuses one in text, so each is refused before any listener, as Slack never
 // sends one; typed into a form, it is bad input, said on the input.

@@ -1,3 +1,7 @@
+/**
+ * The one outcome model without Bolt: a stored attempt and an operation's failure to an outcome, each
+ * rendered in a feature's words in its outcome modal.
+ */
 // The one outcome model, without Bolt: an attempt's stored state and an operation's result to an outcome, rendered in a feature's words.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,9 @@
+/**
+ * Owners on both backends: the card's owner and people picker, Take it and Assign (`users_select`) with the
+ * cards, thread lines, audit row and the new owner's DM; `/waybill assign` (a mention, any case, the same
+ * owner, no mention, an unknown number escaped); the Home tab and the export's `owner`; two replicas handing
+ * one booking over at once; access refused.
+ */
 // Owners of bookings, on both backends: the card shows the owner, Take it and Assign (a people picker) on it,
 // /waybill assign, the audit, the Home tab and the export; two replicas handing one booking over at once; access.
 import { expect, it } from 'vitest';

@@ -1,3 +1,8 @@
+/**
+ * On SQLite and PostgreSQL: a modal's draft is its opener's (a forged submission by someone else refused and
+ * logged); a booking is its channel's (every command and button naming one made outside
+ * `ALLOWED_CHANNEL_IDS`, and Resolve, refused from an allowed channel)
+ */
 // Whose is it: a modal's draft is its opener's, and a booking belongs to its channel; on both backends.
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

@@ -1,3 +1,8 @@
+/**
+ * The probes in both modes: live, ready (the database, the receiver or the Socket Mode connection: not ready
+ * while it reconnects), 503 while stopping; `/metrics` only on `HEALTH_PORT` (the entry point in HTTP mode
+ * with and without it); the entry point in Socket Mode with `HEALTH_PORT`, SIGTERM with a call in flight.
+ */
 // The probes in both modes: liveness, readiness (the database and Slack's connection or the receiver), 503 while stopping; /metrics only on HEALTH_PORT; the real entry point in both modes.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

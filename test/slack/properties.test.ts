@@ -1,3 +1,4 @@
+/** Property-based: random payloads at every form. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

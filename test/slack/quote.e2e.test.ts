@@ -1,3 +1,4 @@
+/** `/quote` end to end: signed Slack requests into Bolt, the fake Slack Web API, the sandbox. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';

@@ -1,4 +1,7 @@
-/** Rebook end to end: from the card's button and /waybill rebook, through every step and the review, to a second booking. */
+/**
+ * Rebook end to end: from the card's button and /waybill rebook, through every step and the review, to a
+ * second booking; what is copied (the second body key by key), the COD check, unknown numbers.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { bookThroughModal, next } from '../support/booking-flow.js';

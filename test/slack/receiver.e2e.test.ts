@@ -1,3 +1,11 @@
+/**
+ * The receiver's record end to end on both backends: statuses recorded on an earlier booking to the same
+ * phone typed another way, the review's line and required confirmation for cash on delivery (refused inline
+ * without it), the card (also redrawn) and audit log naming who confirmed, prepaid without one, the rules
+ * off, a receiver flagged while the review is open, Try again after a refusal keeping the confirmed call, a
+ * workflow's booking keeping its record, a bookings file's check flagging its row, the export's column and
+ * the digest's count.
+ */
 // The receiver's record before booking, through signed Slack requests on both backends: statuses recorded
 // on an earlier booking to the same phone (typed another way), the review's line and its required
 // confirmation for cash on delivery, the card and audit log saying who confirmed, the export and digest.

@@ -1,4 +1,11 @@
-/** Tracking numbers recognised in channel messages (issue 32 part 2), on SQLite and PostgreSQL: `/waybill recognise`, `message` events as Slack sends them, the reply in the thread, Show all, the channel rule. */
+/**
+ * Tracking numbers recognised in channel messages, on SQLite and PostgreSQL and over Socket Mode: off until
+ * `/waybill recognise on`, one reply in the thread (escaped, the card's buttons), once a number a thread
+ * (also with two replicas given the same message at once), never for edits, bots or the card's own thread,
+ * three shown and Show all, `off`; the channel rule and the update permission; tracking-page links unfurled
+ * (`link_shared`, `chat.unfurl`), none without `TRACKING_URL_TEMPLATE`; 10,000 fuzzed ordinary messages read
+ * as naming nothing, a sample of them sent making no Slack call, store write or lookup.
+ */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

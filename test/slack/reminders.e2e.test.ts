@@ -1,3 +1,14 @@
+/**
+ * Reminders on both backends with a clock the test moves: a due item's one DM (`conversations.open`, its
+ * metadata) with Record status, Resolve, Snooze and Assign, never again; Snooze through the DM and the item
+ * back when it ends; Assign and Record status (the status modal submitted) from the DM; an unknown outcome's
+ * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
+ * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
+ * once to `ATTENTION_CHANNEL_ID` naming the owner; two replicas on one database (their turns and their claims
+ * at once) sending once; a replica gone between its claim and its post (its DM found in
+ * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
+ * within Block Kit's limits, escaped.
+ */
 // Reminders on both backends with a clock the test moves and the reminders job's turns taken by the test: a due
 // item's one DM and its buttons (Snooze, Assign, Record status) through signed requests, the permission and the
 // booking's conversation checked again, fix-before-due, escalation once; two replicas on one database sending once,

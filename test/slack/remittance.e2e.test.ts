@@ -1,3 +1,11 @@
+/**
+ * COD remittance end to end on both backends: `/waybill remittance` and the Home tab's button, the file
+ * downloaded with the bot's token, one file with every kind of line (card, totals of our bookings with
+ * not-ours apart, problems first, escaping, results file in the thread), the outstanding list (a short or
+ * zero payment stays on it), fees by booking day, a returned booking, `/waybill cod`'s ageing and its file,
+ * the booking card edited, a re-import that changes nothing, a correcting file, `/waybill show`, its
+ * permission; an unreadable file.
+ */
 // COD remittance end to end, on both backends: /waybill remittance and the Home tab's button, the file downloaded as Slack serves it, card, results file, outstanding list, booking cards, re-import, correction, permission.
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,11 @@
+/**
+ * The weekly report on both backends with a clock the test sets: two replicas post it exactly once at
+ * REPORT_TIME (not on other days, late with a note when nobody was up), its message (COD fees under a
+ * percentage rule and a return fee) and CSV file (parsed) and chart (the PNG decoded: its size, each bar's
+ * pixels against the CSV's numbers) agreeing; `/waybill report [from..to]` privately with its CSV in a DM
+ * (COD remitted by a reconciled file), a bad range named, the finance permission; a busy week in a few
+ * blocks, escaped; REPORT_* settings checked.
+ */
 // The weekly report: once a week across two replicas on one database, with a clock the test moves;
 // its numbers in the message and in a CSV that agree; late when nobody was up; a busy week in few blocks.
 

@@ -1,3 +1,9 @@
+/**
+ * Unknown bookings resolved on both backends: the courier has it (booked with the reference typed, its card,
+ * labels, the audit naming who decided, a second Resolve told) or not (claim freed, Send again books it once,
+ * double-clicked), Resolve submitted at the same moment on two replicas (the first answer counts once, the
+ * other told under the field), access refused. Unknown updates resolved both ways are in update.e2e.test.ts.
+ */
 // Unknown booking outcomes resolved by hand, through signed Slack requests, on both backends: the
 // courier has it (the booking recorded, its card, its labels) or does not (Send again, once).
 import { afterEach, expect, it } from 'vitest';

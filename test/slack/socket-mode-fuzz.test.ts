@@ -1,3 +1,8 @@
+/**
+ * Property-based: random and malformed Socket Mode envelopes (any type, any payload, not JSON, bytes), each
+ * one with an id acknowledged within 3 s (also envelopes of 1-8 MB, one at a time), a command without an id
+ * not acted on, no unhandled rejection, no courier call, still serving.
+ */
 // Random and malformed Socket Mode envelopes: each one acknowledged, no crash, no courier call.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';

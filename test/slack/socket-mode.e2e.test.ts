@@ -1,3 +1,9 @@
+/**
+ * Socket Mode over a real loopback WebSocket: `/quote` with errors acknowledged inline, `/book` to the card
+ * with a double click, the Home tab, a re-sent envelope ignored, an envelope Bolt cannot route acknowledged
+ * and logged, envelopes no listener handles acknowledged and their senders told, a `disconnect` from Slack
+ * followed by a reconnect.
+ */
 // Socket Mode, the manifest's default, end to end: envelopes over a real loopback WebSocket, acknowledged on it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

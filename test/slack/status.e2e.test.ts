@@ -1,3 +1,10 @@
+/**
+ * Parcel statuses end to end on both backends: Record status on the card (its modal, the card edited in
+ * place, one thread line per card, the audit row, the same status again changing nothing), inline errors,
+ * `/waybill status` and `/waybill show`'s history, the status words dispatchers type (any case,
+ * abbreviations, a reason alone; the choices named when ambiguous), notes escaped everywhere, the export's
+ * status columns, two replicas at once, access refused.
+ */
 // Parcel statuses recorded by dispatchers: from the card's button and its modal, from /waybill status,
 // on both backends, two replicas at once, access refused, everything typed escaped.
 import { expect, it } from 'vitest';

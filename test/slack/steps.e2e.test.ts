@@ -1,4 +1,12 @@
-/** Workflow Builder steps end to end (book_waybill on SQLite and PostgreSQL): `function_executed` over HTTP and Socket Mode, ended through the fake Slack's functions.completeSuccess / completeError. */
+/**
+ * Workflow Builder steps end to end: `function_executed` over HTTP and Socket Mode, ended through the fake
+ * Slack's functions.completeSuccess / completeError. `quote_delivery`'s outputs and audit entry;
+ * `book_waybill` (on SQLite and PostgreSQL) booked once under the same event again and the same execution in
+ * another event, an unknown outcome resolved in the channel and never sent again; `record_status` (card,
+ * thread line, audit, once); inputs refused named by input; the user a step names refused and allowed;
+ * `ALLOWED_CHANNEL_IDS` on a booking step's channel; `find_waybill`'s newest ten, its filters' errors, its
+ * user and the channel rule.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { openStore } from '../../src/store/index.js';

@@ -1,3 +1,8 @@
+/**
+ * `/waybill` and updates, on SQLite and PostgreSQL: exact Update body, thread reply, edited card, unknown
+ * number, no change, concurrent edits, a changed update after a rejection, after an unknown outcome (Resolve,
+ * also submitted at once on two replicas), two dispatchers at once, closed modals.
+ */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';

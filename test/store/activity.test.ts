@@ -1,3 +1,7 @@
+/**
+ * On SQLite and PostgreSQL: the activity log numbered in order, read by another replica from where it
+ * started, its own told apart, old rows purged.
+ */
 // The activity log on SQLite and PostgreSQL: changes numbered in order, read after a point by any replica, each knowing its own; old ones purged.
 import { expect, it } from 'vitest';
 import { ACTIVITY_TTL_MS } from '../../src/store/activity.js';

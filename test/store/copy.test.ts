@@ -1,3 +1,10 @@
+/**
+ * `store:copy`, the bundle as a process: a SQLite store with a row in every table of its schema copied row
+ * for row, the next tracking number, audit id and abandoned call on PostgreSQL, a bot there booking
+ * `WB000004`; refused (and the target unchanged) when the target has rows or a table not the bot's, a bot
+ * holds the file's lease or write lock, either side is at another migration; a failure half-way leaves the
+ * target empty; the URL's password masked.
+ */
 // `npm run store:copy`: a SQLite store with every kind of row copied into PostgreSQL by the bundled command, and what it refuses.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

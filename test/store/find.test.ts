@@ -1,3 +1,8 @@
+/**
+ * On SQLite and PostgreSQL, 25,000 seeded bookings (`fakes/bookings.ts`): `bookings.find` against its rule,
+ * two pages, for each way a search is run (a rare word, words common together or never, filters, a short
+ * range)
+ */
 // bookings.find on SQLite and PostgreSQL: on 25,000 bookings, every way a search is run (a rare word, one
 // common word, several common ones together or never, a short range) finds what the rule says, page by page.
 import { expect, it } from 'vitest';

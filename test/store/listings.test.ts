@@ -1,3 +1,9 @@
+/**
+ * On SQLite and PostgreSQL: bookings in a time range, a person's open drafts, audit by person and by range in
+ * keyset pages (entries at one instant across a page boundary), bulk imports recorded once per file with each
+ * row's first tracking number kept; remittance files recorded once (replicas at once), a correcting file
+ * beside the first, a booking's remittances, bookings no file paid, in pages.
+ */
 // The store's listings (home tab, exports) and bulk-import bookkeeping, on every backend, several replicas at once.
 import { describe, expect, it } from 'vitest';
 import { ImportRowNotFoundError } from '../../src/store/index.js';

@@ -1,3 +1,7 @@
+/**
+ * Migrations: three processes on an empty database, newer-build refusal, files of the SQLite-only store,
+ * bookings stored before owners made their booker's.
+ */
 // Migrations on both backends: applied once however many replicas start, refused from a newer build, legacy files adopted.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,3 +1,7 @@
+/**
+ * On SQLite and PostgreSQL: the pool's connections in use and callers waiting in the metrics, a pooled
+ * connection the server ends reported.
+ */
 // The database pool as the metrics see it (connections in use, callers waiting), and a pooled connection's failure reported.
 import { expect, it } from 'vitest';
 import { Metrics } from '../../src/metrics.js';

@@ -1,3 +1,7 @@
+/**
+ * PostgreSQL unreachable at start, lost and back, connections terminated, not answering (a connection that
+ * does not open, a statement nobody answers); a busy pool waited for; passwords masked.
+ */
 // PostgreSQL faults: unreachable at start, lost while running, connections killed, a busy pool; passwords never shown.
 
 import { once } from 'node:events';

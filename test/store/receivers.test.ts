@@ -1,3 +1,9 @@
+/**
+ * On SQLite and PostgreSQL: a receiver's earlier parcels by phone however typed (delivered by status or by
+ * remittance, failed attempts, returned, COD refused, the latest ones for the rule), an update moving a
+ * booking to another phone, checks kept once and counted by the day booked, bookings stored before the
+ * migration found.
+ */
 // Receivers' records on SQLite and PostgreSQL: a receiver's earlier parcels by phone key, counted from
 // statuses and remittances, the latest ones for the risk rule; bookings stored before it found too.
 import { sql } from 'kysely';

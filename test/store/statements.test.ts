@@ -1,3 +1,7 @@
+/**
+ * SQLite statements prepared once per text, the 200 used last kept, one being iterated never handed out
+ * again.
+ */
 // The SQLite store's statements: prepared once per SQL text, bounded, never handed out while in use.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';

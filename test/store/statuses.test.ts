@@ -1,3 +1,7 @@
+/**
+ * On SQLite and PostgreSQL: a tracking number's statuses numbered in order, the same status not written
+ * twice, latest and per day; 24 records from two replicas at once, none lost.
+ */
 // Parcel statuses on SQLite and PostgreSQL: a history per tracking number, numbered in commit order across replicas.
 import { expect, it } from 'vitest';
 import { describeEachBackend } from './backends.js';

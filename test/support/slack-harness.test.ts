@@ -1,3 +1,4 @@
+/** The harness itself: signing, Bolt's receivers, the fake Slack. */
 import type { AddressInfo } from 'node:net';
 import { App, type Logger, LogLevel } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * The client against the sandbox over loopback: rejections, faults, retries, outcome unknown; tolerant
+ * reading of answers.
+ */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';

@@ -1,3 +1,4 @@
+/** Wall-clock conversion, DST, independence from the host's zone. */
 import { tzOffset } from '@date-fns/tz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

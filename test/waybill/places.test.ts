@@ -1,3 +1,9 @@
+/**
+ * The official place list as shipped: names however written, places that do not fit together, nearest
+ * matches, a postal code not of its city, the type-ahead's names (narrowed by the part above, in order, 100
+ * at most, each name once), loaded on first use within 20 MB with its indexes; the refresh script's
+ * derivation.
+ */
 // The official place list (the shipped psgc.json, not a subset): names as written matched, places that do not fit together found, nearest matches, memory, and the refresh script's derivation.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

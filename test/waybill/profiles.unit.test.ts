@@ -1,3 +1,4 @@
+/** Sender profiles: the file, its checks against the booking rules. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

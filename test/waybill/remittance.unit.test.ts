@@ -1,3 +1,9 @@
+/**
+ * Remittance files: headers from the settings, amounts as couriers write them (`PHP 1,500.00`, `₱1,500`;
+ * another currency, split digits, over a booking's limit are problems), a problem per line; the COD fee rule
+ * rounded in centavos, dated, a file's fee column, returns; reconciling every kind of line in decimal money;
+ * the results file.
+ */
 // The remittance file read (headers, amounts in the courier's formats, problems per line) and reconciled in decimal money.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';

@@ -1,3 +1,4 @@
+/** Pricing, wire schemas, the sandbox server. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PricingInput, priceQuotation, quotationResponse } from '../../src/waybill/sandbox/pricing.js';
 import {

@@ -1,3 +1,4 @@
+/** Required fields, validation rules, messages. */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { loadWaybillConfig } from '../../src/config.js';

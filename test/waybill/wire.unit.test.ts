@@ -1,3 +1,4 @@
+/** Golden wire JSON, written by hand from the interface, key for key. */
 import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';

@@ -1,3 +1,8 @@
+/**
+ * The booking modal without Bolt (milliseconds): the step of a field, typed values merged, the buttons'
+ * changes (parcels added and removed, back, profile), each step and the review rendered within Slack's limits
+ * (`test/support/block-kit-limits.ts`), values shown, rev in block ids, escaping.
+ */
 // The booking modal's pure parts without Bolt: which step shows a field, typed values merged, the
 // buttons' changes, each step and the review rendered within Slack's limits, everything typed shown and escaped.
 import { describe, expect, it } from 'vitest';

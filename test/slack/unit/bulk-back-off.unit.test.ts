@@ -1,3 +1,7 @@
+/**
+ * The bulk worker's back-off on a clock the test moves: halved and paused at a 429, the pause doubled to its
+ * cap or as long as Retry-After says, a loop back as rows go through.
+ */
 // The bulk worker's back-off on its own, on a clock the test moves: halved and paused at each 429,
 // the pause doubled up to its cap or as long as Retry-After said (up to its own), and back up a
 // loop at a time as rows go through.

@@ -1,3 +1,4 @@
+/** The one form-draft model: saved once with its changes and the next rev. */
 // The one form-draft model: a draft shown again is saved once, with its changes and the next rev.
 import { describe, expect, it } from 'vitest';
 import { type FormDraftData, nextRev, saveToShow } from '../../../src/slack/kit/drafts.js';

@@ -1,3 +1,7 @@
+/**
+ * The quote's views without Bolt: the form (rev in block ids once shown again), working, price, failure, the
+ * channel message, within limits and escaped.
+ */
 // The quote's views without Bolt: the form with what was typed (rev in its block ids once shown again),
 // "Getting a quote…", the price, the failure and the channel message, within Slack's limits and escaped.
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * Updates without Bolt: what changes on the wire, the proposed update, the form and outcome views within
+ * Slack's limits, escaped.
+ */
 // The update's pure parts without Bolt: what changes on the wire, the proposed update, the form and
 // the outcome views within Slack's limits, the typed values shown and escaped.
 import { describe, expect, it } from 'vitest';
