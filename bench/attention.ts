@@ -92,8 +92,12 @@ async function measureReminders(
   const settings = { quietHours: undefined, batchEveryMs: 900_000, escalateAfterMs: 0 };
   const planned = async () => {
     const items = await needsAttention(store, input);
-    const rows = new Map((await store.reminders.of(items)).map((row) => [reminderId(row), row]));
-    const lastDmAt = await store.reminders.lastDmAt(items.map((item) => item.ownerId));
+    // As the job reads them: at once.
+    const [reminded, lastDmAt] = await Promise.all([
+      store.reminders.of(items),
+      store.reminders.lastDmAt(items.map((item) => item.ownerId)),
+    ]);
+    const rows = new Map(reminded.map((row) => [reminderId(row), row]));
     return {
       lastDmAt,
       ...planReminders({ items, rows, lastDmAt, now: input.now, settings, timeZone: input.timeZone }),

@@ -172,24 +172,28 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
       .selectFrom('booking_terms')
       .select('booking_terms.tracking_number')
       .where((eb) => matches(eb, sql.ref('booking_terms.term'), condition));
-  // Each condition's bookings, counted up to SPARSE + 1, in one statement: one round trip, not one each.
-  const counted = conditions.length
-    ? await db
-        .selectNoFrom((eb) =>
-          conditions.map((condition, i) =>
-            eb
-              .selectFrom(
-                terms(condition)
-                  .limit(SPARSE + 1)
-                  .as('first'),
-              )
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .as(`n${i}`),
-          ),
-        )
-        .executeTakeFirstOrThrow()
-    : {};
-  const counts = conditions.map((_, i) => Number((counted as Record<string, unknown>)[`n${i}`]));
+  /** Each condition's bookings, counted up to `most` + 1, in one statement: one round trip, not one each. */
+  const countUpTo = async (most: number) => {
+    const counted = conditions.length
+      ? await db
+          .selectNoFrom((eb) =>
+            conditions.map((condition, i) =>
+              eb
+                .selectFrom(
+                  terms(condition)
+                    .limit(most + 1)
+                    .as('first'),
+                )
+                .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                .as(`n${i}`),
+            ),
+          )
+          .executeTakeFirstOrThrow()
+      : {};
+    return conditions.map((_, i) => Number((counted as Record<string, unknown>)[`n${i}`]));
+  };
+  // Up to MANY first: most queries have a rare word, and counting common ones further is most of their time.
+  const counts = await countUpTo(MANY);
   const fewest = Math.min(...counts);
   const tracking = sql.ref<string>('bookings.tracking_number');
   /**
@@ -220,13 +224,13 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
       .limit(SPARSE);
   };
   /**
-   * The page, `driving` conditions' bookings fetched (their intersection) and sorted, the others
+   * The page, `driving` conditions' bookings (rarest first) fetched (their intersection) and sorted, the others
    * checked booking by booking; with none driving, the bookings walked newest first (only the
    * newest `window` of them, when given).
    */
   const pageOf = (driving: readonly number[], window?: number) => {
     let query = db.selectFrom('bookings').selectAll();
-    const [first, ...rest] = [...driving].sort((a, b) => (counts[a] ?? 0) - (counts[b] ?? 0));
+    const [first, ...rest] = driving;
     if (first !== undefined) query = query.where('bookings.tracking_number', 'in', intersection(first, rest));
     for (const [i, condition] of conditions.entries()) {
       if (driving.includes(i)) continue;
@@ -250,12 +254,16 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
   if (conditions.length <= 1) return pageOf([]);
   // Several common words, maybe seldom together (`maria juan`): the newest bookings first; a full page
   // there is the page. Else the whole range when it is short (a month), or the bookings of the words
-  // not too common to fetch, intersected.
-  if (!search.after) {
-    const recent = await pageOf([], RECENT);
-    if (recent.length === search.limit) return recent;
-  }
-  const driving = counts.flatMap((n, i) => (n <= SPARSE ? [i] : []));
+  // not too common to fetch, intersected: which those are is counted up to SPARSE while the newest
+  // are walked (on PostgreSQL on another pooled connection).
+  const [recent, sparse] = await Promise.all([
+    search.after ? undefined : pageOf([], RECENT),
+    countUpTo(SPARSE),
+  ]);
+  if (recent?.length === search.limit) return recent;
+  const driving = sparse
+    .flatMap((n, i) => (n <= SPARSE ? [i] : []))
+    .sort((a, b) => (sparse[a] ?? 0) - (sparse[b] ?? 0));
   // Without days or a page's start the range is every booking: no short walk there.
   if (!search.from && !search.to && !search.after) return pageOf(driving);
   const range = within(db.selectFrom('bookings').select('bookings.tracking_number'), search).limit(

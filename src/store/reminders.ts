@@ -23,17 +23,18 @@ const ofItem = (item: Item) => (eb: ExpressionBuilder<Tables, 'attention_reminde
 const date = (ms: number | string | null) => (ms === null ? undefined : new Date(Number(ms)));
 
 async function lastDmAt(db: Db, ownerIds: readonly string[]): Promise<Map<string, Date>> {
-  const last = new Map<string, Date>();
-  for (const owners of chunks([...new Set(ownerIds)])) {
-    const rows = await db
-      .selectFrom('attention_reminders')
-      .select(['owner_id', (eb) => eb.fn.max('claimed_at').as('at')])
-      .where('owner_id', 'in', owners)
-      .groupBy('owner_id')
-      .execute();
-    for (const row of rows) last.set(row.owner_id, new Date(Number(row.at)));
-  }
-  return last;
+  // The chunks at once: on PostgreSQL each on its own pooled connection (in a transaction, one after another).
+  const rows = await Promise.all(
+    chunks([...new Set(ownerIds)]).map((owners) =>
+      db
+        .selectFrom('attention_reminders')
+        .select(['owner_id', (eb) => eb.fn.max('claimed_at').as('at')])
+        .where('owner_id', 'in', owners)
+        .groupBy('owner_id')
+        .execute(),
+    ),
+  );
+  return new Map(rows.flat().map((row) => [row.owner_id, new Date(Number(row.at))]));
 }
 
 export function reminders({ db, atomically, lock }: Scope, context: Context): Reminders {
@@ -41,35 +42,38 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
     async of(items) {
       const wanted = new Set(items.map((item) => `${item.rule} ${item.key}`));
       const found: ReminderRow[] = [];
-      for (const keys of chunks([...new Set(items.map((item) => item.key))])) {
-        const rows = await db
-          .selectFrom('attention_reminders')
-          .selectAll()
-          .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
-          .where('key', 'in', keys)
-          .execute();
-        for (const row of rows) {
-          if (!wanted.has(`${row.rule} ${row.key}`)) continue;
-          const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
-          found.push({
-            rule: row.rule,
-            key: row.key,
-            ownerId: row.owner_id,
-            since: new Date(Number(row.since)),
-            version: Number(row.version),
-            claimGone: Boolean(Number(row.claim_gone)),
-            claimedAt: new Date(Number(row.claimed_at)),
-            batch: row.batch,
-            ...present({
-              claimedBy: claimed_by,
-              sentAt: date(sent_at),
-              dmChannel: dm_channel,
-              dmTs: dm_ts,
-              snoozedUntil: date(snoozed_until),
-              escalatedAt: date(escalated_at),
-            }),
-          });
-        }
+      // The chunks at once: on PostgreSQL each on its own pooled connection.
+      const chunked = await Promise.all(
+        chunks([...new Set(items.map((item) => item.key))]).map((keys) =>
+          db
+            .selectFrom('attention_reminders')
+            .selectAll()
+            .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
+            .where('key', 'in', keys)
+            .execute(),
+        ),
+      );
+      for (const row of chunked.flat()) {
+        if (!wanted.has(`${row.rule} ${row.key}`)) continue;
+        const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
+        found.push({
+          rule: row.rule,
+          key: row.key,
+          ownerId: row.owner_id,
+          since: new Date(Number(row.since)),
+          version: Number(row.version),
+          claimGone: Boolean(Number(row.claim_gone)),
+          claimedAt: new Date(Number(row.claimed_at)),
+          batch: row.batch,
+          ...present({
+            claimedBy: claimed_by,
+            sentAt: date(sent_at),
+            dmChannel: dm_channel,
+            dmTs: dm_ts,
+            snoozedUntil: date(snoozed_until),
+            escalatedAt: date(escalated_at),
+          }),
+        });
       }
       return found;
     },

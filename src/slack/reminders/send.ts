@@ -23,8 +23,12 @@ export async function remindersTurn(deps: Reminding, client: SlackClient): Promi
   // An unknown call made by nobody named (a workflow's) has no one to remind.
   const items = (await attentionNow(deps)).filter((item) => item.ownerId);
   if (items.length === 0) return;
-  const rows = new Map((await deps.store.reminders.of(items)).map((row) => [reminderId(row), row]));
-  const lastDmAt = await deps.store.reminders.lastDmAt(items.map((item) => item.ownerId));
+  // Both at once: on PostgreSQL each on its own pooled connection.
+  const [reminded, lastDmAt] = await Promise.all([
+    deps.store.reminders.of(items),
+    deps.store.reminders.lastDmAt(items.map((item) => item.ownerId)),
+  ]);
+  const rows = new Map(reminded.map((row) => [reminderId(row), row]));
   const plan = planReminders({
     items,
     rows,
