@@ -27,12 +27,14 @@ import { readZpl, renderZplLabel, type ZplLabel } from '../labels/read-zpl.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
-import { startTestBot, type TestBot } from '../support/bot-harness.js';
+import { renderPoolPerFile, startTestBot, type TestBot } from '../support/bot-harness.js';
 import { bulkFile, bulkRow } from '../support/bulk-file.js';
 import { until } from '../support/replicas.js';
 import { checkedImport } from '../support/slack-driver.js';
 
 let bot: TestBot;
+// The labels are made by one worker for the whole file: no test here is about the pool.
+const render = renderPoolPerFile();
 
 afterEach(async () => {
   await bot?.stop();
@@ -79,7 +81,7 @@ async function bookWithFault(fault: 'unknown' | 'refused') {
 
 function booted(backend: TestBackend | undefined, env: Record<string, string> = {}) {
   beforeEach(async () => {
-    bot = await startTestBot({ ...(backend ? { backend } : {}), env, timeoutMs: 800 });
+    bot = await startTestBot({ ...(backend ? { backend } : {}), env, timeoutMs: 800, render: render() });
     await bookThroughModal(bot);
     // The card's place is stored just after Slack took the card: printing goes to its thread from then on.
     await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
@@ -301,7 +303,7 @@ describe('pickup manifest, an upload failing', () => {
 
 describe('labels and the manifest with characters the font cannot draw', () => {
   beforeEach(async () => {
-    bot = await startTestBot();
+    bot = await startTestBot({ render: render() });
   });
 
   it('the person printing is told which characters show as the mark, escaped', async () => {
@@ -359,7 +361,7 @@ async function importWithRefusal() {
 
 describe('labels of a CSV import', () => {
   beforeEach(async () => {
-    bot = await startTestBot({ slackRetries: 4 });
+    bot = await startTestBot({ slackRetries: 4, render: render() });
   });
 
   it(
@@ -503,7 +505,7 @@ describe('ZPL labels (LABEL_FORMAT=zpl, LABEL_DPI=300)', () => {
 
 describe('labels as PDF and ZPL (LABEL_FORMAT=both)', () => {
   beforeEach(async () => {
-    bot = await startTestBot({ env: { LABEL_FORMAT: 'both' } });
+    bot = await startTestBot({ env: { LABEL_FORMAT: 'both' }, render: render() });
   });
 
   it('/waybill label: the PDF, then the ZPL file; what font 0 cannot print named with its own mark, escaped', async () => {
@@ -587,7 +589,10 @@ describe('Send to printer (LABEL_PRINTER)', () => {
   let printer: Awaited<ReturnType<typeof loopbackPrinter>>;
   beforeEach(async () => {
     printer = await loopbackPrinter('takes');
-    bot = await startTestBot({ env: { LABEL_FORMAT: 'zpl', LABEL_PRINTER: printer.address } });
+    bot = await startTestBot({
+      env: { LABEL_FORMAT: 'zpl', LABEL_PRINTER: printer.address },
+      render: render(),
+    });
     await bookThroughModal(bot);
     await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
   });
@@ -631,6 +636,7 @@ describe('Send to printer (LABEL_PRINTERS): a printer that refuses, one that nev
     printers.push(silent, resets);
     await gone.close();
     bot = await startTestBot({
+      render: render(),
       env: {
         LABEL_FORMAT: 'zpl',
         LABEL_PRINTERS: `desk=${gone.address},warehouse=${silent.address},back=${resets.address}`,

@@ -15,6 +15,7 @@ import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
 import {
   fixedNow,
+  renderPoolPerFile,
   secrets,
   startTestBot as startBot,
   type TestBot,
@@ -27,6 +28,8 @@ const textOf = (value: any): string => JSON.stringify(value);
 const DAY = 24 * 60 * 60 * 1000;
 
 let bot: TestBot;
+// The CSV files are made by one worker for the whole file: no test here is about the pool.
+const render = renderPoolPerFile();
 
 /** `/waybill remittance` (or the Home tab's button), the file chosen, Reconcile: the modal's last word. */
 async function reconcile(content: string, name: string, via: 'command' | 'home' = 'command'): Promise<View> {
@@ -87,7 +90,7 @@ const firstFile = [
 ].join('\r\n');
 
 describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
-  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, ...options });
+  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, render: render(), ...options });
 
   afterEach(async () => {
     await bot?.stop();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { App } from '@slack/bolt';
-import { expect, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { startFakeSlack } from '../../fakes/slack-fake.js';
 import { postToApp } from '../../fakes/slack-requests.js';
 import { type SocketModeFake, startSocketModeFake } from '../../fakes/socket-mode-fake.js';
@@ -69,6 +69,8 @@ export interface TestBotOptions {
   socketMode?: boolean;
   /** Bolt's own wait before it answers an unacknowledged request 404 (HTTP; default about 3 s). */
   unhandledRequestTimeoutMs?: number;
+  /** A render pool the caller stops (see renderPoolPerFile); by default the bot starts its own and stops it. */
+  render?: RenderPool;
 }
 
 export interface TestBot extends SlackDriver {
@@ -103,6 +105,20 @@ export function manilaClock() {
       current = Date.UTC(2026, 10, 23 + day, h - 8, m);
     },
   };
+}
+
+// The worker as built for the run: it starts in a fraction of the time tsx takes over the sources.
+const bundledRenderPool = () => new RenderPool({ script: join(inject('bundles'), 'render-worker.js') });
+
+/**
+ * One render pool for the bots of a test file, stopped after the file: a worker thread loads pdfkit, the
+ * fonts and the barcode writer once (about half a second of CPU) instead of once a test. Call it at the top
+ * of the file; pass `render: pool()` to startTestBot.
+ */
+export function renderPoolPerFile(): () => RenderPool {
+  let pool: RenderPool | undefined;
+  afterAll(() => pool?.stop());
+  return () => (pool ??= bundledRenderPool());
 }
 
 export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
@@ -150,8 +166,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },
     metrics,
-    // The worker as built for the run: it starts in a fraction of the time tsx takes over the sources.
-    render: new RenderPool({ script: join(inject('bundles'), 'render-worker.js') }),
+    render: options.render ?? bundledRenderPool(),
   });
   const app = createBot({
     slack,
@@ -205,7 +220,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ];
       const leaks = written.filter((text) => Object.values(secrets).some((secret) => text.includes(secret)));
       expect(leaks, 'a secret reached a log line or Slack').toEqual([]);
-      await deps.render.stop();
+      if (!options.render) await deps.render.stop();
       await keeping.stop();
       await app.stop();
       await socket?.close();
