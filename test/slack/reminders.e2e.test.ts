@@ -233,11 +233,12 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
 
-    // The booking's conversation: allowed for the DM, not for CDISPATCH, where WB000001 was booked.
+    // The booking's conversation decides, not the DM (never a listed channel): CDISPATCH, where
+    // WB000001 was booked, not listed here.
     const strict = await started({
       store,
       now: clock.now,
-      env: { ...env, ALLOWED_CHANNEL_IDS: `${channel},CELSEWHERE` },
+      env: { ...env, ALLOWED_CHANNEL_IDS: 'CELSEWHERE' },
     });
     await strict.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), { channelId: channel });
     expect(String((await strict.fake.waitFor('response_url')).body.text)).toBe(
@@ -250,6 +251,40 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await strict.idle();
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+  });
+
+  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    const channel = String(reminderDms(bot)[0]?.body.channel);
+    expect(channel).toMatch(/^D/);
+
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('hour', failed), { channelId: channel });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toMatch(/^Snoozed: /);
+    await bot.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', { channelId: channel });
+    expect((await bot.fake.waitFor('response_url', undefined, { count: 2 })).body.text).toBe(
+      "`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).",
+    );
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.statusOpen, 'WB000001', { channelId: channel });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    const modal = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    expect(textOf((await bot.submit(modal, { status: 'delivered' })).body.view)).toContain(
+      'Recorded for `WB000001`',
+    );
+    await bot.idle();
+    expect(bot.fake.callsTo('chat.postEphemeral').map((c) => c.body.text)).toEqual([]);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('delivered');
+
+    // A command typed in the DM still starts nothing there.
+    expect(String((await bot.command('/book', '', { channel_id: channel })).body.text)).toContain(
+      'not enabled in this conversation',
+    );
   });
 
   it('two replicas on one database taking their turns at once: one DM', async () => {
