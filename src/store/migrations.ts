@@ -631,6 +631,15 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 22,
+    name: 'escalations claimed by a replica, taken over when it is gone',
+    async up(db) {
+      // Set while a replica posts the escalation; its batch is in the post's metadata.
+      await db.schema.alterTable('attention_reminders').addColumn('escalation_by', 'text').execute();
+      await db.schema.alterTable('attention_reminders').addColumn('escalation_batch', 'text').execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -46,11 +46,13 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
           .selectFrom('attention_reminders')
           .selectAll()
           .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
+          .select(leaseGone('attention_reminders.escalation_by', context.now()).as('escalation_gone'))
           .where('key', 'in', keys)
           .execute();
         for (const row of rows) {
           if (!wanted.has(`${row.rule} ${row.key}`)) continue;
           const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
+          const { escalation_by, escalation_batch } = row;
           found.push({
             rule: row.rule,
             key: row.key,
@@ -58,6 +60,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
             since: new Date(Number(row.since)),
             version: Number(row.version),
             claimGone: Boolean(Number(row.claim_gone)),
+            escalationGone: Boolean(Number(row.escalation_gone)),
             claimedAt: new Date(Number(row.claimed_at)),
             batch: row.batch,
             ...present({
@@ -67,6 +70,8 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
               dmTs: dm_ts,
               snoozedUntil: date(snoozed_until),
               escalatedAt: date(escalated_at),
+              escalationBy: escalation_by,
+              escalationBatch: escalation_batch,
             }),
           });
         }
@@ -109,6 +114,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
               snoozed_until: null,
               // A new episode (the rule counts from a later moment) may be escalated again.
               escalated_at: sql<number | null>`case when since < ${since} then null else escalated_at end`,
+              escalation_by: sql<string | null>`case when since < ${since} then null else escalation_by end`,
             })
             .where(ofItem(item))
             .where('version', '=', item.version)
@@ -158,21 +164,36 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
       return Number(updated.numUpdatedRows) > 0;
     },
 
-    async claimEscalation(item) {
+    async claimEscalation(item, batch) {
       const updated = await db
         .updateTable('attention_reminders')
-        .set({ escalated_at: context.now(), version: item.version + 1 })
+        .set({
+          escalated_at: context.now(),
+          escalation_by: context.replicaId,
+          escalation_batch: batch,
+          version: item.version + 1,
+        })
         .where(ofItem(item))
         .where('version', '=', item.version)
-        .where('escalated_at', 'is', null)
+        // Never escalated, or claimed and not yet posted (the plan decided that claim is gone or stale).
+        .where((eb) => eb.or([eb('escalated_at', 'is', null), eb('escalation_by', 'is not', null)]))
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
+    },
+
+    async escalated(batch) {
+      await db
+        .updateTable('attention_reminders')
+        .set((eb) => ({ escalation_by: null, version: eb('version', '+', 1) }))
+        .where('escalation_batch', '=', batch)
+        .where('escalation_by', '=', context.replicaId)
+        .execute();
     },
 
     async releaseEscalation(item) {
       await db
         .updateTable('attention_reminders')
-        .set((eb) => ({ escalated_at: null, version: eb('version', '+', 1) }))
+        .set((eb) => ({ escalated_at: null, escalation_by: null, version: eb('version', '+', 1) }))
         .where(ofItem(item))
         .execute();
     },

@@ -270,6 +270,8 @@ export interface AttentionRemindersTable {
   dm_ts: string | null;
   snoozed_until: number | null;
   escalated_at: number | null;
+  escalation_by: string | null;
+  escalation_batch: string | null;
 }
 
 export interface StoreMigrationsTable {

@@ -664,7 +664,14 @@ export interface ReminderRow {
   dmChannel?: string;
   dmTs?: string;
   snoozedUntil?: Date;
+  /** When the escalation was claimed; posted once `escalationBy` is gone. */
   escalatedAt?: Date;
+  /** The replica posting the escalation now. */
+  escalationBy?: string;
+  /** True when that replica holds no live lease: another may take it over. */
+  escalationGone: boolean;
+  /** The claim's escalation, found by it in the post's metadata when another replica takes over. */
+  escalationBatch?: string;
 }
 
 /** What a DM claims: the item, and the version of its row that was read (0 when it had none). */
@@ -701,8 +708,13 @@ export interface Reminders {
   release(batch: string): Promise<void>;
   /** Until when the item's reminder waits; false when it was never sent. */
   snooze(item: { rule: string; key: string }, until: Date): Promise<boolean>;
-  /** Claims the escalation of the item as it was read: true once, for one replica. */
-  claimEscalation(item: { rule: string; key: string; version: number }): Promise<boolean>;
+  /**
+   * Claims the escalation of the item as it was read, in `batch`: true once, for one replica (again
+   * for another once this one's claim is gone or stale).
+   */
+  claimEscalation(item: { rule: string; key: string; version: number }, batch: string): Promise<boolean>;
+  /** The batch's escalation was posted (or found posted): its claim ended. */
+  escalated(batch: string): Promise<void>;
   /** The escalation could not be posted: a later turn tries again. */
   releaseEscalation(item: { rule: string; key: string }): Promise<void>;
 }

@@ -9,7 +9,7 @@ import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
 import { ownerBlockId } from '../../src/slack/booking/booking-card.js';
 import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
-import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
+import { ESCALATION_EVENT, REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
@@ -203,6 +203,49 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · <@UDISPATCH>',
     );
     expect(reminderDms(bot)).toHaveLength(1);
+  });
+
+  it('an escalation whose replica is gone between its claim and its post: found in the channel, not posted again; not found, posted once', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    clock.advance(DAY);
+    const [item] = (await attentionNow(bot.deps)) as [AttentionItem];
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+
+    // The replica claims the escalation and stops before it records it: its lease is released with the store.
+    const claimOnGone = async (batch: string) => {
+      const gone = await backend.open({ now: clock.now, replicaId: 'replica-gone' });
+      const [row] = await gone.reminders.of([item]);
+      expect(await gone.reminders.claimEscalation({ ...item, version: row?.version ?? 0 }, batch)).toBe(true);
+      await gone.close();
+    };
+
+    // Gone after posting: its escalation, with its claim, is in the channel; found, recorded, not posted again.
+    await claimOnGone('batch-posted');
+    await bot.app.client.chat.postMessage({
+      channel: 'CESCALATE',
+      ...escalationMessage([item], clock.now()),
+      metadata: { event_type: ESCALATION_EVENT, event_payload: { batch: 'batch-posted', count: 1 } },
+    });
+    await turn(bot);
+    await turn(bot);
+    expect(escalations()).toHaveLength(1);
+    expect((await store.reminders.of([item]))[0]?.escalationBy).toBeUndefined();
+
+    // Gone before posting, nothing in the channel: posted once, with its claim in the metadata.
+    await store.reminders.releaseEscalation(item);
+    await claimOnGone('batch-lost');
+    await turn(bot);
+    await turn(bot);
+    expect(escalations()).toHaveLength(2);
+    expect(escalations()[1]?.body.metadata).toMatchObject({ event_type: ESCALATION_EVENT });
+    expect((await store.reminders.of([item]))[0]).toMatchObject({ escalatedAt: expect.any(Date) });
+    expect((await store.reminders.of([item]))[0]?.escalationBy).toBeUndefined();
   });
 
   it("the DM's Snooze and Assign check the clicker's permission again, and the booking's own conversation", async () => {
