@@ -190,6 +190,28 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
         .execute();
     },
 
+    async purgeClosed(open, before) {
+      const at = before.getTime();
+      const keep = new Set(open.map((item) => `${item.rule} ${item.key}`));
+      const old = await db
+        .selectFrom('attention_reminders')
+        .select(['rule', 'key'])
+        // sent_at follows claimed_at; an escalation or a snooze's end may be later.
+        .where('claimed_at', '<', at)
+        .where((eb) => eb.or([eb('escalated_at', 'is', null), eb('escalated_at', '<', at)]))
+        .where((eb) => eb.or([eb('snoozed_until', 'is', null), eb('snoozed_until', '<', at)]))
+        .execute();
+      const closed = old.filter((row) => !keep.has(`${row.rule} ${row.key}`));
+      for (let start = 0; start < closed.length; start += 100) {
+        await db
+          .deleteFrom('attention_reminders')
+          .where('claimed_at', '<', at)
+          .where((eb) => eb.or(closed.slice(start, start + 100).map((item) => ofItem(item)(eb))))
+          .execute();
+      }
+      return closed.length;
+    },
+
     async releaseEscalation(item) {
       await db
         .updateTable('attention_reminders')

@@ -717,6 +717,8 @@ export interface Reminders {
   escalated(batch: string): Promise<void>;
   /** The escalation could not be posted: a later turn tries again. */
   releaseEscalation(item: { rule: string; key: string }): Promise<void>;
+  /** Deletes the rows of items not among `open` with nothing claimed, sent, escalated or snoozed since `before`; how many. */
+  purgeClosed(open: readonly { rule: string; key: string }[], before: Date): Promise<number>;
 }
 
 export interface Recognition {

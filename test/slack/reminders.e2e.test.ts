@@ -248,6 +248,35 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.reminders.of([item]))[0]?.escalationBy).toBeUndefined();
   });
 
+  it('claim rows of items no longer open are deleted 30 days after their last reminder; an open item keeps its row', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    const [open] = (await attentionNow(bot.deps)) as [AttentionItem];
+    // An item the rules no longer return (its booking fixed, say), reminded at the same moment.
+    const closed = { rule: 'stale', key: 'WB000009', since: open.since };
+    expect(
+      await store.reminders.claim({
+        ownerId: 'UANA',
+        lastDmAt: undefined,
+        items: [{ ...closed, version: 0 }],
+      }),
+    ).toBeTruthy();
+    const purge = async () => {
+      await bot.deps.jobs.turn('reminders purge');
+      return (await store.reminders.of([open, closed])).map((row) => row.key).sort();
+    };
+    clock.advance(30 * DAY);
+    expect(await purge()).toEqual(['WB000001', 'WB000009']);
+    clock.advance(MINUTE);
+    expect(await purge()).toEqual(['WB000001']);
+    clock.advance(60 * DAY);
+    expect(await purge()).toEqual(['WB000001']);
+  });
+
   it("the DM's Snooze and Assign check the clicker's permission again, and the booking's own conversation", async () => {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });

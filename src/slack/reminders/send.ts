@@ -45,6 +45,19 @@ export async function remindersTurn(deps: Reminding, client: SlackClient): Promi
   if (plan.escalate.length > 0) await escalate(deps, client, plan.escalate);
 }
 
+/** How long a claim row outlives its item's last reminder, escalation or snooze once the item is no longer open. */
+const CLOSED_KEPT_MS = 30 * 24 * 3_600_000;
+
+/** Deletes the claim rows of items no longer open, kept CLOSED_KEPT_MS: the table holds open items and a month's past. */
+export async function purgeClosed(deps: Reminding): Promise<void> {
+  const open = await attentionNow(deps);
+  const purged = await deps.store.reminders.purgeClosed(
+    open,
+    new Date(deps.now().getTime() - CLOSED_KEPT_MS),
+  );
+  if (purged > 0) deps.logger.debug({ purged }, 'reminders of items no longer open deleted');
+}
+
 type Entries = ReminderPlan['send'] extends Map<string, infer E> ? E : never;
 
 /** Claims `entries` for one DM to `ownerId`, then posts it, unless an earlier claim's DM is found posted. */
