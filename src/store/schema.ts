@@ -41,6 +41,8 @@ export interface BookingsTable {
   receiver_phone: string | null;
   /** The record's payment method, for the COD rule (null where a record has none). */
   payment_method: string | null;
+  /** 'workflow' for a Workflow Builder step's booking; null when a person booked it. */
+  booked_via: string | null;
 }
 
 export interface AttemptsTable {

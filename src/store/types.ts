@@ -49,7 +49,12 @@ export interface BookingRecord<T = unknown> {
   updatedAt?: Date;
   /** When the parcels are picked up: the caller's, kept apart from `record` so bookings can be listed by it. */
   pickupAt?: Date;
+  /** How it was booked when no person typed it. */
+  bookedVia?: BookedVia;
 }
+
+/** A booking no person typed: a Workflow Builder step's. */
+export type BookedVia = 'workflow';
 
 export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
 
