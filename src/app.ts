@@ -18,6 +18,7 @@ import {
   readyMessage,
 } from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
+import { warmPlaces } from './waybill/places.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -104,6 +105,9 @@ async function main(): Promise<void> {
     { mode: slack.appToken ? 'socket' : 'http', port, ...(probes ? { healthPort: probePort } : {}) },
     readyMessage(port),
   );
+  // Once ready, in slices between requests: the place list's type-ahead indexes, which the first
+  // country-wide barangay search would otherwise build while a dispatcher's keystroke waits.
+  void warmPlaces().catch((err: unknown) => logger.warn({ err }, 'place list warm-up failed'));
 }
 
 main().catch(exitOnStartupFailure);

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import {
+  type BookedVia,
   DuplicateTrackingNumberError,
   type ReceiverCheck,
   type Store,
@@ -34,6 +35,8 @@ export interface BookingToSend<T> {
   alsoRecord?: (tx: StoreTables, result: BookingResult) => Promise<T>;
   /** The receiver's record it was checked against (receiver-record.ts), kept with it. */
   receiver?: ReceiverCheck;
+  /** How it is booked when no person typed it, kept with it. */
+  bookedVia?: BookedVia;
   /** Told once, with the courier's answer, when the database keeps the bookkeeping waiting. */
   waiting?: (result: BookingResult) => Promise<unknown>;
 }
@@ -47,6 +50,7 @@ export interface BookedBooking {
   bookedAt: Date;
   /** The receiver's record it was checked against, when it was. */
   receiver?: ReceiverCheck;
+  bookedVia?: BookedVia;
 }
 
 /**
@@ -67,6 +71,7 @@ export async function recordBooking<T>(
     bookedBy: booked.bookedBy,
     bookedAt: booked.bookedAt,
     pickupAt: booking.pickupAt,
+    ...(booked.bookedVia ? { bookedVia: booked.bookedVia } : {}),
   });
   if (booked.receiver) await keepCheck(tx, booking.trackingNumber, booked.bookedBy, booked.receiver);
   const recorded = await also();
@@ -107,6 +112,7 @@ export function sendBooking<T = undefined>(
           bookedBy: input.userId,
           bookedAt,
           receiver: input.receiver,
+          ...(input.bookedVia ? { bookedVia: input.bookedVia } : {}),
         },
         () => also(tx, result),
       ),

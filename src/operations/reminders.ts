@@ -71,6 +71,15 @@ function remindFrom(item: AttentionItem, row: ReminderRow | undefined, now: Date
   return undefined;
 }
 
+/** An escalation claimed and never recorded posted, its replica gone or stuck: another turn looks for it. */
+function escalationLost(row: ReminderRow, now: Date): boolean {
+  const { escalationBy, escalationGone, escalatedAt } = row;
+  return (
+    escalationBy !== undefined &&
+    (escalationGone || (escalatedAt?.getTime() ?? 0) + CLAIM_STALE_MS <= now.getTime())
+  );
+}
+
 /**
  * The turn's decisions at `now`. Only the items the rules return now are looked at, so one fixed
  * meanwhile sends nothing. A person's items wait together for quiet hours to end and for
@@ -99,7 +108,7 @@ export function planReminders(input: {
       send.set(item.ownerId, [...(send.get(item.ownerId) ?? []), { item, row }]);
     } else if (
       row?.sentAt &&
-      !row.escalatedAt &&
+      (!row.escalatedAt || escalationLost(row, now)) &&
       !row.snoozedUntil &&
       settings.channelId &&
       settings.escalateAfterMs > 0 &&

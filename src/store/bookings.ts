@@ -6,7 +6,7 @@ import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js'
 import { receiverPhoneOf } from './receivers.js';
 import type { BookingsTable, Db } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
-import type { BookingRecord, Bookings, OwnerChange, TimeRange } from './types.js';
+import type { BookedVia, BookingRecord, Bookings, OwnerChange, TimeRange } from './types.js';
 
 /** Default for `listBooked` when no limit is given. */
 const DEFAULT_LIST_LIMIT = 100;
@@ -37,6 +37,7 @@ export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
       updatedBy: row.updated_by,
       updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
       pickupAt: row.pickup_at === null ? null : new Date(row.pickup_at),
+      bookedVia: row.booked_via as BookedVia | null,
     }),
   };
 }
@@ -76,6 +77,7 @@ export function bookings({ db, atomically, lock, kind }: Scope, context: Context
             pickup_at: input.pickupAt?.getTime() ?? null,
             receiver_phone: receiverPhoneOf(input.record),
             payment_method: paymentMethodOf(input.record),
+            booked_via: input.bookedVia ?? null,
           })
           .onConflict((conflict) => conflict.column('tracking_number').doNothing())
           .returningAll()

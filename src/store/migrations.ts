@@ -631,6 +631,23 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 22,
+    name: 'escalations claimed by a replica, taken over when it is gone',
+    async up(db) {
+      // Set while a replica posts the escalation; its batch is in the post's metadata.
+      await db.schema.alterTable('attention_reminders').addColumn('escalation_by', 'text').execute();
+      await db.schema.alterTable('attention_reminders').addColumn('escalation_batch', 'text').execute();
+    },
+  },
+  {
+    version: 23,
+    name: 'bookings keep how they were booked when no person typed them',
+    async up(db) {
+      // The card says so each time it is drawn, not only when first posted.
+      await db.schema.alterTable('bookings').addColumn('booked_via', 'text').execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -49,6 +49,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
             .selectFrom('attention_reminders')
             .selectAll()
             .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
+            .select(leaseGone('attention_reminders.escalation_by', context.now()).as('escalation_gone'))
             .where('key', 'in', keys)
             .execute(),
         ),
@@ -56,6 +57,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
       for (const row of chunked.flat()) {
         if (!wanted.has(`${row.rule} ${row.key}`)) continue;
         const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
+        const { escalation_by, escalation_batch } = row;
         found.push({
           rule: row.rule,
           key: row.key,
@@ -63,6 +65,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
           since: new Date(Number(row.since)),
           version: Number(row.version),
           claimGone: Boolean(Number(row.claim_gone)),
+          escalationGone: Boolean(Number(row.escalation_gone)),
           claimedAt: new Date(Number(row.claimed_at)),
           batch: row.batch,
           ...present({
@@ -72,6 +75,8 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
             dmTs: dm_ts,
             snoozedUntil: date(snoozed_until),
             escalatedAt: date(escalated_at),
+            escalationBy: escalation_by,
+            escalationBatch: escalation_batch,
           }),
         });
       }
@@ -113,6 +118,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
               snoozed_until: null,
               // A new episode (the rule counts from a later moment) may be escalated again.
               escalated_at: sql<number | null>`case when since < ${since} then null else escalated_at end`,
+              escalation_by: sql<string | null>`case when since < ${since} then null else escalation_by end`,
             })
             .where(ofItem(item))
             .where('version', '=', item.version)
@@ -162,21 +168,58 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
       return Number(updated.numUpdatedRows) > 0;
     },
 
-    async claimEscalation(item) {
+    async claimEscalation(item, batch) {
       const updated = await db
         .updateTable('attention_reminders')
-        .set({ escalated_at: context.now(), version: item.version + 1 })
+        .set({
+          escalated_at: context.now(),
+          escalation_by: context.replicaId,
+          escalation_batch: batch,
+          version: item.version + 1,
+        })
         .where(ofItem(item))
         .where('version', '=', item.version)
-        .where('escalated_at', 'is', null)
+        // Never escalated, or claimed and not yet posted (the plan decided that claim is gone or stale).
+        .where((eb) => eb.or([eb('escalated_at', 'is', null), eb('escalation_by', 'is not', null)]))
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) === 1;
+    },
+
+    async escalated(batch) {
+      await db
+        .updateTable('attention_reminders')
+        .set((eb) => ({ escalation_by: null, version: eb('version', '+', 1) }))
+        .where('escalation_batch', '=', batch)
+        .where('escalation_by', '=', context.replicaId)
+        .execute();
+    },
+
+    async purgeClosed(open, before) {
+      const at = before.getTime();
+      const keep = new Set(open.map((item) => `${item.rule} ${item.key}`));
+      const old = await db
+        .selectFrom('attention_reminders')
+        .select(['rule', 'key'])
+        // sent_at follows claimed_at; an escalation or a snooze's end may be later.
+        .where('claimed_at', '<', at)
+        .where((eb) => eb.or([eb('escalated_at', 'is', null), eb('escalated_at', '<', at)]))
+        .where((eb) => eb.or([eb('snoozed_until', 'is', null), eb('snoozed_until', '<', at)]))
+        .execute();
+      const closed = old.filter((row) => !keep.has(`${row.rule} ${row.key}`));
+      for (let start = 0; start < closed.length; start += 100) {
+        await db
+          .deleteFrom('attention_reminders')
+          .where('claimed_at', '<', at)
+          .where((eb) => eb.or(closed.slice(start, start + 100).map((item) => ofItem(item)(eb))))
+          .execute();
+      }
+      return closed.length;
     },
 
     async releaseEscalation(item) {
       await db
         .updateTable('attention_reminders')
-        .set((eb) => ({ escalated_at: null, version: eb('version', '+', 1) }))
+        .set((eb) => ({ escalated_at: null, escalation_by: null, version: eb('version', '+', 1) }))
         .where(ofItem(item))
         .execute();
     },

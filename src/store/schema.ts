@@ -41,6 +41,8 @@ export interface BookingsTable {
   receiver_phone: string | null;
   /** The record's payment method, for the COD rule (null where a record has none). */
   payment_method: string | null;
+  /** 'workflow' for a Workflow Builder step's booking; null when a person booked it. */
+  booked_via: string | null;
 }
 
 export interface AttemptsTable {
@@ -270,6 +272,8 @@ export interface AttentionRemindersTable {
   dm_ts: string | null;
   snoozed_until: number | null;
   escalated_at: number | null;
+  escalation_by: string | null;
+  escalation_batch: string | null;
 }
 
 export interface StoreMigrationsTable {

@@ -49,7 +49,12 @@ export interface BookingRecord<T = unknown> {
   updatedAt?: Date;
   /** When the parcels are picked up: the caller's, kept apart from `record` so bookings can be listed by it. */
   pickupAt?: Date;
+  /** How it was booked when no person typed it. */
+  bookedVia?: BookedVia;
 }
+
+/** A booking no person typed: a Workflow Builder step's. */
+export type BookedVia = 'workflow';
 
 export type AttemptState = 'in-flight' | 'succeeded' | 'failed' | 'unknown';
 
@@ -664,7 +669,14 @@ export interface ReminderRow {
   dmChannel?: string;
   dmTs?: string;
   snoozedUntil?: Date;
+  /** When the escalation was claimed; posted once `escalationBy` is gone. */
   escalatedAt?: Date;
+  /** The replica posting the escalation now. */
+  escalationBy?: string;
+  /** True when that replica holds no live lease: another may take it over. */
+  escalationGone: boolean;
+  /** The claim's escalation, found by it in the post's metadata when another replica takes over. */
+  escalationBatch?: string;
 }
 
 /** What a DM claims: the item, and the version of its row that was read (0 when it had none). */
@@ -701,10 +713,17 @@ export interface Reminders {
   release(batch: string): Promise<void>;
   /** Until when the item's reminder waits; false when it was never sent. */
   snooze(item: { rule: string; key: string }, until: Date): Promise<boolean>;
-  /** Claims the escalation of the item as it was read: true once, for one replica. */
-  claimEscalation(item: { rule: string; key: string; version: number }): Promise<boolean>;
+  /**
+   * Claims the escalation of the item as it was read, in `batch`: true once, for one replica (again
+   * for another once this one's claim is gone or stale).
+   */
+  claimEscalation(item: { rule: string; key: string; version: number }, batch: string): Promise<boolean>;
+  /** The batch's escalation was posted (or found posted): its claim ended. */
+  escalated(batch: string): Promise<void>;
   /** The escalation could not be posted: a later turn tries again. */
   releaseEscalation(item: { rule: string; key: string }): Promise<void>;
+  /** Deletes the rows of items not among `open` with nothing claimed, sent, escalated or snoozed since `before`; how many. */
+  purgeClosed(open: readonly { rule: string; key: string }[], before: Date): Promise<number>;
 }
 
 export interface Recognition {

@@ -51,6 +51,7 @@ const row = (of: AttentionItem, fields: Partial<ReminderRow> = {}): ReminderRow 
   since: of.since,
   version: 2,
   claimGone: false,
+  escalationGone: false,
   claimedAt: of.dueAt,
   batch: 'b1',
   sentAt: of.dueAt,
@@ -178,6 +179,18 @@ describe('snooze and escalation', () => {
     expect(
       plan([due], manila(1, '10:00'), { rows: [{ ...sent, escalatedAt: manila(1, '10:00') }] }).escalate,
     ).toEqual([]);
+    // Claimed and never recorded posted: left to a live replica for 10 minutes, taken over once it is gone.
+    const claimed = {
+      ...sent,
+      escalatedAt: manila(1, '10:00'),
+      escalationBy: 'replica-a',
+      escalationBatch: 'e1',
+    };
+    expect(plan([due], manila(1, '10:09'), { rows: [claimed] }).escalate).toEqual([]);
+    expect(plan([due], manila(1, '10:10'), { rows: [claimed] }).escalate).toEqual(['WB9']);
+    expect(
+      plan([due], manila(1, '10:01'), { rows: [{ ...claimed, escalationGone: true }] }).escalate,
+    ).toEqual(['WB9']);
     const { channelId: _, ...noChannel } = settings;
     expect(plan([due], manila(1, '10:00'), { rows: [sent] }, noChannel).escalate).toEqual([]);
     expect(

@@ -20,7 +20,7 @@ import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
 import { ownerBlockId } from '../../src/slack/booking/booking-card.js';
 import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
-import { REMINDER_EVENT } from '../../src/slack/reminders/send.js';
+import { ESCALATION_EVENT, REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
@@ -216,6 +216,78 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(reminderDms(bot)).toHaveLength(1);
   });
 
+  it('an escalation whose replica is gone between its claim and its post: found in the channel, not posted again; not found, posted once', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    clock.advance(DAY);
+    const [item] = (await attentionNow(bot.deps)) as [AttentionItem];
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+
+    // The replica claims the escalation and stops before it records it: its lease is released with the store.
+    const claimOnGone = async (batch: string) => {
+      const gone = await backend.open({ now: clock.now, replicaId: 'replica-gone' });
+      const [row] = await gone.reminders.of([item]);
+      expect(await gone.reminders.claimEscalation({ ...item, version: row?.version ?? 0 }, batch)).toBe(true);
+      await gone.close();
+    };
+
+    // Gone after posting: its escalation, with its claim, is in the channel; found, recorded, not posted again.
+    await claimOnGone('batch-posted');
+    await bot.app.client.chat.postMessage({
+      channel: 'CESCALATE',
+      ...escalationMessage([item], clock.now()),
+      metadata: { event_type: ESCALATION_EVENT, event_payload: { batch: 'batch-posted', count: 1 } },
+    });
+    await turn(bot);
+    await turn(bot);
+    expect(escalations()).toHaveLength(1);
+    expect((await store.reminders.of([item]))[0]?.escalationBy).toBeUndefined();
+
+    // Gone before posting, nothing in the channel: posted once, with its claim in the metadata.
+    await store.reminders.releaseEscalation(item);
+    await claimOnGone('batch-lost');
+    await turn(bot);
+    await turn(bot);
+    expect(escalations()).toHaveLength(2);
+    expect(escalations()[1]?.body.metadata).toMatchObject({ event_type: ESCALATION_EVENT });
+    expect((await store.reminders.of([item]))[0]).toMatchObject({ escalatedAt: expect.any(Date) });
+    expect((await store.reminders.of([item]))[0]?.escalationBy).toBeUndefined();
+  });
+
+  it('claim rows of items no longer open are deleted 30 days after their last reminder; an open item keeps its row', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    const [open] = (await attentionNow(bot.deps)) as [AttentionItem];
+    // An item the rules no longer return (its booking fixed, say), reminded at the same moment.
+    const closed = { rule: 'stale', key: 'WB000009', since: open.since };
+    expect(
+      await store.reminders.claim({
+        ownerId: 'UANA',
+        lastDmAt: undefined,
+        items: [{ ...closed, version: 0 }],
+      }),
+    ).toBeTruthy();
+    const purge = async () => {
+      await bot.deps.jobs.turn('reminders purge');
+      return (await store.reminders.of([open, closed])).map((row) => row.key).sort();
+    };
+    clock.advance(30 * DAY);
+    expect(await purge()).toEqual(['WB000001', 'WB000009']);
+    clock.advance(MINUTE);
+    expect(await purge()).toEqual(['WB000001']);
+    clock.advance(60 * DAY);
+    expect(await purge()).toEqual(['WB000001']);
+  });
+
   it("the DM's Snooze and Assign check the clicker's permission again, and the booking's own conversation", async () => {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
@@ -244,11 +316,12 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
 
-    // The booking's conversation: allowed for the DM, not for CDISPATCH, where WB000001 was booked.
+    // The booking's conversation decides, not the DM (never a listed channel): CDISPATCH, where
+    // WB000001 was booked, not listed here.
     const strict = await started({
       store,
       now: clock.now,
-      env: { ...env, ALLOWED_CHANNEL_IDS: `${channel},CELSEWHERE` },
+      env: { ...env, ALLOWED_CHANNEL_IDS: 'CELSEWHERE' },
     });
     await strict.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), { channelId: channel });
     expect(String((await strict.fake.waitFor('response_url')).body.text)).toBe(
@@ -261,6 +334,40 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await strict.idle();
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+  });
+
+  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    await failedBooking(bot);
+    clock.advance(DAY);
+    await turn(bot);
+    const channel = String(reminderDms(bot)[0]?.body.channel);
+    expect(channel).toMatch(/^D/);
+
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('hour', failed), { channelId: channel });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toMatch(/^Snoozed: /);
+    await bot.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', { channelId: channel });
+    expect((await bot.fake.waitFor('response_url', undefined, { count: 2 })).body.text).toBe(
+      "`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).",
+    );
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.statusOpen, 'WB000001', { channelId: channel });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    const modal = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    expect(textOf((await bot.submit(modal, { status: 'delivered' })).body.view)).toContain(
+      'Recorded for `WB000001`',
+    );
+    await bot.idle();
+    expect(bot.fake.callsTo('chat.postEphemeral').map((c) => c.body.text)).toEqual([]);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('delivered');
+
+    // A command typed in the DM still starts nothing there.
+    expect(String((await bot.command('/book', '', { channel_id: channel })).body.text)).toContain(
+      'not enabled in this conversation',
+    );
   });
 
   it('two replicas on one database taking their turns at once: one DM', async () => {

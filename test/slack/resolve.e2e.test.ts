@@ -9,7 +9,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
-import { fillToReview } from '../support/booking-flow.js';
+import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -28,6 +28,11 @@ async function unknownBooking(
   { env = {}, courierHasIt = true }: { env?: Record<string, string>; courierHasIt?: boolean } = {},
 ) {
   bot = await startTestBot({ timeoutMs: 500, env, ...(backend ? { backend } : {}) });
+  return unknownOn(courierHasIt);
+}
+
+/** On the bot started, another booking whose answer the courier never gave. */
+async function unknownOn(courierHasIt = true) {
   const review = await fillToReview(bot);
   // The connection cut after the courier booked it, or before: the bot cannot tell which.
   bot.sandbox.injectNext(courierHasIt ? { dropAfterProcessing: true } : { drop: true });
@@ -84,6 +89,26 @@ describeEachBackend(import.meta.filename, 'resolving an unknown booking', (backe
     const pushed = await bot.fake.waitFor('views.push');
     expect(textOf(pushed.body.view)).toContain('known already by <@UDISPATCH>');
     expect(await bot.deps.store.audit.list({ operation: 'resolve' })).toHaveLength(1);
+  });
+
+  it('"The courier has it" keeps the receiver\'s record, as a booking sent does, and its card shows it', async () => {
+    bot = await startTestBot({ timeoutMs: 500, backend });
+    // WB000001 went to the same receiver and was delivered: one earlier parcel.
+    await bookThroughModal(bot);
+    await bot.command('/waybill', 'status WB000001 delivered');
+    await bot.idle();
+    const { unknown, key } = await unknownOn();
+    await bot.submit(await openResolve(unknown, key), { verdict: 'booked' });
+    await bot.idle();
+    const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+      textOf(c.body.blocks).includes('Booked `WB000002`'),
+    );
+    expect(textOf(card.body.blocks)).toContain("Receiver's record when booked: 1 earlier parcel");
+    expect((await bot.deps.store.receivers.checksOf(['WB000002'])).get('WB000002')).toMatchObject({
+      parcels: 1,
+      delivered: 1,
+      flagged: false,
+    });
   });
 
   it('"The courier does not have it": recorded as not booked, the claim freed, Send again books it once', async () => {

@@ -203,6 +203,12 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
       expect(outputsOf(later.completion)).toEqual(outputs);
       expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
       expect(cardsIn(bot, 'CORDERS')).toHaveLength(1);
+
+      // Redrawn (a status recorded), the card still says a workflow booked it.
+      await bot.command('/waybill', `status ${outputs.tracking_number} picked-up`);
+      await bot.idle();
+      const redrawn = await bot.fake.waitFor('chat.update', (c) => c.body.channel === 'CORDERS');
+      expect(JSON.stringify(redrawn.body.blocks)).toContain('Booked by a workflow');
     });
   }
 

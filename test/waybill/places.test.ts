@@ -6,18 +6,20 @@
  */
 // The official place list (the shipped psgc.json, not a subset): names as written matched, places that do not fit together found, nearest matches, memory, and the refresh script's derivation.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error: plain JavaScript, no declarations
 import { derive } from '../../scripts/refresh-places.mjs';
 import {
   checkPlace,
   nearest,
+  PlaceIndex,
   type PlaceParts,
   placeKey,
   places,
+  placesPath,
   postalWarning,
   suggestPlaces,
 } from '../../src/waybill/places.js';
@@ -148,10 +150,40 @@ describe('the place list', () => {
     expect(suggestPlaces('barangay', 'zzzz')).toEqual([]);
   });
 
+  it('is built by a warm-up in slices, every city read and every level indexed, so a country-wide search builds nothing', async () => {
+    const file = JSON.parse(readFileSync(placesPath, 'utf8'));
+    const read = new Set<string>();
+    file.barangays = new Proxy(file.barangays, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) read.add(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const index = new PlaceIndex(file);
+    expect(read.size).toBe(0);
+    let slices = 0;
+    await index.warmUp(async () => {
+      slices++;
+    });
+    expect(read.size).toBe(index.cities.length);
+    // Other work gets its turn between slices of a few cities each.
+    expect(slices).toBeGreaterThan(index.cities.length / 100);
+    // Building an index sorts every word; finding in one never does.
+    const sort = vi.spyOn(Array.prototype, 'sort');
+    try {
+      for (const level of ['province', 'city', 'barangay'] as const)
+        expect(suggestPlaces(level, 'ce', {}, 100, index).length).toBeGreaterThan(0);
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
+  });
+
   it('is read from disk on first use and holds within 20 MB', () => {
     const script = `
-      const { places, suggestPlaces } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
+      const { places, suggestPlaces, warmPlaces } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
       gc(); const before = process.memoryUsage().heapUsed;
+      await warmPlaces();
       const index = places();
       index.barangaysNamed('Lahug');
       // The type-ahead's indexes of every province, city and barangay too.

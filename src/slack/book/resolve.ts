@@ -7,6 +7,7 @@
 
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { type BookingAttemptResult, settleBooking } from '../../operations/book.js';
+import { checkOf, receiverRecord } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import {
   bookingCard,
@@ -63,6 +64,9 @@ async function settle(
   };
   const note = 'The booking card is being posted.';
   const bookedBy = attempt.userId ?? userId;
+  // The record as it is now, with the call confirmed at Confirm booking if it was: kept like any booking's.
+  const record = await receiverRecord(deps.store, deps.bot.receiverRisk, booking.consignee);
+  const receiver = record && checkOf(record, draft.data.receiverConfirmedBy);
   const settled = await settleBooking(deps, {
     key,
     trackingNumber: booking.trackingNumber,
@@ -72,6 +76,7 @@ async function settle(
       trackingRefNo: reference,
       channelId: draft.channelId,
       bookedBy,
+      ...(receiver ? { receiver } : {}),
       postedNote: note,
       alsoRecord: (tx) =>
         tx.drafts.save<BookingDraft>(draft.id, {
@@ -88,6 +93,7 @@ async function settle(
       trackingRefNo: reference,
       bookedBy,
       bookedAt: settled.bookedAt,
+      ...(receiver ? { receiver } : {}),
       catalog,
       currency,
       env,

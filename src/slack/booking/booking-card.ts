@@ -1,7 +1,7 @@
 /** The booking card: posted when a waybill is booked, edited when it is updated, assigned or a status is recorded, shown by /waybill show; Update, Record status, Rebook, Print labels, Take it and Assign on it. */
 import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { ReceiverCheck, StatusEntry } from '../../store/index.js';
+import type { BookedVia, ReceiverCheck, StatusEntry } from '../../store/index.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import type { Booking } from '../../waybill/schemas.js';
@@ -37,7 +37,7 @@ export interface CardInput {
   /** The parcel's latest status, as a dispatcher recorded it. */
   status?: StatusEntry;
   /** Where the booking came from when no person typed it (a workflow step). */
-  via?: string;
+  via?: BookedVia;
   /** The receiver's record it was checked against when booked. */
   receiver?: ReceiverCheck;
 }
@@ -110,7 +110,7 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
           `\n:bust_in_silhouette: Owner <@${owner}>`,
       ),
       ...environmentNotice(env),
-      ...(input.via ? [context(input.via)] : []),
+      ...(input.via === 'workflow' ? [context(':zap: Booked by a workflow (Workflow Builder step)')] : []),
       ...(input.status ? [context(statusLine(input.status))] : []),
       ...receiverCardBlocks(input.receiver),
       ...facts([

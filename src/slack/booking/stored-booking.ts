@@ -68,6 +68,7 @@ export async function storedBookingCard(
     ...(remittances ? { remittances } : {}),
     ...(status ? { status } : {}),
     ...(receiver ? { receiver } : {}),
+    ...(record.bookedVia ? { via: record.bookedVia } : {}),
   });
 }
 

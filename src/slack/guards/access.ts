@@ -72,6 +72,9 @@ export function declaredPermission(middleware: unknown): Permission | 'per reque
   return typeof middleware === 'function' ? (middleware as Partial<Guard>)[REQUIRED] : undefined;
 }
 
+/** Requests that act on what the bot put in a conversation, never begin anything there. */
+const DM_SURFACES = new Set<RequestParts['surface']>(['button', 'suggestion', 'submission', 'closed']);
+
 /**
  * The listener middleware that lets a request through only if its sender may do `permission` in its
  * conversation (a function: what this request needs, as a command's words say). A refusal is recorded,
@@ -89,8 +92,16 @@ export function requires(
     const { userId, view, triggerId } = request;
     // A shortcut and the Home tab come from no conversation: the one chosen next is checked then. A
     // workflow step naming no channel (a quote, a status) is checked on its user alone.
+    // A click, a menu or a modal in the bot's own DM (a reminder, find results) is checked on its user
+    // alone: a DM is never a listed channel, and the booking it names is checked in its own
+    // conversation (refusalOnBooking). A command or message shortcut there would start work in the DM:
+    // still refused.
+    const inBotDm = channelId?.startsWith('D') === true && DM_SURFACES.has(request.surface);
     const channelChosenLater =
-      request.surface === 'shortcut' || view?.type === 'home' || (request.surface === 'step' && !channelId);
+      request.surface === 'shortcut' ||
+      view?.type === 'home' ||
+      (request.surface === 'step' && !channelId) ||
+      inBotDm;
     const verdict = await verdictOn(core.access, operation, {
       client: args.client,
       userId,

@@ -3,17 +3,23 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
-import { remindersTurn } from './send.js';
+import { purgeClosed, remindersTurn } from './send.js';
 import * as snooze from './snooze.js';
 
 /** How often a replica looks for reminders due: each arrives within this of falling due. */
 const REMINDERS_LOOK_MS = 30_000;
+/** How often old claim rows are looked for: their purge is no hurry. */
+const PURGE_EVERY_MS = 60 * 60_000;
 
 export function register(app: App, core: Core): void {
   snooze.register(app, core);
   core.jobs.add(
     'reminders',
     clockJob(core, 'reminders', () => remindersTurn(core, app.client), REMINDERS_LOOK_MS),
+  );
+  core.jobs.add(
+    'reminders purge',
+    clockJob(core, 'reminders purge', () => purgeClosed(core), PURGE_EVERY_MS),
   );
 }
 

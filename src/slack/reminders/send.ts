@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 /**
  * A reminders turn: what needs attention now, planned (operations/reminders.ts), each person's DM
- * claimed in the database before it is posted and recorded after, so it goes out once whatever the
- * replicas; the escalations claimed once and posted to ATTENTION_CHANNEL_ID.
+ * and each escalation to ATTENTION_CHANNEL_ID claimed in the database before it is posted and
+ * recorded after, so it goes out once whatever the replicas.
  */
 import type { AttentionItem } from '../../operations/attention.js';
 import { planReminders, type ReminderPlan, reminderId } from '../../operations/reminders.js';
@@ -13,7 +14,10 @@ import { escalationMessage, reminderMessage } from './blocks.js';
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
 export const REMINDER_EVENT = 'attention_reminder';
 
-/** How far back in a DM a replica taking over looks for the DM of a claim it takes over. */
+/** The escalation's metadata names its claim too. */
+export const ESCALATION_EVENT = 'attention_escalation';
+
+/** How far back in a DM (or the attention channel) a replica taking over looks for the post of a claim it takes over. */
 const HISTORY_LOOKED_AT = 100;
 
 type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger'>;
@@ -45,6 +49,19 @@ export async function remindersTurn(deps: Reminding, client: SlackClient): Promi
   if (plan.escalate.length > 0) await escalate(deps, client, plan.escalate);
 }
 
+/** How long a claim row outlives its item's last reminder, escalation or snooze once the item is no longer open. */
+const CLOSED_KEPT_MS = 30 * 24 * 3_600_000;
+
+/** Deletes the claim rows of items no longer open, kept CLOSED_KEPT_MS: the table holds open items and a month's past. */
+export async function purgeClosed(deps: Reminding): Promise<void> {
+  const open = await attentionNow(deps);
+  const purged = await deps.store.reminders.purgeClosed(
+    open,
+    new Date(deps.now().getTime() - CLOSED_KEPT_MS),
+  );
+  if (purged > 0) deps.logger.debug({ purged }, 'reminders of items no longer open deleted');
+}
+
 type Entries = ReminderPlan['send'] extends Map<string, infer E> ? E : never;
 
 /** Claims `entries` for one DM to `ownerId`, then posts it, unless an earlier claim's DM is found posted. */
@@ -70,7 +87,9 @@ async function remind(
     // Claimed before and never recorded sent: that replica stopped, or its post failed, perhaps after Slack took it.
     const earlier = new Set(entries.flatMap(({ row }) => (row && !row.sentAt ? [row.batch] : [])));
     const posted =
-      earlier.size > 0 ? await postedBatches(client, channel, earlier) : new Map<string, string>();
+      earlier.size > 0
+        ? await postedBatches(client, channel, REMINDER_EVENT, earlier)
+        : new Map<string, string>();
     const found = entries.filter(({ row }) => row && posted.has(row.batch));
     for (const [earlierBatch, ts] of posted) {
       const items = found.filter(({ row }) => row?.batch === earlierBatch).map(({ item }) => item);
@@ -95,10 +114,11 @@ async function remind(
   }
 }
 
-/** Which of these claims' DMs are in the conversation already, with their ts. */
+/** Which of these claims' posts (`eventType`) are in the conversation already, with their ts. */
 async function postedBatches(
   client: SlackClient,
   channel: string,
+  eventType: string,
   batches: ReadonlySet<string>,
 ): Promise<Map<string, string>> {
   const history = await client.conversations.history({
@@ -110,14 +130,18 @@ async function postedBatches(
   for (const message of history.messages ?? []) {
     const { metadata } = message;
     const batch = (metadata?.event_payload as Record<string, unknown> | undefined)?.batch;
-    if (metadata?.event_type === REMINDER_EVENT && typeof batch === 'string' && batches.has(batch)) {
+    if (metadata?.event_type === eventType && typeof batch === 'string' && batches.has(batch)) {
       posted.set(batch, message.ts ?? '');
     }
   }
   return posted;
 }
 
-/** Each item still open after its reminder claimed once, then all posted together to the channel. */
+/**
+ * Each item still open after its reminder claimed, then all posted together to the channel and
+ * recorded; an earlier claim's escalation found posted (its replica gone after Slack took it) is not
+ * posted again.
+ */
 async function escalate(
   deps: Reminding,
   client: SlackClient,
@@ -125,15 +149,34 @@ async function escalate(
 ): Promise<void> {
   const { channelId } = deps.bot.reminders;
   if (!channelId) return;
-  const claimed: AttentionItem[] = [];
-  for (const { item, row } of entries) {
-    if (await deps.store.reminders.claimEscalation({ ...item, version: row.version })) claimed.push(item);
+  const batch = randomUUID();
+  const claimed: ReminderPlan['escalate'] = [];
+  for (const entry of entries) {
+    const { item, row } = entry;
+    if (await deps.store.reminders.claimEscalation({ ...item, version: row.version }, batch))
+      claimed.push(entry);
   }
   if (claimed.length === 0) return;
   try {
-    await client.chat.postMessage({ channel: channelId, ...escalationMessage(claimed, deps.now()) });
+    const earlier = new Set(claimed.flatMap(({ row }) => row.escalationBatch ?? []));
+    const posted =
+      earlier.size > 0
+        ? await postedBatches(client, channelId, ESCALATION_EVENT, earlier)
+        : new Map<string, string>();
+    const rest = claimed.filter(({ row }) => !(row.escalationBatch && posted.has(row.escalationBatch)));
+    if (rest.length > 0) {
+      await client.chat.postMessage({
+        channel: channelId,
+        ...escalationMessage(
+          rest.map(({ item }) => item),
+          deps.now(),
+        ),
+        metadata: { event_type: ESCALATION_EVENT, event_payload: { batch, count: rest.length } },
+      });
+    }
+    await deps.store.reminders.escalated(batch);
   } catch (err) {
-    for (const item of claimed) await deps.store.reminders.releaseEscalation(item).catch(() => undefined);
+    for (const { item } of claimed) await deps.store.reminders.releaseEscalation(item).catch(() => undefined);
     throw err;
   }
 }

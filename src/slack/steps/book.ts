@@ -219,6 +219,7 @@ async function sendAndTell(
     channelId: draft.channelId,
     postedNote: 'The booking card is being posted.',
     ...(receiver ? { receiver } : {}),
+    bookedVia: 'workflow',
     alsoRecord: (tx) =>
       tx.drafts.save<StepDraft>(draft.id, {
         ...draft.data,
@@ -254,7 +255,7 @@ async function sendAndTell(
     catalog,
     currency,
     env,
-    via: ':zap: Booked by a workflow (Workflow Builder step)',
+    via: 'workflow',
     ...(receiver ? { receiver } : {}),
   });
   const delivered = await postCard(deps, client, sent.recorded, card);
