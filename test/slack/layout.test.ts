@@ -106,6 +106,16 @@ describe('src/slack layout', () => {
     expect(linesOf(feature, (line) => whole(line) && !/\bfunction register\(/.test(line))).toEqual([]);
   });
 
+  it("the kit's command reading names no feature's /waybill verb: each feature declares its own", () => {
+    const declared = linesOf('.', (line) => /^\s*verb: '\w+',$/.test(line)).map(
+      (line) => /verb: '(\w+)'/.exec(line)?.[1] as string,
+    );
+    expect(declared.length).toBeGreaterThan(15);
+    const kit = readFileSync(join(slackDir, 'kit', 'command-request.ts'), 'utf8');
+    // `help` is every command's word (`/quote help`, `/book help`), not one feature's.
+    expect(declared.filter((verb) => verb !== 'help' && kit.includes(`'${verb}'`))).toEqual([]);
+  });
+
   it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {
     // Bolt's Receiver interface (`init`) takes the App too.
     const installers = ['refuseMalformed', 'answerUnmatched', 'instrumentRequests', 'init'];

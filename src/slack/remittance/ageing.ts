@@ -3,12 +3,12 @@
 import { outstandingCod } from '../../operations/remittance.js';
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, type WaybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { codAgeingMessage } from './blocks.js';
 
 /** Answered at once; the ageing, read from every outstanding booking, follows after the ack. */
-export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, command, respond }) => {
+const codCommand: CommandAnswer<object> = async (deps, { ack, client, command, respond }) => {
   await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier still owes\u2026' });
   deps.inFlight.run('cod ageing', async () => {
     try {
@@ -31,4 +31,13 @@ export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, comm
       }).catch(() => undefined);
     }
   });
+};
+
+/** `/waybill cod`. */
+export const codVerb: WaybillVerb<object> = {
+  verb: 'cod',
+  // Money owed by the courier: whoever may reconcile its files.
+  permission: 'remittance',
+  parse: noWords,
+  answer: codCommand,
 };

@@ -3,15 +3,15 @@
 import type { Core } from '../core.js';
 import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import type { CommandAnswer, WaybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 import { weekBefore } from './post.js';
 
 /** Answered at once; the report, read from the store, follows after the ack. */
-export const reportCommand: CommandAnswer<
-  'report',
+const reportCommand: CommandAnswer<
+  { range: string },
   Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command, respond }, { range }) => {
   const parsed = range ? parseExportRange(range, 'report') : undefined;
@@ -38,4 +38,15 @@ export const reportCommand: CommandAnswer<
       }).catch(() => undefined);
     }
   });
+};
+
+/** `/waybill report`. */
+export const reportVerb: WaybillVerb<
+  { range: string },
+  Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
+> = {
+  verb: 'report',
+  permission: 'remittance',
+  parse: ({ rest }) => ({ range: rest }),
+  answer: reportCommand,
 };

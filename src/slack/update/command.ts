@@ -2,7 +2,13 @@
 import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
+import {
+  type CommandAnswer,
+  type HelpRequest,
+  noWords,
+  trackingNumberFirst,
+  type WaybillVerb,
+} from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { statusOfBooking } from '../status/index.js';
@@ -11,9 +17,9 @@ import { createUpdateDraft, unknownWaybillText } from './draft.js';
 import { updateForm } from './steps.js';
 
 /** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unknown }) => {
+const helpCommand: CommandAnswer<HelpRequest> = async (_deps, { ack }, { unknownText }) => {
   const help = waybillHelp();
-  await ack({ response_type: 'ephemeral', text: unknown ? `${unknownVerbText(unknown)}\n\n${help}` : help });
+  await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
 };
 
 /**
@@ -21,7 +27,7 @@ export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unkno
  * look up in its own conversation): what `/waybill show` and Show answer.
  */
 export async function shownBooking(
-  deps: Parameters<CommandAnswer<'show'>>[0],
+  deps: Parameters<typeof showCommand>[0],
   trackingNumber: string,
   asker: Asker,
 ): Promise<{ text: string; blocks?: KnownBlock[] }> {
@@ -41,7 +47,7 @@ export async function shownBooking(
 }
 
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-export const showCommand: CommandAnswer<'show'> = async (
+const showCommand: CommandAnswer<{ trackingNumber: string }> = async (
   deps,
   { ack, client, command },
   { trackingNumber },
@@ -53,7 +59,7 @@ export const showCommand: CommandAnswer<'show'> = async (
 };
 
 /** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */
-export const updateCommand: CommandAnswer<'update'> = async (deps, args, { trackingNumber }) => {
+const updateCommand: CommandAnswer<{ trackingNumber: string }> = async (deps, args, { trackingNumber }) => {
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
   const known = await storedBooking(deps, trackingNumber);
@@ -68,4 +74,28 @@ export const updateCommand: CommandAnswer<'update'> = async (deps, args, { track
     `type \`/waybill update ${safeNumber}\``,
     draft ? () => updateForm(deps, draft) : refused || unknownWaybillText(safeNumber),
   );
+};
+
+/** `/waybill help`, and what `/waybill` answers whatever it cannot read. */
+export const helpVerb: WaybillVerb<HelpRequest> = {
+  verb: 'help',
+  permission: 'nothing',
+  parse: noWords,
+  answer: helpCommand,
+};
+
+/** `/waybill show`. */
+export const showVerb: WaybillVerb<{ trackingNumber: string }> = {
+  verb: 'show',
+  permission: 'show',
+  parse: trackingNumberFirst,
+  answer: showCommand,
+};
+
+/** `/waybill update`. */
+export const updateVerb: WaybillVerb<{ trackingNumber: string }> = {
+  verb: 'update',
+  permission: 'update',
+  parse: trackingNumberFirst,
+  answer: updateCommand,
 };
