@@ -18,7 +18,7 @@ import { statusVerb } from './status/index.js';
 import { helpVerb, showVerb, updateVerb } from './update/index.js';
 
 // The order a mistyped word's close verbs are named in.
-const verbs: readonly WaybillVerb[] = [
+const verbs: readonly WaybillVerb<unknown, Core>[] = [
   showVerb,
   findVerb,
   updateVerb,

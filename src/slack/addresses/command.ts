@@ -1,6 +1,6 @@
 /** `/waybill addresses [name, phone or city]`: the address book window, opened on a search. */
 import type { Core } from '../core.js';
-import type { CommandAnswer, WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { openModalSoon } from '../kit/modal.js';
 import type { AddressBookDraft } from './flow.js';
 import { ADDRESS_BOOK, listView } from './flow.js';
@@ -28,12 +28,9 @@ const addressesCommand: CommandAnswer<
 };
 
 /** `/waybill addresses`. */
-export const addressesVerb: WaybillVerb<
-  { query: string },
-  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
-> = {
+export const addressesVerb = waybillVerb({
   verb: 'addresses',
   permission: 'addresses',
   parse: ({ rest }) => ({ query: rest }),
   answer: addressesCommand,
-};
+});

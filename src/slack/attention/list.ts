@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { type AttentionItem, needsAttention } from '../../operations/attention.js';
 import type { Core } from '../core.js';
-import { type CommandAnswer, noWords, type WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { attentionBlocks, attentionText } from './blocks.js';
 
 /** The Home tab lists fewer lines per section than the command: the tab has its own lists below. */
@@ -41,9 +41,9 @@ export async function attentionHomeBlocks(
 }
 
 /** `/waybill attention`. */
-export const attentionVerb: WaybillVerb<object, Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = {
+export const attentionVerb = waybillVerb({
   verb: 'attention',
   permission: 'show',
   parse: noWords,
   answer: attentionCommand,
-};
+});

@@ -5,7 +5,7 @@
  * to whoever asks.
  */
 import type { Core } from '../core.js';
-import { type CommandAnswer, noWords, type WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
 import { digestCsv, digestMessage, hasDetail } from './blocks.js';
@@ -81,10 +81,10 @@ const digestCommand: CommandAnswer<object, Pick<Core, 'bot' | 'now' | 'store' | 
 };
 
 /** `/waybill digest`. */
-export const digestVerb: WaybillVerb<object, Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = {
+export const digestVerb = waybillVerb({
   verb: 'digest',
   // The digest shows what is stored: whoever may look waybills up may have it.
   permission: 'show',
   parse: noWords,
   answer: digestCommand,
-};
+});

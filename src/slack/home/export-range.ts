@@ -3,7 +3,7 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { CommandAnswer, WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { getPath, VALUE_ACTION } from '../kit/forms.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
@@ -72,13 +72,10 @@ export function register(app: App, deps: Core): void {
 }
 
 /** `/waybill export`. */
-export const exportVerb: WaybillVerb<
-  { range: string },
-  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
-> = {
+export const exportVerb = waybillVerb({
   verb: 'export',
   // An export shows what is stored: whoever may look waybills up may have it.
   permission: 'show',
   parse: ({ rest }) => ({ range: rest }),
   answer: exportCommand,
-};
+});

@@ -25,22 +25,21 @@ export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  * How a feature answers a `/waybill` subcommand, with the part of the core it uses (`Pick<Core, …>`;
  * only a feature's `register` sees the whole core).
  */
-export type CommandAnswer<Request, Deps = Core> = (
-  core: Deps,
-  args: CommandArgs,
-  request: Request,
-) => Promise<void>;
+export type CommandAnswer<Request, Deps> = (core: Deps, args: CommandArgs, request: Request) => Promise<void>;
 
 /**
  * A `/waybill` subcommand, declared by the feature that answers it: its verb, the permission it
  * needs, how its words are read (undefined: they are not enough, and the help answers) and its answer.
  */
-export interface WaybillVerb<Request = unknown, Deps = Core> {
+export interface WaybillVerb<Request, Deps> {
   verb: string;
   permission: Permission;
   parse(words: VerbWords): Request | undefined;
   answer(deps: Deps, args: CommandArgs, request: Request): Promise<void>;
 }
+
+/** A feature's verb, its request and dependencies as its answer takes them. */
+export const waybillVerb = <Request, Deps>(verb: WaybillVerb<Request, Deps>) => verb;
 
 /** The help's request: what is said before it when the first word was no verb. */
 export interface HelpRequest {
@@ -60,10 +59,10 @@ export const noWords = () => ({});
  * it needs, and `help` naming the first word (and the verbs close to it) when that is no verb.
  */
 export function readVerb(
-  verbs: readonly WaybillVerb[],
-  help: WaybillVerb<HelpRequest>,
+  verbs: readonly WaybillVerb<unknown, Core>[],
+  help: WaybillVerb<HelpRequest, Core>,
   text: string,
-): { verb: WaybillVerb; request: unknown } {
+): { verb: WaybillVerb<unknown, Core>; request: unknown } {
   const [first = '', ...words] = text.trim().split(/\s+/);
   const verb = verbs.find((candidate) => candidate.verb === first.toLowerCase());
   const request = verb?.parse({ words, rest: text.trim().slice(first.length).trim() });
@@ -75,7 +74,7 @@ export function readVerb(
           verbs.map((known) => known.verb),
         )
       : undefined;
-  return { verb: help as WaybillVerb, request: unknownText ? { unknownText } : {} };
+  return { verb: help as WaybillVerb<unknown, Core>, request: unknownText ? { unknownText } : {} };
 }
 
 /** The longest unknown word named back in full, in characters; a longer one is cut. */

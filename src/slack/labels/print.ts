@@ -5,7 +5,7 @@ import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { type CommandAnswer, trackingNumberFirst, type WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
@@ -277,11 +277,10 @@ function filesCome(formats: readonly LabelFormat[]): string {
  * `/waybill label <tracking number> [pdf|zpl]`: why there is nothing to print, or "Printing…",
  * said at once; the files come after.
  */
-const labelCommand: CommandAnswer<{ trackingNumber: string; format: string }> = async (
-  deps,
-  { ack, client, command, respond },
-  { trackingNumber, format },
-) => {
+const labelCommand: CommandAnswer<
+  { trackingNumber: string; format: string },
+  Printing & Pick<Core, 'inFlight'>
+> = async (deps, { ack, client, command, respond }, { trackingNumber, format }) => {
   const formats = labelFormats(deps, format);
   if (!formats) {
     await ack({
@@ -349,7 +348,7 @@ export function register(app: App, deps: Core): void {
 }
 
 /** `/waybill label`. */
-export const labelVerb: WaybillVerb<{ trackingNumber: string; format: string }> = {
+export const labelVerb = waybillVerb({
   verb: 'label',
   // Labels show what is stored: whoever may look waybills up may have them.
   permission: 'show',
@@ -358,4 +357,4 @@ export const labelVerb: WaybillVerb<{ trackingNumber: string; format: string }> 
     return named && { trackingNumber: named.trackingNumber, format: words.words[1] ?? '' };
   },
   answer: labelCommand,
-};
+});

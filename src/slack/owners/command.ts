@@ -1,16 +1,15 @@
 /** `/waybill assign <tracking number> @person`. */
-import { type CommandAnswer, trackingNumberFirst, type WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import { assignOwner } from './assign.js';
 import { assignUsage } from './blocks.js';
 
 /** A mention as Slack escapes it in a command's text (`<@U0123|ana>`), alone: the member ID is checked on assigning. */
 const MENTION = /^<@([^|>]+)(?:\|[^>]*)?>$/;
 
-const assignCommand: CommandAnswer<{ trackingNumber: string; words: string }> = async (
-  deps,
-  { ack, client, command },
-  request,
-) => {
+const assignCommand: CommandAnswer<
+  { trackingNumber: string; words: string },
+  Parameters<typeof assignOwner>[0]
+> = async (deps, { ack, client, command }, request) => {
   const ownerId = MENTION.exec(request.words)?.[1];
   const text = ownerId
     ? await assignOwner(deps, client, {
@@ -23,10 +22,10 @@ const assignCommand: CommandAnswer<{ trackingNumber: string; words: string }> = 
 };
 
 /** `/waybill assign`. */
-export const assignVerb: WaybillVerb<{ trackingNumber: string; words: string }> = {
+export const assignVerb = waybillVerb({
   verb: 'assign',
   // Handing a booking to someone else changes what is known of it: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,
   answer: assignCommand,
-};
+});

@@ -3,7 +3,7 @@
 import type { Core } from '../core.js';
 import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
-import type { CommandAnswer, WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
@@ -41,12 +41,9 @@ const reportCommand: CommandAnswer<
 };
 
 /** `/waybill report`. */
-export const reportVerb: WaybillVerb<
-  { range: string },
-  Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
-> = {
+export const reportVerb = waybillVerb({
   verb: 'report',
   permission: 'remittance',
   parse: ({ rest }) => ({ range: rest }),
   answer: reportCommand,
-};
+});

@@ -2,14 +2,14 @@
 import type { KnownBlock } from '@slack/types';
 import { checkStatus } from '../../operations/status.js';
 import type { Core } from '../core.js';
-import { type CommandAnswer, trackingNumberFirst, type WaybillVerb } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
 import { recordAndTell, type StatusDeps } from './record.js';
 import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */
-const statusCommand: CommandAnswer<{ trackingNumber: string; words: string }> = async (
+const statusCommand: CommandAnswer<{ trackingNumber: string; words: string }, StatusDeps> = async (
   deps,
   { ack, client, command },
   request,
@@ -45,10 +45,10 @@ export async function statusOfBooking(deps: Pick<Core, 'store'>, trackingNumber:
 }
 
 /** `/waybill status`. */
-export const statusVerb: WaybillVerb<{ trackingNumber: string; words: string }> = {
+export const statusVerb = waybillVerb({
   verb: 'status',
   // Recording a parcel's status changes what is known of a booking: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,
   answer: statusCommand,
-};
+});

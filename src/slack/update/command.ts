@@ -1,23 +1,24 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
 import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
+import type { Core } from '../core.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import {
   type CommandAnswer,
   type HelpRequest,
   noWords,
   trackingNumberFirst,
-  type WaybillVerb,
+  waybillVerb,
 } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { statusOfBooking } from '../status/index.js';
 import { waybillHelp } from './blocks.js';
-import { createUpdateDraft, unknownWaybillText } from './draft.js';
+import { createUpdateDraft, type UpdateDeps, unknownWaybillText } from './draft.js';
 import { updateForm } from './steps.js';
 
 /** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-const helpCommand: CommandAnswer<HelpRequest> = async (_deps, { ack }, { unknownText }) => {
+const helpCommand: CommandAnswer<HelpRequest, object> = async (_deps, { ack }, { unknownText }) => {
   const help = waybillHelp();
   await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
 };
@@ -47,11 +48,10 @@ export async function shownBooking(
 }
 
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-const showCommand: CommandAnswer<{ trackingNumber: string }> = async (
-  deps,
-  { ack, client, command },
-  { trackingNumber },
-) => {
+const showCommand: CommandAnswer<
+  { trackingNumber: string },
+  Pick<Core, 'store' | 'logger' | 'schemas' | 'access' | 'waybill'>
+> = async (deps, { ack, client, command }, { trackingNumber }) => {
   await ack({
     response_type: 'ephemeral',
     ...(await shownBooking(deps, trackingNumber, { client, userId: command.user_id })),
@@ -59,7 +59,10 @@ const showCommand: CommandAnswer<{ trackingNumber: string }> = async (
 };
 
 /** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */
-const updateCommand: CommandAnswer<{ trackingNumber: string }> = async (deps, args, { trackingNumber }) => {
+const updateCommand: CommandAnswer<
+  { trackingNumber: string },
+  Pick<UpdateDeps, 'store' | 'logger' | 'schemas' | 'access' | 'waybill' | 'inFlight'>
+> = async (deps, args, { trackingNumber }) => {
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
   const known = await storedBooking(deps, trackingNumber);
@@ -77,25 +80,25 @@ const updateCommand: CommandAnswer<{ trackingNumber: string }> = async (deps, ar
 };
 
 /** `/waybill help`, and what `/waybill` answers whatever it cannot read. */
-export const helpVerb: WaybillVerb<HelpRequest> = {
+export const helpVerb = waybillVerb({
   verb: 'help',
   permission: 'nothing',
   parse: noWords,
   answer: helpCommand,
-};
+});
 
 /** `/waybill show`. */
-export const showVerb: WaybillVerb<{ trackingNumber: string }> = {
+export const showVerb = waybillVerb({
   verb: 'show',
   permission: 'show',
   parse: trackingNumberFirst,
   answer: showCommand,
-};
+});
 
 /** `/waybill update`. */
-export const updateVerb: WaybillVerb<{ trackingNumber: string }> = {
+export const updateVerb = waybillVerb({
   verb: 'update',
   permission: 'update',
   parse: trackingNumberFirst,
   answer: updateCommand,
-};
+});
