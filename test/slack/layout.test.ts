@@ -1,9 +1,9 @@
 /**
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
- * core knows only the runtime; in the features that declare what they use, only register takes the
- * whole core; listeners are registered by `register` functions only, with no wrapper; each feature
- * declares its own ids, none twice.
+ * core knows only the runtime; in every feature only register takes the whole core; listeners are
+ * registered by `register` functions only, with no wrapper; each feature declares its own ids, none
+ * twice, and its own /waybill verbs.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -54,9 +54,6 @@ function linesOf(folder: string, test: (line: string) => boolean): string[] {
     );
 }
 
-/** Features whose working functions take only the part of the core they use (their own `Pick<Core, …>`). */
-const narrowed = ['book', 'update', 'bulk', 'status', 'remittance'];
-
 const featureOf = (target: string) => features.find((feature) => target.startsWith(`${feature}/`));
 const into = (folder: string) => (imported: Import) => imported.target.startsWith(`${folder}/`);
 
@@ -99,11 +96,24 @@ describe('src/slack layout', () => {
     expect(importsOf('kit').filter(into('guards'))).toEqual([]);
   });
 
-  it.each(narrowed)('in %s only register takes the whole core', (feature) => {
+  it.each(features)('in %s only register takes the whole core', (feature) => {
     const whole = (line: string) => /:\s*Core\b(?!\[)/.test(line);
-    // The check finds what it is for: every register does take it.
-    expect(linesOf(feature, whole).length).toBeGreaterThan(0);
-    expect(linesOf(feature, (line) => whole(line) && !/\bfunction register\(/.test(line))).toEqual([]);
+    const registers = (line: string) => /\bfunction register\(/.test(line);
+    // The check finds what it is for: a feature's register takes it (attention and booking register nothing).
+    expect(linesOf(feature, (line) => whole(line) && registers(line)).length > 0).toBe(
+      !['attention', 'booking'].includes(feature),
+    );
+    expect(linesOf(feature, (line) => whole(line) && !registers(line))).toEqual([]);
+  });
+
+  it("the kit's command reading names no feature's /waybill verb: each feature declares its own", () => {
+    const declared = linesOf('.', (line) => /^\s*verb: '\w+',$/.test(line)).map(
+      (line) => /verb: '(\w+)'/.exec(line)?.[1] as string,
+    );
+    expect(declared.length).toBeGreaterThan(15);
+    const kit = readFileSync(join(slackDir, 'kit', 'command-request.ts'), 'utf8');
+    // `help` is every command's word (`/quote help`, `/book help`), not one feature's.
+    expect(declared.filter((verb) => verb !== 'help' && kit.includes(`'${verb}'`))).toEqual([]);
   });
 
   it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {

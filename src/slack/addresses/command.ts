@@ -1,13 +1,13 @@
 /** `/waybill addresses [name, phone or city]`: the address book window, opened on a search. */
 import type { Core } from '../core.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { openModalSoon } from '../kit/modal.js';
 import type { AddressBookDraft } from './flow.js';
 import { ADDRESS_BOOK, listView } from './flow.js';
 
 /** Opens the list after the command is acknowledged. */
-export const addressesCommand: CommandAnswer<
-  'addresses',
+const addressesCommand: CommandAnswer<
+  { query: string },
   Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command, respond }, { query }) => {
   await ack();
@@ -26,3 +26,11 @@ export const addressesCommand: CommandAnswer<
     },
   });
 };
+
+/** `/waybill addresses`. */
+export const addressesVerb = waybillVerb({
+  verb: 'addresses',
+  permission: 'addresses',
+  parse: ({ rest }) => ({ query: rest }),
+  answer: addressesCommand,
+});

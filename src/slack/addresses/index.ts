@@ -8,7 +8,7 @@ import * as options from './options.js';
 import * as search from './search.js';
 
 export { partyGoneNotice, partyOfPicker, partyPicker } from './blocks.js';
-export { addressesCommand } from './command.js';
+export { addressesVerb } from './command.js';
 export { fillParty, knownParties, partyFormSpec } from './form.js';
 
 export function register(app: App, deps: Core): void {

@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { type AttentionItem, needsAttention } from '../../operations/attention.js';
 import type { Core } from '../core.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { attentionBlocks, attentionText } from './blocks.js';
 
 /** The Home tab lists fewer lines per section than the command: the tab has its own lists below. */
@@ -20,10 +20,10 @@ export async function itemsNow(
   });
 }
 
-export const attentionCommand: CommandAnswer<
-  'attention',
-  Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>
-> = async (deps, { ack, command }) => {
+const attentionCommand: CommandAnswer<object, Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = async (
+  deps,
+  { ack, command },
+) => {
   const items = await itemsNow(deps);
   await ack({
     response_type: 'ephemeral',
@@ -39,3 +39,11 @@ export async function attentionHomeBlocks(
 ): Promise<KnownBlock[]> {
   return attentionBlocks(await itemsNow(deps), userId, deps.now(), HOME_LINES);
 }
+
+/** `/waybill attention`. */
+export const attentionVerb = waybillVerb({
+  verb: 'attention',
+  permission: 'show',
+  parse: noWords,
+  answer: attentionCommand,
+});

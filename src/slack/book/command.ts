@@ -3,13 +3,16 @@ import type { App } from '@slack/bolt';
 import { importModalFor } from '../bulk/index.js';
 import type { Core } from '../core.js';
 import { byCommand, requires } from '../guards/access.js';
-import { readCommand } from '../kit/command-request.js';
+import { firstWord } from '../kit/command-request.js';
 import { ackNow, type Opening, openingModal } from '../kit/listener.js';
 import { type PrefillKeys, parsePrefill, placePrefillKeys, shipmentPrefillKeys } from '../kit/prefill.js';
 import { helpWithKeys } from '../kit/prefilled-command.js';
 import { createBookingDraft } from './draft.js';
 import { allBookingFields, bookingSteps, stepTitles } from './form.js';
 import { showStep } from './steps.js';
+
+/** `/book import`: booking many from a CSV file, the bulk booking's modal instead of the form. */
+const IMPORT = 'import';
 
 export function bookPrefillKeys(deps: Pick<Core, 'waybill'>): PrefillKeys {
   return {
@@ -37,7 +40,7 @@ export function register(app: App, deps: Core): void {
     '/book',
     requires(
       deps,
-      byCommand(({ kind }) => (kind === 'bulk' ? 'bulk' : 'book')),
+      byCommand((verb) => (verb === IMPORT ? 'bulk' : 'book')),
     ),
     helpWithKeys(
       '/book',
@@ -49,7 +52,7 @@ export function register(app: App, deps: Core): void {
     openingModal(deps, 'type `/book`'),
     async ({ command, context }) => {
       // `/book import`: the bulk booking's modal instead of the form.
-      if (readCommand('/book', command.text)?.kind === 'bulk') {
+      if (firstWord(command.text) === IMPORT) {
         await context.openModal(
           () => importModalFor(deps, command.channel_id),
           `type \`/book ${command.text.trim()}\``,

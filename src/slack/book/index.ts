@@ -22,7 +22,7 @@ import * as shortcut from './shortcut.js';
 export { openBookingDrafts } from './draft.js';
 export type { BookingDraft } from './form.js';
 export { bookingFormSpec, stepFields } from './form.js';
-export { rebookCommand } from './rebook.js';
+export { rebookVerb } from './rebook.js';
 export { postCard } from './send.js';
 
 export function register(app: App, deps: Core): void {

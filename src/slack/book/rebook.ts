@@ -6,7 +6,7 @@ import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking } from '../guards/booking-access.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
 import { answerWithForm } from '../kit/modal.js';
@@ -74,7 +74,13 @@ async function rebookForm(
 }
 
 /** `/waybill rebook <tracking number>`: the form with that booking copied, or why there is none. */
-export const rebookCommand: CommandAnswer<'rebook'> = async (deps, args, { trackingNumber }) => {
+const rebookCommand: CommandAnswer<
+  { trackingNumber: string },
+  Pick<
+    BookDeps,
+    'store' | 'schemas' | 'logger' | 'access' | 'waybill' | 'profiles' | 'bot' | 'now' | 'inFlight'
+  >
+> = async (deps, args, { trackingNumber }) => {
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
   const form = await rebookForm(deps, args.client, where, trackingNumber);
@@ -98,3 +104,11 @@ export function register(app: App, deps: Core): void {
     },
   );
 }
+
+/** `/waybill rebook`. */
+export const rebookVerb = waybillVerb({
+  verb: 'rebook',
+  permission: 'book',
+  parse: trackingNumberFirst,
+  answer: rebookCommand,
+});

@@ -1,11 +1,11 @@
-/** The daily digest: the feature's public entry (no listener of its own; the /waybill router calls digestCommand). */
+/** The daily digest: the feature's public entry (no listener of its own; the /waybill router calls digestVerb). */
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
 import { digestTick } from './post.js';
 
 export { localNow } from './data.js';
-export { digestCommand, digestTick, lateNote } from './post.js';
+export { digestTick, digestVerb, lateNote } from './post.js';
 
 /** How often a replica looks whether the daily digest is due: it is posted within this of DIGEST_TIME. */
 const DIGEST_LOOK_MS = 20_000;

@@ -5,7 +5,7 @@
  * to whoever asks.
  */
 import type { Core } from '../core.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
 import { digestCsv, digestMessage, hasDetail } from './blocks.js';
@@ -69,7 +69,7 @@ async function postDigest(
 }
 
 /** `/waybill digest`: today's digest so far, for the person asking only. */
-export const digestCommand: CommandAnswer<'digest', Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = async (
+const digestCommand: CommandAnswer<object, Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = async (
   deps,
   { ack },
 ) => {
@@ -79,3 +79,12 @@ export const digestCommand: CommandAnswer<'digest', Pick<Core, 'bot' | 'now' | '
     ...digestMessage(data, { currency: deps.waybill.currency, detailInThread: false }),
   });
 };
+
+/** `/waybill digest`. */
+export const digestVerb = waybillVerb({
+  verb: 'digest',
+  // The digest shows what is stored: whoever may look waybills up may have it.
+  permission: 'show',
+  parse: noWords,
+  answer: digestCommand,
+});

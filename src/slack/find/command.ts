@@ -4,7 +4,7 @@ import { findPage, readFindQuery } from '../../operations/find.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { homeBooking } from '../home/index.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { shownBooking } from '../update/index.js';
 import { FIND_QUERY_MAX, type FindCursor, findResults } from './blocks.js';
@@ -15,7 +15,7 @@ const usage =
 
 /** The page of `query` after `cursor` (the first page without one), as a message; or what is wrong with the query. */
 async function pageOf(
-  deps: Core,
+  deps: Pick<Core, 'waybill' | 'access' | 'store'>,
   userId: string,
   query: string,
   cursor?: FindCursor & { before: number },
@@ -42,7 +42,11 @@ async function pageOf(
   });
 }
 
-export const findCommand: CommandAnswer<'find'> = async (deps, { ack, command }, { query }) => {
+const findCommand: CommandAnswer<{ query: string }, Parameters<typeof pageOf>[0]> = async (
+  deps,
+  { ack, command },
+  { query },
+) => {
   if (!query) {
     await ack({ response_type: 'ephemeral', text: usage });
     return;
@@ -106,3 +110,11 @@ export function register(app: App, deps: Core): void {
     },
   );
 }
+
+/** `/waybill find`. */
+export const findVerb = waybillVerb({
+  verb: 'find',
+  permission: 'show',
+  parse: ({ rest }) => ({ query: rest }),
+  answer: findCommand,
+});

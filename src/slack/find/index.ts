@@ -4,7 +4,7 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as command from './command.js';
 
-export { findCommand } from './command.js';
+export { findVerb } from './command.js';
 
 export function register(app: App, deps: Core): void {
   command.register(app, deps);

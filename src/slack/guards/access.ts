@@ -2,7 +2,7 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
-import { type CommandRequest, readCommand } from '../kit/command-request.js';
+import { firstWord, HELP } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { chosenConversation } from '../kit/global-shortcut.js';
 import { readViewMetadata } from '../kit/ids.js';
@@ -155,12 +155,12 @@ export function requires(
 }
 
 /**
- * A slash command's permission, from its words read as the command reads them (`readCommand`):
- * help, and words that are no request of ours, need nothing.
+ * A slash command's permission, from its first word (lower case) as the command reads it: help, and
+ * what is no command, need nothing.
  */
-export function byCommand(permission: (request: CommandRequest) => Permission) {
+export function byCommand(permission: (verb: string) => Permission) {
   return (body: SlackRequest): Permission => {
-    const request = 'command' in body ? readCommand(body.command, body.text) : undefined;
-    return !request || request.kind === 'help' ? 'nothing' : permission(request);
+    const verb = 'command' in body ? firstWord(body.text) : HELP;
+    return verb === HELP ? 'nothing' : permission(verb);
   };
 }

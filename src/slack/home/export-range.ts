@@ -3,7 +3,7 @@ import type { App, ViewSubmitAction } from '@slack/bolt';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { getPath, VALUE_ACTION } from '../kit/forms.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
@@ -26,8 +26,8 @@ function exportSoon(
 }
 
 /** `/waybill export …`, answered at once with what happens next. */
-export const exportCommand: CommandAnswer<
-  'export',
+const exportCommand: CommandAnswer<
+  { range: string },
   Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command }, { range }) => {
   const parsed = parseExportRange(range);
@@ -70,3 +70,12 @@ export function register(app: App, deps: Core): void {
     exportSoon(deps, client, body.user.id, parsed);
   });
 }
+
+/** `/waybill export`. */
+export const exportVerb = waybillVerb({
+  verb: 'export',
+  // An export shows what is stored: whoever may look waybills up may have it.
+  permission: 'show',
+  parse: ({ rest }) => ({ range: rest }),
+  answer: exportCommand,
+});

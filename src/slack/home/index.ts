@@ -7,7 +7,7 @@ import * as opened from './opened.js';
 
 export { bookingBlocks } from './blocks.js';
 export { parseExportRange } from './export.js';
-export { exportCommand } from './export-range.js';
+export { exportVerb } from './export-range.js';
 export { homeBooking } from './flow.js';
 
 export function register(app: App, deps: Core): void {

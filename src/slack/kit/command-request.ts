@@ -1,114 +1,90 @@
-/** What a slash command's text asks for: read once, the same way by the access guard and by the command. */
+/** How a slash command's words are read: the helpers every command's grammar uses, the same for the access guard and the command. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Core } from '../core.js';
+import type { Permission } from './listener.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
-export type CommandRequest =
-  /** `unknown`: the first word of a `/waybill` that is no subcommand, named before the help. */
-  | { kind: 'help'; unknown?: string }
-  | { kind: 'quote' | 'book' }
-  /** `/book import`: booking from a CSV file. */
-  | { kind: 'bulk' }
-  | { kind: 'show' | 'update' | 'rebook'; trackingNumber: string }
-  /** `/waybill label <tracking number> [pdf|zpl]`: the format as typed, empty for the setting's. */
-  | { kind: 'label'; trackingNumber: string; format: string }
-  /** `/waybill manifest [YYYY-MM-DD]`: the day as typed, empty for today. */
-  | { kind: 'manifest'; date: string }
-  /** `/waybill addresses [words]`: the address book, searched for the words (all of them, maybe none). */
-  | { kind: 'addresses'; query: string }
-  /** `/waybill export <from>..<to>`, the range as typed. */
-  | { kind: 'export'; range: string }
-  /** `/waybill remittance`: a COD remittance file reconciled. */
-  | { kind: 'remittance' }
-  /** `/waybill status <tracking number> <status> [note]`: the status and note as typed, together. */
-  | { kind: 'status'; trackingNumber: string; words: string }
-  /** `/waybill assign <tracking number> @person`: the person as typed (Slack writes a mention `<@U…|name>`). */
-  | { kind: 'assign'; trackingNumber: string; words: string }
-  /** `/waybill digest`: today's digest, privately. */
-  | { kind: 'digest' }
-  /** `/waybill cod`: the COD still owed, aged, privately. */
-  | { kind: 'cod' }
-  /** `/waybill report [from..to]`: the report of those days (the 7 before today if none), privately. */
-  | { kind: 'report'; range: string }
-  /** `/waybill find <words and filters>`, as typed (maybe nothing). */
-  | { kind: 'find'; query: string }
-  /** `/waybill attention`: what needs attention now, privately. */
-  | { kind: 'attention' }
-  /** `/waybill recognise on|off`: the word as typed, lower case (maybe nothing). */
-  | { kind: 'recognise'; setting: string };
+/** The first word of a command's text, in lower case (verbs are read in any case: "Show", as phones type it). */
+export function firstWord(text: string): string {
+  return (text.trim().split(/\s+/)[0] ?? '').toLowerCase();
+}
 
-/** The words `/waybill` reads first, in the order its help lists them. */
-const WAYBILL_VERBS = [
-  'show',
-  'find',
-  'update',
-  'rebook',
-  'addresses',
-  'export',
-  'status',
-  'assign',
-  'label',
-  'manifest',
-  'digest',
-  'attention',
-  'remittance',
-  'cod',
-  'recognise',
-  'report',
-  'help',
-] as const;
+/** `help` as the first word asks any command for help, whatever follows. */
+export const HELP = 'help';
 
-/** `/waybill` verbs that name a booking next. */
-const BOOKING_VERBS = new Set(['show', 'update', 'rebook']);
+/** A subcommand's words after its verb: each word as typed, and all of them together, as typed. */
+export interface VerbWords {
+  words: string[];
+  rest: string;
+}
+
+/** What a slash command's listener is given, as Bolt gives it. */
+export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /**
- * `help` as the first word asks for help, whatever follows; `/waybill` without a verb, or a verb
- * without its tracking number, does too (but `export` alone asks for an export, and is told how to
- * write the range), and so does a first word that is no verb, which the help then names. Verbs are
- * read in any case ("Show", as phones type it). Undefined: not one of our commands.
+ * How a feature answers a `/waybill` subcommand, with the part of the core it uses (`Pick<Core, …>`;
+ * only a feature's `register` sees the whole core).
  */
-export function readCommand(command: string, text: string): CommandRequest | undefined {
-  const [first = '', second = '', third = ''] = text.trim().split(/\s+/);
-  const verb = first.toLowerCase();
-  const rest = text.trim().slice(first.length).trim();
-  if (verb === 'help') return { kind: 'help' };
-  switch (command) {
-    case '/quote':
-      return { kind: 'quote' };
-    case '/book':
-      return verb === 'import' ? { kind: 'bulk' } : { kind: 'book' };
-    case '/waybill':
-      if (verb === 'addresses') return { kind: 'addresses', query: rest };
-      if (verb === 'find') return { kind: 'find', query: rest };
-      if (verb === 'remittance') return { kind: 'remittance' };
-      if (verb === 'export') return { kind: 'export', range: rest };
-      if (verb === 'digest') return { kind: 'digest' };
-      if (verb === 'cod') return { kind: 'cod' };
-      if (verb === 'attention') return { kind: 'attention' };
-      if (verb === 'recognise') return { kind: 'recognise', setting: second.toLowerCase() };
-      if (verb === 'report') return { kind: 'report', range: rest };
-      if (verb === 'manifest') return { kind: 'manifest', date: rest };
-      if ((verb === 'status' || verb === 'assign') && second)
-        return { kind: verb, trackingNumber: second, words: rest.slice(second.length).trim() };
-      if (verb === 'label' && second) return { kind: 'label', trackingNumber: second, format: third };
-      if (BOOKING_VERBS.has(verb) && second)
-        return { kind: verb as 'show' | 'update' | 'rebook', trackingNumber: second };
-      return first && !(WAYBILL_VERBS as readonly string[]).includes(verb)
-        ? { kind: 'help', unknown: first }
-        : { kind: 'help' };
-    default:
-      return undefined;
-  }
+export type CommandAnswer<Request, Deps> = (core: Deps, args: CommandArgs, request: Request) => Promise<void>;
+
+/**
+ * A `/waybill` subcommand, declared by the feature that answers it: its verb, the permission it
+ * needs, how its words are read (undefined: they are not enough, and the help answers) and its answer.
+ */
+export interface WaybillVerb<Request, Deps> {
+  verb: string;
+  permission: Permission;
+  parse(words: VerbWords): Request | undefined;
+  answer(deps: Deps, args: CommandArgs, request: Request): Promise<void>;
+}
+
+/** A feature's verb, its request and dependencies as its answer takes them. */
+export const waybillVerb = <Request, Deps>(verb: WaybillVerb<Request, Deps>) => verb;
+
+/** The help's request: what is said before it when the first word was no verb. */
+export interface HelpRequest {
+  unknownText?: string;
+}
+
+/** A subcommand whose next word is a tracking number, which it needs, and the words after it, as typed. */
+export function trackingNumberFirst({ words: [trackingNumber], rest }: VerbWords) {
+  return trackingNumber ? { trackingNumber, words: rest.slice(trackingNumber.length).trim() } : undefined;
+}
+
+/** A subcommand that reads no words: what follows its verb is ignored. */
+export const noWords = () => ({});
+
+/**
+ * The verb `text` asks for, with its request: `help` when it has no verb, or a verb without the words
+ * it needs, and `help` naming the first word (and the verbs close to it) when that is no verb.
+ */
+export function readVerb(
+  verbs: readonly WaybillVerb<unknown, Core>[],
+  help: WaybillVerb<HelpRequest, Core>,
+  text: string,
+): { verb: WaybillVerb<unknown, Core>; request: unknown } {
+  const [first = '', ...words] = text.trim().split(/\s+/);
+  const verb = verbs.find((candidate) => candidate.verb === first.toLowerCase());
+  const request = verb?.parse({ words, rest: text.trim().slice(first.length).trim() });
+  if (verb && request !== undefined) return { verb, request };
+  const unknownText =
+    first && !verb
+      ? unknownVerbText(
+          first,
+          verbs.map((known) => known.verb),
+        )
+      : undefined;
+  return { verb: help as WaybillVerb<unknown, Core>, request: unknownText ? { unknownText } : {} };
 }
 
 /** The longest unknown word named back in full, in characters; a longer one is cut. */
 const NAMED_MAX = 40;
 
 /** Said before the help when the first word of `/waybill` is no verb: that word, and the verbs it is close to. */
-export function unknownVerbText(word: string): string {
+function unknownVerbText(word: string, verbs: readonly string[]): string {
   const characters = [...word];
   const shown = characters.length > NAMED_MAX ? `${characters.slice(0, NAMED_MAX).join('')}\u2026` : word;
-  const close = WAYBILL_VERBS.filter((verb) => isCloseTo(word.toLowerCase(), verb));
+  const close = verbs.filter((verb) => isCloseTo(word.toLowerCase(), verb));
   const guess = close.length ? `; did you mean ${close.map((verb) => `\`${verb}\``).join(' or ')}?` : '.';
   return `\`${escapeMrkdwn(shown)}\` is not a /waybill command${guess}`;
 }
@@ -142,28 +118,3 @@ function editDistance(a: string, b: string): number {
   }
   return (rows[a.length] as number[])[b.length] as number;
 }
-
-/** What `/waybill` can be asked: every request but the other commands'. */
-export type WaybillKind = Exclude<CommandRequest['kind'], 'quote' | 'book' | 'bulk'>;
-
-/** A request of one kind, as read (`show`, `update` and `rebook` share one shape). */
-export type RequestOf<K extends CommandRequest['kind']> = CommandRequest extends infer R
-  ? R extends { kind: infer Kinds }
-    ? K extends Kinds
-      ? R & { kind: K }
-      : never
-    : never
-  : never;
-
-/** What a slash command's listener is given, as Bolt gives it. */
-export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
-
-/**
- * How a feature answers a `/waybill` subcommand (the router in waybill-command.ts calls it), with the
- * part of the core it uses (`Pick<Core, …>`; only a feature's `register` sees the whole core).
- */
-export type CommandAnswer<K extends WaybillKind, Deps = Core> = (
-  core: Deps,
-  args: CommandArgs,
-  request: RequestOf<K>,
-) => Promise<void>;

@@ -1,5 +1,5 @@
 /** A slash command that opens a form pre-filled from `key=value` words: `help` answered with the keys, in the ack. */
-import { readCommand } from './command-request.js';
+import { firstWord, HELP } from './command-request.js';
 import type { ListenerMiddleware } from './listener.js';
 import { type PrefillKeys, prefillHelp } from './prefill.js';
 
@@ -8,7 +8,7 @@ export function helpWithKeys(name: string, keys: PrefillKeys, intro?: string): L
   const help = intro ? `${intro}\n\n${prefillHelp(name, keys)}` : prefillHelp(name, keys);
   return async (args) => {
     const { text } = args.body as { text?: unknown };
-    if (readCommand(name, typeof text === 'string' ? text : '')?.kind !== 'help') return args.next();
+    if (firstWord(typeof text === 'string' ? text : '') !== HELP) return args.next();
     await (args as { ack: (response: unknown) => Promise<void> }).ack({
       response_type: 'ephemeral',
       text: help,

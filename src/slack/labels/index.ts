@@ -6,8 +6,8 @@ import * as manifest from './manifest.js';
 import * as print from './print.js';
 import * as printers from './printers.js';
 
-export { manifestCommand } from './manifest.js';
-export { labelCommand } from './print.js';
+export { manifestVerb } from './manifest.js';
+export { labelVerb } from './print.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [print, printers, manifest]) listener.register(app, deps);

@@ -14,7 +14,7 @@ import { validate } from '../../waybill/schemas.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick } from '../kit/listener.js';
@@ -150,8 +150,8 @@ function manifestSoon(
 }
 
 /** `/waybill manifest [day]`, answered at once with what happens next. */
-export const manifestCommand: CommandAnswer<
-  'manifest',
+const manifestCommand: CommandAnswer<
+  { date: string },
   Pick<Core, 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command }, request) => {
   const date = manifestDay(deps, request.date);
@@ -177,3 +177,12 @@ export function register(app: App, deps: Core): void {
     manifestSoon(deps, client, { userId: body.user.id, date });
   });
 }
+
+/** `/waybill manifest`. */
+export const manifestVerb = waybillVerb({
+  verb: 'manifest',
+  // The pickup list shows what is stored: whoever may look waybills up may have it.
+  permission: 'show',
+  parse: ({ rest }) => ({ date: rest }),
+  answer: manifestCommand,
+});

@@ -5,7 +5,7 @@ import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
@@ -277,11 +277,10 @@ function filesCome(formats: readonly LabelFormat[]): string {
  * `/waybill label <tracking number> [pdf|zpl]`: why there is nothing to print, or "Printing…",
  * said at once; the files come after.
  */
-export const labelCommand: CommandAnswer<'label'> = async (
-  deps,
-  { ack, client, command, respond },
-  { trackingNumber, format },
-) => {
+const labelCommand: CommandAnswer<
+  { trackingNumber: string; format: string },
+  Printing & Pick<Core, 'inFlight'>
+> = async (deps, { ack, client, command, respond }, { trackingNumber, format }) => {
   const formats = labelFormats(deps, format);
   if (!formats) {
     await ack({
@@ -347,3 +346,15 @@ export function register(app: App, deps: Core): void {
     },
   );
 }
+
+/** `/waybill label`. */
+export const labelVerb = waybillVerb({
+  verb: 'label',
+  // Labels show what is stored: whoever may look waybills up may have them.
+  permission: 'show',
+  parse: (words) => {
+    const named = trackingNumberFirst(words);
+    return named && { trackingNumber: named.trackingNumber, format: words.words[1] ?? '' };
+  },
+  answer: labelCommand,
+});

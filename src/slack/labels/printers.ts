@@ -14,7 +14,7 @@ import { importItems, labelBooking } from './print.js';
 
 /** The labels a job names, as one ZPL file; or why there are none (a booking `asker` may not look up among them). */
 async function zplOf(
-  deps: Core,
+  deps: Pick<Core, 'access' | 'bot' | 'logger' | 'render' | 'schemas' | 'store' | 'waybill'>,
   job: PrintJob,
   asker: Asker,
 ): Promise<{ zpl: string; labels: number } | string> {

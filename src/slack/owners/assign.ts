@@ -21,7 +21,7 @@ const MEMBER_ID = /^[UW][A-Z0-9]+$/;
  * threads and the new owner are told after the answer.
  */
 export async function assignOwner(
-  deps: Core,
+  deps: Pick<Core, 'store' | 'activity' | 'inFlight' | 'logger' | 'access' | 'bot' | 'waybill' | 'schemas'>,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; ownerId: string },
 ): Promise<string> {

@@ -1,12 +1,15 @@
 /** `/waybill assign <tracking number> @person`. */
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import { assignOwner } from './assign.js';
 import { assignUsage } from './blocks.js';
 
 /** A mention as Slack escapes it in a command's text (`<@U0123|ana>`), alone: the member ID is checked on assigning. */
 const MENTION = /^<@([^|>]+)(?:\|[^>]*)?>$/;
 
-export const assignCommand: CommandAnswer<'assign'> = async (deps, { ack, client, command }, request) => {
+const assignCommand: CommandAnswer<
+  { trackingNumber: string; words: string },
+  Parameters<typeof assignOwner>[0]
+> = async (deps, { ack, client, command }, request) => {
   const ownerId = MENTION.exec(request.words)?.[1];
   const text = ownerId
     ? await assignOwner(deps, client, {
@@ -17,3 +20,12 @@ export const assignCommand: CommandAnswer<'assign'> = async (deps, { ack, client
     : assignUsage();
   await ack({ response_type: 'ephemeral', text });
 };
+
+/** `/waybill assign`. */
+export const assignVerb = waybillVerb({
+  verb: 'assign',
+  // Handing a booking to someone else changes what is known of it: the update permission.
+  permission: 'update',
+  parse: trackingNumberFirst,
+  answer: assignCommand,
+});

@@ -4,7 +4,7 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as card from './card.js';
 
-export { assignCommand } from './command.js';
+export { assignVerb } from './command.js';
 
 export function register(app: App, deps: Core): void {
   card.register(app, deps);

@@ -1,11 +1,11 @@
 /** `/waybill recognise on|off`: tracking numbers in this channel's messages answered, or not, for every replica. */
 import type { Core } from '../core.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 
 const usage =
   'Write `/waybill recognise on` to have the bot answer, in its thread, a message in this channel that names our tracking numbers; `/waybill recognise off` to stop. The bot must be a member of the channel.';
 
-export const recogniseCommand: CommandAnswer<'recognise', Pick<Core, 'store'>> = async (
+const recogniseCommand: CommandAnswer<{ setting: string }, Pick<Core, 'store'>> = async (
   deps,
   { ack, command },
   { setting },
@@ -27,3 +27,12 @@ export const recogniseCommand: CommandAnswer<'recognise', Pick<Core, 'store'>> =
         : 'Tracking numbers are no longer recognised in this channel.',
   });
 };
+
+/** `/waybill recognise`. */
+export const recogniseVerb = waybillVerb({
+  verb: 'recognise',
+  // Whether the bot answers a channel's messages changes what it posts there: the update permission.
+  permission: 'update',
+  parse: ({ words: [setting = ''] }) => ({ setting: setting.toLowerCase() }),
+  answer: recogniseCommand,
+});

@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import * as message from './message.js';
 import * as unfurl from './unfurl.js';
 
-export { recogniseCommand } from './command.js';
+export { recogniseVerb } from './command.js';
 
 export function register(app: App, deps: Core): void {
   message.register(app, deps);

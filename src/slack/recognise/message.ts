@@ -27,7 +27,7 @@ export function numbersIn(text: string, pattern: RegExp): string[] {
 
 /** Bookings the person may see here: the channel rule on the message's channel and on each booking's own. */
 export async function visible(
-  deps: Core,
+  deps: Pick<Core, 'access' | 'store'>,
   client: SlackClient,
   userId: string,
   channelId: string,
@@ -43,7 +43,7 @@ export async function visible(
 }
 
 /** Bookings as their lines are drawn: with their latest status. */
-export async function shown(deps: Core, bookings: readonly BookingRecord[]) {
+export async function shown(deps: Pick<Core, 'store' | 'waybill'>, bookings: readonly BookingRecord[]) {
   const statuses = await deps.store.statuses.latestOf(bookings.map((b) => b.trackingNumber));
   return bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber)));
 }

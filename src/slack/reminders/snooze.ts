@@ -10,7 +10,7 @@ import { notSnoozedText, readSnoozeValue, snoozedText } from './blocks.js';
 import { ids } from './ids.js';
 
 /** The booking an item is about: its key, or the tracking number of an unknown outcome's call. */
-async function bookingOf(deps: Core, item: { rule: string; key: string }) {
+async function bookingOf(deps: Pick<Core, 'store'>, item: { rule: string; key: string }) {
   const trackingNumber =
     item.rule === 'unknown' ? (await deps.store.attempts.get(item.key))?.trackingNumber : item.key;
   return trackingNumber ? deps.store.bookings.get(trackingNumber) : undefined;

@@ -1,14 +1,18 @@
 /** `/waybill cod`: the COD the courier still owes, aged by days since delivery and by sender, privately, with the list as a CSV file in a DM. */
 
-import { outstandingCod } from '../../operations/remittance.js';
+import { type LedgerDeps, outstandingCod } from '../../operations/remittance.js';
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import type { Core } from '../core.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { codAgeingMessage } from './blocks.js';
 
 /** Answered at once; the ageing, read from every outstanding booking, follows after the ack. */
-export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, command, respond }) => {
+const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'logger' | 'waybill'>> = async (
+  deps,
+  { ack, client, command, respond },
+) => {
   await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier still owes\u2026' });
   deps.inFlight.run('cod ageing', async () => {
     try {
@@ -32,3 +36,12 @@ export const codCommand: CommandAnswer<'cod'> = async (deps, { ack, client, comm
     }
   });
 };
+
+/** `/waybill cod`. */
+export const codVerb = waybillVerb({
+  verb: 'cod',
+  // Money owed by the courier: whoever may reconcile its files.
+  permission: 'remittance',
+  parse: noWords,
+  answer: codCommand,
+});

@@ -6,9 +6,9 @@ import * as open from './open.js';
 import * as submit from './submit.js';
 
 export { outstandingCod } from '../../operations/remittance.js';
-export { codCommand } from './ageing.js';
+export { codVerb } from './ageing.js';
 export { bucketWords } from './blocks.js';
-export { remittanceCommand } from './open.js';
+export { remittanceVerb } from './open.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [open, submit]) listener.register(app, deps);

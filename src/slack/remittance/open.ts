@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import { MAX_REMITTANCE_LINES } from '../../operations/remittance.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { openModalSoon, type Respond } from '../kit/modal.js';
@@ -30,7 +30,7 @@ function openRemittance(
 }
 
 /** `/waybill remittance`: the file modal, the command's channel chosen for the results. */
-export const remittanceCommand: CommandAnswer<'remittance'> = async (
+const remittanceCommand: CommandAnswer<object, Pick<Core, 'waybill' | 'logger' | 'inFlight'>> = async (
   deps,
   { ack, client, command, respond },
 ) => {
@@ -49,3 +49,11 @@ export function register(app: App, deps: Core): void {
     },
   );
 }
+
+/** `/waybill remittance`. */
+export const remittanceVerb = waybillVerb({
+  verb: 'remittance',
+  permission: 'remittance',
+  parse: noWords,
+  answer: remittanceCommand,
+});

@@ -3,15 +3,15 @@
 import type { Core } from '../core.js';
 import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 import { weekBefore } from './post.js';
 
 /** Answered at once; the report, read from the store, follows after the ack. */
-export const reportCommand: CommandAnswer<
-  'report',
+const reportCommand: CommandAnswer<
+  { range: string },
   Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command, respond }, { range }) => {
   const parsed = range ? parseExportRange(range, 'report') : undefined;
@@ -39,3 +39,11 @@ export const reportCommand: CommandAnswer<
     }
   });
 };
+
+/** `/waybill report`. */
+export const reportVerb = waybillVerb({
+  verb: 'report',
+  permission: 'remittance',
+  parse: ({ rest }) => ({ range: rest }),
+  answer: reportCommand,
+});

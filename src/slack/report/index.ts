@@ -4,7 +4,7 @@ import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
 import { reportTick } from './post.js';
 
-export { reportCommand } from './command.js';
+export { reportVerb } from './command.js';
 export { reportTick } from './post.js';
 
 /** How often a replica looks whether the weekly report is due. */

@@ -2,14 +2,18 @@
 import type { KnownBlock } from '@slack/types';
 import { checkStatus } from '../../operations/status.js';
 import type { Core } from '../core.js';
-import type { CommandAnswer } from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
 import { recordAndTell, type StatusDeps } from './record.js';
 import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */
-export const statusCommand: CommandAnswer<'status'> = async (deps, { ack, client, command }, request) => {
+const statusCommand: CommandAnswer<{ trackingNumber: string; words: string }, StatusDeps> = async (
+  deps,
+  { ack, client, command },
+  request,
+) => {
   await ack({ response_type: 'ephemeral', text: await recordTyped(deps, client, command.user_id, request) });
 };
 
@@ -39,3 +43,12 @@ export async function statusOfBooking(deps: Pick<Core, 'store'>, trackingNumber:
   const blocks: KnownBlock[] = historyBlocks(history);
   return { latest: history.at(-1), blocks };
 }
+
+/** `/waybill status`. */
+export const statusVerb = waybillVerb({
+  verb: 'status',
+  // Recording a parcel's status changes what is known of a booking: the update permission.
+  permission: 'update',
+  parse: trackingNumberFirst,
+  answer: statusCommand,
+});

@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import * as form from './form.js';
 
 export { checkStatus } from '../../operations/status.js';
-export { statusCommand, statusOfBooking } from './command.js';
+export { statusOfBooking, statusVerb } from './command.js';
 export { recordStatus, tellCards } from './record.js';
 export { readStatusWords, usualWords } from './words.js';
 

@@ -124,7 +124,7 @@ function outputs(
 
 /** The outcome of the attempt a delivery before this one made: the same outputs again. */
 async function answerEarlier(
-  deps: Core,
+  deps: Pick<Core, 'store'>,
   client: SlackClient,
   draft: Draft<StepDraft>,
   attempt: Attempt<BookingAttemptResult>,
@@ -143,7 +143,10 @@ async function answerEarlier(
 }
 
 /** The booking's price, for `total_charge`; '' when the courier will not price it (the booking goes on). */
-async function priceOf(deps: Core, values: Record<string, unknown>): Promise<string> {
+async function priceOf(
+  deps: Pick<Core, 'courier' | 'schemas' | 'store'>,
+  values: Record<string, unknown>,
+): Promise<string> {
   const { pickupAt, expectedDeliveryAt } = values as Record<string, { date?: string } | undefined>;
   const quote = validate(deps.schemas.quote, {
     ...values,
@@ -158,7 +161,10 @@ async function priceOf(deps: Core, values: Record<string, unknown>): Promise<str
 }
 
 async function bookStep(
-  deps: Core,
+  deps: Pick<
+    Core,
+    'activity' | 'bot' | 'courier' | 'logger' | 'now' | 'profiles' | 'schemas' | 'store' | 'waybill'
+  >,
   client: SlackClient,
   execution: string,
   given: GivenInputs,
@@ -196,7 +202,7 @@ async function bookStep(
 }
 
 async function sendAndTell(
-  deps: Core,
+  deps: Pick<Core, 'activity' | 'bot' | 'courier' | 'logger' | 'now' | 'store' | 'waybill'>,
   client: SlackClient,
   input: {
     draft: Draft<StepDraft>;

@@ -9,7 +9,11 @@ import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './run.js';
 
-async function findStep(deps: Core, given: GivenInputs, end: StepEnd): Promise<void> {
+async function findStep(
+  deps: Pick<Core, 'access' | 'store' | 'waybill'>,
+  given: GivenInputs,
+  end: StepEnd,
+): Promise<void> {
   const query = typeof given.query === 'string' ? given.query.trim() : '';
   if (!query) return void (await end.fail({ error: 'query: write the words to find' }));
   const reading = readFindQuery(query, {

@@ -42,7 +42,11 @@ function quoteInput(deps: Pick<Core, 'waybill' | 'now'>, given: GivenInputs) {
   });
 }
 
-async function quoteStep(deps: Core, given: GivenInputs, end: StepEnd): Promise<void> {
+async function quoteStep(
+  deps: Pick<Core, 'courier' | 'logger' | 'now' | 'schemas' | 'store' | 'waybill'>,
+  given: GivenInputs,
+  end: StepEnd,
+): Promise<void> {
   const checked = validate(deps.schemas.quote, quoteInput(deps, given));
   if (!checked.ok) return void (await end.fail({ error: refusal(checked.errors, quoteInputs) }));
   const quote = checked.value;

@@ -10,7 +10,12 @@ import { runStep, type StepEnd, stepRequires } from './run.js';
 
 const textOf = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-async function statusStep(deps: Core, client: SlackClient, given: GivenInputs, end: StepEnd): Promise<void> {
+async function statusStep(
+  deps: Pick<Core, 'access' | 'activity' | 'bot' | 'logger' | 'schemas' | 'store' | 'waybill'>,
+  client: SlackClient,
+  given: GivenInputs,
+  end: StepEnd,
+): Promise<void> {
   const trackingNumber = textOf(given.tracking_number);
   const read = readStatusWords(textOf(given.status));
   if ('ambiguous' in read) return void (await end.fail({ error: `status: ${read.ambiguous}` }));

@@ -1,19 +1,26 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
 import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
+import type { Core } from '../core.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import { type CommandAnswer, unknownVerbText } from '../kit/command-request.js';
+import {
+  type CommandAnswer,
+  type HelpRequest,
+  noWords,
+  trackingNumberFirst,
+  waybillVerb,
+} from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { statusOfBooking } from '../status/index.js';
 import { waybillHelp } from './blocks.js';
-import { createUpdateDraft, unknownWaybillText } from './draft.js';
+import { createUpdateDraft, type UpdateDeps, unknownWaybillText } from './draft.js';
 import { updateForm } from './steps.js';
 
 /** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unknown }) => {
+const helpCommand: CommandAnswer<HelpRequest, object> = async (_deps, { ack }, { unknownText }) => {
   const help = waybillHelp();
-  await ack({ response_type: 'ephemeral', text: unknown ? `${unknownVerbText(unknown)}\n\n${help}` : help });
+  await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
 };
 
 /**
@@ -21,7 +28,7 @@ export const helpCommand: CommandAnswer<'help'> = async (_deps, { ack }, { unkno
  * look up in its own conversation): what `/waybill show` and Show answer.
  */
 export async function shownBooking(
-  deps: Parameters<CommandAnswer<'show'>>[0],
+  deps: Parameters<typeof showCommand>[0],
   trackingNumber: string,
   asker: Asker,
 ): Promise<{ text: string; blocks?: KnownBlock[] }> {
@@ -41,11 +48,10 @@ export async function shownBooking(
 }
 
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
-export const showCommand: CommandAnswer<'show'> = async (
-  deps,
-  { ack, client, command },
-  { trackingNumber },
-) => {
+const showCommand: CommandAnswer<
+  { trackingNumber: string },
+  Pick<Core, 'store' | 'logger' | 'schemas' | 'access' | 'waybill'>
+> = async (deps, { ack, client, command }, { trackingNumber }) => {
   await ack({
     response_type: 'ephemeral',
     ...(await shownBooking(deps, trackingNumber, { client, userId: command.user_id })),
@@ -53,7 +59,10 @@ export const showCommand: CommandAnswer<'show'> = async (
 };
 
 /** `/waybill update <tracking number>`: the update form of a known booking, or why there is none. */
-export const updateCommand: CommandAnswer<'update'> = async (deps, args, { trackingNumber }) => {
+const updateCommand: CommandAnswer<
+  { trackingNumber: string },
+  Pick<UpdateDeps, 'store' | 'logger' | 'schemas' | 'access' | 'waybill' | 'inFlight'>
+> = async (deps, args, { trackingNumber }) => {
   const { command } = args;
   const where = { userId: command.user_id, channelId: command.channel_id, responseUrl: command.response_url };
   const known = await storedBooking(deps, trackingNumber);
@@ -69,3 +78,27 @@ export const updateCommand: CommandAnswer<'update'> = async (deps, args, { track
     draft ? () => updateForm(deps, draft) : refused || unknownWaybillText(safeNumber),
   );
 };
+
+/** `/waybill help`, and what `/waybill` answers whatever it cannot read. */
+export const helpVerb = waybillVerb({
+  verb: 'help',
+  permission: 'nothing',
+  parse: noWords,
+  answer: helpCommand,
+});
+
+/** `/waybill show`. */
+export const showVerb = waybillVerb({
+  verb: 'show',
+  permission: 'show',
+  parse: trackingNumberFirst,
+  answer: showCommand,
+});
+
+/** `/waybill update`. */
+export const updateVerb = waybillVerb({
+  verb: 'update',
+  permission: 'update',
+  parse: trackingNumberFirst,
+  answer: updateCommand,
+});

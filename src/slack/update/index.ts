@@ -8,7 +8,7 @@ import * as resolve from './resolve.js';
 import * as retry from './retry.js';
 import * as submit from './submit.js';
 
-export { helpCommand, showCommand, shownBooking, updateCommand } from './command.js';
+export { helpVerb, shownBooking, showVerb, updateVerb } from './command.js';
 export { updateFormSpec } from './form.js';
 
 export function register(app: App, deps: Core): void {
