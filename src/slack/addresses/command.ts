@@ -2,8 +2,8 @@
 import type { Core } from '../core.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { openModalSoon } from '../kit/modal.js';
-import type { AddressBookDraft } from './flow.js';
-import { ADDRESS_BOOK, listView } from './flow.js';
+import type { AddressBookDraft } from './draft.js';
+import { ADDRESS_BOOK, listView } from './draft.js';
 
 /** Opens the list after the command is acknowledged. */
 const addressesCommand: CommandAnswer<

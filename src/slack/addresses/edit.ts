@@ -9,7 +9,7 @@ import { inputBlockIds, readFormState, type StateValues, slackErrors } from '../
 import { readViewMetadata, viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { partyEditView, partyGoneView } from './blocks.js';
-import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './flow.js';
+import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './draft.js';
 import { editValues, partySpec } from './form.js';
 import { ids } from './ids.js';
 

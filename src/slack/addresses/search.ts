@@ -4,7 +4,7 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { SEARCH_BLOCK } from './blocks.js';
-import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './flow.js';
+import { ADDRESS_BOOK, type AddressBookDraft, addressBookExpired, listView } from './draft.js';
 import { ids } from './ids.js';
 
 export function register(app: App, deps: Core): void {

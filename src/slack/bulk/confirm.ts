@@ -7,7 +7,7 @@ import { viewMetadata } from '../kit/ids.js';
 import { countOutcomes, notCheckedView, progressView } from './blocks.js';
 import { BULK_KIND, type BulkDraft } from './check.js';
 import { ids } from './ids.js';
-import { startImport } from './run.js';
+import { startImport } from './send.js';
 import type { BulkWorker } from './worker.js';
 
 export function register(app: App, deps: Core, rows: BulkWorker): void {

@@ -12,7 +12,7 @@ import { showInModal } from '../kit/modal.js';
 import { BackOff } from './back-off.js';
 import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
 import type { BulkDeps } from './check.js';
-import { summarise } from './run.js';
+import { summarise } from './send.js';
 
 /** Progress is redrawn at most this often by each replica booking the run. */
 const PROGRESS_EVERY_MS = 2000;

@@ -2,10 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
-import { digestTick } from './post.js';
+import { digestTick } from './send.js';
 
 export { localNow } from './data.js';
-export { digestTick, digestVerb, lateNote } from './post.js';
+export { digestTick, digestVerb, lateNote } from './send.js';
 
 /** How often a replica looks whether the daily digest is due: it is posted within this of DIGEST_TIME. */
 const DIGEST_LOOK_MS = 20_000;

@@ -8,7 +8,7 @@ import * as opened from './opened.js';
 export { bookingBlocks } from './blocks.js';
 export { parseExportRange } from './export.js';
 export { exportVerb } from './export-range.js';
-export { homeBooking } from './flow.js';
+export { homeBooking } from './send.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [opened, exportRange]) listener.register(app, deps);

@@ -2,8 +2,8 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { publishHome } from './flow.js';
 import { HomeRefresher } from './refresh.js';
+import { publishHome } from './send.js';
 
 export function register(app: App, deps: Core): void {
   const refresher = new HomeRefresher(

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 /**
  * A reminders turn: what needs attention now, planned (operations/reminders.ts), each person's DM
  * and each escalation to ATTENTION_CHANNEL_ID claimed in the database before it is posted and
  * recorded after, so it goes out once whatever the replicas.
  */
+import { randomUUID } from 'node:crypto';
 import type { AttentionItem } from '../../operations/attention.js';
 import { planReminders, type ReminderPlan, reminderId } from '../../operations/reminders.js';
 import { attentionNow } from '../attention/index.js';

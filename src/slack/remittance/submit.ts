@@ -4,8 +4,8 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type FileContext, fileChosen } from '../kit/file-input.js';
 import { reconcilingView } from './blocks.js';
-import { reconcileFile } from './flow.js';
 import { ids } from './ids.js';
+import { reconcileFile } from './send.js';
 
 export function register(app: App, deps: Core): void {
   app.view<ViewSubmitAction, FileContext>(

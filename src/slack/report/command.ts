@@ -7,7 +7,7 @@ import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
-import { weekBefore } from './post.js';
+import { weekBefore } from './send.js';
 
 /** Answered at once; the report, read from the store, follows after the ack. */
 const reportCommand: CommandAnswer<

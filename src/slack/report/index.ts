@@ -2,10 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
-import { reportTick } from './post.js';
+import { reportTick } from './send.js';
 
 export { reportVerb } from './command.js';
-export { reportTick } from './post.js';
+export { reportTick } from './send.js';
 
 /** How often a replica looks whether the weekly report is due. */
 const REPORT_LOOK_MS = 20_000;

@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { historyBlocks } from './blocks.js';
-import { recordAndTell, type StatusDeps } from './record.js';
+import { recordAndTell, type StatusDeps } from './send.js';
 import { readStatusWords, statusUsage } from './words.js';
 
 /** Records the status typed; the answer for the person (the card and its thread are told after). */

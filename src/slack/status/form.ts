@@ -12,7 +12,7 @@ import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/lis
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
 import { ids } from './ids.js';
-import { recordAndTell } from './record.js';
+import { recordAndTell } from './send.js';
 
 /** The modal's draft: which booking, and the conversation it was opened from (the access guard checks it). */
 const DRAFT_KIND = 'status';

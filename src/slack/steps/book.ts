@@ -22,7 +22,7 @@ import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
-import { runStep, type StepEnd, stepRequires } from './run.js';
+import { runStep, type StepEnd, stepRequires } from './send.js';
 
 const bookInputs: StepInputs = {
   receiver_name: 'consignee.name',

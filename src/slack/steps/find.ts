@@ -7,7 +7,7 @@ import { homeBooking } from '../home/index.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
-import { runStep, type StepEnd, stepRequires } from './run.js';
+import { runStep, type StepEnd, stepRequires } from './send.js';
 
 async function findStep(
   deps: Pick<Core, 'access' | 'store' | 'waybill'>,

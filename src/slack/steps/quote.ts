@@ -9,7 +9,7 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { priceQuote, quoteDefaults, routeLine } from '../quote/index.js';
 import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
-import { runStep, type StepEnd, stepRequires } from './run.js';
+import { runStep, type StepEnd, stepRequires } from './send.js';
 
 const quoteInputs: StepInputs = {
   service_type: 'serviceType',

@@ -6,7 +6,7 @@ import type { SlackClient } from '../kit/delivery.js';
 import { checkStatus, readStatusWords, recordStatus, tellCards, usualWords } from '../status/index.js';
 import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
-import { runStep, type StepEnd, stepRequires } from './run.js';
+import { runStep, type StepEnd, stepRequires } from './send.js';
 
 const textOf = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
