@@ -26,7 +26,7 @@ import { toBookingWire } from '../waybill/wire.js';
 import { beginAttempt, bookingAttempt, storeOutcome } from './attempts.js';
 import { sendBooking } from './book.js';
 import type { OperationDeps } from './call-once.js';
-import { type ReceiverRiskSettings, unconfirmedCheck } from './receiver-record.js';
+import { type ReceiverRiskSettings, receiverCheck } from './receiver-record.js';
 
 /** What booking a row uses besides an operation's: the booking schema a row is read with, where the bot is, the prefix of a generated number. */
 export interface RowDeps extends OperationDeps {
@@ -146,7 +146,7 @@ export async function bookRow(
     const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
     // Kept with the booking, as the form's are: a file has no box to confirm a call with.
-    const receiver = await unconfirmedCheck(deps.store, deps.bot.receiverRisk, checked.value.consignee);
+    const receiver = await receiverCheck(deps.store, deps.bot.receiverRisk, checked.value.consignee);
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };
     const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });

@@ -80,14 +80,18 @@ export function checkOf(record: ReceiverRecord, confirmedBy?: string): ReceiverC
   return { parcels, delivered, failed, returned, refused, flagged, ...(confirmedBy ? { confirmedBy } : {}) };
 }
 
-/** What a booking nobody can confirm (a file's row, a workflow's) keeps: undefined without earlier parcels. */
-export async function unconfirmedCheck(
+/**
+ * What a booking keeps of its receiver's record as it is now, with who confirmed the call if anyone
+ * did (a file's row and a workflow's have nobody to): undefined without earlier parcels.
+ */
+export async function receiverCheck(
   store: Pick<StoreTables, 'receivers'>,
   settings: ReceiverRiskSettings,
   receiver: { phone: string; country?: string },
+  confirmedBy?: string,
 ): Promise<ReceiverCheck | undefined> {
   const record = await receiverRecord(store, settings, receiver);
-  return record && checkOf(record);
+  return record && checkOf(record, confirmedBy);
 }
 
 /** The dispatcher's words when they confirm, as the audit log and the card keep them. */

@@ -7,7 +7,7 @@
 
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { type BookingAttemptResult, settleBooking } from '../../operations/book.js';
-import { checkOf, receiverRecord } from '../../operations/receiver-record.js';
+import { receiverCheck } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import {
   bookingCard,
@@ -65,8 +65,12 @@ async function settle(
   const note = 'The booking card is being posted.';
   const bookedBy = attempt.userId ?? userId;
   // The record as it is now, with the call confirmed at Confirm booking if it was: kept like any booking's.
-  const record = await receiverRecord(deps.store, deps.bot.receiverRisk, booking.consignee);
-  const receiver = record && checkOf(record, draft.data.receiverConfirmedBy);
+  const receiver = await receiverCheck(
+    deps.store,
+    deps.bot.receiverRisk,
+    booking.consignee,
+    draft.data.receiverConfirmedBy,
+  );
   const settled = await settleBooking(deps, {
     key,
     trackingNumber: booking.trackingNumber,

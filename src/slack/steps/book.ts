@@ -6,7 +6,7 @@
 import type { App } from '@slack/bolt';
 import { beginAttempt, bookingAttempt } from '../../operations/attempts.js';
 import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
-import { unconfirmedCheck } from '../../operations/receiver-record.js';
+import { receiverCheck } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import { bookingOfRow, PENDING_TRACKING_NUMBER } from '../../waybill/csv/read-bookings.js';
 import { zonedDateAfter } from '../../waybill/dates.js';
@@ -216,7 +216,7 @@ async function sendAndTell(
   const { draft, booking, attempt, totalCharge } = input;
   const { trackingNumber } = booking;
   // Kept with the booking, as the form's are: a workflow has no box to confirm a call with.
-  const receiver = await unconfirmedCheck(deps.store, deps.bot.receiverRisk, booking.consignee);
+  const receiver = await receiverCheck(deps.store, deps.bot.receiverRisk, booking.consignee);
   const sent = await sendBooking(deps, {
     attempt,
     request: input.request,
