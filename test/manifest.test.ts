@@ -4,7 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ids } from '../fakes/ids.js';
-import { waybillHelp } from '../src/slack/update/blocks.js';
+import { waybillHelp } from '../src/slack/waybill-command.js';
 
 type Manifest = {
   display_information: { name?: string; description?: string };

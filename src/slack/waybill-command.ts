@@ -1,4 +1,7 @@
-/** /waybill: the subcommands the features declare, in the order its help lists them, each answered by its feature. */
+/**
+ * /waybill: the subcommands the features declare, each answered by its feature, and the help, which is
+ * the bot's whole: /quote and /book, then each verb's own line, then what has no command.
+ */
 import type { App } from '@slack/bolt';
 import { addressesVerb } from './addresses/index.js';
 import { attentionVerb } from './attention/index.js';
@@ -8,16 +11,24 @@ import { digestVerb } from './digest/index.js';
 import { findVerb } from './find/index.js';
 import { requires } from './guards/access.js';
 import { exportVerb } from './home/index.js';
-import { type CommandArgs, readVerb, type WaybillVerb } from './kit/command-request.js';
+import {
+  type CommandAnswer,
+  type CommandArgs,
+  type HelpRequest,
+  noWords,
+  readVerb,
+  type WaybillVerb,
+  waybillVerb,
+} from './kit/command-request.js';
 import { labelVerb, manifestVerb } from './labels/index.js';
 import { assignVerb } from './owners/index.js';
 import { recogniseVerb } from './recognise/index.js';
 import { codVerb, remittanceVerb } from './remittance/index.js';
 import { reportVerb } from './report/index.js';
 import { statusVerb } from './status/index.js';
-import { helpVerb, showVerb, updateVerb } from './update/index.js';
+import { showVerb, updateVerb } from './update/index.js';
 
-// The order a mistyped word's close verbs are named in.
+// The order the help lists them in, and a mistyped word's close verbs are named in.
 const verbs: readonly WaybillVerb<unknown, Core>[] = [
   showVerb,
   findVerb,
@@ -35,17 +46,45 @@ const verbs: readonly WaybillVerb<unknown, Core>[] = [
   codVerb,
   recogniseVerb,
   reportVerb,
-  helpVerb,
 ];
+
+/** What `/waybill help` says: every command, each verb in its own words, and what the buttons are. */
+export function waybillHelp(): string {
+  return [
+    '*What this bot does*',
+    '• `/quote`: price a delivery (`/quote help` for shortcuts)',
+    '• `/book`: book a waybill in steps, with parcels (`/book help`); `/book import` books many from a CSV file',
+    ...allVerbs.map((verb) => `• ${verb.usage}`),
+    'The bot’s *Home* tab lists today’s bookings and your unfinished ones, with *New quote*, *New booking*, *Import CSV*, *CSV template*, *COD remittance*, *Export* and *Pickup list*.',
+    'Every booking card in the channel shows its owner and has *Update*, *Record status*, *Rebook*, *Print labels*, *Take it* and *Assign*.',
+    'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
+  ].join('\n');
+}
+
+/** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
+const helpCommand: CommandAnswer<HelpRequest, object> = async (_deps, { ack }, { unknownText }) => {
+  const help = waybillHelp();
+  await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
+};
+
+const helpVerb = waybillVerb({
+  verb: 'help',
+  usage: '`/waybill help`, or `/waybill` alone: this list',
+  permission: 'nothing',
+  parse: noWords,
+  answer: helpCommand,
+});
+
+const allVerbs = [...verbs, helpVerb];
 
 export function register(app: App, core: Core): void {
   app.command(
     '/waybill',
     requires(core, (body) =>
-      'command' in body ? readVerb(verbs, helpVerb, body.text).verb.permission : 'nothing',
+      'command' in body ? readVerb(allVerbs, helpVerb, body.text).verb.permission : 'nothing',
     ),
     async (args: CommandArgs) => {
-      const { verb, request } = readVerb(verbs, helpVerb, args.command.text);
+      const { verb, request } = readVerb(allVerbs, helpVerb, args.command.text);
       await verb.answer(core, args, request);
     },
   );

@@ -2,13 +2,14 @@
  * `/book` end to end, on SQLite and PostgreSQL: every step, a profile, three parcels, the exact body, card,
  * stored rows, double submit, an edited booking after a rejection, unknown outcome never resent, restart.
  */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { startSandbox } from '../../src/waybill/sandbox/server.js';
 import { describeEachBackend } from '../store/backends.js';
 import {
   fillToReview as fillBooking,
   next as nextStep,
+  parcel,
   receiver,
   shipment,
 } from '../support/booking-flow.js';
@@ -256,6 +257,22 @@ describeEachBackend(import.meta.filename, '/book', (backend) => {
     expect(again.blocks.find((b) => b.block_id?.startsWith('consignee.name#')).element.initial_value).toBe(
       'Typed before Back',
     );
+  });
+
+  it('validates the draft once when Next shows the review, and once when Confirm sends it', async () => {
+    bot = await startTestBot();
+    const review = await fillToReview();
+    await bot.clickInView(review, ids.bookingBack);
+    const parcels = await bot.updatedView(review.id, (v) => textOf(v.blocks).includes('Parcel 3: weight'));
+    const parses = vi.spyOn(bot.deps.schemas.booking, 'safeParse');
+    const again = await next(parcels, { ...parcel(0, '1.5'), ...parcel(1, '1.5'), ...parcel(2, '1.25') });
+    expect(again.callback_id).toBe(ids.bookingReview);
+    expect(parses).toHaveBeenCalledTimes(1);
+    parses.mockClear();
+    await bot.submit(again);
+    await bot.idle();
+    expect(bot.sandbox.received.map((r) => r.operation)).toEqual(['book']);
+    expect(parses).toHaveBeenCalledTimes(1);
   });
 
   it('sends one request for a double submission, and answers the second with the first outcome', async () => {

@@ -30,6 +30,8 @@ const addressesCommand: CommandAnswer<
 /** `/waybill addresses`. */
 export const addressesVerb = waybillVerb({
   verb: 'addresses',
+  usage:
+    '`/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
   permission: 'addresses',
   parse: ({ rest }) => ({ query: rest }),
   answer: addressesCommand,

@@ -43,6 +43,8 @@ export async function attentionHomeBlocks(
 /** `/waybill attention`. */
 export const attentionVerb = waybillVerb({
   verb: 'attention',
+  usage:
+    '`/waybill attention`: what needs doing now (failed attempts, parcels not picked up or stuck, unknown outcomes, COD not remitted), yours first, just for you',
   permission: 'show',
   parse: noWords,
   answer: attentionCommand,

@@ -26,7 +26,7 @@ export function register(app: App, deps: Core): void {
     async ({ ack, view, client, context: { draft } }) => {
       const result = validateDraft(deps, draft.data);
       if (!result.ok) {
-        await ack({ response_action: 'update', view: await showStep(deps, draft, 'review') });
+        await ack({ response_action: 'update', view: await showStep(deps, draft, 'review', [], result) });
         return;
       }
       const ticked = receiverConfirmed(view.state.values) ? draft.userId : undefined;
@@ -37,7 +37,7 @@ export function register(app: App, deps: Core): void {
         await ack(
           onScreen
             ? { response_action: 'errors', errors: receiver.errors }
-            : { response_action: 'update', view: await showStep(deps, draft, 'review') },
+            : { response_action: 'update', view: await showStep(deps, draft, 'review', [], result) },
         );
         return;
       }

@@ -40,7 +40,10 @@ export function register(app: App, deps: Core): void {
         return;
       }
       const next = bookingSteps[bookingSteps.indexOf(step) + 1] ?? 'review';
-      await ack({ response_action: 'update', view: await showStep(deps, { ...found, data }, next) });
+      await ack({
+        response_action: 'update',
+        view: await showStep(deps, { ...found, data }, next, [], result),
+      });
     },
   );
 }

@@ -108,6 +108,7 @@ export function register(app: App, deps: Core): void {
 /** `/waybill rebook`. */
 export const rebookVerb = waybillVerb({
   verb: 'rebook',
+  usage: '`/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
   permission: 'book',
   parse: trackingNumberFirst,
   answer: rebookCommand,

@@ -1,7 +1,13 @@
 /** The booking modal's steps: which step a draft is shown at, that step rendered (pure), and showing it. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { Draft } from '../../store/index.js';
-import { type Booking, type FieldError, placeProblemsOf, postalWarningsOf } from '../../waybill/schemas.js';
+import {
+  type Booking,
+  type FieldError,
+  placeProblemsOf,
+  postalWarningsOf,
+  type Validation,
+} from '../../waybill/schemas.js';
 import { toBookingWire } from '../../waybill/wire.js';
 import { saveToShow } from '../kit/drafts.js';
 import { type BookDeps, bookingMetadata, errorsOfStep, validateDraft } from './draft.js';
@@ -36,16 +42,18 @@ function firstProblem(deps: Pick<BookDeps, 'waybill'>, data: BookingDraft, error
 /**
  * The step the draft is shown at when `step` is asked for: the review only of a valid booking
  * (only a skipped step makes it otherwise), else the first step with a problem and the problems.
- * The draft is validated here, once, and the review shows the booking validated.
+ * The draft is validated here unless the caller has just done so (`validated`), and the review shows
+ * the booking validated.
  */
 export function stepToShow(
   deps: Pick<BookDeps, 'waybill' | 'schemas'>,
   data: BookingDraft,
   step: BookingStep,
   notices: string[] = [],
+  validated?: Validation<Booking>,
 ): ShownStep {
   if (step !== 'review') return { step, notices };
-  const result = validateDraft(deps, data);
+  const result = validated ?? validateDraft(deps, data);
   return result.ok ? { step, notices, booking: result.value } : firstProblem(deps, data, result.errors);
 }
 
@@ -94,14 +102,18 @@ function renderShown(
   });
 }
 
-/** Saves the draft at the step it is shown at (a new rev, so Slack shows the draft's values) and renders it. */
+/**
+ * Saves the draft at the step it is shown at (a new rev, so Slack shows the draft's values) and renders it;
+ * `validated` is the draft's validation when the caller already has it.
+ */
 export async function showStep(
   deps: Shows & Pick<BookDeps, 'store' | 'bot'>,
   draft: Draft<BookingDraft>,
   step: BookingStep,
   notices: string[] = [],
+  validated?: Validation<Booking>,
 ): Promise<ModalView> {
-  const shown = stepToShow(deps, draft.data, step, notices);
+  const shown = stepToShow(deps, draft.data, step, notices, validated);
   const saved = await saveToShow(deps.store.drafts, draft, { step: shown.step });
   const receiver = shown.step === 'review' ? await receiverReviewOf(deps, shown.booking) : [];
   return renderShown(deps, saved, shown, receiver);

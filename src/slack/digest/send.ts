@@ -83,6 +83,8 @@ const digestCommand: CommandAnswer<object, Pick<Core, 'bot' | 'now' | 'store' | 
 /** `/waybill digest`. */
 export const digestVerb = waybillVerb({
   verb: 'digest',
+  usage:
+    '`/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
   // The digest shows what is stored: whoever may look waybills up may have it.
   permission: 'show',
   parse: noWords,

@@ -114,6 +114,8 @@ export function register(app: App, deps: Core): void {
 /** `/waybill find`. */
 export const findVerb = waybillVerb({
   verb: 'find',
+  usage:
+    '`/waybill find <words>`: bookings by name, phone, reference, tracking number, city or item, with filters such as `status:failed`, `from:2026-11-01`, `owner:me`, `cod`; just for you',
   permission: 'show',
   parse: ({ rest }) => ({ query: rest }),
   answer: findCommand,

@@ -74,6 +74,8 @@ export function register(app: App, deps: Core): void {
 /** `/waybill export`. */
 export const exportVerb = waybillVerb({
   verb: 'export',
+  usage:
+    '`/waybill export 2026-11-01..2026-11-30`: the bookings and updates of those days as a CSV file, in a DM',
   // An export shows what is stored: whoever may look waybills up may have it.
   permission: 'show',
   parse: ({ rest }) => ({ range: rest }),

@@ -33,6 +33,8 @@ export type CommandAnswer<Request, Deps> = (core: Deps, args: CommandArgs, reque
  */
 export interface WaybillVerb<Request, Deps> {
   verb: string;
+  /** Its line in `/waybill help`, in mrkdwn: how it is typed, and what it answers. */
+  usage: string;
   permission: Permission;
   parse(words: VerbWords): Request | undefined;
   answer(deps: Deps, args: CommandArgs, request: Request): Promise<void>;

@@ -181,6 +181,7 @@ export function register(app: App, deps: Core): void {
 /** `/waybill manifest`. */
 export const manifestVerb = waybillVerb({
   verb: 'manifest',
+  usage: '`/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
   // The pickup list shows what is stored: whoever may look waybills up may have it.
   permission: 'show',
   parse: ({ rest }) => ({ date: rest }),

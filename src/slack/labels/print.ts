@@ -350,6 +350,8 @@ export function register(app: App, deps: Core): void {
 /** `/waybill label`. */
 export const labelVerb = waybillVerb({
   verb: 'label',
+  usage:
+    "`/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
   // Labels show what is stored: whoever may look waybills up may have them.
   permission: 'show',
   parse: (words) => {

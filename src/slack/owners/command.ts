@@ -24,6 +24,8 @@ const assignCommand: CommandAnswer<
 /** `/waybill assign`. */
 export const assignVerb = waybillVerb({
   verb: 'assign',
+  usage:
+    '`/waybill assign <tracking number> @person`: hand a booking over; its owner is whoever booked it until then',
   // Handing a booking to someone else changes what is known of it: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,

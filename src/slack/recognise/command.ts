@@ -31,6 +31,8 @@ const recogniseCommand: CommandAnswer<{ setting: string }, Pick<Core, 'store'>> 
 /** `/waybill recognise`. */
 export const recogniseVerb = waybillVerb({
   verb: 'recognise',
+  usage:
+    '`/waybill recognise on|off`: in this channel, answer a message that names our tracking numbers with their status and buttons, in its thread',
   // Whether the bot answers a channel's messages changes what it posts there: the update permission.
   permission: 'update',
   parse: ({ words: [setting = ''] }) => ({ setting: setting.toLowerCase() }),

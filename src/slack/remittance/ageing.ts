@@ -40,6 +40,8 @@ const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'lo
 /** `/waybill cod`. */
 export const codVerb = waybillVerb({
   verb: 'cod',
+  usage:
+    '`/waybill cod`: the COD the courier still owes, by days since delivery and by sender, just for you, with the list as a CSV file',
   // Money owed by the courier: whoever may reconcile its files.
   permission: 'remittance',
   parse: noWords,

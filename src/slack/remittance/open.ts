@@ -53,6 +53,7 @@ export function register(app: App, deps: Core): void {
 /** `/waybill remittance`. */
 export const remittanceVerb = waybillVerb({
   verb: 'remittance',
+  usage: "`/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
   permission: 'remittance',
   parse: noWords,
   answer: remittanceCommand,

@@ -43,6 +43,8 @@ const reportCommand: CommandAnswer<
 /** `/waybill report`. */
 export const reportVerb = waybillVerb({
   verb: 'report',
+  usage:
+    '`/waybill report [2026-11-01..2026-11-07]`: the report of those days (the 7 before today if none), just for you, its numbers as a CSV file',
   permission: 'remittance',
   parse: ({ rest }) => ({ range: rest }),
   answer: reportCommand,

@@ -47,6 +47,8 @@ export async function statusOfBooking(deps: Pick<Core, 'store'>, trackingNumber:
 /** `/waybill status`. */
 export const statusVerb = waybillVerb({
   verb: 'status',
+  usage:
+    '`/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
   // Recording a parcel's status changes what is known of a booking: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,

@@ -202,31 +202,3 @@ export function updateHeldView(
   };
   return outcomeScreen(updateOutcomes, screen, { env, metadata });
 }
-
-export function waybillHelp(): string {
-  return [
-    '*What this bot does*',
-    '• `/quote`: price a delivery (`/quote help` for shortcuts)',
-    '• `/book`: book a waybill in steps, with parcels (`/book help`)',
-    '• `/waybill show <tracking number>`: the last-known record of a booking, just for you',
-    '• `/waybill find <words>`: bookings by name, phone, reference, tracking number, city or item, with filters such as `status:failed`, `from:2026-11-01`, `owner:me`, `cod`; just for you',
-    "• `/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
-    '• `/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
-    '• `/waybill addresses [name, phone or city]`: the address book of every party booked, to find, edit or delete',
-    '• `/waybill export 2026-11-01..2026-11-30`: the bookings and updates of those days as a CSV file, in a DM',
-    '• `/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
-    '• `/waybill assign <tracking number> @person`: hand a booking over; its owner is whoever booked it until then',
-    "• `/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
-    '• `/waybill manifest [2026-11-23]`: the pickup list of a day (today if none) as a PDF and a CSV file',
-    '• `/waybill recognise on|off`: in this channel, answer a message that names our tracking numbers with their status and buttons, in its thread',
-    '• `/waybill digest`: today so far (bookings, refusals, unknown outcomes, statuses, tomorrow’s pickups), just for you',
-    '• `/waybill attention`: what needs doing now (failed attempts, parcels not picked up or stuck, unknown outcomes, COD not remitted), yours first, just for you',
-    '• `/book import`: book many waybills at once from a CSV file',
-    "• `/waybill remittance`: reconcile the courier's COD remittance file against our bookings",
-    '• `/waybill cod`: the COD the courier still owes, by days since delivery and by sender, just for you, with the list as a CSV file',
-    '• `/waybill report [2026-11-01..2026-11-07]`: the report of those days (the 7 before today if none), just for you, its numbers as a CSV file',
-    'The bot’s *Home* tab lists today’s bookings and your unfinished ones, with *New quote*, *New booking*, *Import CSV*, *CSV template*, *COD remittance*, *Export* and *Pickup list*.',
-    'Every booking card in the channel shows its owner and has *Update*, *Record status*, *Rebook*, *Print labels*, *Take it* and *Assign*.',
-    'Shortcuts: *Book from this message* (on a message) and *New booking* / *New quote* (from the shortcut menu).',
-  ].join('\n');
-}

@@ -1,27 +1,14 @@
-/** The /waybill subcommands update answers: `show` and `update <tracking number>`, and help. */
+/** The /waybill subcommands update answers: `show` and `update <tracking number>`. */
 import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
-import {
-  type CommandAnswer,
-  type HelpRequest,
-  noWords,
-  trackingNumberFirst,
-  waybillVerb,
-} from '../kit/command-request.js';
+import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { statusOfBooking } from '../status/index.js';
-import { waybillHelp } from './blocks.js';
 import { createUpdateDraft, type UpdateDeps, unknownWaybillText } from './draft.js';
 import { updateForm } from './steps.js';
-
-/** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-const helpCommand: CommandAnswer<HelpRequest, object> = async (_deps, { ack }, { unknownText }) => {
-  const help = waybillHelp();
-  await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
-};
 
 /**
  * A booking's card with its status history, or that there is none (or that it is not `asker`'s to
@@ -79,17 +66,10 @@ const updateCommand: CommandAnswer<
   );
 };
 
-/** `/waybill help`, and what `/waybill` answers whatever it cannot read. */
-export const helpVerb = waybillVerb({
-  verb: 'help',
-  permission: 'nothing',
-  parse: noWords,
-  answer: helpCommand,
-});
-
 /** `/waybill show`. */
 export const showVerb = waybillVerb({
   verb: 'show',
+  usage: '`/waybill show <tracking number>`: the last-known record of a booking, just for you',
   permission: 'show',
   parse: trackingNumberFirst,
   answer: showCommand,
@@ -98,6 +78,7 @@ export const showVerb = waybillVerb({
 /** `/waybill update`. */
 export const updateVerb = waybillVerb({
   verb: 'update',
+  usage: "`/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
   permission: 'update',
   parse: trackingNumberFirst,
   answer: updateCommand,

@@ -1,4 +1,4 @@
-/** Waybill updates, and /waybill show, update and help: the feature's public entry. */
+/** Waybill updates, and /waybill show and update: the feature's public entry. */
 // bot.ts registers it; another feature imports only what this file exports, never update's other files.
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
@@ -8,7 +8,7 @@ import * as resolve from './resolve.js';
 import * as retry from './retry.js';
 import * as submit from './submit.js';
 
-export { helpVerb, shownBooking, showVerb, updateVerb } from './command.js';
+export { shownBooking, showVerb, updateVerb } from './command.js';
 export { updateFormSpec } from './form.js';
 
 export function register(app: App, deps: Core): void {
