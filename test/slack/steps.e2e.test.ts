@@ -243,7 +243,13 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
       bookedBy: 'UDISPATCH',
       channelId: 'CORDERS',
       cardChannelId: 'CORDERS',
+      bookedVia: 'workflow',
     });
+    // Its card says a workflow booked it, as when the courier answered at once.
+    const card = await bot.fake.waitFor('chat.postMessage', (c) =>
+      JSON.stringify(c.body.blocks).includes('REF-77'),
+    );
+    expect(JSON.stringify(card.body.blocks)).toContain('Booked by a workflow');
     expect(bot.sandbox.received.filter((r) => r.operation === 'book')).toHaveLength(1);
   });
 

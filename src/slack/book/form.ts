@@ -1,5 +1,6 @@
 /** The booking form: its steps, each step's fields, and which the Booking schema requires. */
 
+import type { BookedVia } from '../../store/index.js';
 import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { MessageReading } from '../../waybill/message-reader.js';
@@ -46,6 +47,8 @@ export interface BookingDraft {
   /** Who confirmed calling a flagged receiver at Confirm booking, for Try again (receiver-record.ts). */
   receiverConfirmedBy?: string;
   origin?: BookingOrigin;
+  /** How it is booked when no person typed it (a workflow's step): kept when Resolve records it. */
+  bookedVia?: BookedVia;
 }
 
 export function parcelFields(index: number, catalog: Catalog): FormField[] {

@@ -81,6 +81,7 @@ async function settle(
       channelId: draft.channelId,
       bookedBy,
       ...(receiver ? { receiver } : {}),
+      ...(draft.data.bookedVia ? { bookedVia: draft.data.bookedVia } : {}),
       postedNote: note,
       alsoRecord: (tx) =>
         tx.drafts.save<BookingDraft>(draft.id, {
@@ -98,6 +99,7 @@ async function settle(
       bookedBy,
       bookedAt: settled.bookedAt,
       ...(receiver ? { receiver } : {}),
+      ...(draft.data.bookedVia ? { via: draft.data.bookedVia } : {}),
       catalog,
       currency,
       env,

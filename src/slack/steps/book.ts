@@ -186,7 +186,14 @@ async function bookStep(
     kind: 'booking',
     userId,
     channelId,
-    data: { input: made.values, step: 'review', parcels: 0, rev: 0, generatedTrackingNumber: number },
+    data: {
+      input: made.values,
+      step: 'review',
+      parcels: 0,
+      rev: 0,
+      generatedTrackingNumber: number,
+      bookedVia: 'workflow',
+    },
   });
   if (!kept)
     return void (await end.fail({ error: 'This workflow run is too old to book: run the workflow again.' }));
