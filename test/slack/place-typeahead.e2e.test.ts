@@ -12,7 +12,13 @@ import { VALUE_ACTION } from '../../src/slack/kit/forms.js';
 import { places } from '../../src/waybill/places.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
-import { bookFromSenderStep, bookThroughModal, next, receiver, shipment } from '../support/booking-flow.js';
+import {
+  bookFromSenderStep,
+  bookThroughModal,
+  next,
+  receiver,
+  receiverStep,
+} from '../support/booking-flow.js';
 import {
   elementOf,
   startTestBot as startBot,
@@ -56,15 +62,9 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     await bot?.stop();
   });
 
-  /** /book to its receiver step. */
-  async function receiverStep(): Promise<View> {
-    await bot.command('/book');
-    return next(bot, await bot.openedView(), shipment);
-  }
-
   it('/book offers provinces, then the chosen province’s cities, then the chosen city’s barangays; the chosen names reach the courier', async () => {
     bot = await startTestBot();
-    const step = await receiverStep();
+    const step = await receiverStep(bot);
     for (const path of ['consignee.region', 'consignee.city', 'consignee.neighbourhood'])
       expect(elementOf(step, path)).toMatchObject({ type: 'external_select', action_id: VALUE_ACTION });
     expect(elementOf(step, 'consignee.street').type).toBe('plain_text_input');
@@ -173,7 +173,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
 
   it('abroad offers only what was typed; with WAYBILL_PLACE_CHECK=warn, what was typed comes before the list', async () => {
     bot = await startTestBot();
-    let step = await receiverStep();
+    let step = await receiverStep(bot);
     expect(await optionsFor(step, 'consignee.city', 'Singapore', { 'consignee.country': 'SG' })).toEqual([
       {
         text: { type: 'plain_text', text: 'Singapore', emoji: true },
@@ -187,7 +187,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     await bot.stop();
 
     bot = await startTestBot({ env: { WAYBILL_PLACE_CHECK: 'warn' } });
-    step = await receiverStep();
+    step = await receiverStep(bot);
     const warned = await optionsFor(step, 'consignee.city', 'Cebu Cty', { 'consignee.country': 'PH' });
     expect(warned[0]).toMatchObject({
       value: 'Cebu Cty',

@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
 import { describeEachBackend } from '../store/backends.js';
-import { bookFromSenderStep, next, receiver, shipment } from '../support/booking-flow.js';
+import { bookFromSenderStep, next, receiver, receiverStep, shipment } from '../support/booking-flow.js';
 import {
   startTestBot as startBot,
   type TestBot,
@@ -48,15 +48,9 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     await bot?.stop();
   });
 
-  /** /book to its receiver step. */
-  async function receiverStep(): Promise<View> {
-    await bot.command('/book');
-    return next(bot, await bot.openedView(), shipment);
-  }
-
   it('/book refuses a barangay outside its city next to its input, naming where it is; places that fit are booked', async () => {
     bot = await startTestBot();
-    const second = await receiverStep();
+    const second = await receiverStep(bot);
     const refused = await bot.submit(second, inMakati);
     expect(refused.body).toEqual({
       response_action: 'errors',
@@ -101,7 +95,7 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
 
   it("warns on the review of a postal code that is not its city's, and books once confirmed", async () => {
     bot = await startTestBot();
-    const third = await next(bot, await receiverStep(), { ...inCebu, 'consignee.postal': '1000' });
+    const third = await next(bot, await receiverStep(bot), { ...inCebu, 'consignee.postal': '1000' });
     await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
     const sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
     const review = await next(bot, await next(bot, sender));
@@ -135,7 +129,7 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
 
   it('with WAYBILL_PLACE_CHECK=warn, lets the places through and warns of them on the review', async () => {
     bot = await startTestBot({ env: { WAYBILL_PLACE_CHECK: 'warn' } });
-    const third = await next(bot, await receiverStep(), inMakati);
+    const third = await next(bot, await receiverStep(bot), inMakati);
     await bot.selectInView(third, ids.bookingProfile, 'pasig-warehouse');
     const sender = await bot.updatedView(third.id, (v) => textOf(v.blocks).includes('Acme Pasig Warehouse'));
     const review = await next(bot, await next(bot, sender));

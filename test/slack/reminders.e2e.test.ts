@@ -63,11 +63,17 @@ async function failedBooking(bot: TestBot): Promise<void> {
 }
 
 describeEachBackend(import.meta.filename, 'reminders of what needs attention', (backend) => {
-  it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
+  /** A bot on a clock the test moves, on this test's store, with UDISPATCH's failed attempt recorded. */
+  async function failedOnClock(options: { env?: Record<string, string> } = {}) {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now });
+    const bot = await started({ store, now: clock.now, ...options });
     await failedBooking(bot);
+    return { clock, store, bot };
+  }
+
+  it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
+    const { clock, store, bot } = await failedOnClock();
 
     clock.advance(DAY - MINUTE);
     await turn(bot);
@@ -157,10 +163,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('fixed before it falls due: nothing is sent', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now });
-    await failedBooking(bot);
+    const { clock, bot } = await failedOnClock();
     clock.advance(DAY - HOUR);
     await bot.command('/waybill', 'status WB000001 delivered');
     clock.advance(2 * HOUR);
@@ -169,10 +172,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('falling due in quiet hours, it waits for 08:00 in Manila; two at once are one DM', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now, env: { ATTENTION_FAILED_AFTER: '12h' } });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock({ env: { ATTENTION_FAILED_AFTER: '12h' } });
     const first = (await store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
     await store.bookings.insert({ ...first, trackingNumber: 'WB000002', record: { ...first.record } });
     await bot.command('/waybill', 'status WB000002 failed refused');
@@ -191,10 +191,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('still open 24 h after its reminder: posted once to ATTENTION_CHANNEL_ID, naming the owner', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now, env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
-    await failedBooking(bot);
+    const { clock, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
     clock.advance(DAY);
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(1);
@@ -217,10 +214,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('an escalation whose replica is gone between its claim and its post: found in the channel, not posted again; not found, posted once', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now, env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
     clock.advance(DAY);
     await turn(bot);
     clock.advance(DAY);
@@ -260,10 +254,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('claim rows of items no longer open are deleted 30 days after their last reminder; an open item keeps its row', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock();
     clock.advance(DAY);
     await turn(bot);
     const [open] = (await attentionNow(bot.deps)) as [AttentionItem];
@@ -289,11 +280,8 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it("the DM's Snooze and Assign check the clicker's permission again, and the booking's own conversation", async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
     const env = { ALLOWED_USER_IDS: 'UDISPATCH,UANA' };
-    const bot = await started({ store, now: clock.now, env });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock({ env });
     clock.advance(DAY);
     await turn(bot);
     const channel = String(reminderDms(bot)[0]?.body.channel);
@@ -337,10 +325,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
     clock.advance(DAY);
     await turn(bot);
     const channel = String(reminderDms(bot)[0]?.body.channel);
@@ -398,10 +383,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   });
 
   it('a replica gone between its claim and its post: its DM found in the conversation is not sent again; not found, it is sent once', async () => {
-    const clock = testClock();
-    const store = await backend.open({ now: clock.now });
-    const bot = await started({ store, now: clock.now });
-    await failedBooking(bot);
+    const { clock, store, bot } = await failedOnClock();
     clock.advance(DAY);
     const [item] = (await attentionNow(bot.deps)) as [AttentionItem];
 

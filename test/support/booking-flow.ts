@@ -27,6 +27,12 @@ export async function fillToReview(bot: SlackDriver): Promise<View> {
   return fillStepsToReview(bot, await bot.openedView());
 }
 
+/** /book to its receiver step, the shipment typed. */
+export async function receiverStep(bot: SlackDriver): Promise<View> {
+  await bot.command('/book');
+  return next(bot, await bot.openedView(), shipment);
+}
+
 /** From the first booking step on screen: every step typed, a profile, three parcels, to the review. */
 export async function fillStepsToReview(bot: SlackDriver, first: View): Promise<View> {
   expect(first.callback_id).toBe(ids.bookingStep);
