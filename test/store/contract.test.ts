@@ -1,7 +1,7 @@
 /**
  * Every store behaviour on SQLite and PostgreSQL, several replicas at once, a replica killed mid-call; the
- * address book's search on 20,000 parties (seeded by `fakes/parties.ts`) against its rule, each way a query
- * is read.
+ * address book's search on 2,000 parties (seeded by `fakes/parties.ts`) against its rule, each way a query
+ * is read (against a tenth of production's thresholds).
  */
 // The store's contract, run against every backend: each behaviour, and several replicas at once.
 import { describe, expect, it, vi } from 'vitest';
