@@ -42,38 +42,47 @@ export function seededBooking(sample: Booking, i: number, trackingNumber: string
 /** Bookings written a batch at a time, so that a big store is never all in memory. */
 const BATCH = 5000;
 
+/** Seeded bookings `from` to `to` (not included) as the store's rows: theirs and their search terms'. */
+export function seededRows(bookings: SeededBookings, from = 0, to = bookings.count) {
+  const sample = sampleBooking('WB0000000');
+  const rows: Insertable<BookingsTable>[] = [];
+  const terms: Insertable<BookingTermsTable>[] = [];
+  for (let i = from; i < to; i++) {
+    const trackingNumber = bookings.trackingNumber(i);
+    const bookedAt = bookings.bookedAt(i);
+    const pickupAt = bookedAt + 24 * 60 * 60 * 1000;
+    const { record, owner } = seededBooking(sample, i, trackingNumber, pickupAt);
+    for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED)])
+      terms.push({ term, tracking_number: trackingNumber });
+    rows.push({
+      tracking_number: trackingNumber,
+      tracking_ref_no: `R${i}`,
+      record: JSON.stringify(record),
+      version: 1,
+      channel_id: 'CDISPATCH',
+      card_channel_id: null,
+      card_ts: null,
+      audit_card_ts: null,
+      booked_by: owner,
+      booked_at: bookedAt,
+      updated_by: null,
+      updated_at: null,
+      pickup_at: pickupAt,
+      receiver_phone: receiverPhoneOf(record),
+      payment_method: record.paymentMethod,
+    });
+  }
+  return { rows, terms };
+}
+
+/** Appends seeded rows to the store's open transaction. */
+export async function writeSeeded(writer: BulkWriter, { rows, terms }: ReturnType<typeof seededRows>) {
+  await writer.insert('bookings', rows);
+  await writer.insert('booking_terms', terms);
+}
+
 /** Appends `count` seeded bookings, with their search terms, to the store's open transaction. */
 export async function insertBookings(writer: BulkWriter, bookings: SeededBookings): Promise<void> {
-  const sample = sampleBooking('WB0000000');
-  for (let from = 0; from < bookings.count; from += BATCH) {
-    const rows: Insertable<BookingsTable>[] = [];
-    const terms: Insertable<BookingTermsTable>[] = [];
-    for (let i = from; i < Math.min(bookings.count, from + BATCH); i++) {
-      const trackingNumber = bookings.trackingNumber(i);
-      const bookedAt = bookings.bookedAt(i);
-      const pickupAt = bookedAt + 24 * 60 * 60 * 1000;
-      const { record, owner } = seededBooking(sample, i, trackingNumber, pickupAt);
-      for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED)])
-        terms.push({ term, tracking_number: trackingNumber });
-      rows.push({
-        tracking_number: trackingNumber,
-        tracking_ref_no: `R${i}`,
-        record: JSON.stringify(record),
-        version: 1,
-        channel_id: 'CDISPATCH',
-        card_channel_id: null,
-        card_ts: null,
-        audit_card_ts: null,
-        booked_by: owner,
-        booked_at: bookedAt,
-        updated_by: null,
-        updated_at: null,
-        pickup_at: pickupAt,
-        receiver_phone: receiverPhoneOf(record),
-        payment_method: record.paymentMethod,
-      });
-    }
-    await writer.insert('bookings', rows);
-    await writer.insert('booking_terms', terms);
-  }
+  for (let from = 0; from < bookings.count; from += BATCH)
+    await writeSeeded(writer, seededRows(bookings, from, Math.min(bookings.count, from + BATCH)));
 }

@@ -7,8 +7,22 @@ import type { Tables } from '../src/store/schema.js';
 
 export type StoreTarget = { path: string } | { url: string };
 
-/** PostgreSQL takes at most 65,535 parameters a statement; a batch stays well under. */
+/** PostgreSQL takes at most 65,535 parameters a statement, SQLite 32,766; a batch stays under both. */
 const MAX_PARAMETERS = 30_000;
+
+/** `rows` in statements of up to MAX_PARAMETERS values: each one's values clause (`placeholder(n)` the nth value's) and values. */
+function* batches(rows: object[], columns: string[], placeholder: (n: number) => string) {
+  const batch = Math.floor(MAX_PARAMETERS / columns.length);
+  for (let from = 0; from < rows.length; from += batch) {
+    const slice = rows.slice(from, from + batch);
+    yield {
+      values: slice
+        .map((_, j) => `(${columns.map((_, k) => placeholder(j * columns.length + k + 1)).join(', ')})`)
+        .join(', '),
+      parameters: slice.flatMap((row) => columns.map((c) => (row as Record<string, unknown>)[c])),
+    };
+  }
+}
 
 export interface BulkWriter {
   /** Appends rows (shaped by the store's own schema) to `table`; rows of one call share their columns. */
@@ -30,10 +44,9 @@ export async function bulkWriter(target: StoreTarget): Promise<BulkWriter> {
       async insert(table, rows) {
         const columns = columnsOf(rows);
         if (columns.length === 0) return;
-        const statement = db.prepare(
-          `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-        );
-        for (const row of rows) statement.run(...columns.map((c) => (row as Record<string, unknown>)[c]));
+        // Many rows a statement: one a statement cost several times the CPU.
+        for (const { values, parameters } of batches(rows, columns, () => '?'))
+          db.prepare(`insert into ${table} (${columns.join(', ')}) values ${values}`).run(parameters);
       },
       async commit() {
         db.exec('commit');
@@ -54,16 +67,8 @@ export async function bulkWriter(target: StoreTarget): Promise<BulkWriter> {
       const columns = columnsOf(rows);
       if (columns.length === 0) return;
       written.add(table);
-      const batch = Math.floor(MAX_PARAMETERS / columns.length);
-      for (let from = 0; from < rows.length; from += batch) {
-        const slice = rows.slice(from, from + batch);
-        await client.query(
-          `insert into ${table} (${columns.join(', ')}) values ${slice
-            .map((_, j) => `(${columns.map((_, k) => `$${j * columns.length + k + 1}`).join(', ')})`)
-            .join(', ')}`,
-          slice.flatMap((row) => columns.map((c) => (row as Record<string, unknown>)[c])),
-        );
-      }
+      for (const { values, parameters } of batches(rows, columns, (n) => `$${n}`))
+        await client.query(`insert into ${table} (${columns.join(', ')}) values ${values}`, parameters);
     },
     async commit() {
       await client.query('commit');

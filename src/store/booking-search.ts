@@ -9,7 +9,7 @@ import {
 import type { BackendKind } from './backend.js';
 import { phoneTerms, wordsOf } from './parties.js';
 import type { BookingsTable, Db, Tables } from './schema.js';
-import type { BookingSearch } from './types.js';
+import type { BookingSearch, SearchThresholds } from './types.js';
 
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
 const TOP = '\u{10FFFF}';
@@ -24,16 +24,8 @@ const PAYMENT = '!payment:';
 export const COD_TERM = `${PAYMENT}cod`;
 /** A booking no status was recorded for. */
 export const BOOKED = 'booked';
-/**
- * The rarest condition decides how to search: up to MANY bookings are fetched by its terms and
- * sorted; when every condition matches more, they are common enough that walking the bookings
- * newest first fills a page soon.
- */
-const MANY = 5000;
-/** Conditions matching up to SPARSE bookings are fetched and intersected when every one is common. */
-const SPARSE = 20_000;
-/** The newest bookings walked first when every condition is common. */
-const RECENT = 2000;
+/** Where the search changes strategy on a big store (SearchThresholds says how). */
+export const BOOKING_THRESHOLDS: SearchThresholds['bookings'] = { many: 5000, sparse: 20_000, recent: 2000 };
 /** Words read from a query: more only cost time. */
 const MAX_WORDS = 8;
 
@@ -165,7 +157,12 @@ function conditionsOf(search: BookingSearch): Condition[] {
  * Bookings matching every condition, newest first, after `search.after`; only those whose card is in
  * `search.channelIds` when given (in the query, so no page can hold another).
  */
-export async function findBookings(db: Db, kind: BackendKind, search: BookingSearch) {
+export async function findBookings(
+  db: Db,
+  kind: BackendKind,
+  search: BookingSearch,
+  thresholds: SearchThresholds['bookings'],
+) {
   const conditions = conditionsOf(search);
   const terms = (condition: Condition) =>
     db
@@ -192,8 +189,8 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
       : {};
     return conditions.map((_, i) => Number((counted as Record<string, unknown>)[`n${i}`]));
   };
-  // Up to MANY first: most queries have a rare word, and counting common ones further is most of their time.
-  const counts = await countUpTo(MANY);
+  // Up to `many` first: most queries have a rare word, and counting common ones further is most of their time.
+  const counts = await countUpTo(thresholds.many);
   const fewest = Math.min(...counts);
   const tracking = sql.ref<string>('bookings.tracking_number');
   /**
@@ -221,7 +218,7 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
           .select('driver.tracking_number')
           .where((eb) => matches(eb, sql.ref('driver.term'), conditions[first] as Condition)),
       )
-      .limit(SPARSE);
+      .limit(thresholds.sparse);
   };
   /**
    * The page, `driving` conditions' bookings (rarest first) fetched (their intersection) and sorted, the others
@@ -250,30 +247,30 @@ export async function findBookings(db: Db, kind: BackendKind, search: BookingSea
   };
   // A rare word's bookings are few enough to fetch and sort; a single common one's are dense enough
   // that walking the newest fills a page soon.
-  if (fewest <= MANY) return pageOf([counts.indexOf(fewest)]);
+  if (fewest <= thresholds.many) return pageOf([counts.indexOf(fewest)]);
   if (conditions.length <= 1) return pageOf([]);
   // Several common words, maybe seldom together (`maria juan`): the newest bookings first; a full page
   // there is the page. Else the whole range when it is short (a month), or the bookings of the words
-  // not too common to fetch, intersected: which those are is counted up to SPARSE while the newest
+  // not too common to fetch, intersected: which those are is counted up to `sparse` while the newest
   // are walked (on PostgreSQL on another pooled connection).
   const [recent, sparse] = await Promise.all([
-    search.after ? undefined : pageOf([], RECENT),
-    countUpTo(SPARSE),
+    search.after ? undefined : pageOf([], thresholds.recent),
+    countUpTo(thresholds.sparse),
   ]);
   if (recent?.length === search.limit) return recent;
   const driving = sparse
-    .flatMap((n, i) => (n <= SPARSE ? [i] : []))
+    .flatMap((n, i) => (n <= thresholds.sparse ? [i] : []))
     .sort((a, b) => (sparse[a] ?? 0) - (sparse[b] ?? 0));
   // Without days or a page's start the range is every booking: no short walk there.
   if (!search.from && !search.to && !search.after) return pageOf(driving);
   const range = within(db.selectFrom('bookings').select('bookings.tracking_number'), search).limit(
-    SPARSE + 1,
+    thresholds.sparse + 1,
   );
   const { n } = await db
     .selectFrom(range.as('range'))
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  return pageOf(Number(n) <= SPARSE ? [] : driving);
+  return pageOf(Number(n) <= thresholds.sparse ? [] : driving);
 }
 
 /** The search's days and the page's start. */

@@ -143,9 +143,14 @@ export function bookings({ db, atomically, lock, kind }: Scope, context: Context
       return rows.map((row) => toBooking(row));
     },
     async find(search) {
-      return (await findBookings(db, kind, { ...search, limit: checkedLimit(search.limit) })).map((row) =>
-        toBooking(row),
-      );
+      return (
+        await findBookings(
+          db,
+          kind,
+          { ...search, limit: checkedLimit(search.limit) },
+          context.searchThresholds.bookings,
+        )
+      ).map((row) => toBooking(row));
     },
     setOwner: <T>(trackingNumber: string, ownerId: string) =>
       // One change per booking at a time, on any replica: the owner before is the one replaced.

@@ -1,6 +1,7 @@
 // What every table module gets: where to run queries, the clock, the settings, and JSON columns.
 import type { BackendKind } from './backend.js';
 import type { Db } from './schema.js';
+import type { SearchThresholds } from './types.js';
 
 export interface Context {
   /** Milliseconds since the epoch, from the store's (injectable) clock. */
@@ -8,6 +9,7 @@ export interface Context {
   draftTtlMs: number;
   deliveryTtlMs: number;
   leaseTtlMs: number;
+  searchThresholds: SearchThresholds;
   /** This replica: recorded on the attempts it begins, and the key of its lease. */
   replicaId: string;
   /**

@@ -14,6 +14,7 @@ import {
   DEFAULT_DATABASE_PATH,
   isPostgresUrl,
 } from './backend.js';
+import { BOOKING_THRESHOLDS } from './booking-search.js';
 import { bookings } from './bookings.js';
 import type { Context, Scope } from './context.js';
 import { DEFAULT_DELIVERY_TTL_MS, deliveries } from './deliveries.js';
@@ -22,7 +23,7 @@ import { NewerSchemaError, redactUrl, StoreError, StoreUnavailableError } from '
 import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
 import { migrate } from './migrations.js';
-import { parties } from './parties.js';
+import { PARTY_THRESHOLDS, parties } from './parties.js';
 import { receivers } from './receivers.js';
 import { recognition } from './recognition.js';
 import { reminders } from './reminders.js';
@@ -30,15 +31,16 @@ import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { digests, statuses } from './statuses.js';
 import { trackingNumbers } from './tracking-numbers.js';
-import type { Store, StoreTables } from './types.js';
+import type { SearchThresholds, Store, StoreTables } from './types.js';
 
 export { DEFAULT_AUDIT_LIMIT, DEFAULT_AUDIT_PAGE } from './audit.js';
 export { DEFAULT_DATABASE_PATH, isPostgresUrl } from './backend.js';
+export { BOOKING_THRESHOLDS } from './booking-search.js';
 export { DEFAULT_DELIVERY_TTL_MS } from './deliveries.js';
 export { DEFAULT_DRAFT_TTL_MS } from './drafts.js';
 export * from './errors.js';
 export { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './leases.js';
-export { PARTY_SEARCH_LIMIT, partyKey, partyRevision } from './parties.js';
+export { PARTY_SEARCH_LIMIT, PARTY_THRESHOLDS, partyKey, partyRevision } from './parties.js';
 export { TRACKING_COUNTER_DIGITS } from './tracking-numbers.js';
 export type * from './types.js';
 
@@ -80,6 +82,8 @@ export interface StoreOptions {
   statementTimeoutMs?: number;
   /** SQLite: how long to wait for another process's write lock. Default 5 s. */
   busyTimeoutMs?: number;
+  /** Row counts where the searches change strategy, for tests on small stores. Default BOOKING_THRESHOLDS, PARTY_THRESHOLDS. */
+  searchThresholds?: Partial<SearchThresholds>;
 }
 
 /** The backend the options ask for; nothing is connected yet for PostgreSQL. */
@@ -173,6 +177,10 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     draftTtlMs: positive('draftTtlMs', options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS),
     deliveryTtlMs: positive('deliveryTtlMs', options.deliveryTtlMs ?? DEFAULT_DELIVERY_TTL_MS),
     leaseTtlMs: positive('leaseTtlMs', options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS),
+    searchThresholds: {
+      bookings: options.searchThresholds?.bookings ?? BOOKING_THRESHOLDS,
+      parties: options.searchThresholds?.parties ?? PARTY_THRESHOLDS,
+    },
     replicaId: options.replicaId ?? defaultReplicaId(),
     unansweredBegins: new Set(),
   };

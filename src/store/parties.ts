@@ -4,7 +4,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Party } from '../waybill/schemas.js';
 import type { Context, Scope } from './context.js';
 import type { Db, PartiesTable } from './schema.js';
-import type { Parties, PartyEditResult, SavedParty } from './types.js';
+import type { Parties, PartyEditResult, SavedParty, SearchThresholds } from './types.js';
 
 /** Slack shows at most 100 options: no search needs more. */
 export const PARTY_SEARCH_LIMIT = 100;
@@ -13,15 +13,8 @@ const NAMED_IN_LIMIT = 20;
 const MAX_QUERY_WORDS = 5;
 const MAX_MESSAGE_WORDS = 1000;
 const MAX_TERM = 100;
-/**
- * SQLite: a word matching fewer terms than FEW is rare, its parties few enough to fetch and sort; a
- * common word's parties are dense enough that walking the most recent ones fills a page soon.
- * Several words may each be common but seldom together (`maria juan`), and walking would read every
- * party: so only the RECENT most recent are walked, then one word's parties fetched, up to MANY.
- */
-const FEW = 2000;
-const RECENT = 10_000;
-const MANY = 10_000;
+/** Where SQLite's search changes strategy on a big address book (SearchThresholds says how). */
+export const PARTY_THRESHOLDS: SearchThresholds['parties'] = { few: 2000, recent: 10_000, many: 10_000 };
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
 const TOP = '\u{10FFFF}';
 
@@ -217,6 +210,7 @@ export function parties({ db, atomically, lock, kind }: Scope, context: Context)
         return rarest;
       };
       const wanted = checkLimit(limit);
+      const thresholds = context.searchThresholds.parties;
       /** Parties matching every word, most recent first: `rare`'s by its terms, the others' among each party's own. */
       const search = (rare: number) =>
         words
@@ -239,10 +233,10 @@ export function parties({ db, atomically, lock, kind }: Scope, context: Context)
       if (kind === 'postgres') return (await search(-1).execute()).map(toParty);
       // SQLite always collects every match and sorts them (100 ms for 50,000), so here the words are
       // counted first (one short index range each). A rare word's parties are fetched and sorted.
-      let rare = await rareWord(FEW);
+      let rare = await rareWord(thresholds.few);
       if (rare < 0 && words.length > 1) {
-        // Common words, maybe seldom together: the RECENT most recent parties first. A full page
-        // among them is the page; else a word's parties are fetched, up to MANY.
+        // Common words, maybe seldom together: the `recent` most recent parties first. A full page
+        // among them is the page; else a word's parties are fetched, up to `many`.
         const recent = await search(-1)
           .where('parties.last_used_at', '>=', (eb) =>
             eb
@@ -250,12 +244,12 @@ export function parties({ db, atomically, lock, kind }: Scope, context: Context)
               .select('parties.last_used_at')
               .orderBy('parties.last_used_at', 'desc')
               .orderBy('parties.id')
-              .offset(RECENT - 1)
+              .offset(thresholds.recent - 1)
               .limit(1),
           )
           .execute();
         if (recent.length === wanted) return recent.map(toParty);
-        rare = await rareWord(MANY);
+        rare = await rareWord(thresholds.many);
       }
       // If every word is common, the parties are walked most recent first until a page is full.
       return (await search(rare).execute()).map(toParty);

@@ -219,6 +219,32 @@ export interface BookingSearch {
   limit: number;
 }
 
+/**
+ * Where the searches change strategy, in rows counted (`StoreOptions.searchThresholds`): production's
+ * suit a big store; tests seed small ones against small thresholds, so that every strategy is walked.
+ */
+export interface SearchThresholds {
+  bookings: {
+    /**
+     * The rarest condition decides how to search: up to `many` bookings are fetched by its terms and
+     * sorted; when every condition matches more, walking the bookings newest first fills a page soon.
+     */
+    many: number;
+    /** Conditions matching up to `sparse` bookings are fetched and intersected when every one is common. */
+    sparse: number;
+    /** The newest bookings walked first when every condition is common. */
+    recent: number;
+  };
+  /**
+   * SQLite's address book: a word matching fewer terms than `few` is rare, its parties few enough to
+   * fetch and sort; a common word's parties are dense enough that walking the most recent ones fills a
+   * page soon. Several words may each be common but seldom together (`maria juan`), and walking would
+   * read every party: so only the `recent` most recent are walked, then one word's parties fetched,
+   * up to `many`.
+   */
+  parties: { few: number; recent: number; many: number };
+}
+
 export type OwnerChange<T = unknown> =
   | { changed: true; previous: string; booking: BookingRecord<T> }
   | { changed: false; booking: BookingRecord<T> };

@@ -5,8 +5,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
-import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
+import { throwawayDatabases } from '../../fakes/throwaway-databases.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 /*
@@ -91,27 +92,51 @@ function sqliteBackend(): TestBackend {
 function postgresBackend(adminUrl: () => string): TestBackend {
   const databases = throwawayDatabases(adminUrl);
   let url = '';
+  /**
+   * One connection for the file, emptying the tables before each test and running `query`: a new one
+   * each test cost the server about 14 ms of CPU (starting it, reading the catalog cold), 0.6 ms kept.
+   */
+  let connection: Promise<pg.Client> | undefined;
+  const client = () => {
+    if (connection) return connection;
+    const opened = new pg.Client({ connectionString: url });
+    const opening = opened.connect().then(() => opened);
+    const forget = () => {
+      if (connection === opening) connection = undefined;
+    };
+    // Ended by the server (a test ending the database's other connections), or never opened: the next
+    // call opens another.
+    opened.on('error', forget);
+    opening.catch(forget);
+    connection = opening;
+    return opening;
+  };
+  let emptyTables = '';
   beforeAll(async () => {
     // A copy of the run's migrated database (test/support/postgres-template.ts); each test then starts
     // from empty tables.
     url = await databases.create(inject('migratedTemplate'));
+    const { rows } = await (await client()).query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'store_migrations'",
+    );
+    // DELETE, not TRUNCATE: far quicker on a handful of rows.
+    emptyTables = rows.map((row) => `DELETE FROM ${row.tablename};`).join(' ');
   });
-  afterAll(() => databases.dropAll());
+  afterAll(async () => {
+    const open = connection;
+    connection = undefined;
+    await (await open)?.end();
+    await databases.dropAll();
+  });
   beforeEach(async () => {
-    await withClient(url, async (client) => {
-      const { rows } = await client.query<{ tablename: string }>(
-        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'store_migrations'",
-      );
-      // DELETE, not TRUNCATE: far quicker on a handful of rows.
-      await client.query(rows.map((row) => `DELETE FROM ${row.tablename};`).join(' '));
-    });
+    await (await client()).query(emptyTables);
   });
   return {
     name: 'postgres',
     target: () => ({ url }),
     open: openedStores(() => ({ url })),
-    query: <R>(text: string, params: unknown[] = []) =>
-      withClient(url, async (client) => (await client.query(text, params)).rows as R[]),
+    query: async <R>(text: string, params: unknown[] = []) =>
+      (await (await client()).query(text, params)).rows as R[],
     emptyDatabase: async () => ({ url: await databases.create() }),
   };
 }
