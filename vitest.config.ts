@@ -26,8 +26,12 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [unit],
-          // Only this lane starts bundled children and PostgreSQL databases, so only it prepares them.
-          globalSetup: ['test/support/bundles.ts', 'test/support/postgres-template.ts'],
+          // Only this lane starts bundled children, bots and databases, so only it prepares them.
+          globalSetup: [
+            'test/support/bundles.ts',
+            'test/support/postgres-template.ts',
+            'test/support/sqlite-template.ts',
+          ],
         },
       },
     ],

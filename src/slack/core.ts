@@ -10,7 +10,7 @@ import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
-import { createWaybillSchemas, type WaybillSchemas } from '../waybill/schemas.js';
+import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
 import { AccessControl } from './runtime/access-control.js';
 import { Activity } from './runtime/activity.js';
 import { InFlight } from './runtime/in-flight.js';
@@ -93,7 +93,7 @@ export function createCore(input: {
     ...input,
     profiles: input.profiles ?? [],
     access: new AccessControl(input.bot.access, input.logger),
-    schemas: createWaybillSchemas(input.waybill.catalog, { places: input.waybill.placeCheck }),
+    schemas: waybillSchemas(input.waybill.catalog, input.waybill.placeCheck),
     inFlight,
     now: input.now ?? (() => new Date()),
     activity: new Activity(input.store, inFlight, input.logger),

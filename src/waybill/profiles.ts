@@ -185,6 +185,12 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
   });
 }
 
+/**
+ * Profiles files already checked, by their text: checking runs the booking's schemas over every
+ * profile, which a test run's many bots would otherwise do once each (production reads its file once).
+ */
+const checkedFiles = new Map<string, SenderProfile[]>();
+
 /** Reads and checks the profiles file; any problem is a ConfigError of one line naming `variable` and `path`. */
 export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FILE'): SenderProfile[] {
   const where = `${variable} (${path})`;
@@ -194,13 +200,17 @@ export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FIL
   } catch (error) {
     throw new ConfigError(oneLine(`${where} cannot be read: ${(error as Error).message}`));
   }
+  const checked = checkedFiles.get(source);
+  if (checked) return checked;
   let json: unknown;
   try {
     json = JSON.parse(source.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new ConfigError(oneLine(`${where} is not valid JSON: ${(error as Error).message}`));
   }
-  return parseSenderProfiles(json, where);
+  const profiles = parseSenderProfiles(json, where);
+  checkedFiles.set(source, profiles);
+  return profiles;
 }
 
 /** The example profiles: a pleasant sandbox demo, never used against the real courier by default. */

@@ -457,6 +457,23 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
 }
 
 export type WaybillSchemas = ReturnType<typeof createWaybillSchemas>;
+
+const built = new Map<string, WaybillSchemas>();
+
+/**
+ * The schemas of a catalog and place check, built once for each: a core's are then the same objects
+ * as every other core's of those settings (one core in production; many bots in a test run, where
+ * building zod schemas is a good part of starting one). Keyed by the catalog's values, not the object.
+ */
+export function waybillSchemas(catalog: Catalog, places: PlaceCheck): WaybillSchemas {
+  const key = JSON.stringify([catalog, places]);
+  let schemas = built.get(key);
+  if (schemas === undefined) {
+    schemas = createWaybillSchemas(structuredClone(catalog), { places });
+    built.set(key, schemas);
+  }
+  return schemas;
+}
 export type QuoteRequest = z.output<WaybillSchemas['quote']>;
 export type Booking = z.output<WaybillSchemas['booking']>;
 export type WaybillUpdate = z.output<WaybillSchemas['update']>;

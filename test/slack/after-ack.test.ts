@@ -9,12 +9,14 @@ import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
-import { startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { renderPoolPerFile, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (value: any): string => JSON.stringify(value);
 
 let bot: TestBot;
+// Labels are made by one worker for the whole file: no test here is about the pool.
+const render = renderPoolPerFile();
 
 /** `/waybill remittance`, the file chosen, Reconcile: the modal as "Reconciling…" left it. */
 async function submitRemittance(content: string): Promise<View> {
@@ -54,7 +56,7 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
   });
 
   it('reads a NUL, other control characters and a 4,000-character tracking number as problem lines, and reconciles the file', async () => {
-    bot = await startTestBot({ backend });
+    bot = await startTestBot({ backend, render: render() });
     const longNumber = 'A'.repeat(4000);
     const modal = await submitRemittance(
       [
@@ -83,7 +85,7 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
   });
 
   it('tells the person in the modal when the work fails for a reason nobody foresaw, and logs it', async () => {
-    bot = await startTestBot({ backend });
+    bot = await startTestBot({ backend, render: render() });
     const restore = await refuseRemittanceLines(backend);
     try {
       const modal = await submitRemittance('Tracking Number,Amount\r\nWB-1,100');
@@ -99,7 +101,7 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
   });
 
   it('tells the person privately in the channel when the modal was closed meanwhile', async () => {
-    bot = await startTestBot({ backend });
+    bot = await startTestBot({ backend, render: render() });
     const restore = await refuseRemittanceLines(backend);
     try {
       bot.fake.respond('views.update', { ok: false, error: 'not_found' });
@@ -114,7 +116,7 @@ describeEachBackend(import.meta.filename, 'work after an ack', (backend) => {
   });
 
   it('tells the person privately, where they typed the command, what could not be made when its work fails', async () => {
-    bot = await startTestBot({ backend });
+    bot = await startTestBot({ backend, render: render() });
     await bookThroughModal(bot);
     // Slack refusing every upload: the labels reach neither the card's thread nor the person.
     bot.fake.respond('files.getUploadURLExternal', { ok: false, error: 'internal_error' });

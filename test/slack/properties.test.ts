@@ -65,14 +65,15 @@ function draftIdOf(view: View): string {
   return JSON.parse(view.private_metadata ?? '{}').draftId;
 }
 
-/** One run: submit, wait for every background task, then check the answer, the logs and the courier. */
+/** One run: submit, wait for every background task, then check the answer, the logs and what the courier got. */
 async function checkRun(bot: TestBot, view: View, submit: () => Promise<AppResponse>): Promise<void> {
   const logsFrom = bot.logs.length;
+  const sentFrom = bot.sandbox.received.length;
   const response = await submit();
   await bot.idle();
   expectSafeViewAck(response, view);
   expectNoErrorLogs(bot, logsFrom);
-  expectWireValid(bot);
+  expectWireValid(bot, sentFrom);
 }
 
 function runProperty<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<void>) {

@@ -21,12 +21,14 @@ import { ageCod } from '../../src/waybill/cod-ageing.js';
 import { fieldOf, parseCents, stringOf } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
 import { bookThroughModal } from '../support/booking-flow.js';
-import { manilaClock, startTestBot, type TestBot } from '../support/bot-harness.js';
+import { manilaClock, renderPoolPerFile, startTestBot, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 const bots: TestBot[] = [];
+// Charts are drawn by one worker for the whole file, the replicas' too: no test here is about the pool.
+const render = renderPoolPerFile();
 afterEach(async () => {
   await Promise.all(bots.splice(0).map((bot) => bot.stop()));
 });
@@ -63,6 +65,7 @@ describeEachBackend(import.meta.filename, 'the weekly report', (backend) => {
         startTestBot({
           store,
           now: clock.now,
+          render: render(),
           env: { ...reportEnv, COD_FEE_PERCENT: '2.75', RETURN_FEE: '60.00' },
         }),
       ),
@@ -195,7 +198,12 @@ describeEachBackend(import.meta.filename, '/waybill report', (backend) => {
   it('the report of the days asked (the 7 before today if none), privately, its CSV in a DM; a bad range named; the finance permission', async () => {
     const clock = manilaClock();
     const store = await backend.open({ now: clock.now });
-    const bot = await startTestBot({ store, now: clock.now, env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
+    const bot = await startTestBot({
+      store,
+      now: clock.now,
+      render: render(),
+      env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' },
+    });
     bots.push(bot);
     await bookThroughModal(bot);
     await bookThroughModal(bot);

@@ -10,12 +10,14 @@ import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
-import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
+import { renderPoolPerFile, secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 let bot: TestBot;
+// Labels are made by one worker for the whole file: no test here is about the pool.
+const render = renderPoolPerFile();
 afterEach(async () => {
   await bot.stop();
   const leaked = bot.logs.filter((line) => Object.values(secrets).some((secret) => line.includes(secret)));
@@ -27,7 +29,7 @@ async function unknownBooking(
   backend: TestBackend | undefined,
   { env = {}, courierHasIt = true }: { env?: Record<string, string>; courierHasIt?: boolean } = {},
 ) {
-  bot = await startTestBot({ timeoutMs: 500, env, ...(backend ? { backend } : {}) });
+  bot = await startTestBot({ timeoutMs: 500, env, render: render(), ...(backend ? { backend } : {}) });
   return unknownOn(courierHasIt);
 }
 
@@ -92,7 +94,7 @@ describeEachBackend(import.meta.filename, 'resolving an unknown booking', (backe
   });
 
   it('"The courier has it" keeps the receiver\'s record, as a booking sent does, and its card shows it', async () => {
-    bot = await startTestBot({ timeoutMs: 500, backend });
+    bot = await startTestBot({ timeoutMs: 500, backend, render: render() });
     // WB000001 went to the same receiver and was delivered: one earlier parcel.
     await bookThroughModal(bot);
     await bot.command('/waybill', 'status WB000001 delivered');
@@ -159,7 +161,7 @@ describeEachBackend(import.meta.filename, 'Resolve pressed at the same moment on
     ['one says it has it, the other not', 'booked', 'notBooked'],
   ])('%s: the first answer counts once, the other is told under the field', async (_, first, second) => {
     const { unknown, key } = await unknownBooking(backend);
-    const other = await startTestBot({ backend, sandbox: bot.sandbox, timeoutMs: 500 });
+    const other = await startTestBot({ backend, sandbox: bot.sandbox, timeoutMs: 500, render: render() });
     try {
       const form = await openResolve(unknown, key);
       // The same form, as a second dispatcher has it on the other replica.

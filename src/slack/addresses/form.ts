@@ -5,7 +5,7 @@ import type { KnownParty } from '../../waybill/message-reader.js';
 import type { Party, WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { contactFields, placeFields } from '../kit/fields.js';
-import { type FormField, perCore, requiredPaths, setPath } from '../kit/forms.js';
+import { type FormField, perSettings, requiredPaths, setPath } from '../kit/forms.js';
 
 /** The fields of a party, in the order a booking step shows them. */
 const PARTY_KEYS = [
@@ -27,16 +27,16 @@ const PARTY_KEYS = [
  * The edit form: a booking party's fields under `party.`, checked by the domain's party schema
  * (wrapped, so its errors land on `party.name`, …).
  */
-export function partyFormSpec(schema: WaybillSchemas['party']) {
+export const partyFormSpec = perSettings((schema: WaybillSchemas['party']) => {
   const fields: FormField[] = [...contactFields('party'), ...placeFields('party')];
   const wrapped = z.object({ party: schema });
   return { fields, schema: wrapped, required: requiredPaths(wrapped, fields) };
-}
+});
 
 export type PartyFormSpec = ReturnType<typeof partyFormSpec>;
 
 /** The address book's party form, of this core's schema. */
-export const partySpec = perCore((core: Pick<Core, 'schemas'>) => partyFormSpec(core.schemas.party));
+export const partySpec = (core: Pick<Core, 'schemas'>) => partyFormSpec(core.schemas.party);
 
 /**
  * A form's input with `party` (`consignee`, `shipper`, `returnTo`) replaced by a saved party's

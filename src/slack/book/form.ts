@@ -7,7 +7,7 @@ import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { contactFields, packageFields, paymentFields, placeFields } from '../kit/fields.js';
-import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
+import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 /**
  * The booking modal's steps. A booking has some sixty fields plus parcels, more than one modal
@@ -139,20 +139,16 @@ export function stepOfPath(path: string, catalog: Catalog, parcels: number): Boo
 }
 
 /** Which booking fields the Booking schema requires, with as many parcel rows as a booking may have. */
-export function bookingFormSpec(
-  catalog: Catalog,
-  schema: WaybillSchemas['booking'],
-  timeZone: string,
-  parcels: number,
-) {
-  const required = requiredPaths(schema, allBookingFields(catalog, parcels), (raw) =>
-    toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
-  );
-  return { required };
-}
+export const bookingFormSpec = perSettings(
+  (schema: WaybillSchemas['booking'], catalog: Catalog, timeZone: string, parcels: number) => {
+    const required = requiredPaths(schema, allBookingFields(catalog, parcels), (raw) =>
+      toBookingInput(raw, { trackingNumber: 'GENERATED', timeZone, parcels }),
+    );
+    return { required };
+  },
+);
 
 /** The booking form of this core's catalog, schema, time zone and parcel limit. */
-export const bookingSpec = perCore(
-  (core: Pick<Core, 'waybill' | 'schemas'> & { bot: Pick<Core['bot'], 'maxParcels'> }) =>
-    bookingFormSpec(core.waybill.catalog, core.schemas.booking, core.waybill.timeZone, core.bot.maxParcels),
-);
+export const bookingSpec = (
+  core: Pick<Core, 'waybill' | 'schemas'> & { bot: Pick<Core['bot'], 'maxParcels'> },
+) => bookingFormSpec(core.schemas.booking, core.waybill.catalog, core.waybill.timeZone, core.bot.maxParcels);

@@ -337,16 +337,26 @@ export function mergeInput(
 }
 
 /**
- * What a feature works out once from the core's schemas and settings (its form's fields and required
- * set), built at first use and kept per core: the core itself knows no feature's form.
+ * What a feature works out from a schema and settings (its form's fields and required set), built at
+ * first use and kept for that schema object and those settings' values: every core of the same
+ * settings shares it (one core in production; many bots in a test run), and a setting that differs
+ * gets its own. The core itself knows no feature's form.
  */
-export function perCore<C extends object, T>(build: (core: C) => T): (core: C) => T {
-  const built = new WeakMap<C, T>();
-  return (core) => {
-    let value = built.get(core);
+export function perSettings<S extends object, A extends unknown[], T>(
+  build: (schema: S, ...settings: A) => T,
+): (schema: S, ...settings: A) => T {
+  const built = new WeakMap<S, Map<string, T>>();
+  return (schema, ...settings) => {
+    let bySettings = built.get(schema);
+    if (bySettings === undefined) {
+      bySettings = new Map();
+      built.set(schema, bySettings);
+    }
+    const key = JSON.stringify(settings);
+    let value = bySettings.get(key);
     if (value === undefined) {
-      value = build(core);
-      built.set(core, value);
+      value = build(schema, ...settings);
+      bySettings.set(key, value);
     }
     return value;
   };

@@ -3,7 +3,7 @@ import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { packageFields, paymentFields, placeFields } from '../kit/fields.js';
-import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
+import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 export interface FormSection {
   title: string;
@@ -54,12 +54,11 @@ export function sectionFields(sections: readonly FormSection[]): FormField[] {
 }
 
 /** The quote form as every /quote renders it: its sections, and which fields the Quotation schema requires. */
-export function quoteFormSpec(catalog: Catalog, schema: WaybillSchemas['quote']) {
+export const quoteFormSpec = perSettings((schema: WaybillSchemas['quote'], catalog: Catalog) => {
   const sections = quoteFormSections(catalog);
   return { sections, required: requiredPaths(schema, sectionFields(sections)) };
-}
+});
 
 /** The quote form of this core's catalog and schema. */
-export const quoteSpec = perCore((core: Pick<Core, 'waybill' | 'schemas'>) =>
-  quoteFormSpec(core.waybill.catalog, core.schemas.quote),
-);
+export const quoteSpec = (core: Pick<Core, 'waybill' | 'schemas'>) =>
+  quoteFormSpec(core.schemas.quote, core.waybill.catalog);

@@ -5,7 +5,7 @@ import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import { stepFields } from '../book/index.js';
 import type { Core } from '../core.js';
-import { type FormField, perCore, requiredPaths } from '../kit/forms.js';
+import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 /** Booking fields the Update body does not carry: they cannot be changed through an update. */
 const bookingOnlyPaths = new Set(['trackingNumber', 'operatorContactNumber', 'shipperCode', 'warehouseName']);
@@ -38,17 +38,19 @@ export function updateGroups(catalog: Catalog, timeZone: string): FieldGroup[] {
 }
 
 /** The update form as every update renders it: its groups, and which fields the Update schema requires. */
-export function updateFormSpec(catalog: Catalog, timeZone: string, schema: WaybillSchemas['update']) {
-  const groups = updateGroups(catalog, timeZone);
-  const required = requiredPaths(
-    schema,
-    groups.flatMap((g) => g.fields),
-    (raw) => toBookingInput(raw, { trackingNumber: 'KNOWN', timeZone, parcels: 0, pickerZone: 'configured' }),
-  );
-  return { groups, required };
-}
+export const updateFormSpec = perSettings(
+  (schema: WaybillSchemas['update'], catalog: Catalog, timeZone: string) => {
+    const groups = updateGroups(catalog, timeZone);
+    const required = requiredPaths(
+      schema,
+      groups.flatMap((g) => g.fields),
+      (raw) =>
+        toBookingInput(raw, { trackingNumber: 'KNOWN', timeZone, parcels: 0, pickerZone: 'configured' }),
+    );
+    return { groups, required };
+  },
+);
 
 /** The update form of this core's catalog, time zone and schema. */
-export const updateSpec = perCore((core: Pick<Core, 'waybill' | 'schemas'>) =>
-  updateFormSpec(core.waybill.catalog, core.waybill.timeZone, core.schemas.update),
-);
+export const updateSpec = (core: Pick<Core, 'waybill' | 'schemas'>) =>
+  updateFormSpec(core.schemas.update, core.waybill.catalog, core.waybill.timeZone);
