@@ -16,6 +16,19 @@ export interface MetricSources {
   pool(): { inUse: number; waiting: number } | undefined;
 }
 
+/**
+ * The process's own metrics, collected once a process however many Metrics it makes (a test worker makes
+ * hundreds): prom-client's event-loop monitor, once started, ticks until the process ends.
+ */
+let processMetrics: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   private sources: MetricSources | undefined;
@@ -71,7 +84,6 @@ export class Metrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
     const metrics = this;
     new Gauge({
       name: 'waybill_unknown_outcomes_outstanding',
@@ -152,6 +164,7 @@ export class Metrics {
 
   /** The text a scrape gets, and its content type. */
   async scrape(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    const all = Registry.merge([processRegistry(), this.registry]);
+    return { contentType: all.contentType, text: await all.metrics() };
   }
 }
