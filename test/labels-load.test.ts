@@ -1,6 +1,7 @@
 /**
- * Labels drawn off the event loop: a 999-label print and another at once while a third person's help is
- * acknowledged every 100 ms (each ack and the loop's delay bounded, main showed 25 s); SIGTERM to the real
+ * Labels drawn off the event loop: a 500-label print and another at once while a third person's help is
+ * acknowledged every 100 ms, ten times at least before the prints end (each ack and the loop's delay
+ * bounded, main showed 25 s for 999 labels); SIGTERM to the real
  * entry point during a 999-label print seen at once, the print given up and its person told, exit 0; a
  * remittance while the renderer is stopped: recorded, the modal saying its results could not be made, the
  * same file again recognised.
@@ -22,6 +23,8 @@ import { killStarted, startServingBot } from './support/bot-process.js';
 
 /** The schema's largest quantity: one label page per parcel. */
 const PARCELS = 999;
+/** A print long enough for ten helps and more to be answered while it is drawn (the test checks that). */
+const LONG_PRINT = 500;
 
 /**
  * What main showed for one 999-page print made on the event loop: 10 s and more on this machine. The
@@ -57,11 +60,11 @@ async function storeBooking(store: Store, trackingNumber: string, quantity: numb
 const pagesOf = (bytes: Uint8Array | undefined) =>
   bytes ? mupdf.Document.openDocument(bytes, 'application/pdf').countPages() : 0;
 
-describe('a 999-parcel print', () => {
-  it('two people print at once (999 labels and 1) while a third asks for help every 100 ms: every ack within the bound, the loop never held', async () => {
+describe('a long print', () => {
+  it(`two people print at once (${LONG_PRINT} labels and 1) while a third asks for help every 100 ms: every ack within the bound, the loop never held`, async () => {
     bot = await startTestBot();
     const testBot = bot;
-    await storeBooking(testBot.deps.store, 'WB000999', PARCELS);
+    await storeBooking(testBot.deps.store, 'WB000500', LONG_PRINT);
     await storeBooking(testBot.deps.store, 'WB000001', 1);
     // The bot runs in this process: a print drawn on its event loop would hold this test's timers too.
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -78,16 +81,18 @@ describe('a 999-parcel print', () => {
       expect(ack.status).toBe(200);
       return { ack, ms: performance.now() - sent };
     };
+    let helpsWhilePrinting = 0;
     const helps = (async () => {
       const acks: number[] = [];
       for await (const _ of setInterval(100)) {
         if (printed) return acks;
         acks.push((await timed('help', 'UHELP')).ms);
+        if (!printed) helpsWhilePrinting++;
       }
       return acks;
     })();
     const prints = await Promise.all([
-      timed('label WB000999', 'UPRINT1'),
+      timed('label WB000500', 'UPRINT1'),
       timed('label WB000001', 'UPRINT2'),
     ]);
     for (const { ack } of prints) expect(JSON.stringify(ack.body)).toContain('Printing the labels of');
@@ -95,13 +100,13 @@ describe('a 999-parcel print', () => {
     const acks = [...prints.map((print) => print.ms), ...(await helps)];
     delay.disable();
     // The prints took a while: enough helps were answered during them for the figures to mean something.
-    expect(acks.length).toBeGreaterThan(10);
+    expect(helpsWhilePrinting).toBeGreaterThanOrEqual(10);
     expect(Math.max(...acks)).toBeLessThan(BOUND_MS);
     expect(delay.max / 1e6).toBeLessThan(BOUND_MS);
     const files = testBot.fake
       .uploadsCompleted()
       .map((upload) => testBot.fake.uploads.get(upload.fileId)?.bytes);
-    expect(files.map(pagesOf).sort((a, b) => a - b)).toEqual([1, PARCELS]);
+    expect(files.map(pagesOf).sort((a, b) => a - b)).toEqual([1, LONG_PRINT]);
   }, 120_000);
 });
 

@@ -49,21 +49,22 @@ const WORDS: Record<string, string> = {
   barangay: '',
 };
 
+/** A character outside ASCII: only a name with one can carry an accent. */
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /**
  * A place name reduced to what tells it apart: no accents (`Parañaque`, `Paranaque`), case or
  * punctuation; common abbreviations spelled out (`Sto.`, `Santo`); `City of Cebu` and `Cebu City` the
  * same. `Brgy.` and its forms are dropped, so `Brgy. 5` is `Barangay 5`.
  */
 export function placeKey(name: string): string {
-  const words = name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .split(' ')
-    .map((word) => WORDS[word] ?? word)
-    .filter((word) => word !== '');
+  // Accents only outside ASCII: most names skip the normalising, the dearest step of 42,000 at warm-up.
+  const plain = NOT_ASCII.test(name) ? name.normalize('NFD').replace(/\p{M}/gu, '') : name;
+  const words: string[] = [];
+  for (const word of plain.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    const written = WORDS[word] ?? word;
+    if (written !== '') words.push(written);
+  }
   if (words[0] === 'city' && words[1] === 'of' && words.length > 2)
     words.push(words.splice(0, 2)[0] as string);
   return words.join(' ');
@@ -74,6 +75,11 @@ const withoutCity = (key: string) => key.replace(/ city$/, '');
 
 /** The keys of a name and its former names, with the parts in brackets alone and left out: `Luna (Jaro)`. */
 function keysOf(names: string): string[] {
+  // Most barangays have one name and no brackets: one key, without the set.
+  if (!names.includes('|') && !names.includes('(')) {
+    const key = placeKey(names);
+    return key === '' ? [] : [key];
+  }
   const keys = new Set<string>();
   for (const name of names.split('|')) {
     keys.add(placeKey(name));
@@ -431,31 +437,50 @@ const byName = (a: Named, b: Named) => (a.name < b.name ? -1 : a.name > b.name ?
  * takes too long on a busy machine.
  */
 class PrefixIndex {
-  private readonly words: string[] = [];
-  private readonly owners: Named[] = [];
-  private readonly ranks: number[] = [];
+  private readonly words: string[];
+  private readonly owners: Named[];
+  private readonly ranks: Uint8Array;
   /** Every place, by key: what an empty query shows. */
-  private readonly sorted: Named[];
+  private readonly sorted: Named[] = [];
   /** How many places have each name. */
   private readonly counts = new Map<string, number>();
 
   constructor(all: readonly Named[]) {
-    const entries: [string, Named, number][] = [];
+    // Each word once with its entries in the order met, the words alone sorted: the same order as a
+    // stable sort of every entry, in a fraction of the time (fewer to sort, no comparing in JavaScript).
+    const byWord = new Map<string, number[]>();
+    const owners: Named[] = [];
+    const ranks: number[] = [];
+    const add = (word: string, place: Named, rank: number) => {
+      const entry = owners.push(place) - 1;
+      ranks.push(rank);
+      const entries = byWord.get(word);
+      if (entries) entries.push(entry);
+      else byWord.set(word, [entry]);
+    };
     for (const place of all) {
       this.counts.set(place.name, (this.counts.get(place.name) ?? 0) + 1);
       place.keys.forEach((key, i) => {
-        entries.push([key, place, i === 0 ? 0 : 1]);
+        add(key, place, i === 0 ? 0 : 1);
         for (let at = key.indexOf(' '); at !== -1; at = key.indexOf(' ', at + 1))
-          entries.push([key.slice(at + 1), place, 2]);
+          add(key.slice(at + 1), place, 2);
       });
     }
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [word, place, rank] of entries) {
-      this.words.push(word);
-      this.owners.push(place);
-      this.ranks.push(rank);
+    this.words = new Array(owners.length);
+    this.owners = new Array(owners.length);
+    this.ranks = new Uint8Array(owners.length);
+    let at = 0;
+    // The default sort compares by UTF-16 code units, as `<` does in find().
+    for (const word of [...byWord.keys()].sort()) {
+      for (const entry of byWord.get(word) as number[]) {
+        const owner = owners[entry] as Named;
+        const rank = ranks[entry] as number;
+        this.words[at] = word;
+        this.owners[at] = owner;
+        this.ranks[at++] = rank;
+        if (rank === 0) this.sorted.push(owner);
+      }
     }
-    this.sorted = entries.filter(([, , rank]) => rank === 0).map(([, place]) => place);
   }
 
   /**
