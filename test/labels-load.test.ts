@@ -1,6 +1,6 @@
 /**
  * Labels drawn off the event loop: a 500-label print and another at once while a third person's help is
- * acknowledged every 100 ms, ten times at least before the prints end (each ack and the loop's delay
+ * acknowledged every 100 ms, five times at least before the prints end (each ack and the loop's delay
  * bounded, main showed 25 s for 999 labels); SIGTERM to the real
  * entry point during a 999-label print seen at once, the print given up and its person told, exit 0; a
  * remittance while the renderer is stopped: recorded, the modal saying its results could not be made, the
@@ -23,7 +23,10 @@ import { killStarted, startServingBot } from './support/bot-process.js';
 
 /** The schema's largest quantity: one label page per parcel. */
 const PARCELS = 999;
-/** A print long enough for ten helps and more to be answered while it is drawn (the test checks that). */
+/**
+ * A print long enough for helps to be answered while it is drawn (24 at 300 labels here; one drawn on
+ * the event loop lets 2 through): the test checks at least 5.
+ */
 const LONG_PRINT = 500;
 
 /**
@@ -100,7 +103,7 @@ describe('a long print', () => {
     const acks = [...prints.map((print) => print.ms), ...(await helps)];
     delay.disable();
     // The prints took a while: enough helps were answered during them for the figures to mean something.
-    expect(helpsWhilePrinting).toBeGreaterThanOrEqual(10);
+    expect(helpsWhilePrinting).toBeGreaterThanOrEqual(5);
     expect(Math.max(...acks)).toBeLessThan(BOUND_MS);
     expect(delay.max / 1e6).toBeLessThan(BOUND_MS);
     const files = testBot.fake
