@@ -30,6 +30,8 @@ export async function startChild(mode: ChildArgs['mode'], args: Omit<ChildArgs, 
   // child-store.ts, bundled for the run (test/support/bundles.ts).
   const script = join(inject('bundles'), 'child-store.js');
   const proc = spawn(process.execPath, [script, mode, JSON.stringify({ ...args, mode })], {
+    // Its compile cache too, so it does not compile what it loads again.
+    env: { ...process.env, NODE_COMPILE_CACHE: inject('compileCache') },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   // Also when the test fails before it is done with the child (kill() on an exited process does nothing).

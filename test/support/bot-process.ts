@@ -80,7 +80,8 @@ export function watchProcess(proc: ChildProcess): BotProcess {
 
 /**
  * An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment
- * (and PATH, HOME), in an empty working directory, on this Node or the `node` given.
+ * (and PATH, HOME), in an empty working directory, on this Node or the `node` given. On this Node it
+ * reads the run's compile cache, so it does not compile what it loads again.
  */
 export function spawnBundle(
   name: 'app' | 'sandbox' | 'store-copy',
@@ -97,7 +98,13 @@ export function spawnBundle(
   const cwd = emptyWorkingDirectory();
   const proc = spawn(node, [join(inject('bundles'), `${name}.js`), ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      // Filled by this Node: another would only write a cache of its own as it exits.
+      ...(node === process.execPath && { NODE_COMPILE_CACHE: inject('compileCache') }),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...ids,
   });
