@@ -11,14 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { postToApp } from '../fakes/post-to-app.js';
 import { quoteCommandText, quoteTyped } from '../fakes/quote-values.js';
 import { type FakeCall, type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
-import {
-  interactiveBody,
-  postToApp,
-  slashCommandBody,
-  viewSubmissionPayload,
-} from '../fakes/slack-requests.js';
+import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
 import { stateFor } from '../fakes/view-state.js';
 
 /** Not a secret: the fake app's, known to both halves of the try. */

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect, it } from 'vitest';
 import { auditTrackingNumber, everyTenthAQuote, seedAuditRows } from '../fakes/audit-rows.js';
+import { postToApp } from '../fakes/post-to-app.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
-import { postToApp, slashCommandBody } from '../fakes/slack-requests.js';
+import { slashCommandBody } from '../fakes/slack-requests.js';
 import { killStarted, startServingBot } from './support/bot-process.js';
 import { sampleBooking } from './support/wire-samples.js';
 

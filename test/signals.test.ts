@@ -4,9 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postToApp } from '../fakes/post-to-app.js';
 import { quoteCommandText, quoteTyped } from '../fakes/quote-values.js';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
-import { postToApp } from '../fakes/slack-requests.js';
 import { killStarted, watchProcess } from './support/bot-process.js';
 import { type ProjectCopy, projectCopy } from './support/project-copy.js';
 import { slackDriver } from './support/slack-driver.js';

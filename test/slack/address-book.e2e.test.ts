@@ -6,8 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import { postToApp } from '../../fakes/post-to-app.js';
 import { quoteTyped } from '../../fakes/quote-values.js';
-import { blockSuggestionPayload, interactiveBody, postToApp } from '../../fakes/slack-requests.js';
+import { blockSuggestionPayload, interactiveBody } from '../../fakes/slack-requests.js';
 import type { SavedParty } from '../../src/store/index.js';
 import type { Party } from '../../src/waybill/schemas.js';
 import { maria, party } from '../fixtures/parties.js';

@@ -7,7 +7,8 @@
 // The bot and its database: several replicas on one, and the database lost and back while the bot runs.
 import { afterEach, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
-import { eventCallbackBody, postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
+import { postToApp } from '../../fakes/post-to-app.js';
+import { eventCallbackBody, slashCommandBody } from '../../fakes/slack-requests.js';
 import { storeUnavailableText } from '../../src/slack/kit/blocks.js';
 import { type Store, StoreUnavailableError } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';

@@ -4,11 +4,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import { postToApp } from '../../fakes/post-to-app.js';
 import {
   type AppResponse,
   blockActionsPayload,
   interactiveBody,
-  postToApp,
   slashCommandBody,
   slashCommandFields,
   viewSubmissionPayload,

@@ -1,8 +1,9 @@
 /** `/quote` end to end: signed Slack requests into Bolt, the fake Slack Web API, the sandbox. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import { postToApp } from '../../fakes/post-to-app.js';
 import { quoteCommandText, quoteTyped } from '../../fakes/quote-values.js';
-import { nowSeconds, postToApp, slashCommandBody } from '../../fakes/slack-requests.js';
+import { nowSeconds, slashCommandBody } from '../../fakes/slack-requests.js';
 import { secrets, startTestBot, type TestBot, type View } from '../support/bot-harness.js';
 
 const typed = quoteTyped;

@@ -1,10 +1,10 @@
 /** fast-check generators for the property tests: hostile text, wrong-shaped state, odd bodies. */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { postToApp } from '../../fakes/post-to-app.js';
 import {
   type AppResponse,
   interactiveBody,
-  postToApp,
   type StateValues,
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';

@@ -1,6 +1,8 @@
 /** Several bot processes on one PostgreSQL database, one fake Slack and one sandbox courier, for end-to-end tests. */
+
+import { postToApp } from '../../fakes/post-to-app.js';
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
-import { type AppResponse, type PostOptions, postToApp } from '../../fakes/slack-requests.js';
+import type { AppResponse, PostOptions } from '../../fakes/slack-requests.js';
 import { throwawayDatabases, withClient } from '../../fakes/throwaway-databases.js';
 import { exampleProfilesPath } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';

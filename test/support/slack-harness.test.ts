@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { App, type Logger, LogLevel } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postToApp } from '../../fakes/post-to-app.js';
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-fake.js';
 import {
   blockActionsPayload,
@@ -10,7 +11,6 @@ import {
   nowSeconds,
   numberInput,
   plainText,
-  postToApp,
   slashCommandBody,
   staticSelect,
   timepicker,
