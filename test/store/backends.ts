@@ -3,7 +3,7 @@
 
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
@@ -48,24 +48,28 @@ function openedStores(target: () => Target) {
   };
 }
 
+/**
+ * A copy of the run's migrated SQLite file (test/support/sqlite-template.ts) in a directory of its own:
+ * copying takes a fraction of the CPU of creating the schema, and no waiting on the disk for each
+ * migration's commit. Opening and closing a store leaves no rows.
+ */
+export function migratedSqliteCopy(): { dir: string; path: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'waybill-store-'));
+  const path = join(dir, 'bot.sqlite');
+  copyFileSync(inject('migratedSqlite'), path);
+  return { dir, path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 function sqliteBackend(): TestBackend {
-  // Migrated once for the file and copied for each test: a quarter of the CPU of migrating, and no
-  // waiting on the disk for each migration's commit. Opening and closing a store leaves no rows.
-  let migrated = '';
-  beforeAll(async () => {
-    migrated = join(mkdtempSync(join(tmpdir(), 'waybill-store-migrated-')), 'bot.sqlite');
-    await (await openStore({ path: migrated, leaseRenewMs: 0 })).close();
-  });
-  afterAll(() => rmSync(dirname(migrated), { recursive: true, force: true }));
+  let copy: ReturnType<typeof migratedSqliteCopy> | undefined;
   let dir = '';
   let path = '';
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'waybill-store-'));
-    path = join(dir, 'bot.sqlite');
-    copyFileSync(migrated, path);
+    copy = migratedSqliteCopy();
+    ({ dir, path } = copy);
   });
   // Registered before openedStores' hook, so it runs after the stores are closed.
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => copy?.remove());
   let empties = 0;
   return {
     name: 'sqlite',

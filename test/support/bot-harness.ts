@@ -1,8 +1,5 @@
-/** The whole bot in-process for tests, driven by signed requests, with fake Slack and the sandbox courier. */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { App } from '@slack/bolt';
@@ -22,7 +19,7 @@ import { openStore, type Store } from '../../src/store/index.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
 import { senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
-import type { TestBackend } from '../store/backends.js';
+import { migratedSqliteCopy, type TestBackend } from '../store/backends.js';
 import { type Post, type SlackDriver, slackDriver, type View } from './slack-driver.js';
 
 export type { View } from './slack-driver.js';
@@ -123,17 +120,6 @@ export function renderPoolPerFile(): () => RenderPool {
   return () => (pool ??= bundledRenderPool());
 }
 
-/**
- * A bot's own store: a copy of the run's migrated SQLite file (test/support/sqlite-template.ts) in a directory
- * of its own, as a bot keeps its store in production. Copying takes a fraction of the CPU of creating the schema.
- */
-function migratedCopy(): { path: string; remove(): void } {
-  const directory = mkdtempSync(join(tmpdir(), 'waybill-bot-store-'));
-  const path = join(directory, 'bot.sqlite');
-  copyFileSync(inject('migratedSqlite'), path);
-  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
-}
-
 export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
   const logs: string[] = [];
   const destination = new Writable({
@@ -154,7 +140,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     retryBaseDelayMs: 1,
     observe: (operation) => metrics.courierCall(operation),
   });
-  const own = options.store || options.backend ? undefined : migratedCopy();
+  // A bot's own store, as a bot keeps its store in production: a file in a directory of its own.
+  const own = options.store || options.backend ? undefined : migratedSqliteCopy();
   const store =
     options.store ??
     (own
