@@ -1,39 +1,68 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** The unit lane: pure code only (test/lanes.unit.test.ts keeps it so). `npm run test:unit` runs it alone. */
-const unit = 'test/**/*.unit.test.ts';
+/** The unit lane: pure code only (test/lanes.unit.test.ts keeps it so). */
+export const unitFiles = 'test/**/*.unit.test.ts';
 
+/** How every run runs, the whole suite or `npm run test:unit` (vitest.unit.config.ts). */
+export const running = {
+  // Most test files wait on sockets, child processes and timers more than they compute: one more file
+  // at a time than there are cores (vitest's default is one less), each in a process of its own
+  // (forks: worker threads would share the TZ that two test files change).
+  pool: 'forks',
+  maxWorkers: availableParallelism() + 1,
+  // A worker loads Bolt, zod, Kysely and src/ once for all its files, not once per file (about a third
+  // of the suite's CPU). No test file keeps state in a shared module: every bot, store, server and
+  // child process is made in the file (or the test) and stopped there. (The one exception, each
+  // worker's PostgreSQL database, is emptied before every test: test/store/backends.ts.)
+  isolate: false,
+  testTimeout: 15_000,
+  hookTimeout: 15_000,
+} as const;
+
+/**
+ * The files that take longest (wall time, measured), started first. Vitest orders files by their last
+ * run's durations once it has them, and by size on a fresh clone, which left long files to start late
+ * and run alone at the end. Only an order: a file not named here starts in vitest's own order.
+ */
+const longest = [
+  'container',
+  'replicas.e2e',
+  'bulk-replicas.e2e',
+  'startup',
+  'slack/labels.e2e',
+  'slack/update.e2e',
+  'slack/bulk-faults',
+  'slack/bulk.e2e',
+  'slack/probes',
+  'process',
+  'store/copy',
+  'slack/faults',
+].map((name) => `/test/${name}.test.ts`);
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const at = longest.findIndex((name) => file.moduleId.endsWith(name));
+      return at === -1 ? longest.length : at;
+    };
+    // Stable: the files not named keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+// `npm test`: one pool for every file, so the unit files run in workers already loaded, beside the rest.
 export default defineConfig({
   test: {
-    // Most test files wait on sockets, child processes and timers more than they compute: one more file
-    // at a time than there are cores (vitest's default is one less), each in a process of its own
-    // (forks: worker threads would share the TZ that two test files change).
-    pool: 'forks',
-    maxWorkers: availableParallelism() + 1,
-    // A worker loads Bolt, zod, Kysely and src/ once for all its files, not once per file (about a third
-    // of the suite's CPU). No test file keeps state in a shared module: every bot, store, server and
-    // child process is made in the file (or the test) and stopped there.
-    isolate: false,
-    testTimeout: 15_000,
-    hookTimeout: 15_000,
-    // `npm test` runs both lanes in one pool, side by side.
-    projects: [
-      { extends: true, test: { name: 'unit', include: [unit] } },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts'],
-          exclude: [unit],
-          // Only this lane starts bundled children, bots and databases, so only it prepares them.
-          globalSetup: [
-            'test/support/bundles.ts',
-            'test/support/postgres-template.ts',
-            'test/support/sqlite-template.ts',
-          ],
-        },
-      },
+    ...running,
+    include: ['test/**/*.test.ts'],
+    sequence: { sequencer: LongestFirst },
+    // The bundled children, the PostgreSQL database store tests copy, and the SQLite file bots copy.
+    globalSetup: [
+      'test/support/bundles.ts',
+      'test/support/postgres-template.ts',
+      'test/support/sqlite-template.ts',
     ],
   },
 });

@@ -11,9 +11,9 @@ import { throwawayDatabases } from '../../fakes/throwaway-databases.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 /*
- * PostgreSQL tests need TEST_DATABASE_URL (a user allowed to CREATE DATABASE; every test file
- * makes its own database and drops it). Without it they are skipped with a line saying how to
- * run them — except under CI=true, where they fail instead: CI must never skip them silently.
+ * PostgreSQL tests need TEST_DATABASE_URL (a user allowed to CREATE DATABASE; the run makes its own
+ * databases and drops them). Without it they are skipped with a line saying how to run them — except
+ * under CI=true, where they fail instead: CI must never skip them silently.
  */
 
 export type Target = { path: string } | { url: string };
@@ -93,6 +93,39 @@ function sqliteBackend(): TestBackend {
   };
 }
 
+/** The tables, columns, triggers and functions of `client`'s database, as one string. */
+async function schemaOf(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ schema: string }>(`
+    SELECT string_agg(item, ',' ORDER BY item) AS schema FROM (
+      SELECT c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) AS item
+        FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+       WHERE c.relnamespace = 'public'::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+      UNION ALL SELECT 'index ' || relname FROM pg_class
+       WHERE relnamespace = 'public'::regnamespace AND relkind = 'i'
+      UNION ALL SELECT 'trigger ' || tgname FROM pg_trigger WHERE NOT tgisinternal
+      UNION ALL SELECT 'function ' || proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+    ) items`);
+  return rows[0]?.schema ?? '';
+}
+
+/**
+ * This test process's copy of the run's migrated database (test/support/postgres-template.ts), shared by
+ * the files it runs one after another, each test emptying its tables first. A copy per file cost the
+ * server about a fifth of a second of CPU, and each drop waited for a checkpoint: the template's
+ * teardown drops the copies, all at once. A file that left the schema changed (a test that renames a
+ * table, stopped before renaming it back) gets the next file a new copy.
+ */
+let workerDatabase: { template: string; url: string; schema: string } | undefined;
+
+async function workerDatabaseUrl(adminUrl: string, schemaAt: (url: string) => Promise<string>) {
+  const template = inject('migratedTemplate');
+  const kept = workerDatabase?.template === template ? workerDatabase : undefined;
+  if (kept && (await schemaAt(kept.url)) === kept.schema) return kept.url;
+  const url = await throwawayDatabases(() => adminUrl, { prefix: template }).create(template);
+  workerDatabase = { template, url, schema: await schemaAt(url) };
+  return url;
+}
+
 function postgresBackend(adminUrl: () => string): TestBackend {
   const databases = throwawayDatabases(adminUrl);
   let url = '';
@@ -115,11 +148,18 @@ function postgresBackend(adminUrl: () => string): TestBackend {
     connection = opening;
     return opening;
   };
+  const endConnection = async () => {
+    const open = connection;
+    connection = undefined;
+    await (await open)?.end();
+  };
   let emptyTables = '';
   beforeAll(async () => {
-    // A copy of the run's migrated database (test/support/postgres-template.ts); each test then starts
-    // from empty tables.
-    url = await databases.create(inject('migratedTemplate'));
+    url = await workerDatabaseUrl(adminUrl(), async (database) => {
+      if (database !== url) await endConnection();
+      url = database;
+      return schemaOf(await client());
+    });
     const { rows } = await (await client()).query<{ tablename: string }>(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'store_migrations'",
     );
@@ -127,9 +167,7 @@ function postgresBackend(adminUrl: () => string): TestBackend {
     emptyTables = rows.map((row) => `DELETE FROM ${row.tablename};`).join(' ');
   });
   afterAll(async () => {
-    const open = connection;
-    connection = undefined;
-    await (await open)?.end();
+    await endConnection();
     await databases.dropAll();
   });
   beforeEach(async () => {

@@ -2,10 +2,11 @@
  * Vitest's global setup: with TEST_DATABASE_URL, one PostgreSQL database migrated once for the run, that
  * the store tests' databases are copied from (CREATE DATABASE … TEMPLATE) rather than each migrated anew:
  * a copy takes about a quarter of the time of creating and migrating. Tests of migrating itself
- * (emptyDatabase, replicas, store:copy) still start from empty databases.
+ * (emptyDatabase, replicas, store:copy) still start from empty databases. The copies are named after
+ * the template (test/store/backends.ts) and dropped with it.
  */
 import type { TestProject } from 'vitest/node';
-import { throwawayDatabases } from '../../fakes/throwaway-databases.js';
+import { dropDatabasesNamed, throwawayDatabases } from '../../fakes/throwaway-databases.js';
 import { openStore } from '../../src/store/index.js';
 
 declare module 'vitest' {
@@ -20,15 +21,21 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide('migratedTemplate', '');
   if (!adminUrl) return undefined;
   const databases = throwawayDatabases(() => adminUrl, { prefix: 'waybill_template' });
-  const make = async () => {
+  let template = '';
+  const drop = async () => {
+    if (template) await dropDatabasesNamed(adminUrl, `${template}_`);
     await databases.dropAll();
+  };
+  const make = async () => {
+    await drop();
     const url = await databases.create();
     // Closed before any copy: PostgreSQL copies no database that has a session open.
     await (await openStore({ url, leaseRenewMs: 0 })).close();
-    project.provide('migratedTemplate', new URL(url).pathname.slice(1));
+    template = new URL(url).pathname.slice(1);
+    project.provide('migratedTemplate', template);
   };
   await make();
   // In watch mode the migrations may have changed since.
   project.onTestsRerun(make);
-  return () => databases.dropAll();
+  return drop;
 }

@@ -1,0 +1,5 @@
+import { defineConfig } from 'vitest/config';
+import { running, unitFiles } from './vitest.config.js';
+
+// `npm run test:unit`: the unit lane alone, which needs none of the suite's global setup.
+export default defineConfig({ test: { ...running, include: [unitFiles] } });
