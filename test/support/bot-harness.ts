@@ -1,3 +1,4 @@
+/** The whole bot in-process for tests, driven by signed requests, with fake Slack and the sandbox courier. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
