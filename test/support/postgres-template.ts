@@ -22,16 +22,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!adminUrl) return undefined;
   const databases = throwawayDatabases(() => adminUrl, { prefix: 'waybill_template' });
   let template = '';
+  // The template and its copies, named after it, in one round of drops.
   const drop = async () => {
-    if (template) await dropDatabasesNamed(adminUrl, `${template}_`);
-    await databases.dropAll();
+    if (template) await dropDatabasesNamed(adminUrl, template);
   };
   const make = async () => {
     await drop();
     const url = await databases.create();
+    template = new URL(url).pathname.slice(1);
     // Closed before any copy: PostgreSQL copies no database that has a session open.
     await (await openStore({ url, leaseRenewMs: 0 })).close();
-    template = new URL(url).pathname.slice(1);
     project.provide('migratedTemplate', template);
   };
   await make();
