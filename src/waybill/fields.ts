@@ -48,12 +48,12 @@ export function text(label: string, { max, required = false }: TextOptions) {
   );
 }
 
-export function choice(label: string, choices: readonly Choice[], { required = true } = {}) {
+export function choice(label: string, choices: readonly Choice[]) {
   const allowed = new Set(choices.map((c) => c.value));
   return typed(label).pipe(
     z
       .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
+      .refine((value) => value.length > 0, `${label} is required`)
       .refine((value) => value === '' || allowed.has(value), `${label} must be one of the listed options`),
   );
 }

@@ -276,8 +276,12 @@ function childWaybillSchema(catalog: Catalog) {
   });
 }
 
-/** Fields Booking and Update share (the Update body is the Booking body minus the Booking-only fields). */
-function waybillShape(catalog: Catalog, { paymentRequired }: { paymentRequired: boolean }) {
+/**
+ * Fields Booking and Update share (the Update body is the Booking body minus the Booking-only fields).
+ * The courier's Update takes an empty payment method; ours never sends one: an update is stored as the
+ * booking it changes, and a booking without a payment method would no longer be one.
+ */
+function waybillShape(catalog: Catalog) {
   return {
     trackingNumber: trackingNumber('Tracking number'),
     serviceType: choice('Service type', catalog.serviceTypes),
@@ -288,7 +292,7 @@ function waybillShape(catalog: Catalog, { paymentRequired }: { paymentRequired: 
     reference5: text('Reference 5', { max: 50 }),
     pickupAt: instant('Pickup date and time'),
     expectedDeliveryAt: instant('Expected delivery date and time'),
-    paymentMethod: choice('Payment method', catalog.paymentMethods, { required: paymentRequired }),
+    paymentMethod: choice('Payment method', catalog.paymentMethods),
     codAmount: money('COD amount'),
     declaredValue: money('Declared value'),
     quantity: quantity('Number of parcels'),
@@ -400,7 +404,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
 
   const booking = z
     .object({
-      ...waybillShape(catalog, { paymentRequired: true }),
+      ...waybillShape(catalog),
       operatorContactNumber: homePhone('Operator contact number', { required: true }),
       shipperCode: text('Shipper code', { max: 50 }),
       handlingInstructions: text('Handling instructions', { max: 500 }),
@@ -435,7 +439,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
 
   const update = z
     .object({
-      ...waybillShape(catalog, { paymentRequired: false }),
+      ...waybillShape(catalog),
       handlingInstructions: text('Handling instructions', { max: 500 }),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))

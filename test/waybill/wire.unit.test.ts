@@ -264,15 +264,6 @@ describe('Update wire JSON', () => {
   it('is accepted by the sandbox', () => {
     expect(wireRequestSchemas.update.safeParse(wire).success).toBe(true);
   });
-
-  it('may send an empty payment method, as the interface sample does', () => {
-    const body = toUpdateWire(
-      parsed(validate(schemas.update, { ...updateInput, paymentMethod: '', codAmount: '' })),
-      'UTC',
-    );
-    expect(body.paymentMethod).toBe('');
-    expect(body.codAmount).toBe('0.00');
-  });
 });
 
 describe('Quotation wire JSON', () => {
