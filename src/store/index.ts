@@ -22,7 +22,7 @@ import { DEFAULT_DRAFT_TTL_MS, drafts } from './drafts.js';
 import { NewerSchemaError, redactUrl, StoreError, StoreUnavailableError } from './errors.js';
 import { imports } from './imports.js';
 import { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS, leases } from './leases.js';
-import { migrate } from './migrations.js';
+import { isMigrated, migrate } from './migrations.js';
 import { PARTY_THRESHOLDS, parties } from './parties.js';
 import { receivers } from './receivers.js';
 import { recognition } from './recognition.js';
@@ -199,7 +199,7 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
 
   const lease = leases(backend.db, context);
   try {
-    await migrate(backend, context.now());
+    if (!(await isMigrated(backend))) await migrate(backend, context.now());
     await lease.renew();
   } catch (err) {
     await backend.close().catch(() => undefined);

@@ -2,7 +2,7 @@
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import type { Backend, BackendKind } from './backend.js';
 import { BOOKED, bookingTerms, statusTerm } from './booking-search.js';
-import { NewerSchemaError } from './errors.js';
+import { NewerSchemaError, StoreUnavailableError } from './errors.js';
 import { receiverPhoneOf } from './receivers.js';
 import type { Db, Tables } from './schema.js';
 
@@ -680,6 +680,33 @@ async function adoptLegacy(db: Db, migrations: readonly Migration[], at: number)
       .execute();
   }
   return adopted;
+}
+
+/**
+ * Whether the database holds exactly these migrations, read without a lock or a transaction: each is
+ * committed with its row, so a complete list means `migrate` has nothing to do, and a store opening on
+ * a migrated database skips its lock, table check and transaction. Anything else (no table yet, fewer
+ * rows, a name this build does not know) is for `migrate`, which looks again under the lock.
+ */
+export async function isMigrated(
+  backend: Pick<Backend, 'db' | 'translate'>,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<boolean> {
+  const applied: Applied[] | undefined = await backend.db
+    .selectFrom('store_migrations')
+    .select(['version', 'name'])
+    .orderBy('version')
+    .execute()
+    .catch((err: unknown) => {
+      // No table yet is for `migrate` to see to; a database that does not answer is said at once.
+      const translated = backend.translate(err);
+      if (translated instanceof StoreUnavailableError) throw translated;
+      return undefined;
+    });
+  return (
+    applied?.length === migrations.length &&
+    applied.every((row, index) => row.version === index + 1 && row.name === migrations[index]?.name)
+  );
 }
 
 /**

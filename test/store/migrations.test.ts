@@ -75,6 +75,45 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     await second.close();
   });
 
+  // SQLite's store writes its lease as it opens, which waits for any writer, a migration too.
+  if (backend.name === 'postgres') {
+    it('a store opens on a migrated database without waiting for a newer replica migrating it', async () => {
+      const target = await backend.emptyDatabase();
+      await (await openStore({ ...target, leaseRenewMs: 0 })).close();
+      // The newer replica's migration holds the migration lock until the test lets it go.
+      let entered = () => {};
+      let letGo = () => {};
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const held = new Promise<void>((resolve) => {
+        letGo = resolve;
+      });
+      const newer = {
+        version: latest + 1,
+        name: 'held by the test',
+        up: async () => {
+          entered();
+          await held;
+        },
+      };
+      const migrating = migrate(connectTo(target), Date.now(), [...MIGRATIONS, newer]);
+      try {
+        await inside;
+        const store = await Promise.race([
+          openStore({ ...target, leaseRenewMs: 0 }),
+          new Promise<never>((_, reject) => {
+            setTimeout(() => reject(new Error('the store waited for the migration lock')), 5000).unref();
+          }),
+        ]);
+        await store.close();
+      } finally {
+        letGo();
+      }
+      expect(await migrating).toEqual([latest + 1]);
+    });
+  }
+
   it('migrates a database at an older version forward', async () => {
     const target = await backend.emptyDatabase();
     const old = connectTo(target);
