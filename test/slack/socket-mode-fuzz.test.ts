@@ -138,6 +138,8 @@ const envelopeType = fc.oneof(
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 1, arbitrary: anyJson },
+  // Objects no String() can convert: their toString and valueOf are not functions.
+  { weight: 1, arbitrary: fc.constantFrom({ toString: '' }, { toString: null, valueOf: 1 }) },
 );
 
 const envelope = fc
@@ -175,7 +177,9 @@ describe('Socket Mode envelopes, random and malformed', () => {
       fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: envelope }, notAnEnvelope), async (message) => {
         const acked = socket.sendRaw(message);
         const expectAck =
-          !Buffer.isBuffer(message) && typeof message === 'object' && !CONTROL.has(String(message.type));
+          !Buffer.isBuffer(message) &&
+          typeof message === 'object' &&
+          !(typeof message.type === 'string' && CONTROL.has(message.type));
         if (!expectAck) return;
         const noted = { message, acked: false };
         awaited.push(noted);
@@ -199,6 +203,24 @@ describe('Socket Mode envelopes, random and malformed', () => {
     const opened = bot.fake.callsTo('views.open').length;
     expect((await bot.command('/quote')).status).toBe(200);
     await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+  });
+
+  it('acknowledges an envelope whose type no String() can convert, without throwing', async () => {
+    const socket = bot.socket;
+    if (!socket) throw new Error('no Socket Mode connection');
+    for (const type of [{ toString: '' }, { toString: null, valueOf: 1 }]) {
+      const acked = socket.sendRaw({ envelope_id: randomUUID(), type, payload: {} });
+      await Promise.race([
+        acked,
+        new Promise((_, reject) => {
+          setTimeout(
+            () => reject(new Error(`no acknowledgement for type ${JSON.stringify(type)}`)),
+            ACK_WITHIN_MS,
+          ).unref();
+        }),
+      ]);
+    }
+    expect(rejections).toEqual([]);
   });
 
   it('huge envelopes (MBs, far past what Slack sends) acknowledged within 3 s each; a request without an envelope_id dropped unread; still serving', async () => {

@@ -17,6 +17,9 @@ type Envelope = {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** An envelope's type if it is text: `String()` of any other value may throw (`{ "toString": "" }`). */
+const typeOf = (envelope: Envelope): string => (typeof envelope.type === 'string' ? envelope.type : '');
+
 /**
  * The Socket Mode receiver, reading each message from Slack itself. Slack's client emits an
  * envelope's type (and an event's) as an event of its own, so a malformed one throws where nobody
@@ -41,7 +44,7 @@ export class EnvelopeReceiver extends SocketModeReceiver {
         logger.warn('a Socket Mode message that is not an envelope was ignored');
         return;
       }
-      if (CONTROL.has(String(envelope.type))) {
+      if (CONTROL.has(typeOf(envelope))) {
         void Promise.resolve(forClient?.call(client, data, isBinary)).catch((err: unknown) =>
           logger.warn({ err }, 'a Socket Mode control message failed'),
         );
@@ -73,7 +76,7 @@ export class EnvelopeReceiver extends SocketModeReceiver {
       await client.send(id, response);
     };
     const { payload } = envelope;
-    if (!REQUESTS.has(String(envelope.type)) || !isObject(payload)) {
+    if (!REQUESTS.has(typeOf(envelope)) || !isObject(payload)) {
       logger.warn({ type: envelope.type }, 'a Socket Mode envelope the bot cannot read was acknowledged');
       await ack();
       return;
