@@ -17,6 +17,9 @@ export const running = {
   // child process is made in the file (or the test) and stopped there. (The one exception, each
   // worker's PostgreSQL database, is emptied before every test: test/store/backends.ts.)
   isolate: false,
+  // Sources as transformed for the tests, kept in node_modules/.vitest between runs (keyed by content):
+  // a run after an edit transforms only what changed. `npx vitest --clearCache` empties it.
+  experimental: { fsModuleCache: true },
   testTimeout: 15_000,
   hookTimeout: 15_000,
 } as const;
