@@ -1,5 +1,6 @@
 /** The PDF tools labels and manifests share: pdfkit, bwip-js and the embedded font, loaded on first use; barcodes drawn as vectors; text fitted to a box, with what the font cannot draw marked. */
 import { createRequire } from 'node:module';
+import type { Font } from 'fontkit';
 
 type PdfKit = typeof import('pdfkit');
 export type Pdf = PDFKit.PDFDocument;
@@ -22,53 +23,52 @@ export type PageSizeName = keyof typeof PAGE_SIZES;
 interface Tools {
   PDFDocument: PdfKit;
   bwip: typeof import('bwip-js');
-  /** DejaVu Sans (regular and bold): Latin-1 and Latin Extended glyphs, so any Latin name prints. */
-  fonts: { regular: string; bold: string };
+  /**
+   * DejaVu Sans (regular and bold): Latin-1 and Latin Extended glyphs, so any Latin name prints. Parsed
+   * once and given to every document: parsing both TTF files was most of the time a one-label PDF took.
+   */
+  fonts: Record<FontName, Font>;
   /** The code points both fonts have a glyph for. */
   coverage: ReadonlySet<number>;
 }
 
 let tools: Promise<Tools> | undefined;
 
-// Resolved, not imported: the TTF files stay in node_modules, outside the ASCII-only bundle.
-let fontFiles: { regular: string; bold: string } | undefined;
-function fonts(): { regular: string; bold: string } {
-  const require = createRequire(import.meta.url);
-  fontFiles ??= {
-    regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
-    bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
-  };
-  return fontFiles;
-}
-
 export type FontName = 'regular' | 'bold';
 
-/**
- * Switches the font. The regular one is the document's default, known to pdfkit by its path:
- * registered under another name as well, pdfkit would parse the whole TTF again at every switch.
- */
+/** Switches the font: each document has both registered under these names. */
 export function setFont(doc: Pdf, font: FontName): Pdf {
-  return doc.font(font === 'regular' ? fonts().regular : 'bold');
+  return doc.font(font);
 }
 
 export function pdfTools(): Promise<Tools> {
   tools ??= Promise.all([import('pdfkit'), import('bwip-js'), import('fontkit')]).then(
-    ([pdfkit, bwip, fontkit]) => ({
-      PDFDocument: pdfkit.default,
-      bwip: bwip.default,
-      fonts: fonts(),
-      coverage: coverage(fontkit, Object.values(fonts())),
-    }),
+    ([pdfkit, bwip, fontkit]) => {
+      // Resolved, not imported: the TTF files stay in node_modules, outside the ASCII-only bundle.
+      const require = createRequire(import.meta.url);
+      const open = (file: string): Font => {
+        const font = fontkit.openSync(file);
+        if (!('layout' in font)) throw new Error(`${file} holds several fonts, not one`);
+        return font;
+      };
+      const fonts = {
+        regular: open(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+        bold: open(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+      };
+      return {
+        PDFDocument: pdfkit.default,
+        bwip: bwip.default,
+        fonts,
+        coverage: coverage(Object.values(fonts)),
+      };
+    },
   );
   return tools;
 }
 
-/** The code points every one of `files` maps to a glyph: text in either weight is then drawn alike. */
-function coverage(fontkit: typeof import('fontkit'), files: string[]): Set<number> {
-  const [first, ...rest] = files.map((file) => {
-    const font = fontkit.openSync(file);
-    return new Set('characterSet' in font ? font.characterSet : []);
-  });
+/** The code points every one of `fonts` maps to a glyph: text in either weight is then drawn alike. */
+function coverage(fonts: Font[]): Set<number> {
+  const [first, ...rest] = fonts.map((font) => new Set(font.characterSet));
   return new Set([...(first ?? [])].filter((code) => rest.every((set) => set.has(code))));
 }
 
@@ -123,17 +123,22 @@ export function printable(doc: Pdf, text: string): string {
   return out;
 }
 
+/** A parsed font as pdfkit takes it (PDFFontFactory.open uses any object with `layout`); its types name only files and bytes. */
+const parsed = (font: Font) => font as unknown as PDFKit.Mixins.PDFFontSource;
+
 /** A new document whose pages are `size`, its fonts registered as `regular` and `bold`; no page yet. */
 export function newDocument(t: Tools, size: PageSize, title: string): Pdf {
   const doc = new t.PDFDocument({
     autoFirstPage: false,
-    // The built-in Helvetica is never loaded: its AFM metrics are not needed, and it has no Ñ for pdfkit.
-    font: t.fonts.regular,
+    // No default font: pdfkit would load its built-in Helvetica, whose metrics are not needed (and which
+    // has no Ñ for pdfkit); the regular font is set below.
+    font: '',
     size: [size.width, size.height],
     margin: 0,
     info: { Title: title, Producer: 'waybill-dispatch-bot', Creator: 'waybill-dispatch-bot' },
   });
-  doc.registerFont('bold', t.fonts.bold);
+  for (const name of ['regular', 'bold'] as const) doc.registerFont(name, parsed(t.fonts[name]));
+  setFont(doc, 'regular');
   unprintableOf.set(doc, { covered: t.coverage, found: new Set() });
   return doc;
 }
