@@ -661,6 +661,14 @@ interface Applied {
   name: string;
 }
 
+/** The migrations recorded in the database, in order. */
+const appliedIn = (db: Db): Promise<Applied[]> =>
+  db.selectFrom('store_migrations').select(['version', 'name']).orderBy('version').execute();
+
+/** Whether `migrations` holds a recorded migration, at its number and by its name. */
+const isKnown = (migrations: readonly Migration[], row: Applied) =>
+  migrations[row.version - 1]?.name === row.name;
+
 function newerBuild(found: string, known: number): NewerSchemaError {
   return new NewerSchemaError(
     `The database was migrated by a newer build of the bot (${found}; this build knows ${known} migrations): run that build or a newer one, or restore a backup made with this one`,
@@ -692,21 +700,14 @@ export async function isMigrated(
   backend: Pick<Backend, 'db' | 'translate'>,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<boolean> {
-  const applied: Applied[] | undefined = await backend.db
-    .selectFrom('store_migrations')
-    .select(['version', 'name'])
-    .orderBy('version')
-    .execute()
-    .catch((err: unknown) => {
-      // No table yet is for `migrate` to see to; a database that does not answer is said at once.
-      const translated = backend.translate(err);
-      if (translated instanceof StoreUnavailableError) throw translated;
-      return undefined;
-    });
-  return (
-    applied?.length === migrations.length &&
-    applied.every((row, index) => row.version === index + 1 && row.name === migrations[index]?.name)
-  );
+  const applied = await appliedIn(backend.db).catch((err: unknown) => {
+    // No table yet is for `migrate` to see to; a database that does not answer is said at once.
+    const translated = backend.translate(err);
+    if (translated instanceof StoreUnavailableError) throw translated;
+    return undefined;
+  });
+  // Versions are unique: as many rows as migrations, each known, is every one of them.
+  return applied?.length === migrations.length && applied.every((row) => isKnown(migrations, row));
 }
 
 /**
@@ -738,13 +739,9 @@ export async function migrate(
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('applied_at', epochMs(backend.kind), (c) => c.notNull())
       .execute();
-    let applied: Applied[] = await db
-      .selectFrom('store_migrations')
-      .select(['version', 'name'])
-      .orderBy('version')
-      .execute();
+    let applied = await appliedIn(db);
     if (applied.length === 0 && backend.kind === 'sqlite') applied = await adoptLegacy(db, migrations, at);
-    const unknown = applied.find((row) => migrations[row.version - 1]?.name !== row.name);
+    const unknown = applied.find((row) => !isKnown(migrations, row));
     if (unknown) throw newerBuild(`migration ${unknown.version} "${unknown.name}"`, migrations.length);
 
     const done = new Set(applied.map((row) => row.version));
