@@ -22,6 +22,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAKE_TEAM_ID } from './slack-requests.js';
 
 /** A Slack Web API answer body (`{ ok: true, ... }` or `{ ok: false, error: '...' }`). */
 export type SlackApiAnswer = { ok: boolean; [key: string]: unknown };
@@ -188,7 +189,6 @@ const JSON_FIELDS = new Set([
   'files',
 ]);
 
-const FAKE_TEAM_ID = 'T0001';
 const FAKE_APP_ID = 'A0001';
 export const FAKE_BOT_USER_ID = 'UBOT';
 export const FAKE_BOT_ID = 'BBOT';
@@ -401,6 +401,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
           user_id: FAKE_BOT_USER_ID,
           bot_id: FAKE_BOT_ID,
           is_enterprise_install: false,
+        };
+      case 'users.info':
+        // Every person is of the bot's own workspace unless a test says otherwise (respond).
+        return {
+          ok: true,
+          user: { id: body.user, team_id: FAKE_TEAM_ID, is_bot: false, deleted: false },
         };
       case 'views.open': {
         viewCounter += 1;

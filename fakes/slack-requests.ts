@@ -60,14 +60,27 @@ type Json = Record<string, unknown>;
 /** Each fixture's text, read once: parsing it again is the deep copy (in half the CPU of structuredClone). */
 const fixtureTexts = new Map<string, string>();
 
-/** A fresh deep copy of a JSON fixture from fakes/slack-fixtures/. */
+/** The workspace the fake Slack installs the bot in (auth.test's team_id): the fixtures' people are of it. */
+export const FAKE_TEAM_ID = 'T0001';
+
+/**
+ * A fresh deep copy of a JSON fixture from fakes/slack-fixtures/, its team and its person's team
+ * (each fixture names another) the fake's workspace: requests come from the bot's own organisation
+ * unless a test says otherwise.
+ */
 export function loadSlackFixture<T = Json>(name: string): T {
   let text = fixtureTexts.get(name);
   if (text === undefined) {
     text = readFileSync(new URL(`./slack-fixtures/${name}`, import.meta.url), 'utf8');
     fixtureTexts.set(name, text);
   }
-  return JSON.parse(text) as T;
+  const copy = JSON.parse(text) as Json;
+  const team = copy.team as Json | undefined;
+  if (team && typeof team === 'object') team.id = FAKE_TEAM_ID;
+  else if (typeof copy.team_id === 'string') copy.team_id = FAKE_TEAM_ID;
+  const user = copy.user as Json | undefined;
+  if (user && typeof user === 'object' && 'team_id' in user) user.team_id = FAKE_TEAM_ID;
+  return copy as T;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -513,13 +526,13 @@ export function eventCallbackBody(event: Json, { eventId }: { eventId?: string }
   eventCounter += 1;
   return JSON.stringify({
     token: 'verification-token-unused',
-    team_id: 'T0001',
+    team_id: FAKE_TEAM_ID,
     api_app_id: 'A0001',
     type: 'event_callback',
     event_id: eventId ?? `Ev${String(eventCounter).padStart(8, '0')}`,
     event_time: nowSeconds(),
     event: { event_ts: `${nowSeconds()}.000100`, ...event },
-    authorizations: [{ team_id: 'T0001', user_id: 'UBOT', is_bot: true }],
+    authorizations: [{ team_id: FAKE_TEAM_ID, user_id: 'UBOT', is_bot: true }],
   });
 }
 

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
 
   const metrics = new Metrics();
-  const identity = await identifyBot(slack, logger);
+  const { teamId, ...identity } = await identifyBot(slack, logger);
   const upstream = await connectUpstream(waybill, logger, (operation) => metrics.courierCall(operation));
   const store = await openStore({
     ...bot.database,
@@ -49,7 +49,16 @@ async function main(): Promise<void> {
     throw databaseFailure(bot.database, err);
   });
   logger.info({ database: store.location, replica: store.replica.id }, 'store open');
-  const deps = createCore({ waybill, courier: upstream.client, store, logger, bot, profiles, metrics });
+  const deps = createCore({
+    waybill,
+    courier: upstream.client,
+    store,
+    logger,
+    bot,
+    profiles,
+    metrics,
+    teamId,
+  });
   const app = createBot({ slack, deps, identity });
   const { healthPort } = slack;
   const probes =

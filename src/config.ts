@@ -1,6 +1,7 @@
 /** The bot's settings from the environment (and .env), checked once at start-up, one line per bad setting. */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import type { AccessPolicy } from './operations/access.js';
 import type { AttentionSettings } from './operations/attention.js';
 import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
 import type { ReminderSettings } from './operations/reminders.js';
@@ -502,6 +503,7 @@ const botEnvSchema = z.object({
   ALLOWED_USERGROUP_IDS: optionalSetting(idList(/^S[A-Z0-9]{2,}$/, 'user-group IDs such as S0123ABCD')),
   ALLOWED_CHANNEL_IDS: optionalSetting(idList(/^[CGD][A-Z0-9]{2,}$/, 'channel IDs such as C0123ABCD')),
   ALLOWED_BULK_USER_IDS: optionalSetting(idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD')),
+  ALLOWED_TEAM_IDS: optionalSetting(idList(/^[TE][A-Z0-9]{2,}$/, 'team IDs such as T0123ABCD')),
   BULK_MAX_ROWS: optionalSetting(wholeNumber(1, 5000, 'a whole number of rows')).default(500),
   BULK_MAX_FILE_MB: optionalSetting(wholeNumber(1, 50, 'a whole number of megabytes')).default(2),
   BULK_DOWNLOAD_TIMEOUT_MS: optionalSetting(
@@ -693,17 +695,6 @@ export interface BulkSettings {
   concurrency: number;
 }
 
-export interface AccessPolicy {
-  userIds: string[];
-  userGroupIds: string[];
-  channelIds: string[];
-  /** Who may book from a file (and must also be allowed to book); undefined: whoever may book. */
-  bulkUserIds?: string[];
-  /** Who may reconcile COD remittances (money figures); both undefined: whoever may book from a file. */
-  financeUserIds?: string[];
-  financeUserGroupIds?: string[];
-}
-
 export function loadBotConfig(env: Env = process.env): BotConfig {
   const problems = new Problems();
   const settings = parseEnv(botEnvSchema, env, problems);
@@ -775,6 +766,7 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       bulkUserIds: settings.ALLOWED_BULK_USER_IDS,
       financeUserIds: settings.ALLOWED_FINANCE_USER_IDS,
       financeUserGroupIds: settings.ALLOWED_FINANCE_USERGROUP_IDS,
+      teamIds: settings.ALLOWED_TEAM_IDS ?? [],
     },
     bulk: {
       maxRows: settings.BULK_MAX_ROWS,

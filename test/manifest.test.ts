@@ -114,7 +114,7 @@ describe('manifest.yml', () => {
           'to_city',
           'requested_by',
         ],
-        optional: ['cod_amount', 'to_province'],
+        optional: ['cod_amount', 'to_province', 'interactivity'],
         outputs: ['delivery_charge', 'vat', 'total_charge', 'summary'],
       },
       book_waybill: {
@@ -137,17 +137,18 @@ describe('manifest.yml', () => {
           'declared_value',
           'parcels',
           'pickup_date',
+          'interactivity',
         ],
         outputs: ['tracking_number', 'total_charge', 'card_link', 'outcome'],
       },
       record_status: {
         required: ['tracking_number', 'status', 'recorded_by'],
-        optional: ['note'],
+        optional: ['note', 'interactivity'],
         outputs: ['status'],
       },
       find_waybill: {
         required: ['query', 'requested_by'],
-        optional: [],
+        optional: ['interactivity'],
         outputs: ['tracking_numbers', 'summary'],
       },
     });

@@ -23,6 +23,7 @@ import {
 import { bookingOfRow, type CsvBooking } from '../waybill/csv/read-bookings.js';
 import type { RowResult } from '../waybill/csv/results.js';
 import { toBookingWire } from '../waybill/wire.js';
+import { type AccessPolicy, teamScope } from './access.js';
 import { beginAttempt, bookingAttempt, storeOutcome } from './attempts.js';
 import { sendBooking } from './book.js';
 import type { OperationDeps } from './call-once.js';
@@ -32,7 +33,11 @@ import { type ReceiverRiskSettings, receiverCheck } from './receiver-record.js';
 export interface RowDeps extends OperationDeps {
   schemas: { booking: Parameters<typeof bookingOfRow>[0]['schema'] };
   waybill: { timeZone: string };
-  bot: { trackingPrefix: string; receiverRisk: ReceiverRiskSettings };
+  bot: {
+    trackingPrefix: string;
+    receiverRisk: ReceiverRiskSettings;
+    access: Pick<AccessPolicy, 'channelIds'>;
+  };
 }
 
 /** What a queued row carries, so any replica can book it without the file: the row as read, and its number from an earlier run. */
@@ -146,7 +151,12 @@ export async function bookRow(
     const request = toBookingWire(checked.value, deps.waybill.timeZone);
     const attempt = bookingAttempt(holder, request);
     // Kept with the booking, as the form's are: a file has no box to confirm a call with.
-    const receiver = await receiverCheck(deps.store, deps.bot.receiverRisk, checked.value.consignee);
+    const receiver = await receiverCheck(
+      deps.store,
+      deps.bot.receiverRisk,
+      checked.value.consignee,
+      teamScope(deps.bot.access),
+    );
     if (stopping()) return { again: 'stopping' };
     const who = { userId: run.userId, channelId: run.channelId };
     const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });

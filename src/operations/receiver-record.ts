@@ -1,6 +1,7 @@
 /** The receiver's record before booking: their earlier parcels counted by phone, and the risk rule that flags them. */
 import type { ReceiverCheck, ReceiverCounts, ReceiverHistory, StoreTables } from '../store/index.js';
 import { phoneKey } from '../waybill/phones.js';
+import { type Scope, scopeChannels } from './access.js';
 
 /** Flagged at `count` or more among the receiver's latest `window` parcels. */
 export interface RiskThreshold {
@@ -40,20 +41,20 @@ export function judge(history: ReceiverHistory, settings: ReceiverRiskSettings):
 }
 
 /**
- * The record of the receiver with this phone (as typed, in their country): one indexed query.
- * Undefined when the phone cannot be dialled or they have no earlier parcel.
+ * The record of the receiver with this phone (as typed, in their country), counting only the
+ * bookings `scope` sees (the access rule: a record never tells of parcels its viewer may not see):
+ * one indexed query. Undefined when the phone cannot be dialled or they have no earlier parcel.
  */
 export async function receiverRecord(
   store: Pick<StoreTables, 'receivers'>,
   settings: ReceiverRiskSettings,
   receiver: { phone: string; country?: string },
+  scope: Scope,
 ): Promise<ReceiverRecord | undefined> {
   const key = phoneKey(receiver.phone, receiver.country);
   if (!key) return undefined;
-  const history = await store.receivers.history(key, {
-    returns: settings.returns?.window ?? 0,
-    failed: settings.failed?.window ?? 0,
-  });
+  const windows = { returns: settings.returns?.window ?? 0, failed: settings.failed?.window ?? 0 };
+  const history = await store.receivers.history(key, windows, { channelIds: scopeChannels(scope) });
   return history.parcels > 0 ? judge(history, settings) : undefined;
 }
 
@@ -88,9 +89,10 @@ export async function receiverCheck(
   store: Pick<StoreTables, 'receivers'>,
   settings: ReceiverRiskSettings,
   receiver: { phone: string; country?: string },
+  scope: Scope,
   confirmedBy?: string,
 ): Promise<ReceiverCheck | undefined> {
-  const record = await receiverRecord(store, settings, receiver);
+  const record = await receiverRecord(store, settings, receiver, scope);
   return record && checkOf(record, confirmedBy);
 }
 

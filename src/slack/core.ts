@@ -6,12 +6,12 @@
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
 import { Metrics } from '../metrics.js';
+import { Access } from '../operations/access.js';
 import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
-import { AccessControl } from './runtime/access-control.js';
 import { Activity } from './runtime/activity.js';
 import { InFlight } from './runtime/in-flight.js';
 import { Jobs } from './runtime/jobs.js';
@@ -55,7 +55,8 @@ export interface Core {
     /** How often a replica renews its lease, and so looks for work another replica left. */
     database: Pick<BotConfig['database'], 'leaseRenewMs'>;
   };
-  access: AccessControl;
+  /** Who may do what, and who sees a booking where: the one rule (operations/access.ts). */
+  access: Access;
   profiles: SenderProfile[];
   now: () => Date;
   /** Who just booked or updated: the Home tab redraws theirs. */
@@ -82,6 +83,8 @@ export function createCore(input: {
   homeRefresh?: RefreshTiming;
   metrics?: Metrics;
   render?: RenderPool;
+  /** The installing team, when known at start-up (auth.test); otherwise learned on the first request. */
+  teamId?: string;
 }): Core {
   const metrics = input.metrics ?? new Metrics();
   metrics.readFrom({
@@ -89,10 +92,14 @@ export function createCore(input: {
     pool: () => input.store.pool(),
   });
   const inFlight = new InFlight(input.logger);
+  const access = new Access(input.bot.access, (detail, message) => input.logger.warn(detail, message), {
+    auditChannelId: input.bot.auditChannelId,
+  });
+  access.homeTeam = input.teamId;
   return {
     ...input,
     profiles: input.profiles ?? [],
-    access: new AccessControl(input.bot.access, input.logger),
+    access,
     schemas: waybillSchemas(input.waybill.catalog, input.waybill.placeCheck),
     inFlight,
     now: input.now ?? (() => new Date()),

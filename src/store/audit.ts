@@ -56,7 +56,7 @@ export function audit({ db }: Scope, context: Context): Audit {
       const rows = await query.orderBy('id', 'desc').limit(limit).execute();
       return rows.map(toAuditEntry);
     },
-    async between({ from, to, operations, after, limit = DEFAULT_AUDIT_PAGE }) {
+    async between({ from, to, operations, after, channelIds, limit = DEFAULT_AUDIT_PAGE }) {
       // Keyset pages in the order of the audit_at (at, id) index: each page starts where the last
       // ended and stops after `limit` rows, where ordering by id alone sorted the whole range each time.
       let query = db.selectFrom('audit').selectAll().where('at', '<', to.getTime());
@@ -68,6 +68,12 @@ export function audit({ db }: Scope, context: Context): Audit {
         // As an expression, so SQLite's planner walks audit_at rather than the operation index
         // (which would sort every matching row of the range for each page).
         query = query.where(sql<string>`${sql.ref('operation')} || ''`, 'in', operations);
+      }
+      if (channelIds !== undefined) {
+        const kept = channelIds.length > 0 ? [...channelIds] : [''];
+        query = query.where('tracking_number', 'in', (eb) =>
+          eb.selectFrom('bookings').select('tracking_number').where('channel_id', 'in', kept),
+        );
       }
       const rows = await query.orderBy('at').orderBy('id').limit(checkedLimit(limit)).execute();
       return rows.map(toAuditEntry);

@@ -9,7 +9,7 @@ import {
 import type { BackendKind } from './backend.js';
 import { phoneTerms, wordsOf } from './parties.js';
 import type { BookingsTable, Db, Tables } from './schema.js';
-import type { BookingSearch, SearchThresholds } from './types.js';
+import type { BookingSearch, InChannels, SearchThresholds } from './types.js';
 
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
 const TOP = '\u{10FFFF}';
@@ -154,7 +154,7 @@ function conditionsOf(search: BookingSearch): Condition[] {
 }
 
 /**
- * Bookings matching every condition, newest first, after `search.after`; only those whose card is in
+ * Bookings matching every condition, newest first, after `search.after`; only those booked in
  * `search.channelIds` when given (in the query, so no page can hold another).
  */
 export async function findBookings(
@@ -297,22 +297,22 @@ function within<Q extends SelectQueryBuilder<Tables, 'bookings', object>>(
   return bounded;
 }
 
+/** Only the bookings of these conversations, when given (none for an empty list). */
+export function inChannels<O>(
+  query: SelectQueryBuilder<Tables, 'bookings', O>,
+  channelIds: InChannels['channelIds'],
+): SelectQueryBuilder<Tables, 'bookings', O> {
+  if (channelIds === undefined) return query;
+  return query.where('bookings.channel_id', 'in', channelIds.length > 0 ? [...channelIds] : ['']);
+}
+
 /** Within the search's days, from the page's start, in the allowed channels: newest first, a page's worth. */
 function filtered(
   query: SelectQueryBuilder<Tables, 'bookings', Selectable<BookingsTable>>,
   search: BookingSearch,
 ) {
   query = within(query, search);
-  if (search.channelIds) {
-    const channels = [...search.channelIds];
-    query = query.where((eb) =>
-      eb(
-        eb.fn.coalesce('bookings.card_channel_id', 'bookings.channel_id'),
-        'in',
-        channels.length ? channels : [''],
-      ),
-    );
-  }
+  query = inChannels(query, search.channelIds);
   return query
     .orderBy('bookings.booked_at', 'desc')
     .orderBy('bookings.tracking_number', 'desc')

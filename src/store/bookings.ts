@@ -1,23 +1,23 @@
 // Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
 import type { Selectable } from 'kysely';
-import { BOOKED, findBookings, indexBooking, indexOwner, indexStatus } from './booking-search.js';
+import { BOOKED, findBookings, inChannels, indexBooking, indexOwner, indexStatus } from './booking-search.js';
 import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
 import { receiverPhoneOf } from './receivers.js';
 import type { BookingsTable, Db } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
-import type { BookedVia, BookingRecord, Bookings, OwnerChange, TimeRange } from './types.js';
+import type { BookedVia, BookingRecord, Bookings, InChannels, OwnerChange, TimeRange } from './types.js';
 
 /** Default for `listBooked` when no limit is given. */
 const DEFAULT_LIST_LIMIT = 100;
 /** At most this many tracking numbers per query for `ownersOf`: well within both backends' parameter limits. */
 const OWNERS_CHUNK = 500;
 
-function bookedIn(db: Db, { from, to }: TimeRange) {
-  return db
-    .selectFrom('bookings')
-    .where('booked_at', '>=', from.getTime())
-    .where('booked_at', '<', to.getTime());
+function bookedIn(db: Db, { from, to, channelIds }: TimeRange & InChannels) {
+  return inChannels(
+    db.selectFrom('bookings').where('booked_at', '>=', from.getTime()).where('booked_at', '<', to.getTime()),
+    channelIds,
+  );
 }
 
 export function toBooking<T>(row: Selectable<BookingsTable>): BookingRecord<T> {
@@ -123,8 +123,8 @@ export function bookings({ db, atomically, lock, kind }: Scope, context: Context
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw new BookingNotFoundError(trackingNumber);
     },
-    async listBooked({ from, to, limit = DEFAULT_LIST_LIMIT }) {
-      const rows = await bookedIn(db, { from, to })
+    async listBooked({ from, to, channelIds, limit = DEFAULT_LIST_LIMIT }) {
+      const rows = await bookedIn(db, { from, to, channelIds })
         .selectAll()
         .orderBy('booked_at', 'desc')
         .orderBy('tracking_number', 'desc')
@@ -132,12 +132,15 @@ export function bookings({ db, atomically, lock, kind }: Scope, context: Context
         .execute();
       return rows.map((row) => toBooking(row));
     },
-    async listByPickup({ from, to, after, limit = DEFAULT_LIST_LIMIT }) {
-      let query = db
-        .selectFrom('bookings')
-        .selectAll()
-        .where('pickup_at', '>=', from.getTime())
-        .where('pickup_at', '<', to.getTime());
+    async listByPickup({ from, to, after, channelIds, limit = DEFAULT_LIST_LIMIT }) {
+      let query = inChannels(
+        db
+          .selectFrom('bookings')
+          .selectAll()
+          .where('pickup_at', '>=', from.getTime())
+          .where('pickup_at', '<', to.getTime()),
+        channelIds,
+      );
       if (after !== undefined) query = query.where('tracking_number', '>', after);
       const rows = await query.orderBy('tracking_number').limit(checkedLimit(limit)).execute();
       return rows.map((row) => toBooking(row));

@@ -33,7 +33,13 @@ function toCheck(row: Selectable<ReceiverChecksTable>): ReceiverCheck {
 
 export function receivers({ db }: Scope): Receivers {
   return {
-    async history(phone, windows) {
+    async history(phone, windows, where = {}) {
+      const { channelIds } = where;
+      // Only what the viewer sees (the access rule's scope): an empty list counts nothing.
+      const inScope =
+        channelIds === undefined
+          ? sql``
+          : sql`and b.channel_id in (${sql.join(channelIds.length > 0 ? [...channelIds] : [''])})`;
       const paying = sql.join(PAYING_OUTCOMES.map((outcome) => sql.lit(outcome)));
       // One statement: the receiver's bookings are one range of bookings_receiver_phone; each one's
       // statuses, terms and remittance lines are looked up by their own indexes.
@@ -53,7 +59,7 @@ export function receivers({ db }: Scope): Receivers {
                 and l.outcome in (${paying}) and l.amount <> '0.00')
               then 1 else 0 end as paid
           from bookings b
-          where b.receiver_phone = ${phone}
+          where b.receiver_phone = ${phone} ${inScope}
         ),
         judged as (
           select failed, refused,

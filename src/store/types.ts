@@ -179,14 +179,16 @@ export interface Bookings {
    */
   setCard(trackingNumber: string, card: CardLocation): Promise<void>;
   /** Booked at or after `from` and before `to`, the latest first; at most `limit` (default 100). */
-  listBooked<T>(range: TimeRange & { limit?: number }): Promise<BookingRecord<T>[]>;
+  listBooked<T>(range: TimeRange & InChannels & { limit?: number }): Promise<BookingRecord<T>[]>;
   /** How many were booked at or after `from` and before `to`. */
-  countBooked(range: TimeRange): Promise<number>;
+  countBooked(range: TimeRange & InChannels): Promise<number>;
   /**
    * Picked up at or after `from` and before `to`, by tracking number, those after `after`; at most
    * `limit` (default 100). Pass the last number of one page as `after` to read the next.
    */
-  listByPickup<T>(range: TimeRange & { after?: string; limit?: number }): Promise<BookingRecord<T>[]>;
+  listByPickup<T>(
+    range: TimeRange & InChannels & { after?: string; limit?: number },
+  ): Promise<BookingRecord<T>[]>;
   /** Bookings matching every word and filter of `search`, newest first; at most `search.limit`. */
   find<T>(search: BookingSearch): Promise<BookingRecord<T>[]>;
   /**
@@ -253,6 +255,11 @@ export type OwnerChange<T = unknown> =
 export interface TimeRange {
   from: Date;
   to: Date;
+}
+
+/** Only the bookings booked in these conversations (the access rule's scope); undefined: every one. */
+export interface InChannels {
+  channelIds?: readonly string[] | undefined;
 }
 
 /**
@@ -322,14 +329,16 @@ export interface Audit {
    * Entries of the given operations (all when absent) written at or after `from` and before `to`,
    * oldest first (by time, then id), those after `after`; at most `limit` (default 1000). Pass the
    * last entry of one page as `after` to read the next: a long range is read in pages, each one a
-   * walk along the (at, id) index from where the last ended, never a sort of the whole range.
+   * walk along the (at, id) index from where the last ended, never a sort of the whole range. With
+   * `channelIds`, only entries of bookings booked in those conversations.
    */
   between(
-    range: TimeRange & {
-      operations?: readonly string[];
-      after?: Pick<AuditEntry, 'at' | 'id'>;
-      limit?: number;
-    },
+    range: TimeRange &
+      InChannels & {
+        operations?: readonly string[];
+        after?: Pick<AuditEntry, 'at' | 'id'>;
+        limit?: number;
+      },
   ): Promise<AuditEntry[]>;
 }
 
@@ -789,7 +798,11 @@ export interface ReceiverCheck extends ReceiverCounts {
 
 export interface Receivers {
   /** The record of the receiver whose phone key (phoneKey) this is: one query along bookings_receiver_phone. */
-  history(phone: string, windows: { returns: number; failed: number }): Promise<ReceiverHistory>;
+  history(
+    phone: string,
+    windows: { returns: number; failed: number },
+    where?: InChannels,
+  ): Promise<ReceiverHistory>;
   /** Kept with a booking, in its transaction. */
   keep(trackingNumber: string, check: ReceiverCheck): Promise<void>;
   checksOf(trackingNumbers: readonly string[]): Promise<Map<string, ReceiverCheck>>;

@@ -16,6 +16,8 @@ import {
 } from '../../src/operations/receiver-record.js';
 import type { ReceiverHistory, Receivers } from '../../src/store/index.js';
 
+/** The scope that sees every booking. */
+const EVERY = { channelIds: 'every' } as const;
 const DEFAULTS: ReceiverRiskSettings = { returns: { count: 1, window: 5 }, failed: { count: 2, window: 5 } };
 
 const history = (over: Partial<ReceiverHistory> = {}): ReceiverHistory => ({
@@ -74,17 +76,21 @@ describe('the risk rule', () => {
       },
     } as unknown as Receivers;
     const store = { receivers };
-    expect(await receiverRecord(store, DEFAULTS, { phone: '(0917) 123-4567', country: 'PH' })).toMatchObject({
+    expect(
+      await receiverRecord(store, DEFAULTS, { phone: '(0917) 123-4567', country: 'PH' }, EVERY),
+    ).toMatchObject({
       parcels: 2,
       flagged: false,
     });
     expect(
-      await receiverRecord(store, { failed: { count: 1, window: 9 } }, { phone: '+63 917 123 4567' }),
+      await receiverRecord(store, { failed: { count: 1, window: 9 } }, { phone: '+63 917 123 4567' }, EVERY),
     ).toMatchObject({
       parcels: 2,
     });
-    expect(await receiverRecord(store, DEFAULTS, { phone: '0918 765 4321', country: 'PH' })).toBeUndefined();
-    expect(await receiverRecord(store, DEFAULTS, { phone: '12', country: 'PH' })).toBeUndefined();
+    expect(
+      await receiverRecord(store, DEFAULTS, { phone: '0918 765 4321', country: 'PH' }, EVERY),
+    ).toBeUndefined();
+    expect(await receiverRecord(store, DEFAULTS, { phone: '12', country: 'PH' }, EVERY)).toBeUndefined();
     expect(asked).toEqual([
       { phone: '+639171234567', windows: { returns: 5, failed: 5 } },
       { phone: '+639171234567', windows: { returns: 0, failed: 9 } },

@@ -165,7 +165,9 @@ describe('who may quote, book and update', () => {
     bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' } });
     // Capitalised as a phone types it: the lookup itself, and the permission it needs.
     const shown = await bot.command('/waybill', 'Show WB000001');
-    expect(shown.body.text).toBe('I have no record of waybill `WB000001`.');
+    expect(shown.body.text).toMatch(
+      /^I have no record of waybill `WB000001` in a conversation where you may look up/,
+    );
     const outsider = await bot.command('/waybill', 'STATUS WB000001 delivered', { user_id: 'UINTRUDER' });
     expect(outsider.body.text).toContain('not on the list of people who may update waybills');
 

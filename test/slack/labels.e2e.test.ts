@@ -267,14 +267,20 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
     const [, , fromHome] = await uploaded(4);
     expect(fromHome).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
 
-    // Asked in a channel the bot may not post in: both files to the person, saying why.
+    // Asked in the bookings' channel, which the bot may not post in: both files to the person, saying why.
     bot.fake.respond('files.completeUploadExternal', { ok: false, error: 'not_in_channel' }, { times: 1 });
-    await bot.command('/waybill', 'manifest', { channel_id: 'CPRIVATE' });
+    await bot.command('/waybill', 'manifest', { channel_id: 'CDISPATCH' });
     // Seven calls to files.completeUploadExternal, the refused one not among the files shared.
     const [, , , , notThere, csvToo] = await uploaded(7);
     expect(notThere).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
-    expect(notThere?.initialComment).toContain('could not share it in <#CPRIVATE>, so it comes to you here');
+    expect(notThere?.initialComment).toContain('could not share it in <#CDISPATCH>, so it comes to you here');
     expect(csvToo).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.csv` });
+
+    // Asked in another channel: it lists bookings of CDISPATCH, so it never goes public there.
+    await bot.command('/waybill', 'manifest', { channel_id: 'CPRIVATE' });
+    const [, , , , , , elsewhere] = await uploaded(9);
+    expect(elsewhere).toMatchObject({ channelId: pdf?.channelId, filename: `pickup-${today}.pdf` });
+    expect(elsewhere?.initialComment).toContain('It lists bookings of other conversations too');
   });
 });
 
@@ -414,7 +420,9 @@ describe('labels refused', () => {
     expect(refusedAck.body.text).toContain('the courier refused this booking');
 
     const ack = await bot.command('/waybill', 'label <@U1>&x');
-    expect(ack.body.text).toBe('No labels for `&lt;@U1&gt;&amp;x`: I have no booking with that number.');
+    expect(ack.body.text).toBe(
+      'No labels for `&lt;@U1&gt;&amp;x`: I have no booking with that number in a conversation where you may look up waybills.',
+    );
     await bot.idle();
     expect(told()).toEqual([]);
     expect(bot.fake.uploadsCompleted()).toEqual([]);

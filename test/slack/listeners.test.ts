@@ -2,9 +2,9 @@
 import { App } from '@slack/bolt';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Access } from '../../src/operations/access.js';
 import { declaredPermission, requires } from '../../src/slack/guards/access.js';
 import { withDraft } from '../../src/slack/guards/with-draft.js';
-import { AccessControl } from '../../src/slack/runtime/access-control.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
 const methods = ['action', 'view', 'command', 'shortcut', 'options', 'event', 'function'] as const;
@@ -151,11 +151,11 @@ describe('requires()', () => {
    * book from a file): whether the listener was reached, the audit rows, what the clicker was told.
    */
   async function run(permission: Parameters<typeof requires>[1], actionId: string, userIds = ['UBOOKER']) {
-    const policy = { userIds, userGroupIds: [], channelIds: [], bulkUserIds: [] };
+    const policy = { userIds, userGroupIds: [], channelIds: [], bulkUserIds: [], teamIds: [] };
     const audit: { operation: string }[] = [];
     const told: string[] = [];
     const core = {
-      access: new AccessControl(policy, logger),
+      access: Object.assign(new Access(policy, () => undefined), { homeTeam: 'T0001' }),
       store: {
         audit: { record: async (row: { operation: string }) => void audit.push(row) },
         drafts: { get: async () => undefined },
@@ -169,7 +169,7 @@ describe('requires()', () => {
     )({
       body: {
         type: 'block_actions',
-        user: { id: 'UBOOKER' },
+        user: { id: 'UBOOKER', team_id: 'T0001' },
         channel: { id: 'CDISPATCH' },
         trigger_id: 'T1',
         actions: [{ action_id: actionId }],
@@ -209,7 +209,9 @@ describe('requires()', () => {
   });
 
   it('marks its middleware with what it requires, so an unguarded listener is found', () => {
-    const core = { access: new AccessControl({ userIds: [], userGroupIds: [], channelIds: [] }, logger) };
+    const core = {
+      access: new Access({ userIds: [], userGroupIds: [], channelIds: [], teamIds: [] }, () => undefined),
+    };
     expect(declaredPermission(requires(core as never, 'update'))).toBe('update');
     expect(declaredPermission(requires(core as never, () => 'book'))).toBe('per request');
     expect(declaredPermission(async () => undefined)).toBeUndefined();

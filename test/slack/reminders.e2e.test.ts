@@ -313,15 +313,34 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     });
     await strict.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), { channelId: channel });
     expect(String((await strict.fake.waitFor('response_url')).body.text)).toBe(
-      'Sorry, waybill `WB000001` belongs to a conversation where you may not update waybills, so nothing was done.',
+      'I have no record of waybill `WB000001` in a conversation where you may update waybills: check the number, or ask in the conversation it was booked in.',
     );
     await strict.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', { channelId: channel });
     expect(String((await strict.fake.waitFor('response_url', undefined, { count: 2 })).body.text)).toContain(
-      'belongs to a conversation where you may not update waybills',
+      'in a conversation where you may update waybills',
     );
     await strict.idle();
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+  });
+
+  it("only a reminder's owner may snooze it: another dispatcher's (forged) Snooze is refused, and it still escalates", async () => {
+    const { clock, store, bot } = await failedOnClock({ env: { ALLOWED_USER_IDS: 'UDISPATCH,UANA' } });
+    clock.advance(DAY);
+    await turn(bot);
+    const channel = String(reminderDms(bot)[0]?.body.channel);
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), {
+      channelId: channel,
+      user: 'UANA',
+    });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toBe(
+      'Only <@UDISPATCH>, whose reminder it is, can snooze it; to take it over, assign it to yourself.',
+    );
+    expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
+    // The owner's own Snooze still works.
+    await bot.selectInMessage(ids.reminderSnooze, snoozeValue('days', failed), { channelId: channel });
+    await bot.idle();
+    expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeDefined();
   });
 
   it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {

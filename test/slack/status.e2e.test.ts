@@ -149,7 +149,9 @@ describeEachBackend(import.meta.filename, 'recording a parcel status', (backend)
     const typo = await bot.command('/waybill', 'status WB000001 deliverd');
     expect(typo.body.text).toContain('Write `/waybill status <tracking number> <status> [note]`');
     const unknown = await bot.command('/waybill', 'status WB999999 delivered');
-    expect(unknown.body.text).toBe('I have no record of waybill `WB999999`.');
+    expect(unknown.body.text).toBe(
+      'I have no record of waybill `WB999999` in a conversation where you may update waybills: check the number, or ask in the conversation it was booked in.',
+    );
     expect(await bot.deps.store.statuses.history('WB000001')).toHaveLength(2);
   });
 

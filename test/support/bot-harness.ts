@@ -7,6 +7,7 @@ import type { App } from '@slack/bolt';
 import { afterAll, expect, inject } from 'vitest';
 import { postToApp } from '../../fakes/post-to-app.js';
 import { startFakeSlack } from '../../fakes/slack-fake.js';
+import { FAKE_TEAM_ID } from '../../fakes/slack-requests.js';
 import { type SocketModeFake, startSocketModeFake } from '../../fakes/socket-mode-fake.js';
 import { loadBotConfig, loadSlackConfig, loadWaybillConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -171,6 +172,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },
     metrics,
     render: options.render ?? bundledRenderPool(),
+    teamId: FAKE_TEAM_ID,
   });
   const app = createBot({
     slack,

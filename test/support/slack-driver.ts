@@ -16,6 +16,7 @@ import {
   messageShortcutPayload,
   type PostOptions,
   slashCommandBody,
+  type UserArg,
   viewClosedPayload,
   viewSubmissionPayload,
 } from '../../fakes/slack-requests.js';
@@ -86,10 +87,11 @@ export interface SlackDriver {
     value: string,
     typed?: Record<string, string | null>,
   ): Promise<AppResponse>;
+  /** A button on a message; `user` as an id, or with their team (a Slack Connect guest's). */
   clickInMessage(
     actionId: string,
     value: string,
-    options?: { channelId?: string; messageTs?: string; user?: string },
+    options?: { channelId?: string; messageTs?: string; user?: UserArg },
   ): Promise<AppResponse>;
   /** An option chosen from a menu on a message (Send to printer with several printers). */
   selectInMessage(

@@ -23,7 +23,9 @@ export type BookDeps = Pick<
   | 'waybill'
   | 'schemas'
   | 'profiles'
-> & { bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId' | 'receiverRisk'> };
+> & {
+  bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId' | 'receiverRisk' | 'access'>;
+};
 
 export function bookingMetadata(draft: Draft<BookingDraft>): string {
   return viewMetadata({ draftId: draft.id });

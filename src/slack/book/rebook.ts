@@ -5,7 +5,7 @@ import type { Booking } from '../../waybill/schemas.js';
 import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { refusalOnBooking } from '../guards/booking-access.js';
+import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
@@ -58,11 +58,10 @@ async function rebookForm(
   trackingNumber: string,
 ): Promise<(() => Promise<ModalView>) | string> {
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) {
-    return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`, so there is nothing to copy. Type \`/book\` to book.`;
-  }
-  const refused = await refusalOnBooking(deps, { client, userId: where.userId }, 'book', known.record);
-  if (refused) return refused;
+  // Refused or unknown, the same answer: a refusal never tells whether a booking exists.
+  const unknown = `${unseenText(trackingNumber, 'book')} There is nothing to copy: type \`/book\` to book.`;
+  if (!known) return unknown;
+  if (await refusalOnBooking(deps, { client, userId: where.userId }, 'book', known.record)) return unknown;
   const { booking } = known;
   const input = rebookInput(booking);
   const origin = {

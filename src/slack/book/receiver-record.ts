@@ -1,5 +1,7 @@
 /** The receiver's record on the booking review, and the confirmation Confirm booking needs for a flagged COD receiver. */
+
 import type { KnownBlock } from '@slack/types';
+import { teamScope } from '../../operations/access.js';
 import {
   checkOf,
   needsConfirmation,
@@ -18,7 +20,12 @@ async function recordOf(
   deps: Deps,
   booking: Booking,
 ): Promise<{ record?: ReceiverRecord; confirm: boolean }> {
-  const record = await receiverRecord(deps.store, deps.bot.receiverRisk, booking.consignee);
+  const record = await receiverRecord(
+    deps.store,
+    deps.bot.receiverRisk,
+    booking.consignee,
+    teamScope(deps.bot.access),
+  );
   const cod = booking.paymentMethod === deps.waybill.catalog.codPaymentMethod;
   return { ...(record ? { record } : {}), confirm: needsConfirmation(record, cod) };
 }

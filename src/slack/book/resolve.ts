@@ -6,6 +6,7 @@
  */
 
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { teamScope } from '../../operations/access.js';
 import { type BookingAttemptResult, settleBooking } from '../../operations/book.js';
 import { receiverCheck } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
@@ -69,6 +70,7 @@ async function settle(
     deps.store,
     deps.bot.receiverRisk,
     booking.consignee,
+    teamScope(deps.bot.access),
     draft.data.receiverConfirmedBy,
   );
   const settled = await settleBooking(deps, {

@@ -4,6 +4,7 @@
  * the dispatcher sees it before booking and takes it out of the file if the receiver does not
  * expect it.
  */
+import { teamScope } from '../../operations/access.js';
 import {
   needsConfirmation,
   type ReceiverRecord,
@@ -41,7 +42,11 @@ export async function flaggedRows(deps: Deps, rows: readonly CsvBooking[]): Prom
     const receiver = { phone: text(values, 'consignee.phone'), country: text(values, 'consignee.country') };
     const key = phoneKey(receiver.phone, receiver.country);
     if (!key) continue;
-    if (!records.has(key)) records.set(key, receiverRecord(deps.store, deps.bot.receiverRisk, receiver));
+    if (!records.has(key))
+      records.set(
+        key,
+        receiverRecord(deps.store, deps.bot.receiverRisk, receiver, teamScope(deps.bot.access)),
+      );
     const record = await records.get(key);
     if (record && needsConfirmation(record, true)) {
       flagged.push({ row, words: `${recordWords(record)} (${record.reasons.join('; ')})` });

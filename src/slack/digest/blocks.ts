@@ -119,11 +119,21 @@ const COLUMNS = [
   'at',
 ] as const;
 
-/** Every line of the digest, for a spreadsheet: bookings, refusals, unknown outcomes, statuses, tomorrow's pickups. */
-export function digestCsv(data: DigestData, options: { timeZone: string; codPaymentMethod: string }): string {
+/**
+ * Every line of the digest, for a spreadsheet: bookings, refusals, unknown outcomes, statuses, tomorrow's
+ * pickups. `whole`: whether a booking's sender, receiver, COD and notes may be shown where the file
+ * goes (the access rule); the others are a number and a status.
+ */
+export function digestCsv(
+  data: DigestData,
+  options: { timeZone: string; codPaymentMethod: string; whole: (booking: { channelId: string }) => boolean },
+): string {
   const stamp = zonedStamper(options.timeZone);
+  const shown = new Map(
+    [...data.bookings, ...data.tomorrowPickups].map((b) => [b.trackingNumber, options.whole(b)]),
+  );
   const bookingRow = (kind: string, booking: DigestData['bookings'][number]) => {
-    const record = booking.record;
+    const record = options.whole(booking) ? booking.record : {};
     const cod =
       fieldOf(record, 'paymentMethod') === options.codPaymentMethod
         ? formatCents(parseCents(stringOf(fieldOf(record, 'codAmount'))) ?? 0n)
@@ -133,7 +143,7 @@ export function digestCsv(data: DigestData, options: { timeZone: string; codPaym
       booking.trackingNumber,
       stringOf(fieldOf(fieldOf(record, 'shipper'), 'name')),
       stringOf(fieldOf(fieldOf(record, 'consignee'), 'name')),
-      String(Number(fieldOf(record, 'quantity')) || 0),
+      String(Number(fieldOf(booking.record, 'quantity')) || 0),
       cod,
       '',
       '',
@@ -175,7 +185,8 @@ export function digestCsv(data: DigestData, options: { timeZone: string; codPaym
       '',
       '',
       statusLabel(s.status, s.reason),
-      s.note ?? '',
+      // A note may name the receiver: only with a booking shown whole here.
+      shown.get(s.trackingNumber) ? (s.note ?? '') : '',
       s.userId,
       stamp(s.at),
     ]),

@@ -15,7 +15,7 @@ import { digestData, localNow } from './data.js';
 export const LATE_AFTER_MINUTES = 5;
 
 /** What the digest reads: the store, the settings, the clock; and the log it reports to. */
-type Digesting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger'>;
+type Digesting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger' | 'access'>;
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
@@ -63,7 +63,13 @@ async function postDigest(
   await uploadFile(client, channelId, {
     filename: `digest-${date}.csv`,
     title: `Digest ${date}`,
-    content: digestCsv(data, { timeZone, codPaymentMethod: catalog.codPaymentMethod }),
+    content: digestCsv(data, {
+      timeZone,
+      codPaymentMethod: catalog.codPaymentMethod,
+      // Public in the digest's channel: whole only the bookings booked there (the access rule).
+      whole: (booking) =>
+        deps.access.sight(deps.access.teamScope, { kind: 'conversation', channelId }, booking) === 'whole',
+    }),
     threadTs: posted.ts,
   }).catch((err: unknown) => deps.logger.warn({ err, day: date }, "the digest's file could not be shared"));
 }

@@ -1,8 +1,11 @@
 /** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
 import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
+import { scopeChannels } from '../../operations/access.js';
 import { findPage, readFindQuery } from '../../operations/find.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { type Asker, askerOf } from '../guards/booking-access.js';
+import { scopeOf } from '../guards/person.js';
 import { homeBooking } from '../home/index.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
@@ -16,16 +19,19 @@ const usage =
 /** The page of `query` after `cursor` (the first page without one), as a message; or what is wrong with the query. */
 async function pageOf(
   deps: Pick<Core, 'waybill' | 'access' | 'store'>,
-  userId: string,
+  asker: Asker,
   query: string,
   cursor?: FindCursor & { before: number },
 ): Promise<{ text: string; blocks?: ReturnType<typeof findResults>['blocks'] }> {
+  const { userId } = asker;
   if (query.length > FIND_QUERY_MAX)
     return { text: `That is too long to find: at most ${FIND_QUERY_MAX} characters.` };
   const reading = readFindQuery(query, { userId, timeZone: deps.waybill.timeZone });
   if (!reading.ok) return { text: `${reading.problem}\n${usage}` };
   const after = cursor && { bookedAt: new Date(cursor.bookedAt), trackingNumber: cursor.trackingNumber };
-  const channelIds = deps.access.bookingChannels;
+  // Only the bookings of the conversations the asker sees (the access rule), in the query itself.
+  const scope = await scopeOf(deps.access, asker.client, userId, asker.teamId);
+  const channelIds = scopeChannels(scope);
   const page = await findPage(deps.store, reading.query, {
     ...(after ? { after } : {}),
     ...(channelIds ? { channelIds } : {}),
@@ -42,16 +48,20 @@ async function pageOf(
   });
 }
 
-const findCommand: CommandAnswer<{ query: string }, Parameters<typeof pageOf>[0]> = async (
-  deps,
-  { ack, command },
-  { query },
-) => {
+const findCommand: CommandAnswer<
+  { query: string },
+  Parameters<typeof pageOf>[0] & Pick<Core, 'inFlight'>
+> = async (deps, { ack, command, client, respond }, { query }) => {
   if (!query) {
     await ack({ response_type: 'ephemeral', text: usage });
     return;
   }
-  await ack({ response_type: 'ephemeral', ...(await pageOf(deps, command.user_id, query)) });
+  // Acknowledged first: a search under load must never outlast Slack's 3 seconds (the page follows).
+  await ack();
+  const asker = { client, userId: command.user_id, teamId: command.team_id };
+  deps.inFlight.run('find', async () => {
+    await respond({ response_type: 'ephemeral', ...(await pageOf(deps, asker, query)) });
+  });
 };
 
 /** More's value, as the bot wrote it; undefined for anything else. */
@@ -75,13 +85,13 @@ export function register(app: App, deps: Core): void {
     requires(deps, 'show'),
     ackNow,
     tellClicker,
-    async ({ body, context: { tell }, action }) => {
+    async ({ body, client, context: { tell }, action }) => {
       const cursor = cursorOf(action.value);
       if (!cursor) return void (await tell({ response_type: 'ephemeral', text: usage }));
       await tell({
         response_type: 'ephemeral',
         replace_original: true,
-        ...(await pageOf(deps, body.user.id, cursor.query, cursor)),
+        ...(await pageOf(deps, askerOf(client, body), cursor.query, cursor)),
       });
     },
   );
@@ -92,7 +102,7 @@ export function register(app: App, deps: Core): void {
     async ({ ack, body, action, client }) => {
       await ack();
       const query = (action.value ?? '').trim();
-      const page = query ? await pageOf(deps, body.user.id, query) : { text: usage };
+      const page = query ? await pageOf(deps, askerOf(client, body), query) : { text: usage };
       await client.chat.postMessage({ channel: body.user.id, ...page });
     },
   );
@@ -105,7 +115,7 @@ export function register(app: App, deps: Core): void {
       await tell({
         response_type: 'ephemeral',
         replace_original: false,
-        ...(await shownBooking(deps, action.value ?? '', { client, userId: body.user.id })),
+        ...(await shownBooking(deps, action.value ?? '', askerOf(client, body))),
       });
     },
   );

@@ -1,5 +1,6 @@
 /** Who may quote, book and update: `requires(op)`, the middleware each listener is registered with. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Access, Operation, Refusal, Verdict } from '../../operations/access.js';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { firstWord, HELP } from '../kit/command-request.js';
@@ -7,7 +8,7 @@ import type { SlackClient } from '../kit/delivery.js';
 import { chosenConversation } from '../kit/global-shortcut.js';
 import { readViewMetadata } from '../kit/ids.js';
 import { type Guard, type Permission, REQUIRED } from '../kit/listener.js';
-import type { GuardedOperation, Verdict } from '../runtime/access-control.js';
+import { personOf } from './person.js';
 import { partsOf, type RequestParts, type SlackRequest } from './request-parts.js';
 
 /**
@@ -25,7 +26,7 @@ async function channelOf(
 }
 
 /** What a refused operation is, in the refusal's words: "may …", "… are not enabled". */
-export const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
+export const doing: Record<Operation, [may: string, enabled: string]> = {
   quote: ['quote waybills', 'quoting'],
   book: ['book waybills', 'booking'],
   update: ['update waybills', 'waybill changes'],
@@ -35,10 +36,12 @@ export const doing: Record<GuardedOperation, [may: string, enabled: string]> = {
   remittance: ['reconcile COD remittance files', 'COD remittances'],
 };
 
-const refusals = {
-  user: (operation: GuardedOperation) =>
+const refusals: Record<Refusal, (operation: Operation) => string> = {
+  organisation: () =>
+    "Sorry, this bot answers only its own organisation's people. Ask whoever runs it if your organisation should be added.",
+  user: (operation) =>
     `Sorry, you are not on the list of people who may ${doing[operation][0]} with this bot. Ask whoever runs it to add you.`,
-  channel: (operation: GuardedOperation) =>
+  channel: (operation) =>
     `Sorry, ${doing[operation][1]} ${operation === 'addresses' ? 'is' : 'are'} not enabled in this conversation. Use one of the dispatch channels.`,
 };
 
@@ -51,26 +54,35 @@ function refusedView(text: string) {
   };
 }
 
-/** Whether `userId` may do `operation` in `channelId`, by the check that operation has. */
-export function verdictOn(
-  access: Core['access'],
-  operation: GuardedOperation,
-  where: { client: SlackClient; userId: string; channelId: string | undefined; channelChosenLater?: boolean },
+/** Whether `userId` (of `teamId`, when the request says) may do `operation` in `channelId`: the rule's verdict. */
+export async function verdictOn(
+  access: Access,
+  operation: Operation,
+  where: {
+    client: SlackClient;
+    userId: string;
+    teamId?: string | undefined;
+    channelId: string | undefined;
+    channelChosenLater?: boolean;
+  },
 ): Promise<Verdict> {
-  const check =
-    operation === 'bulk'
-      ? access.allowsBulk
-      : operation === 'remittance'
-        ? access.allowsFinance
-        : access.allows;
-  const { client, userId, channelId, channelChosenLater = false } = where;
-  return check.call(access, client, userId, channelId, { channelChosenLater });
+  const { client, userId, teamId, channelId, channelChosenLater = false } = where;
+  const person = await personOf(access, client, userId, teamId);
+  return access.allows(person, operation, channelId, { channelChosenLater });
+}
+
+/** A refusal in one line, for the person refused. */
+export function refusalText(reason: Refusal, operation: Operation): string {
+  return refusals[reason](operation);
 }
 
 /** What a listener's first middleware says it requires; undefined when it is not a `requires` guard. */
 export function declaredPermission(middleware: unknown): Permission | 'per request' | undefined {
   return typeof middleware === 'function' ? (middleware as Partial<Guard>)[REQUIRED] : undefined;
 }
+
+/** A workflow step's end with an error, as Bolt hands it to a step's middleware. */
+type StepFail = { fail: (params: { error: string }) => Promise<unknown> };
 
 /** Requests that act on what the bot put in a conversation, never begin anything there. */
 const DM_SURFACES = new Set<RequestParts['surface']>(['button', 'suggestion', 'submission', 'closed']);
@@ -86,10 +98,16 @@ export function requires(
 ): Guard {
   const guard: Middleware<AnyMiddlewareArgs> = async (args) => {
     const operation = typeof permission === 'function' ? permission(args.body) : permission;
-    if (operation === 'nothing' || core.access.open) return args.next();
+    if (operation === 'nothing') return args.next();
     const request = partsOf(args.body);
-    const channelId = await channelOf(core.store, request);
-    const { userId, view, triggerId } = request;
+    if (request.problem) {
+      // A step whose person or channel input is not one Slack ID: ended naming the input.
+      await (args as unknown as StepFail).fail({ error: request.problem });
+      return;
+    }
+    // A modal's conversation is read from its draft only where it matters (a channel list is set).
+    const channelId = core.access.listsChannels ? await channelOf(core.store, request) : request.channelId;
+    const { userId, teamId, view, triggerId } = request;
     // A shortcut and the Home tab come from no conversation: the one chosen next is checked then. A
     // workflow step naming no channel (a quote, a status) is checked on its user alone.
     // A click, a menu or a modal in the bot's own DM (a reminder, find results) is checked on its user
@@ -105,6 +123,7 @@ export function requires(
     const verdict = await verdictOn(core.access, operation, {
       client: args.client,
       userId,
+      teamId,
       channelId,
       channelChosenLater,
     });
@@ -116,7 +135,7 @@ export function requires(
       await ack?.({ options: [] });
       return;
     }
-    const text = refusals[verdict.reason](operation);
+    const text = refusalText(verdict.reason, operation);
     await core.store.audit.record({
       userId,
       operation,
@@ -129,9 +148,7 @@ export function requires(
     );
     if (request.surface === 'step') {
       // Bolt acknowledged the event already; the workflow shows the step's error to its builder.
-      await (args as unknown as { fail: (params: { error: string }) => Promise<unknown> }).fail({
-        error: text,
-      });
+      await (args as unknown as StepFail).fail({ error: text });
     } else if (request.surface === 'command') {
       await ack?.({ response_type: 'ephemeral', text });
     } else if (

@@ -1,15 +1,30 @@
 /** Acting on a booking: allowed only where its sender may do that in the booking's own conversation too. */
+import type { Operation } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import type { GuardedOperation } from '../runtime/access-control.js';
 import { doing, verdictOn } from './access.js';
 
-/** Who asks, and with what they can be checked (user groups are read through Slack). */
+/** Who asks, and with what they can be checked (their team and user groups are read through Slack). */
 export interface Asker {
   client: SlackClient;
   userId: string;
+  /** Their Slack team, where the request says it. */
+  teamId?: string | undefined;
+}
+
+/** The person who clicked or submitted, with the team their payload gives. */
+export function askerOf(client: SlackClient, body: { user: { id: string; team_id?: string } }): Asker {
+  return { client, userId: body.user.id, teamId: body.user.team_id };
+}
+
+/**
+ * What a person is told of a waybill that does not exist and of one they may not `operation`: the same
+ * line, so a refusal never tells whether a booking exists (tracking numbers are easy to guess).
+ */
+export function unseenText(trackingNumber: string, operation: Operation): string {
+  return `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\` in a conversation where you may ${doing[operation][0]}: check the number, or ask in the conversation it was booked in.`;
 }
 
 /**
@@ -21,10 +36,9 @@ export interface Asker {
 export async function refusalOnBooking(
   core: Pick<Core, 'access' | 'store' | 'logger'>,
   asker: Asker,
-  operation: GuardedOperation,
+  operation: Operation,
   booking: Pick<BookingRecord, 'trackingNumber' | 'channelId'>,
 ): Promise<string | undefined> {
-  if (core.access.open) return undefined;
   const { trackingNumber, channelId } = booking;
   const verdict = await verdictOn(core.access, operation, { ...asker, channelId });
   if (verdict.ok) return undefined;
@@ -39,5 +53,5 @@ export async function refusalOnBooking(
     { user: asker.userId, channel: channelId, trackingNumber, operation, reason: verdict.reason },
     "request refused by access control in the booking's conversation",
   );
-  return `Sorry, waybill \`${escapeMrkdwn(trackingNumber)}\` belongs to a conversation where you may not ${doing[operation][0]}, so nothing was done.`;
+  return unseenText(trackingNumber, operation);
 }

@@ -3,6 +3,7 @@ import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@sla
 import type { WaybillEnv } from '../../config.js';
 import type { StatusEntry } from '../../store/index.js';
 import type { AgeTotals } from '../../waybill/cod-ageing.js';
+import { statusLabel } from '../../waybill/statuses.js';
 import { bookIds } from '../book/index.js';
 import { bookingIds, slackDate, statusLine } from '../booking/index.js';
 import { bulkIds } from '../bulk/index.js';
@@ -95,6 +96,18 @@ export function bookingBlocks(
         (booking.status ? `\n${statusLine(booking.status)}` : ''),
     ),
     actions,
+  ];
+}
+
+/**
+ * A booking where its details may not be shown (a public place other than its own conversation, by
+ * the access rule): its number and status only.
+ */
+export function bookingNumberBlocks(booking: Pick<HomeBooking, 'trackingNumber' | 'status'>): KnownBlock[] {
+  const status = booking.status ? statusLabel(booking.status.status, booking.status.reason) : 'Booked';
+  return [
+    section(`\`${escapeMrkdwn(booking.trackingNumber)}\` · ${escapeMrkdwn(status)}`),
+    context('Booked in another conversation: its details are shown there, or to each person privately.'),
   ];
 }
 

@@ -1,5 +1,6 @@
 /** Exports: a date range of bookings and updates from the audit trail, as a CSV file in the person's DM. */
 import { setImmediate } from 'node:timers/promises';
+import { scopeChannels } from '../../operations/access.js';
 import type { AuditEntry } from '../../store/index.js';
 import { type ExportEntry, exportWriter } from '../../waybill/csv/export.js';
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
@@ -7,6 +8,7 @@ import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import { bookingRemittances } from '../booking/index.js';
 import type { Core } from '../core.js';
+import { scopeOf } from '../guards/person.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { uploadStreamToUser } from '../kit/files.js';
 
@@ -51,6 +53,7 @@ export function parseExportRange(text: string, verb = 'export'): ExportRange | {
 async function* pagesIn(
   deps: Pick<Core, 'store' | 'waybill'>,
   range: ExportRange,
+  channelIds: readonly string[] | undefined,
 ): AsyncGenerator<AuditEntry[]> {
   const { timeZone } = deps.waybill;
   const from = instantFromZonedDateTime(range.first, '00:00', timeZone);
@@ -61,6 +64,7 @@ async function* pagesIn(
       from,
       to,
       operations: ['book', 'update'],
+      channelIds,
       after,
       limit: PAGE,
     });
@@ -96,16 +100,18 @@ async function withRemittances(
  * Pages go to the CSV and on to the upload as they are read, so memory stays the same whatever the range.
  */
 export async function sendExport(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
   client: SlackClient,
   userId: string,
   range: ExportRange,
 ): Promise<void> {
   const writer = exportWriter(deps.waybill.timeZone);
+  // Only the bookings of the conversations the person sees (the access rule).
+  const channelIds = scopeChannels(await scopeOf(deps.access, client, userId));
   let lines = 0;
   async function* file() {
     yield writer.start;
-    for await (const page of pagesIn(deps, range)) {
+    for await (const page of pagesIn(deps, range, channelIds)) {
       lines += page.length;
       // Each line carries its parcel's status, owner and receiver flag now, one query each per page.
       const numbers = page.flatMap((entry) => (entry.trackingNumber ? [entry.trackingNumber] : []));

@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import * as exportRange from './export-range.js';
 import * as opened from './opened.js';
 
-export { bookingBlocks } from './blocks.js';
+export { bookingBlocks, bookingNumberBlocks } from './blocks.js';
 export { parseExportRange } from './export.js';
 export { exportVerb } from './export-range.js';
 export { homeBooking } from './send.js';

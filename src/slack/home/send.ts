@@ -1,4 +1,5 @@
 /** The Home tab of one person, from the store: today's bookings, their unfinished ones, their quotes; published. */
+import { scopeChannels } from '../../operations/access.js';
 import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
@@ -6,6 +7,7 @@ import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { attentionHomeBlocks } from '../attention/index.js';
 import { openBookingDrafts } from '../book/index.js';
 import type { Core } from '../core.js';
+import { personOf } from '../guards/person.js';
 import { formatMoney } from '../kit/blocks.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { outstandingCod } from '../remittance/index.js';
@@ -68,7 +70,9 @@ function homeQuote(entry: AuditEntry, currency: string): HomeQuote {
 
 /** What `userId` sees on their Home tab now. */
 export async function homeFor(deps: HomeSources, client: SlackClient, userId: string) {
-  const allowed = (await deps.access.allows(client, userId, undefined, { channelChosenLater: true })).ok;
+  const person = await personOf(deps.access, client, userId);
+  const unchosen = { channelChosenLater: true };
+  const allowed = (await deps.access.allows(person, 'show', undefined, unchosen)).ok;
   if (!allowed) {
     return homeView({
       env: deps.waybill.env,
@@ -80,15 +84,17 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
       quotes: [],
     });
   }
-  const today = dayOf(deps.now(), deps.waybill.timeZone);
+  // Only the bookings of the conversations this person sees (the access rule).
+  const channelIds = scopeChannels(await deps.access.scope(person));
+  const today = { ...dayOf(deps.now(), deps.waybill.timeZone), channelIds };
   const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed, attention] =
     await Promise.all([
       deps.store.bookings.listBooked({ ...today, limit: HOME_BOOKINGS }),
       deps.store.bookings.countBooked(today),
       openBookingDrafts(deps, userId, HOME_DRAFTS),
       deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
-      deps.access.allowsBulk(client, userId, undefined, { channelChosenLater: true }),
-      deps.access.allowsFinance(client, userId, undefined, { channelChosenLater: true }),
+      deps.access.allows(person, 'bulk', undefined, unchosen),
+      deps.access.allows(person, 'remittance', undefined, unchosen),
       attentionHomeBlocks(deps, userId),
     ]);
   const [statuses, owed] = await Promise.all([

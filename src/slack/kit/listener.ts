@@ -5,12 +5,12 @@
  */
 import type { AnyMiddlewareArgs, BlockAction, ButtonAction, Middleware } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
+import type { Operation } from '../../operations/access.js';
 import type { Core } from '../core.js';
-import type { GuardedOperation } from '../runtime/access-control.js';
 import { openModalSoon } from './modal.js';
 
 /** What a listener needs: one of the guarded operations, or nothing (help, a closed modal, the Home tab opened). */
-export type Permission = GuardedOperation | 'nothing';
+export type Permission = Operation | 'nothing';
 
 /** Marks a middleware made by `requires`, with what it requires, so a listener without one can be found. */
 export const REQUIRED = Symbol('requires');

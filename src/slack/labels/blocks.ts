@@ -61,7 +61,7 @@ export function noLabelText(safeNumber: string, outcome: string | undefined): st
   }
   if (outcome === 'failed')
     return `No labels for \`${safeNumber}\`: the courier refused this booking, so there is nothing to label.`;
-  return `No labels for \`${safeNumber}\`: I have no booking with that number.`;
+  return `No labels for \`${safeNumber}\`: I have no booking with that number in a conversation where you may look up waybills.`;
 }
 
 /** The comment on a manifest's PDF: the day's totals, and those to check with the courier. */

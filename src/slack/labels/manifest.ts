@@ -8,12 +8,14 @@ import {
   type Manifest,
   type ManifestLine,
 } from '../../labels/manifest.js';
+import { type Scope, scopeChannels } from '../../operations/access.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { validate } from '../../waybill/schemas.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
+import { scopeOf } from '../guards/person.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
@@ -29,7 +31,7 @@ import { ids } from './ids.js';
 const PAGE = 100;
 
 /** What a manifest is made from: the stored bookings and attempts, and the settings. */
-type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill'>;
+type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'access'>;
 
 /** The day asked for (today in the waybill's time zone when none), or what is wrong with it. */
 export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): string | { problem: string } {
@@ -41,15 +43,29 @@ export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): 
   };
 }
 
+/**
+ * What a manifest is of: the day, and the conversations whose bookings the asker sees (the access
+ * rule); `channels` gathers the conversations the lines come from, so it is shared only where each is its own.
+ */
+interface ManifestScope {
+  date: string;
+  channelIds: readonly string[] | undefined;
+  channels: Set<string>;
+}
+
 /** Every stored booking picked up that day, read page by page, as manifest lines. */
-async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLine[]> {
+async function bookedLines(
+  deps: Manifesting,
+  { date, channelIds, channels }: ManifestScope,
+): Promise<ManifestLine[]> {
   const { timeZone, catalog } = deps.waybill;
   const from = instantFromZonedDateTime(date, '00:00', timeZone);
   const to = instantFromZonedDateTime(zonedDateAfter(from, 1, timeZone), '00:00', timeZone);
   const lines: ManifestLine[] = [];
   for (let after: string | undefined; ; ) {
-    const page = await deps.store.bookings.listByPickup({ from, to, after, limit: PAGE });
+    const page = await deps.store.bookings.listByPickup({ from, to, after, channelIds, limit: PAGE });
     for (const record of page) {
+      channels.add(record.channelId);
       const parsed = validate(deps.schemas.booking, record.record);
       if (parsed.ok) lines.push(lineOfBooking(parsed.value, catalog.codPaymentMethod));
       else deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
@@ -61,15 +77,20 @@ async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLin
 }
 
 /** Bookings whose courier call has no known outcome, picked up that day: from the request sent. */
-async function unknownLines(deps: Pick<Core, 'store' | 'waybill'>, date: string): Promise<ManifestLine[]> {
+async function unknownLines(
+  deps: Pick<Core, 'store' | 'waybill'>,
+  { date, channelIds, channels }: ManifestScope,
+): Promise<ManifestLine[]> {
   const lines: ManifestLine[] = [];
   for (const attempt of await deps.store.attempts.listUnknown('book')) {
-    const { trackingNumber } = attempt;
+    const { trackingNumber, channelId } = attempt;
+    if (channelIds && !(channelId && channelIds.includes(channelId))) continue;
     if (!trackingNumber || (await deps.store.bookings.get(trackingNumber))) continue;
     const [sent] = await deps.store.audit.list({ trackingNumber, operation: 'book', limit: 1 });
     const request = sent?.request;
     // The wire's pickup date is wall-clock time in the waybill's zone: its first ten characters are the day.
     if (!isObject(request) || String(request.pickupDate).slice(0, 10) !== date) continue;
+    channels.add(channelId ?? '');
     lines.push(
       lineOfRequest(request as unknown as BookingRequestWire, deps.waybill.catalog.codPaymentMethod),
     );
@@ -77,10 +98,15 @@ async function unknownLines(deps: Pick<Core, 'store' | 'waybill'>, date: string)
   return lines;
 }
 
-/** The day's manifest from the store. */
-export async function manifestOf(deps: Manifesting, date: string): Promise<Manifest> {
-  const [booked, unknown] = await Promise.all([bookedLines(deps, date), unknownLines(deps, date)]);
-  return buildManifest(date, booked, unknown);
+/** The day's manifest from the store, of the bookings `scope` sees, and the conversations they come from. */
+async function manifestOf(
+  deps: Manifesting,
+  date: string,
+  scope: Scope,
+): Promise<{ manifest: Manifest; channels: Set<string> }> {
+  const of = { date, channelIds: scopeChannels(scope), channels: new Set<string>() };
+  const [booked, unknown] = await Promise.all([bookedLines(deps, of), unknownLines(deps, of)]);
+  return { manifest: buildManifest(date, booked, unknown), channels: of.channels };
 }
 
 export interface ManifestRequest {
@@ -90,15 +116,27 @@ export interface ManifestRequest {
   date: string;
 }
 
-/** Makes the PDF and CSV and shares them; where the channel will not take them, with the person. */
-export async function sendManifest(
+/**
+ * Makes the PDF and CSV of the bookings the person sees and shares them in the channel asked from when
+ * every one of them was booked there (the access rule: receivers are public only in their own
+ * conversation); otherwise, or where the channel will not take them, with the person.
+ */
+async function sendManifest(
   deps: Manifesting & Pick<Core, 'now' | 'render'>,
   client: SlackClient,
   request: ManifestRequest,
 ): Promise<void> {
   const { date, userId } = request;
   const { timeZone, currency, env } = deps.waybill;
-  const manifest = await manifestOf(deps, date);
+  const scope = await scopeOf(deps.access, client, userId);
+  const { manifest, channels } = await manifestOf(deps, date, scope);
+  const asked = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
+  const publicThere =
+    asked !== undefined &&
+    [...channels].every(
+      (channelId) =>
+        deps.access.sight(scope, { kind: 'conversation', channelId: asked }, { channelId }) === 'whole',
+    );
   const made = zonedDateAndTime(deps.now(), timeZone);
   const { pdf, unprintable } = await deps.render.run('manifest', manifest, {
     currency,
@@ -116,7 +154,9 @@ export async function sendManifest(
     title: `Pickup manifest ${date} (CSV)`,
     content: await deps.render.run('manifestCsv', manifest),
   };
-  let channel = request.channelId && !request.channelId.startsWith('D') ? request.channelId : undefined;
+  let channel = publicThere ? asked : undefined;
+  if (asked && !publicThere)
+    pdfFile.comment += `\n_It lists bookings of other conversations too, so it comes to you here, not in <#${asked}>._`;
   // Each file is shared once: once the channel refuses one, it and the files after it go to the person.
   for (const file of [pdfFile, csvFile]) {
     if (channel) {
@@ -152,7 +192,7 @@ function manifestSoon(
 /** `/waybill manifest [day]`, answered at once with what happens next. */
 const manifestCommand: CommandAnswer<
   { date: string },
-  Pick<Core, 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
+  Pick<Core, 'access' | 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command }, request) => {
   const date = manifestDay(deps, request.date);
   if (typeof date !== 'string') {

@@ -35,11 +35,12 @@ type Card = { channel: string; ts: string };
 export async function labelBooking(
   deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
   trackingNumber: string,
-  asker?: Asker,
+  asker: Asker,
 ): Promise<(LabelBooking & { card?: Card }) | string> {
   const known = await storedBooking(deps, trackingNumber);
-  const refused = known && asker && (await refusalOnBooking(deps, asker, 'show', known.record));
-  if (refused) return refused;
+  // Refused, the same answer as for no booking: a refusal never tells whether a booking exists.
+  if (known && (await refusalOnBooking(deps, asker, 'show', known.record)))
+    return noLabelText(escapeMrkdwn(trackingNumber), undefined);
   if (known) {
     const { trackingRefNo, cardChannelId, cardTs } = known.record;
     return {
@@ -182,17 +183,22 @@ export interface ImportPrintRequest {
   tell: TellClicker;
 }
 
-/** The booked rows of an imported file, in file order, to label; or why there is none. */
+/**
+ * The booked rows of an imported file, in file order, to label; or why there is none. Printing needs
+ * what showing does: a row `asker` may not look up stops the whole print, naming it.
+ */
 export async function importItems(
   deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
   fileHash: string,
+  asker: Asker,
 ) {
   const file = await deps.store.imports.get(fileHash);
   const rows = file ? await deps.store.imports.rows(fileHash) : [];
   const items: LabelBooking[] = [];
   for (const row of rows.filter((r) => r.state === 'booked')) {
-    const item = await labelBooking(deps, row.trackingNumber);
-    if (typeof item !== 'string') items.push(item);
+    const item = await labelBooking(deps, row.trackingNumber, asker);
+    if (typeof item === 'string') return item;
+    items.push(item);
   }
   return file && items.length > 0
     ? { file, items }
@@ -206,7 +212,7 @@ export async function printImport(
   request: ImportPrintRequest,
 ): Promise<void> {
   const { userId, fileHash, tell } = request;
-  const found = await importItems(deps, fileHash);
+  const found = await importItems(deps, fileHash, { client, userId });
   if (typeof found === 'string') {
     await tell({ response_type: 'ephemeral', replace_original: false, text: found });
     return;

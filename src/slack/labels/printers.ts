@@ -23,7 +23,7 @@ async function zplOf(
       ? await labelBooking(deps, job.ref, asker).then((item) =>
           typeof item === 'string' ? item : { items: [item] },
         )
-      : await importItems(deps, job.ref);
+      : await importItems(deps, job.ref, asker);
   if (typeof found === 'string') return found;
   const [file] = await labelFiles(deps, found.items, ['zpl']);
   const labels = found.items.reduce((sum, item) => sum + parcelsOf(item.booking).length, 0);

@@ -2,16 +2,9 @@
 
 import { cardPlaces, redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { refusalOnBooking } from '../guards/booking-access.js';
+import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
-import {
-  alreadyOwnedText,
-  assignedText,
-  assignUsage,
-  handedOverText,
-  ownerThreadText,
-  unknownBookingText,
-} from './blocks.js';
+import { alreadyOwnedText, assignedText, assignUsage, handedOverText, ownerThreadText } from './blocks.js';
 
 /** A Slack member ID, as a mention and the people picker give it. */
 const MEMBER_ID = /^[UW][A-Z0-9]+$/;
@@ -29,7 +22,7 @@ export async function assignOwner(
   // Only a member ID is ever written into a mention: whatever else a request carries is refused.
   if (!MEMBER_ID.test(ownerId)) return assignUsage();
   const booking = await deps.store.bookings.get(trackingNumber);
-  if (!booking) return unknownBookingText(trackingNumber);
+  if (!booking) return unseenText(trackingNumber, 'update');
   // From a DM (a reminder's Assign) the booking's own conversation is the one its rule is checked in.
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', booking);
   if (refused) return refused;

@@ -3,10 +3,6 @@ import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 const code = (trackingNumber: string) => `\`${escapeMrkdwn(trackingNumber)}\``;
 
-export function unknownBookingText(trackingNumber: string): string {
-  return `I have no record of waybill ${code(trackingNumber)}.`;
-}
-
 export function alreadyOwnedText(trackingNumber: string, ownerId: string): string {
   return `${code(trackingNumber)} is <@${ownerId}>'s already: nothing changed.`;
 }

@@ -1,10 +1,11 @@
 /** Messages naming our tracking numbers, where recognition is on: one compact reply in the thread; and its Show all. */
 import type { App } from '@slack/bolt';
+import type { Access, Person } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
-import { requires, verdictOn } from '../guards/access.js';
+import { requires } from '../guards/access.js';
+import { personOf, scopeOf } from '../guards/person.js';
 import { homeBooking } from '../home/index.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { allRecognised, MESSAGE_NUMBERS_MAX, recognisedReply } from './blocks.js';
 import { ids } from './ids.js';
@@ -25,21 +26,23 @@ export function numbersIn(text: string, pattern: RegExp): string[] {
   return [...found];
 }
 
-/** Bookings the person may see here: the channel rule on the message's channel and on each booking's own. */
-export async function visible(
-  deps: Pick<Core, 'access' | 'store'>,
-  client: SlackClient,
-  userId: string,
+/**
+ * The bookings `person` may be shown in `channelId`, by the access rule: `public`, whole in their own
+ * conversation; `private`, booked elsewhere, so whole only to them (the channel sees nothing).
+ */
+export async function sorted(
+  access: Access,
+  person: Person,
   channelId: string,
   bookings: readonly BookingRecord[],
-): Promise<BookingRecord[]> {
-  if (deps.access.open) return [...bookings];
-  const may = async (where: string) =>
-    (await verdictOn(deps.access, 'show', { client, userId, channelId: where })).ok;
-  if (!(await may(channelId))) return [];
-  const kept: BookingRecord[] = [];
-  for (const booking of bookings) if (await may(booking.channelId)) kept.push(booking);
-  return kept;
+): Promise<{ public: BookingRecord[]; private: BookingRecord[] }> {
+  const scope = await access.scope(person);
+  const here = { kind: 'conversation', channelId } as const;
+  const seen = bookings.map((booking) => [booking, access.sight(scope, here, booking)] as const);
+  return {
+    public: seen.flatMap(([booking, shown]) => (shown === 'whole' ? [booking] : [])),
+    private: seen.flatMap(([booking, shown]) => (shown === 'number and status' ? [booking] : [])),
+  };
 }
 
 /** Bookings as their lines are drawn: with their latest status. */
@@ -52,6 +55,8 @@ interface ChannelMessage {
   subtype?: string;
   bot_id?: string;
   user?: string;
+  /** The author's team (Slack Connect: another organisation's). */
+  user_team?: string;
   text?: string;
   channel?: string;
   ts?: string;
@@ -74,16 +79,29 @@ export function register(app: App, deps: Core): void {
       (b) => !(b.cardChannelId === channel && b.cardTs === thread),
     );
     if (found.length === 0) return;
-    const allowed = await visible(deps, client, user, channel, found);
+    const person = await personOf(deps.access, client, user, message.user_team);
+    const shownTo = await sorted(deps.access, person, channel, found);
+    // Booked in another conversation: whole to the author alone, never in the channel.
+    if (shownTo.private.length > 0) {
+      const named = numbers.flatMap((n) => shownTo.private.filter((b) => b.trackingNumber === n));
+      await client.chat.postEphemeral({
+        channel,
+        user,
+        thread_ts: thread,
+        ...recognisedReply(await shown(deps, named)),
+      });
+    }
     const fresh = new Set(
       await deps.store.recognition.claim(
         channel,
         thread,
-        allowed.map((b) => b.trackingNumber),
+        shownTo.public.map((b) => b.trackingNumber),
       ),
     );
     // In the order the message names them.
-    const replied = numbers.flatMap((n) => allowed.filter((b) => b.trackingNumber === n && fresh.has(n)));
+    const replied = numbers.flatMap((n) =>
+      shownTo.public.filter((b) => b.trackingNumber === n && fresh.has(n)),
+    );
     if (replied.length === 0) return;
     await client.chat.postMessage({
       channel,
@@ -102,8 +120,11 @@ export function register(app: App, deps: Core): void {
       const bookings = (await Promise.all(numbers.map((n) => deps.store.bookings.get(n)))).filter(
         (b): b is BookingRecord => b !== undefined,
       );
-      const channelId = body.channel?.id ?? '';
-      const allowed = await visible(deps, client, body.user.id, channelId, bookings);
+      // Told to the clicker alone: every booking they may see, wherever it was booked.
+      const scope = await scopeOf(deps.access, client, body.user.id, body.user.team_id);
+      const allowed = bookings.filter(
+        (booking) => deps.access.sight(scope, { kind: 'private' }, booking) === 'whole',
+      );
       await tell({
         response_type: 'ephemeral',
         replace_original: false,

@@ -3,9 +3,10 @@ import type { App } from '@slack/bolt';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { bookingBlocks } from '../home/index.js';
+import { scopeOf } from '../guards/person.js';
+import { bookingBlocks, bookingNumberBlocks } from '../home/index.js';
 import { CARD_BUTTONS, MESSAGE_NUMBERS_MAX } from './blocks.js';
-import { shown, visible } from './message.js';
+import { shown } from './message.js';
 
 /** The template as a pattern of a whole link, the tracking number its one group. */
 export function trackingLink(template: string): RegExp {
@@ -41,11 +42,25 @@ export function register(app: App, deps: Core): void {
     const found = (
       await Promise.all([...new Set(named.values())].map((n) => deps.store.bookings.get(n)))
     ).filter((b): b is BookingRecord => b !== undefined);
-    const allowed = await shown(deps, await visible(deps, client, shared.user, shared.channel, found));
+    // An unfurl is public in the channel: whole only there where the booking was booked, else its
+    // number and status; nothing for a person who may not see it (the access rule).
+    const scope = await scopeOf(deps.access, client, shared.user);
+    const here = { kind: 'conversation', channelId: shared.channel } as const;
+    const sights = new Map(
+      found.map((booking) => [booking.trackingNumber, deps.access.sight(scope, here, booking)]),
+    );
+    const seen = await shown(
+      deps,
+      found.filter((booking) => sights.get(booking.trackingNumber) !== 'nothing'),
+    );
     const unfurls = Object.fromEntries(
       [...named].flatMap(([url, number]) => {
-        const booking = allowed.find((b) => b.trackingNumber === number);
-        return booking ? [[url, { blocks: bookingBlocks(booking, CARD_BUTTONS) }]] : [];
+        const booking = seen.find((b) => b.trackingNumber === number);
+        if (!booking) return [];
+        const whole = sights.get(number) === 'whole';
+        return [
+          [url, { blocks: whole ? bookingBlocks(booking, CARD_BUTTONS) : bookingNumberBlocks(booking) }],
+        ];
       }),
     );
     if (Object.keys(unfurls).length === 0) return;

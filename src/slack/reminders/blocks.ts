@@ -114,3 +114,10 @@ export function snoozedText(until: string): string {
 }
 
 export const notSnoozedText = 'That reminder is no longer open: nothing to snooze.';
+
+/** Said to someone who snoozes another person's reminder: nothing changes. */
+export function notYoursText(ownerId: string | undefined): string {
+  return ownerId
+    ? `Only <@${ownerId}>, whose reminder it is, can snooze it; to take it over, assign it to yourself.`
+    : notSnoozedText;
+}

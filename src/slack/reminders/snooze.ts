@@ -1,19 +1,20 @@
-/** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; the clicker's permission checked again. */
+/** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; its owner's alone, their permission checked again. */
 import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
 import { snoozeEnd } from '../../operations/reminders.js';
 import { slackDate } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { refusalOnBooking } from '../guards/booking-access.js';
+import { askerOf, refusalOnBooking } from '../guards/booking-access.js';
 import { ackNow, type Told, tellClicker } from '../kit/listener.js';
-import { notSnoozedText, readSnoozeValue, snoozedText } from './blocks.js';
+import { notSnoozedText, notYoursText, readSnoozeValue, snoozedText } from './blocks.js';
 import { ids } from './ids.js';
 
-/** The booking an item is about: its key, or the tracking number of an unknown outcome's call. */
-async function bookingOf(deps: Pick<Core, 'store'>, item: { rule: string; key: string }) {
-  const trackingNumber =
-    item.rule === 'unknown' ? (await deps.store.attempts.get(item.key))?.trackingNumber : item.key;
-  return trackingNumber ? deps.store.bookings.get(trackingNumber) : undefined;
+/** The booking an item is about, and who owns the item: the booking's owner, or an unknown outcome's caller. */
+async function itemOf(deps: Pick<Core, 'store'>, item: { rule: string; key: string }) {
+  const attempt = item.rule === 'unknown' ? await deps.store.attempts.get(item.key) : undefined;
+  const trackingNumber = item.rule === 'unknown' ? attempt?.trackingNumber : item.key;
+  const booking = trackingNumber ? await deps.store.bookings.get(trackingNumber) : undefined;
+  return { booking, ownerId: item.rule === 'unknown' ? attempt?.userId : booking?.ownerId };
 }
 
 export function register(app: App, deps: Core): void {
@@ -29,9 +30,10 @@ export function register(app: App, deps: Core): void {
       };
       const chosen = readSnoozeValue(action.selected_option.value);
       if (!chosen) return answer(notSnoozedText);
-      const booking = await bookingOf(deps, chosen);
-      const refused =
-        booking && (await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', booking));
+      const { booking, ownerId } = await itemOf(deps, chosen);
+      // A reminder is its owner's to put off: anyone else's Snooze (a forged one) would stop its escalation.
+      if (ownerId !== body.user.id) return answer(notYoursText(ownerId));
+      const refused = booking && (await refusalOnBooking(deps, askerOf(client, body), 'update', booking));
       if (refused) return answer(refused);
       const until = snoozeEnd(chosen.choice, deps.now(), deps.waybill.timeZone);
       const snoozed = await deps.store.reminders.snooze(chosen, until);

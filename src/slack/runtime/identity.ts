@@ -12,12 +12,13 @@ const TRY_TIMEOUT_MS = 3000;
 
 /**
  * Asks Slack who the bot is (auth.test) before Bolt starts, so a wrong token stops the bot with
- * one clear line instead of Bolt's unawaited check failing later.
+ * one clear line instead of Bolt's unawaited check failing later; and which team installed it, whose
+ * people the access rule serves.
  */
 export async function identifyBot(
   slack: SlackConfig,
   logger: Logger,
-): Promise<{ botId: string; botUserId: string }> {
+): Promise<{ botId: string; botUserId: string; teamId: string }> {
   const client = new webApi.WebClient(slack.botToken, {
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     logger: boltLogger(logger),
@@ -26,7 +27,7 @@ export async function identifyBot(
   });
   try {
     const auth = await client.auth.test();
-    return { botId: auth.bot_id ?? '', botUserId: auth.user_id ?? '' };
+    return { botId: auth.bot_id ?? '', botUserId: auth.user_id ?? '', teamId: auth.team_id ?? '' };
   } catch (err) {
     const code = slackErrorCode(err);
     if (code)

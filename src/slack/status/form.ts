@@ -4,12 +4,11 @@ import { checkStatus } from '../../operations/status.js';
 import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { refusalOnBooking } from '../guards/booking-access.js';
+import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
-import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { recordedView, statusBlocks, statusModal } from './blocks.js';
 import { ids } from './ids.js';
 import { recordAndTell } from './send.js';
@@ -26,8 +25,7 @@ export function register(app: App, deps: Core): void {
     openingModal(deps, 'click *Record status*'),
     async ({ action: { value: trackingNumber = '' }, body, client, context }) => {
       const known = await storedBooking(deps, trackingNumber);
-      if (!known)
-        return context.openModal(`I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.`);
+      if (!known) return context.openModal(unseenText(trackingNumber, 'update'));
       const refused = await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', known.record);
       if (refused) return context.openModal(refused);
       const draft = await deps.store.drafts.create<StatusDraft>({

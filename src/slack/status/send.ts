@@ -3,7 +3,7 @@ import { recordParcelStatus, type StatusChoice } from '../../operations/status.j
 import type { StatusEntry } from '../../store/index.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { refusalOnBooking } from '../guards/booking-access.js';
+import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
@@ -32,7 +32,7 @@ export async function recordStatus(
 ): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
   const { userId, trackingNumber, choice } = input;
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
+  if (!known) return { text: unseenText(trackingNumber, 'update') };
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
   if (refused) return { text: refused, refused: true };
   const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });

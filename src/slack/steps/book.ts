@@ -3,7 +3,9 @@
  * the function execution id, so a delivery again finds the first one's draft, number and attempt,
  * and is answered with its outcome; the booking goes the way every booking goes (sendBooking).
  */
+
 import type { App } from '@slack/bolt';
+import { teamScope } from '../../operations/access.js';
 import { beginAttempt, bookingAttempt } from '../../operations/attempts.js';
 import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
 import { receiverCheck } from '../../operations/receiver-record.js';
@@ -18,6 +20,7 @@ import { toBookingWire, toQuotationWire } from '../../waybill/wire.js';
 import { type BookingDraft, postCard } from '../book/index.js';
 import { bookingCard, resolveActions } from '../booking/index.js';
 import type { Core } from '../core.js';
+import { stepActor } from '../guards/request-parts.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
@@ -174,8 +177,11 @@ async function bookStep(
   if ('error' in made) return void (await end.fail({ error: made.error }));
   const checked = checkedBooking(deps, made.values, PENDING_TRACKING_NUMBER);
   if (!checked.ok) return void (await end.fail({ error: refusal(checked.errors, bookInputs) }));
-  const userId = String(given.requested_by ?? '');
-  const channelId = String(given.channel_id ?? '');
+  // The guard let only one person's ID and, where given, one channel's through (stepActor).
+  const actor = stepActor(given);
+  if (!actor.ok || !actor.channelId)
+    return void (await end.fail({ error: 'channel_id: the channel for the booking card is needed' }));
+  const { userId, channelId } = actor;
   // One draft, number and attempt per execution, whichever delivery (on whichever replica) is first.
   const draftId = `step-${execution}`;
   const earlier = await deps.store.drafts.get<StepDraft>(draftId);
@@ -223,7 +229,12 @@ async function sendAndTell(
   const { draft, booking, attempt, totalCharge } = input;
   const { trackingNumber } = booking;
   // Kept with the booking, as the form's are: a workflow has no box to confirm a call with.
-  const receiver = await receiverCheck(deps.store, deps.bot.receiverRisk, booking.consignee);
+  const receiver = await receiverCheck(
+    deps.store,
+    deps.bot.receiverRisk,
+    booking.consignee,
+    teamScope(deps.bot.access),
+  );
   const sent = await sendBooking(deps, {
     attempt,
     request: input.request,

@@ -1,9 +1,12 @@
-/** find_waybill: bookings found by `/waybill find`'s words and filters, under its channel rule, as a workflow's outputs. */
+/** find_waybill: bookings found by `/waybill find`'s words and filters, those the person it acts for sees, as a workflow's outputs (numbers and statuses). */
 import type { App } from '@slack/bolt';
+import { scopeChannels } from '../../operations/access.js';
 import { findPage, readFindQuery } from '../../operations/find.js';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
-import { homeBooking } from '../home/index.js';
+import { scopeOf } from '../guards/person.js';
+import { stepActor } from '../guards/request-parts.js';
+import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';
@@ -11,24 +14,26 @@ import { runStep, type StepEnd, stepRequires } from './send.js';
 
 async function findStep(
   deps: Pick<Core, 'access' | 'store' | 'waybill'>,
+  client: SlackClient,
   given: GivenInputs,
   end: StepEnd,
 ): Promise<void> {
   const query = typeof given.query === 'string' ? given.query.trim() : '';
   if (!query) return void (await end.fail({ error: 'query: write the words to find' }));
-  const reading = readFindQuery(query, {
-    userId: typeof given.requested_by === 'string' ? given.requested_by : '',
-    timeZone: deps.waybill.timeZone,
-  });
+  // The guard (stepRequires) let only a step acting for one person's ID through.
+  const actor = stepActor(given);
+  const userId = actor.ok ? actor.userId : '';
+  const reading = readFindQuery(query, { userId, timeZone: deps.waybill.timeZone });
   if (!reading.ok) return void (await end.fail({ error: `query: ${reading.problem}` }));
-  // The channel rule as /waybill find applies it: only bookings from the allowed channels.
-  const channelIds = deps.access.bookingChannels;
+  // The bookings the person it acts for sees (the access rule), as /waybill find finds them.
+  const scope = await scopeOf(deps.access, client, userId);
+  const channelIds = scopeChannels(scope);
   const page = await findPage(deps.store, reading.query, channelIds ? { channelIds } : {});
   const statuses = await deps.store.statuses.latestOf(page.bookings.map((b) => b.trackingNumber));
-  const lines = page.bookings.map((stored) => {
-    const b = homeBooking(deps, stored, statuses.get(stored.trackingNumber));
-    const status = b.status ? statusLabel(b.status.status, b.status.reason) : 'Booked';
-    return `${b.trackingNumber}: ${escapeMrkdwn(b.receiver)}, ${escapeMrkdwn(b.city)} (${status})`;
+  // A workflow's outputs go wherever its author sends them: numbers and statuses, never receivers.
+  const lines = page.bookings.map((b) => {
+    const status = statuses.get(b.trackingNumber);
+    return `${b.trackingNumber}: ${status ? statusLabel(status.status, status.reason) : 'Booked'}`;
   });
   const asked = `\`${escapeMrkdwn(query)}\``;
   const summary = lines.length
@@ -43,8 +48,8 @@ async function findStep(
 }
 
 export function register(app: App, deps: Core): void {
-  app.function(ids.stepFind, stepRequires(deps, 'show'), async ({ inputs, complete, fail }) => {
+  app.function(ids.stepFind, stepRequires(deps, 'show'), async ({ inputs, client, complete, fail }) => {
     const end = { complete, fail };
-    runStep(deps, ids.stepFind, end, () => findStep(deps, inputs, end));
+    runStep(deps, ids.stepFind, end, () => findStep(deps, client, inputs, end));
   });
 }

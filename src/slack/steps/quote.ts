@@ -5,6 +5,7 @@ import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { validate } from '../../waybill/schemas.js';
 import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
+import { stepActor } from '../guards/request-parts.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { priceQuote, quoteDefaults, routeLine } from '../quote/index.js';
 import { ids } from './ids.js';
@@ -52,7 +53,8 @@ async function quoteStep(
   const quote = checked.value;
   const request = toQuotationWire(quote);
   // Audited as /quote's are, so the requester's Home tab lists it with their recent quotes.
-  const priced = await priceQuote(deps, String(given.requested_by ?? ''), request);
+  const actor = stepActor(given);
+  const priced = await priceQuote(deps, actor.ok ? actor.userId : '', request);
   if (!priced.ok) return void (await end.fail({ error: `The courier did not price it: ${priced.reason}` }));
   const { price } = priced;
   const total = formatMoney(price.totalCharge, deps.waybill.currency);

@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
+import { stepActor } from '../guards/request-parts.js';
 import type { SlackClient } from '../kit/delivery.js';
 import { checkStatus, readStatusWords, recordStatus, tellCards, usualWords } from '../status/index.js';
 import { ids } from './ids.js';
@@ -34,7 +35,9 @@ async function statusStep(
   if (!trackingNumber || !(await deps.store.bookings.get(trackingNumber))) {
     return void (await end.fail({ error: `tracking_number: the bot has no booking "${trackingNumber}"` }));
   }
-  const userId = textOf(given.recorded_by);
+  // The guard let only a step acting for one person's ID through (stepActor).
+  const actor = stepActor(given);
+  const userId = actor.ok ? actor.userId : '';
   const { text, recorded, refused } = await recordStatus(deps, client, {
     userId,
     trackingNumber,

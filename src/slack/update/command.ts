@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
+import { type Asker, refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -20,7 +20,7 @@ export async function shownBooking(
   asker: Asker,
 ): Promise<{ text: string; blocks?: KnownBlock[] }> {
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) return { text: `I have no record of waybill \`${escapeMrkdwn(trackingNumber)}\`.` };
+  if (!known) return { text: unseenText(trackingNumber, 'show') };
   const refused = await refusalOnBooking(deps, asker, 'show', known.record);
   if (refused) return { text: refused };
   const status = await statusOfBooking(deps, trackingNumber);
@@ -62,7 +62,8 @@ const updateCommand: CommandAnswer<
     deps,
     args,
     `type \`/waybill update ${safeNumber}\``,
-    draft ? () => updateForm(deps, draft) : refused || unknownWaybillText(safeNumber),
+    // Refused or unknown, the same answer: a refusal never tells whether a booking exists.
+    draft ? () => updateForm(deps, draft) : unknownWaybillText(safeNumber),
   );
 };
 

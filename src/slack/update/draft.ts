@@ -37,8 +37,9 @@ export function formValuesOf(booking: Booking, timeZone: string): Record<string,
   };
 }
 
+/** What an update of an unknown booking, or of one the person may not update, is answered: the same. */
 export function unknownWaybillText(trackingNumber: string): string {
-  return `I have no record of waybill \`${trackingNumber}\`, so I cannot update it: an update sends the complete record, and only waybills booked through this bot are known here. Check the tracking number (\`/waybill show ${trackingNumber}\`), or change it with the courier directly.`;
+  return `I have no record of waybill \`${trackingNumber}\` in a conversation where you may update waybills, so I cannot update it: an update sends the complete record, and only waybills booked through this bot are known here. Check the tracking number (\`/waybill show ${trackingNumber}\`), or change it with the courier directly.`;
 }
 
 export async function createUpdateDraft(

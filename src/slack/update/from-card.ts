@@ -20,8 +20,8 @@ export function register(app: App, deps: Core): void {
       const known = await deps.store.bookings.get(trackingNumber);
       const refused =
         known && (await refusalOnBooking(deps, { client, userId: where.userId }, 'update', known));
-      if (refused) return context.openModal(refused);
-      const draft = await createUpdateDraft(deps, where, trackingNumber);
+      // Refused or unknown, the same answer: a refusal never tells whether a booking exists.
+      const draft = refused ? undefined : await createUpdateDraft(deps, where, trackingNumber);
       if (!draft) return context.openModal(unknownWaybillText(escapeMrkdwn(trackingNumber)));
       return context.openModal(() => updateForm(deps, draft));
     },
