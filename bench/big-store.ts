@@ -11,6 +11,7 @@ import { type AttentionTurn, measureAttention } from './attention.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { auditLinesOf2026, benchExport, type ExportReport } from './export.js';
 import { type FindRow, measureFind } from './find.js';
+import { type FloodRow, measureFindFlood } from './find-flood.js';
 import { epochMs } from './lib.js';
 import type { Context } from './phases.js';
 import { log } from './processes.js';
@@ -45,6 +46,7 @@ export async function benchBigStore(
   exported?: ExportReport;
   typeAhead: TypeAheadRow[];
   find: FindRow[];
+  flood: FloodRow;
   attention: AttentionTurn;
 }> {
   const size = bigStoreSize(scale);
@@ -77,13 +79,22 @@ export async function benchBigStore(
       trackingNumber: auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),
       party: middle,
     });
+    const flood = await measureFindFlood(
+      kindOf(backend),
+      database.target,
+      size.bookings,
+      auditTrackingNumber(middle * AUDIT_LINES_A_BOOKING),
+    );
+    log(
+      `big store (${backend}): ${flood.finds} finds at once, max ack ${Math.round(flood.ackMaxMs)} ms, others' acks p99 ${Math.round(flood.othersP99Ms)} ms`,
+    );
     const attention = await measureAttention(kindOf(backend), database.target, size.bookings, (i) =>
       auditTrackingNumber(i * AUDIT_LINES_A_BOOKING),
     );
     log(
       `big store (${backend}): a turn of what needs attention, p50 ${Math.round(attention.p50Ms)} ms; a reminders turn, p50 ${Math.round(attention.reminders.p50Ms)} ms`,
     );
-    return { exported, typeAhead, find, attention };
+    return { exported, typeAhead, find, flood, attention };
   } finally {
     await database.drop();
   }

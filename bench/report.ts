@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { BulkReport } from './bulk.js';
 import type { ExportReport } from './export.js';
 import { FIND_ROUNDS, type FindRow } from './find.js';
+import type { FloodRow } from './find-flood.js';
 import type { LabelsReport } from './labels.js';
 import type { TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
@@ -208,6 +209,7 @@ export function render(report: {
   typeAhead?: TypeAheadRow[];
   places?: PlacesReport;
   find?: FindRow[];
+  flood?: FloodRow[];
   targets: TargetCheck[];
 }): string {
   const m = report.machine;
@@ -520,6 +522,26 @@ export function render(report: {
         `/waybill find: the first page with ${report.find[0]?.bookings} bookings, ${FIND_ROUNDS} times each in a row (ms)`,
         report.find,
       ),
+    );
+  }
+  if (report.flood?.length) {
+    out.push(
+      '',
+      '/waybill find flood: 100 finds at once from a channel seeing none of the matches, another dispatcher looking up meanwhile (ms)',
+    );
+    out.push(
+      table([
+        ['backend', 'bookings', 'ack p99', 'ack max', 'all pages', "others' ack p99", "others' ack max"],
+        ...report.flood.map((r) => [
+          r.backend,
+          String(r.bookings),
+          String(Math.round(r.ackP99Ms)),
+          String(Math.round(r.ackMaxMs)),
+          `${r.answered}/${r.finds} in ${Math.round(r.allAnsweredMs)}`,
+          String(Math.round(r.othersP99Ms)),
+          String(Math.round(r.othersMaxMs)),
+        ]),
+      ]),
     );
   }
   out.push('');

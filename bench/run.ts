@@ -41,6 +41,7 @@ import { type BulkReport, type BulkSetup, benchBulk } from './bulk.js';
 import { type Backend, postgresAdminUrl } from './databases.js';
 import { auditTrailStore, benchExport, type ExportReport, exportTargets } from './export.js';
 import { type FindRow, findTargets } from './find.js';
+import { type FloodRow, floodTargets } from './find-flood.js';
 import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot } from './lib.js';
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
   let typeAhead: TypeAheadRow[] = [];
   let places: PlacesReport | undefined;
   const find: FindRow[] = [];
+  const flood: FloodRow[] = [];
   const attention: AttentionTurn[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
@@ -178,6 +180,7 @@ async function main(): Promise<void> {
       if (measured.exported) exported.push(measured.exported);
       typeAhead.push(...measured.typeAhead);
       find.push(...measured.find);
+      flood.push(measured.flood);
       attention.push(measured.attention);
     }
   } finally {
@@ -199,6 +202,7 @@ async function main(): Promise<void> {
     typeAhead,
     places,
     find,
+    flood,
     attention,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
@@ -207,6 +211,7 @@ async function main(): Promise<void> {
       ...typeAheadTargets(typeAhead),
       ...placesTargets(places),
       ...findTargets(find),
+      ...floodTargets(flood),
       ...exportTargets(exported),
       ...printsTargets(prints),
       ...recogniseTargets(recognise),

@@ -1,6 +1,6 @@
 /** Many bookings, written straight into a migrated store (SQLite or PostgreSQL): far faster than booking each through the bot. */
 import type { Insertable } from 'kysely';
-import { BOOKED, bookingTerms, statusTerm } from '../src/store/booking-search.js';
+import { BOOKED, bookingTerms, channelTerm, statusTerm } from '../src/store/booking-search.js';
 import { receiverPhoneOf } from '../src/store/receivers.js';
 import type { BookingsTable, BookingTermsTable } from '../src/store/schema.js';
 import type { Booking } from '../src/waybill/schemas.js';
@@ -39,6 +39,9 @@ export function seededBooking(sample: Booking, i: number, trackingNumber: string
   return { record, owner: OWNERS[i % OWNERS.length] as string };
 }
 
+/** Where every seeded booking was booked. */
+const SEEDED_CHANNEL = 'CDISPATCH';
+
 /** Bookings written a batch at a time, so that a big store is never all in memory. */
 const BATCH = 5000;
 
@@ -52,14 +55,14 @@ export function seededRows(bookings: SeededBookings, from = 0, to = bookings.cou
     const bookedAt = bookings.bookedAt(i);
     const pickupAt = bookedAt + 24 * 60 * 60 * 1000;
     const { record, owner } = seededBooking(sample, i, trackingNumber, pickupAt);
-    for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED)])
+    for (const term of [...bookingTerms(record, owner), statusTerm(BOOKED), channelTerm(SEEDED_CHANNEL)])
       terms.push({ term, tracking_number: trackingNumber });
     rows.push({
       tracking_number: trackingNumber,
       tracking_ref_no: `R${i}`,
       record: JSON.stringify(record),
       version: 1,
-      channel_id: 'CDISPATCH',
+      channel_id: SEEDED_CHANNEL,
       card_channel_id: null,
       card_ts: null,
       audit_card_ts: null,

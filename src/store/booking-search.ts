@@ -9,7 +9,7 @@ import {
 import type { BackendKind } from './backend.js';
 import { phoneTerms, wordsOf } from './parties.js';
 import type { BookingsTable, Db, Tables } from './schema.js';
-import type { BookingSearch, InChannels, SearchThresholds } from './types.js';
+import type { BookingSearch, SearchThresholds } from './types.js';
 
 /** Above every character: `term < prefix + TOP` holds for every term starting with `prefix` (byte order). */
 const TOP = '\u{10FFFF}';
@@ -20,6 +20,8 @@ const TOP = '\u{10FFFF}';
 const STATUS = '!status:';
 const OWNER = '!owner:';
 const PAYMENT = '!payment:';
+/** The conversation a booking was booked in: the access rule's scope is a condition of the search like any filter. */
+const CHANNEL = '!channel:';
 /** The term of every cash-on-delivery booking. */
 export const COD_TERM = `${PAYMENT}cod`;
 /** A booking no status was recorded for. */
@@ -77,15 +79,27 @@ export function bookingTerms(record: unknown, ownerId: string): string[] {
 }
 
 export const statusTerm = (status: string) => `${STATUS}${status}`;
+export const channelTerm = (channelId: string) => `${CHANNEL}${channelId}`;
 
-/** The booking's terms replaced by those of its record, its status term kept. */
-export async function indexBooking(db: Db, trackingNumber: string, record: unknown, ownerId: string) {
+/**
+ * The booking's terms replaced by those of its record, its status and channel terms kept; `channelId`
+ * (a new booking's) adds its channel term.
+ */
+export async function indexBooking(
+  db: Db,
+  trackingNumber: string,
+  record: unknown,
+  ownerId: string,
+  channelId?: string,
+) {
   await db
     .deleteFrom('booking_terms')
     .where('tracking_number', '=', trackingNumber)
-    .where((eb) => eb.not(inRange(eb, STATUS)))
+    .where((eb) => eb.and([eb.not(inRange(eb, STATUS)), eb.not(inRange(eb, CHANNEL))]))
     .execute();
-  const terms = bookingTerms(record, ownerId).map((term) => ({ term, tracking_number: trackingNumber }));
+  const terms = [...bookingTerms(record, ownerId), ...(channelId ? [channelTerm(channelId)] : [])].map(
+    (term) => ({ term, tracking_number: trackingNumber }),
+  );
   await db
     .insertInto('booking_terms')
     .values(terms)
@@ -150,6 +164,11 @@ function conditionsOf(search: BookingSearch): Condition[] {
     ...(search.statuses ? [{ exact: search.statuses.map(statusTerm) }] : []),
     ...(search.owner ? [{ exact: [`${OWNER}${search.owner}`] }] : []),
     ...(search.payment ? [{ exact: [`${PAYMENT}${search.payment}`] }] : []),
+    // The access rule's scope: an indexed condition, so a common word is never walked through
+    // bookings nobody asking may see.
+    ...(search.channelIds
+      ? [{ exact: search.channelIds.length > 0 ? search.channelIds.map(channelTerm) : [channelTerm('')] }]
+      : []),
   ];
 }
 
@@ -297,23 +316,12 @@ function within<Q extends SelectQueryBuilder<Tables, 'bookings', object>>(
   return bounded;
 }
 
-/** Only the bookings of these conversations, when given (none for an empty list). */
-export function inChannels<O>(
-  query: SelectQueryBuilder<Tables, 'bookings', O>,
-  channelIds: InChannels['channelIds'],
-): SelectQueryBuilder<Tables, 'bookings', O> {
-  if (channelIds === undefined) return query;
-  return query.where('bookings.channel_id', 'in', channelIds.length > 0 ? [...channelIds] : ['']);
-}
-
-/** Within the search's days, from the page's start, in the allowed channels: newest first, a page's worth. */
+/** Within the search's days, from the page's start: newest first, a page's worth. */
 function filtered(
   query: SelectQueryBuilder<Tables, 'bookings', Selectable<BookingsTable>>,
   search: BookingSearch,
 ) {
-  query = within(query, search);
-  query = inChannels(query, search.channelIds);
-  return query
+  return within(query, search)
     .orderBy('bookings.booked_at', 'desc')
     .orderBy('bookings.tracking_number', 'desc')
     .limit(search.limit);

@@ -1,10 +1,10 @@
 // Bookings the bot made: the last-known record, its version for optimistic concurrency, and its cards.
-import type { Selectable } from 'kysely';
-import { BOOKED, findBookings, inChannels, indexBooking, indexOwner, indexStatus } from './booking-search.js';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import { BOOKED, findBookings, indexBooking, indexOwner, indexStatus } from './booking-search.js';
 import { type Context, checkedLimit, present, type Scope, toJson } from './context.js';
 import { BookingNotFoundError, DuplicateTrackingNumberError } from './errors.js';
 import { receiverPhoneOf } from './receivers.js';
-import type { BookingsTable, Db } from './schema.js';
+import type { BookingsTable, Db, Tables } from './schema.js';
 import { reserveNew } from './tracking-numbers.js';
 import type { BookedVia, BookingRecord, Bookings, InChannels, OwnerChange, TimeRange } from './types.js';
 
@@ -12,6 +12,15 @@ import type { BookedVia, BookingRecord, Bookings, InChannels, OwnerChange, TimeR
 const DEFAULT_LIST_LIMIT = 100;
 /** At most this many tracking numbers per query for `ownersOf`: well within both backends' parameter limits. */
 const OWNERS_CHUNK = 500;
+
+/** Only the bookings of these conversations, when given (none for an empty list). */
+export function inChannels<O>(
+  query: SelectQueryBuilder<Tables, 'bookings', O>,
+  channelIds: InChannels['channelIds'],
+): SelectQueryBuilder<Tables, 'bookings', O> {
+  if (channelIds === undefined) return query;
+  return query.where('bookings.channel_id', 'in', channelIds.length > 0 ? [...channelIds] : ['']);
+}
 
 function bookedIn(db: Db, { from, to, channelIds }: TimeRange & InChannels) {
   return inChannels(
@@ -83,7 +92,7 @@ export function bookings({ db, atomically, lock, kind }: Scope, context: Context
           .returningAll()
           .executeTakeFirst();
         if (!row) throw new DuplicateTrackingNumberError(input.trackingNumber);
-        await indexBooking(tx, input.trackingNumber, input.record, input.bookedBy);
+        await indexBooking(tx, input.trackingNumber, input.record, input.bookedBy, input.channelId);
         await indexStatus(tx, input.trackingNumber, BOOKED);
         await reserveNew(tx, input.trackingNumber, context.now());
         return toBooking(row);

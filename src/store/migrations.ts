@@ -1,7 +1,7 @@
 // The schema's history, one list for both backends, and the runner that applies it once.
 import { type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import type { Backend, BackendKind } from './backend.js';
-import { BOOKED, bookingTerms, statusTerm } from './booking-search.js';
+import { BOOKED, bookingTerms, channelTerm, statusTerm } from './booking-search.js';
 import { NewerSchemaError, StoreUnavailableError } from './errors.js';
 import { receiverPhoneOf } from './receivers.js';
 import type { Db, Tables } from './schema.js';
@@ -646,6 +646,15 @@ export const MIGRATIONS: readonly Migration[] = [
     async up(db) {
       // The card says so each time it is drawn, not only when first posted.
       await db.schema.alterTable('bookings').addColumn('booked_via', 'text').execute();
+    },
+  },
+  {
+    version: 24,
+    name: 'bookings found by the conversation they were booked in',
+    async up(db) {
+      // Find's channel rule is a term like a status, so the search's index serves it: one per booking.
+      await sql`insert into booking_terms (term, tracking_number)
+        select ${channelTerm('')} || channel_id, tracking_number from bookings`.execute(db);
     },
   },
 ];

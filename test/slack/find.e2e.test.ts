@@ -78,6 +78,18 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     return bot;
   }
 
+  it('acknowledges at once with nothing, and sends the page through the response URL', async () => {
+    const bot = await started();
+    await seed(bot, 1, { name: 'Maria Santos' });
+    const ack = await bot.command('/waybill', 'find maria');
+    expect(ack.status).toBe(200);
+    expect(ack.body).toBe('');
+    await bot.idle();
+    const page = await bot.fake.waitForResponseUrlPost();
+    expect(page.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(listed(page.body)).toEqual(['WB000001']);
+  });
+
   it('every kind of word and filter finds its bookings, newest first; a filter it cannot read is named', async () => {
     const bot = await started();
     await seed(bot, 1, {

@@ -217,6 +217,28 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     }
   });
 
+  it('lets find see bookings stored before its channel rule was a term, each in its own conversation', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    const before = MIGRATIONS.findIndex((migration) =>
+      migration.name.startsWith('bookings found by the conversation'),
+    );
+    await migrate(old, Date.now(), MIGRATIONS.slice(0, before));
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', '{}', 1, 'CDISPATCH', 'UANA', 0),
+             ('WB000002', 'R2', '{}', 1, 'CELSEWHERE', 'UANA', 1)`.execute(old.db);
+    await sql`insert into booking_terms (term, tracking_number)
+      values ('maria', 'WB000001'), ('maria', 'WB000002')`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      const found = await store.bookings.find({ text: 'maria', channelIds: ['CDISPATCH'], limit: 10 });
+      expect(found.map((b) => b.trackingNumber)).toEqual(['WB000001']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the calls recorded before attempts had a view, without one', async () => {
     const target = await backend.emptyDatabase();
     const old = connectTo(target);
