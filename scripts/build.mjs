@@ -24,7 +24,7 @@ const builtMarker = at('dist/app.js');
 const sources = ['src', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 export const entryPoints = {
   app: 'src/app.ts',
-  sandbox: 'src/waybill/sandbox/main.ts',
+  sandbox: 'src/sandbox.ts',
   // `npm run store:copy`: a SQLite store into PostgreSQL, runnable where only dist/ is installed.
   'store-copy': 'src/store-copy.ts',
   // The render worker's thread (src/render/pool.ts finds it beside app.js).

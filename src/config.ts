@@ -5,6 +5,7 @@ import type { AccessPolicy } from './operations/access.js';
 import type { AttentionSettings } from './operations/attention.js';
 import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
 import type { ReminderSettings } from './operations/reminders.js';
+import { ConfigError } from './settings-error.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -16,18 +17,6 @@ import type { PlaceCheck } from './waybill/schemas.js';
  * validated once at start-up. Bad settings stop the program with one line each, naming the
  * variable and what it expects; secret values are never echoed.
  */
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  /** One line per bad setting, each naming it first. */
-  readonly problems: readonly string[];
-
-  constructor(problems: string | readonly string[]) {
-    const lines = typeof problems === 'string' ? [problems] : problems;
-    super(lines.join('\n'));
-    this.problems = lines;
-  }
-}
 
 type Env = Record<string, string | undefined>;
 

@@ -3,14 +3,8 @@
  * line each.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  loadBotConfig,
-  loadConfig,
-  loadSlackConfig,
-  loadWaybillConfig,
-  secretsOf,
-} from '../src/config.js';
+import { loadBotConfig, loadConfig, loadSlackConfig, loadWaybillConfig, secretsOf } from '../src/config.js';
+import { ConfigError } from '../src/settings-error.js';
 import { defaultCatalog } from '../src/waybill/catalog.js';
 import { NO_FEE } from '../src/waybill/cod-fee.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../settings-error.js';
 import { defaultCatalog } from './catalog.js';
 import { homePhone, text } from './fields.js';
 import { createWaybillSchemas, isBlankParty, type Party } from './schemas.js';

@@ -1,7 +1,6 @@
 /** The courier the bot talks to: the embedded sandbox or the real API, per WAYBILL_ENV. */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { WaybillConfig } from '../config.js';
 import { createWaybillClient, type WaybillClient, type WaybillClientOptions } from './client.js';
 import { startSandbox } from './sandbox/server.js';
 
@@ -17,7 +16,13 @@ export interface Upstream {
  * started in-process on a loopback port, so the bot runs without a courier account.
  */
 export async function connectUpstream(
-  config: WaybillConfig,
+  config: {
+    env: string;
+    baseUrl?: string | undefined;
+    token?: string | undefined;
+    timeoutMs: number;
+    sandboxLatencyMs: number;
+  },
   logger: Logger,
   observe?: WaybillClientOptions['observe'],
 ): Promise<Upstream> {

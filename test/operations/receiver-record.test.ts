@@ -5,7 +5,7 @@
  */
 // The receiver risk rule, its words and its settings: RECEIVER_RISK_RETURNS and RECEIVER_RISK_FAILED as count/window.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadBotConfig } from '../../src/config.js';
+import { loadBotConfig } from '../../src/config.js';
 import {
   checkOf,
   judge,
@@ -14,6 +14,7 @@ import {
   receiverRecord,
   recordWords,
 } from '../../src/operations/receiver-record.js';
+import { ConfigError } from '../../src/settings-error.js';
 import type { ReceiverHistory, Receivers } from '../../src/store/index.js';
 
 /** The scope that sees every booking. */

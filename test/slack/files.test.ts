@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import type { SlackClient } from '../../src/slack/kit/delivery.js';
 import { isSlackFileUrl, uploadStreamToUser } from '../../src/slack/kit/files.js';
+import type { SlackClient } from '../../src/slack/runtime/delivery.js';
 
 const SLACK = 'https://slack.com/api/';
 

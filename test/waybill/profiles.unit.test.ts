@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/settings-error.js';
 import { loadSenderProfiles, parseSenderProfiles } from '../../src/waybill/profiles.js';
 
 const examplePath = fileURLToPath(new URL('../../src/waybill/sender-profiles.example.json', import.meta.url));

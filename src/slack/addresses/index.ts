@@ -4,7 +4,6 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import * as deleteParty from './delete.js';
 import * as edit from './edit.js';
-import * as options from './options.js';
 import * as search from './search.js';
 
 export { partyGoneNotice, partyOfPicker, partyPicker } from './blocks.js';
@@ -12,6 +11,7 @@ export { addressesVerb } from './command.js';
 export { fillParty, knownParties, partyFormSpec } from './form.js';
 
 export function register(app: App, deps: Core): void {
-  for (const listener of [options, search, edit, deleteParty]) listener.register(app, deps);
+  for (const listener of [search, edit, deleteParty]) listener.register(app, deps);
 }
 export { ids as addressesIds } from './ids.js';
+export { partyOptionsAnswer } from './options.js';

@@ -3,9 +3,8 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
-import { quotedInput } from '../quote/index.js';
+import { quotedInput, quoteIds } from '../quote/index.js';
 import { createBookingDraft } from './draft.js';
-import { ids } from './ids.js';
 import { showStep } from './steps.js';
 
 /** A quote's form values as booking form values: the same paths, but dates gain a time picker. */
@@ -21,7 +20,7 @@ export function bookingInputFromQuote(quote: Record<string, unknown>): Record<st
 /** "Book this" on a posted quote: /book, pre-filled with what was quoted. */
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Opening>(
-    ids.bookFromQuote,
+    quoteIds.bookFromQuote,
     requires(deps, 'book'),
     ackNow,
     openingModal(deps, 'click *Book this*'),

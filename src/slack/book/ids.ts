@@ -1,6 +1,5 @@
 /** The ids of /book and the booking modal: the callback and action ids Slack sends back to route a submission or a click. */
 export const ids = {
-  bookFromQuote: 'book_from_quote',
   /** Shortcuts, as declared in manifest.yml. */
   bookFromMessage: 'book_from_message',
   bookNew: 'book_new',

@@ -1,6 +1,6 @@
 /** A saved party chosen in a booking step's type-ahead: that party's fields filled in. */
 import type { App, BlockAction, ExternalSelectAction } from '@slack/bolt';
-import { fillParty, partyGoneNotice, partyOfPicker } from '../addresses/index.js';
+import { fillParty, partyGoneNotice, partyOfPicker, partyOptionsAnswer } from '../addresses/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
@@ -12,6 +12,12 @@ import { changeBooking } from './modal-action.js';
 
 /** Fills the receiver, the sender or the return party on screen from the address book; all stays editable. */
 export function register(app: App, deps: Core): void {
+  // The menu's options: the address book answers them.
+  app.options<'block_suggestion'>(
+    { type: 'block_suggestion', action_id: ids.bookingParty },
+    requires(deps, 'book'),
+    partyOptionsAnswer(deps),
+  );
   const paths = new Set(allBookingFields(deps.waybill.catalog, 0).map((field) => field.path));
   app.action<BlockAction<ExternalSelectAction>, DraftContext<BookingDraft> & InModal>(
     ids.bookingParty,

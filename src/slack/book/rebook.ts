@@ -6,11 +6,15 @@ import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
-import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
+import {
+  answerWithForm,
+  type CommandAnswer,
+  trackingNumberFirst,
+  waybillVerb,
+} from '../kit/command-request.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
-import { answerWithForm } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { type BookDeps, createBookingDraft } from './draft.js';
 import { showStep } from './steps.js';
 

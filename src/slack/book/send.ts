@@ -8,16 +8,16 @@ import { toBookingWire } from '../../waybill/wire.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { bookingCard, resolveActions } from '../booking/index.js';
 import { notice } from '../kit/blocks.js';
+import { type SendStep, showInModal } from '../kit/modal.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
 import {
   type Delivered,
   deliveredNote,
   postToChannel,
   postToUser,
   type SlackClient,
-} from '../kit/delivery.js';
-import { type SendStep, showInModal } from '../kit/modal.js';
-import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
+} from '../runtime/delivery.js';
 import { type BookDeps, bookingMetadata } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { type BookingDone, bookingDoneView, bookingOutcomeView, bookingWorkingView } from './outcome-view.js';

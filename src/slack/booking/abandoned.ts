@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import type { WaybillEnv } from '../../config.js';
 import type { Attempt } from '../../store/index.js';
 import { context, notice, outcomeModal, section } from '../kit/blocks.js';
-import { postToUser, type SlackClient } from '../kit/delivery.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { postToUser, type SlackClient } from '../runtime/delivery.js';
 import { resolveActions } from './attempts.js';
 import { ids } from './ids.js';
 

@@ -7,6 +7,7 @@ export { tellAbandoned } from './abandoned.js';
 export { resolveActions, unresolvedWithDraft } from './attempts.js';
 export { bookingCard, bookingOfBlock, ownerBlockId, slackDate, statusLine } from './booking-card.js';
 export { ids as bookingIds } from './ids.js';
+export { type BookingLine, bookingBlocks, bookingLine, bookingNumberBlocks } from './line.js';
 export {
   RECEIVER_CONFIRM_BLOCK,
   receiverConfirmed,

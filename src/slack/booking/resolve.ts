@@ -8,11 +8,11 @@ import type {
 import type { ModalView } from '@slack/types';
 import type { Attempt } from '../../store/index.js';
 import type { Core } from '../core.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { readViewMetadata, viewMetadata } from '../kit/ids.js';
 import type { ButtonClick, Told } from '../kit/listener.js';
 import { openModalSoon, showInModal } from '../kit/modal.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { resolveBlocks, resolveForm, resolveNotice } from './attempts.js';
 
 /** What the person answered: the courier has it (with its reference, maybe) or does not. */

@@ -4,7 +4,7 @@ import { zonedDateAndTime } from '../../waybill/dates.js';
 import { PAYING_OUTCOMES } from '../../waybill/remittance.js';
 import { type Booking, validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { bookingCard, type CardRemittance } from './booking-card.js';
 
 /** A stored booking (stored JSON has dates as text), parsed by the Booking schema; undefined if unknown. */

@@ -9,11 +9,11 @@ import {
   readBookingCsv,
 } from '../../waybill/csv/read-bookings.js';
 import type { Core } from '../core.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError } from '../kit/files.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { MAX_LISTED_PROBLEMS, notCheckedView, summaryView } from './blocks.js';
 import { FLAGGED_LISTED, type FlaggedRow, flaggedRows } from './receivers.js';
 

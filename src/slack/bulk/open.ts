@@ -3,9 +3,9 @@ import type { App } from '@slack/bolt';
 import { templateCsv } from '../../waybill/csv/columns.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick, type Opening, openingModal } from '../kit/listener.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { importModal } from './blocks.js';
 import { ids } from './ids.js';
 

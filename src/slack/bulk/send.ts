@@ -3,12 +3,12 @@ import { type QueuedBooking, settledResult } from '../../operations/book-row.js'
 import type { Draft, ImportRow, ImportRun, NewQueuedRow } from '../../store/index.js';
 import type { BookingCsv, CsvBooking, CsvProblem } from '../../waybill/csv/read-bookings.js';
 import { type RowResult, resultsCsv } from '../../waybill/csv/results.js';
-import { type Delivered, deliveredNote, postToChannel, type SlackClient } from '../kit/delivery.js';
 import { downloadChosenFile } from '../kit/file-input.js';
 import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
 import { getPath } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
+import { type Delivered, deliveredNote, postToChannel, type SlackClient } from '../runtime/delivery.js';
 import {
   alreadyRunningView,
   countOutcomes,

@@ -6,9 +6,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { bookRow, type QueuedBooking, type RowDone } from '../../operations/book-row.js';
 import { type ClaimedRow, type ImportRun, StoreUnavailableError } from '../../store/index.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { BackOff } from './back-off.js';
 import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
 import type { BulkDeps } from './check.js';

@@ -6,8 +6,8 @@
  */
 import type { Core } from '../core.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { digestCsv, digestMessage, hasDetail } from './blocks.js';
 import { digestData, localNow } from './data.js';
 

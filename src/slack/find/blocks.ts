@@ -1,7 +1,6 @@
 /** What `/waybill find` shows: a page of bookings, each with its buttons, and More. */
 import type { KnownBlock } from '@slack/types';
-import { bookingIds } from '../booking/index.js';
-import { bookingBlocks, type homeBooking } from '../home/index.js';
+import { type BookingLine, bookingBlocks, bookingIds } from '../booking/index.js';
 import { context, cut, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
@@ -25,7 +24,7 @@ export const FIND_QUERY_MAX = 500;
 /** One page of results: what was asked, up to ten bookings, and More when there are more. */
 export function findResults(input: {
   query: string;
-  bookings: readonly ReturnType<typeof homeBooking>[];
+  bookings: readonly BookingLine[];
   /** Where More continues from; absent on the last page. */
   next?: FindCursor;
   /** Bookings shown on the pages before this one. */

@@ -2,11 +2,11 @@
 import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
 import { scopeChannels } from '../../operations/access.js';
 import { findPage, readFindQuery } from '../../operations/find.js';
+import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, askerOf } from '../guards/booking-access.js';
 import { scopeOf } from '../guards/person.js';
-import { homeBooking } from '../home/index.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { shownBooking } from '../update/index.js';
@@ -40,7 +40,7 @@ async function pageOf(
   const statuses = await deps.store.statuses.latestOf(page.bookings.map((b) => b.trackingNumber));
   return findResults({
     query,
-    bookings: page.bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber))),
+    bookings: page.bookings.map((b) => bookingLine(deps, b, statuses.get(b.trackingNumber))),
     before: cursor?.before ?? 0,
     ...(page.more && lastShown
       ? { next: { query, bookedAt: lastShown.bookedAt.getTime(), trackingNumber: lastShown.trackingNumber } }

@@ -4,10 +4,10 @@ import type { Access, Operation, Refusal, Verdict } from '../../operations/acces
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { firstWord, HELP } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { chosenConversation } from '../kit/global-shortcut.js';
 import { readViewMetadata } from '../kit/ids.js';
 import { type Guard, type Permission, REQUIRED } from '../kit/listener.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { personOf } from './person.js';
 import { partsOf, type RequestParts, type SlackRequest } from './request-parts.js';
 

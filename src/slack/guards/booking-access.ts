@@ -2,8 +2,8 @@
 import type { Operation } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { doing, verdictOn } from './access.js';
 
 /** Who asks, and with what they can be checked (their team and user groups are read through Slack). */

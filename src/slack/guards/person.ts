@@ -1,6 +1,6 @@
 /** The person a request comes from, as the access rule reads them: their id, their Slack team, and their user groups, read through Slack. */
 import type { Access, Person, Scope } from '../../operations/access.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 
 /** How long a person's team, as users.info says it, is trusted: people rarely move between organisations. */
 const TEAM_CACHE_MS = 10 * 60_000;

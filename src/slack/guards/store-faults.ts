@@ -4,8 +4,8 @@ import type { ModalView } from '@slack/types';
 import { StoreUnavailableError } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { section, storeUnavailableText, storeUnavailableView } from '../kit/blocks.js';
-import { postToUser, type SlackClient } from '../kit/delivery.js';
 import { inputBlockIds } from '../kit/forms.js';
+import { postToUser, type SlackClient } from '../runtime/delivery.js';
 import { partsOf, type RequestParts } from './request-parts.js';
 
 /** Answers the request itself, if nobody has yet; false when it was answered already. */

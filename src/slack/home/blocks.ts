@@ -1,11 +1,9 @@
 /** Block Kit for the Home tab and the export modal. */
 import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { StatusEntry } from '../../store/index.js';
 import type { AgeTotals } from '../../waybill/cod-ageing.js';
-import { statusLabel } from '../../waybill/statuses.js';
 import { bookIds } from '../book/index.js';
-import { bookingIds, slackDate, statusLine } from '../booking/index.js';
+import { type BookingLine, bookingBlocks, bookingIds, slackDate } from '../booking/index.js';
 import { bulkIds } from '../bulk/index.js';
 import { findIds } from '../find/index.js';
 import { context, environmentNotice, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
@@ -20,20 +18,6 @@ import { ids } from './ids.js';
 export const HOME_BOOKINGS = 15;
 export const HOME_DRAFTS = 5;
 export const HOME_QUOTES = 5;
-
-export interface HomeBooking {
-  trackingNumber: string;
-  receiver: string;
-  city: string;
-  /** The COD amount with its currency; '' when not cash on delivery. */
-  cod: string;
-  bookedBy: string;
-  bookedAt: Date;
-  /** Who answers for it now. */
-  owner: string;
-  /** Its latest status, as recorded. */
-  status?: StatusEntry;
-}
 
 export interface HomeDraft {
   id: string;
@@ -60,7 +44,7 @@ export interface HomeInput {
   remittanceAllowed?: boolean;
   /** For them: the COD the courier still owes, aged, and the currency to show it in. */
   codOwed?: { ageing: AgeTotals; currency: string };
-  bookings: readonly HomeBooking[];
+  bookings: readonly BookingLine[];
   /** All of today's bookings, of which `bookings` are the latest. */
   bookingsToday: number;
   drafts: readonly HomeDraft[];
@@ -77,38 +61,6 @@ function button(actionId: string, text: string, value?: string, style?: Button['
     ...(value === undefined ? {} : { value }),
     ...(style ? { style } : {}),
   };
-}
-
-/** A booking's line (receiver, city, COD, who booked it, when, its status) with these buttons under it. */
-export function bookingBlocks(
-  booking: HomeBooking,
-  buttons: readonly (readonly [actionId: string, text: string])[],
-): KnownBlock[] {
-  const where = [booking.receiver, booking.city].filter(Boolean).map(escapeMrkdwn).join(', ');
-  const cod = booking.cod ? `  ·  COD ${escapeMrkdwn(booking.cod)}` : '';
-  const actions: ActionsBlock = {
-    type: 'actions',
-    elements: buttons.map(([actionId, text]) => button(actionId, text, booking.trackingNumber)),
-  };
-  return [
-    section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)} · owner <@${booking.owner}>` +
-        (booking.status ? `\n${statusLine(booking.status)}` : ''),
-    ),
-    actions,
-  ];
-}
-
-/**
- * A booking where its details may not be shown (a public place other than its own conversation, by
- * the access rule): its number and status only.
- */
-export function bookingNumberBlocks(booking: Pick<HomeBooking, 'trackingNumber' | 'status'>): KnownBlock[] {
-  const status = booking.status ? statusLabel(booking.status.status, booking.status.reason) : 'Booked';
-  return [
-    section(`\`${escapeMrkdwn(booking.trackingNumber)}\` · ${escapeMrkdwn(status)}`),
-    context('Booked in another conversation: its details are shown there, or to each person privately.'),
-  ];
 }
 
 /** The finance section: what the courier still owes of our COD, by days since delivery. */

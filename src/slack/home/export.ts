@@ -9,8 +9,8 @@ import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js
 import { bookingRemittances } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { scopeOf } from '../guards/person.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { uploadStreamToUser } from '../kit/files.js';
+import type { SlackClient } from '../runtime/delivery.js';
 
 /** A year and a day: a whole leap year, and never an unbounded read of the audit trail. */
 export const MAX_EXPORT_DAYS = 366;

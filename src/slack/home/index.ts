@@ -5,10 +5,8 @@ import type { Core } from '../core.js';
 import * as exportRange from './export-range.js';
 import * as opened from './opened.js';
 
-export { bookingBlocks, bookingNumberBlocks } from './blocks.js';
 export { parseExportRange } from './export.js';
 export { exportVerb } from './export-range.js';
-export { homeBooking } from './send.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [opened, exportRange]) listener.register(app, deps);

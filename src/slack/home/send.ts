@@ -1,24 +1,18 @@
 /** The Home tab of one person, from the store: today's bookings, their unfinished ones, their quotes; published. */
 import { scopeChannels } from '../../operations/access.js';
-import type { AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
+import type { AuditEntry } from '../../store/index.js';
 import { ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { attentionHomeBlocks } from '../attention/index.js';
 import { openBookingDrafts } from '../book/index.js';
+import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { personOf } from '../guards/person.js';
 import { formatMoney } from '../kit/blocks.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { outstandingCod } from '../remittance/index.js';
-import {
-  HOME_BOOKINGS,
-  HOME_DRAFTS,
-  HOME_QUOTES,
-  type HomeBooking,
-  type HomeQuote,
-  homeView,
-} from './blocks.js';
+import type { SlackClient } from '../runtime/delivery.js';
+import { HOME_BOOKINGS, HOME_DRAFTS, HOME_QUOTES, type HomeQuote, homeView } from './blocks.js';
 
 /** The day `instant` falls on in the waybill's time zone, as [start, start of the next day). */
 export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date } {
@@ -31,28 +25,6 @@ export function dayOf(instant: Date, timeZone: string): { from: Date; to: Date }
 
 /** What a Home tab is drawn from: who may do what, the store, the settings, the clock. */
 type HomeSources = Pick<Core, 'access' | 'store' | 'waybill' | 'bot' | 'now'>;
-
-export function homeBooking(
-  deps: Pick<Core, 'waybill'>,
-  stored: BookingRecord,
-  status: StatusEntry | undefined,
-): HomeBooking {
-  const { catalog, currency } = deps.waybill;
-  const booking = stored.record;
-  const consignee = fieldOf(booking, 'consignee');
-  const isCod = fieldOf(booking, 'paymentMethod') === catalog.codPaymentMethod;
-  const amount = stringOf(fieldOf(booking, 'codAmount'));
-  return {
-    trackingNumber: stored.trackingNumber,
-    receiver: stringOf(fieldOf(consignee, 'name')),
-    city: stringOf(fieldOf(consignee, 'city')),
-    cod: isCod && amount ? formatMoney(amount, currency) : '',
-    bookedBy: stored.bookedBy,
-    bookedAt: stored.bookedAt,
-    owner: stored.ownerId,
-    ...(status ? { status } : {}),
-  };
-}
 
 /** A quote as the audit trail keeps it: the request sent and the price that came back. */
 function homeQuote(entry: AuditEntry, currency: string): HomeQuote {
@@ -108,7 +80,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     bulkAllowed: bulkAllowed.ok,
     remittanceAllowed: remittanceAllowed.ok,
     ...(owed ? { codOwed: { ageing: ageCod(owed.bookings), currency: deps.waybill.currency } } : {}),
-    bookings: bookings.map((booking) => homeBooking(deps, booking, statuses.get(booking.trackingNumber))),
+    bookings: bookings.map((booking) => bookingLine(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,
     attention,

@@ -1,7 +1,9 @@
 /** How a slash command's words are read: the helpers every command's grammar uses, the same for the access guard and the command. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { Core } from '../core.js';
 import type { Permission } from './listener.js';
+import { openModalSoon } from './modal.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 /** The first word of a command's text, in lower case (verbs are read in any case: "Show", as phones type it). */
@@ -119,4 +121,22 @@ function editDistance(a: string, b: string): number {
     }
   }
   return (rows[a.length] as number[])[b.length] as number;
+}
+
+/**
+ * A command's form, opened after the ack, or (a string) why there is none, said in the ack itself.
+ * `again` says what to type when Slack was too slow to open it.
+ */
+export async function answerWithForm(
+  deps: Pick<Core, 'inFlight' | 'logger'>,
+  { ack, client, command, respond }: CommandArgs,
+  again: string,
+  form: (() => ModalView | Promise<ModalView>) | string,
+): Promise<void> {
+  if (typeof form === 'string') {
+    await ack({ response_type: 'ephemeral', text: form });
+    return;
+  }
+  await ack();
+  openModalSoon(deps, client, { triggerId: command.trigger_id, respond, again, view: form });
 }

@@ -1,8 +1,8 @@
 /** A file chosen in a modal, and the channel its result goes to: the blocks, the choice read back on submission. */
 import type { InputBlock } from '@slack/types';
 import type { Core } from '../core.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { plain } from './blocks.js';
-import type { SlackClient } from './delivery.js';
 import { downloadFile } from './files.js';
 import { getPath, VALUE_ACTION } from './forms.js';
 import { chosenConversation, DESTINATION_BLOCK } from './global-shortcut.js';

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import type { SlackClient } from './delivery.js';
-import { slackErrorCode } from './slack-errors.js';
+import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 
 /** Why a file could not be had, in words for the person who chose it. */
 export class FileNotReadError extends Error {

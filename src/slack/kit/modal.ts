@@ -3,11 +3,10 @@ import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { StoreUnavailableError } from '../../store/index.js';
 import type { Core } from '../core.js';
+import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 import { storeUnavailableText } from './blocks.js';
-import type { CommandArgs } from './command-request.js';
-import type { SlackClient } from './delivery.js';
 import { escapeMrkdwn } from './mrkdwn.js';
-import { slackErrorCode } from './slack-errors.js';
 
 /**
  * Replaces what a modal shows. False when the user has closed it (not_found), so the caller can
@@ -128,22 +127,4 @@ export async function sendFromButton(
   });
   if (!step.started) await showInModal(client, view.id, step.view);
   if (step.work) deps.inFlight.run(operation, step.work, { client, userId, viewId: view.id });
-}
-
-/**
- * A command's form, opened after the ack, or (a string) why there is none, said in the ack itself.
- * `again` says what to type when Slack was too slow to open it.
- */
-export async function answerWithForm(
-  deps: Pick<Core, 'inFlight' | 'logger'>,
-  { ack, client, command, respond }: CommandArgs,
-  again: string,
-  form: (() => ModalView | Promise<ModalView>) | string,
-): Promise<void> {
-  if (typeof form === 'string') {
-    await ack({ response_type: 'ephemeral', text: form });
-    return;
-  }
-  await ack();
-  openModalSoon(deps, client, { triggerId: command.trigger_id, respond, again, view: form });
 }

@@ -17,10 +17,10 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { scopeOf } from '../guards/person.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick } from '../kit/listener.js';
-import { slackErrorCode } from '../kit/slack-errors.js';
+import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 import { manifestComment, unprintableNote } from './blocks.js';
 import { ids } from './ids.js';
 

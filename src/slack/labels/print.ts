@@ -6,11 +6,11 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { type Upload, uploadFile, uploadToUser } from '../kit/files.js';
 import { ackNow, type ButtonClick, type TellClicker, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { slackErrorCode } from '../kit/slack-errors.js';
+import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 import {
   importLabelsComment,
   labelsComment,

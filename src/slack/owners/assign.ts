@@ -3,7 +3,7 @@
 import { cardPlaces, redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { alreadyOwnedText, assignedText, assignUsage, handedOverText, ownerThreadText } from './blocks.js';
 
 /** A Slack member ID, as a mention and the people picker give it. */

@@ -7,7 +7,6 @@ import type { QuoteResult } from '../../waybill/responses.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
 import { packageVolume } from '../../waybill/wire.js';
 import { partyPicker } from '../addresses/index.js';
-import { bookIds } from '../book/index.js';
 import {
   context,
   environmentNotice,
@@ -208,7 +207,7 @@ export function quoteMessage(input: QuoteMessageInput): { text: string; blocks: 
         elements: [
           {
             type: 'button',
-            action_id: bookIds.bookFromQuote,
+            action_id: ids.bookFromQuote,
             text: plain('Book this'),
             value: input.quoteId,
             style: 'primary',

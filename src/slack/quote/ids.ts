@@ -13,4 +13,6 @@ export const ids = {
   quoteParty: 'quote_party',
   /** The Home tab's New quote: the shortcut's first view, from a button. */
   quoteFromHome: 'quote_from_home',
+  /** Book this, on a posted price: /book answers it. */
+  bookFromQuote: 'book_from_quote',
 } as const;

@@ -1,6 +1,6 @@
 /** A saved party chosen in the quote form's type-ahead: its place filled in, the rest kept as typed. */
 import type { App, BlockAction, ExternalSelectAction } from '@slack/bolt';
-import { fillParty, partyGoneNotice, partyOfPicker } from '../addresses/index.js';
+import { fillParty, partyGoneNotice, partyOfPicker, partyOptionsAnswer } from '../addresses/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
@@ -14,6 +14,12 @@ import { quoteForm } from './steps.js';
 
 /** The form shown again with the party's place (a quote has no names or phones); everything stays editable. */
 export function register(app: App, deps: Core): void {
+  // The menu's options: the address book answers them.
+  app.options<'block_suggestion'>(
+    { type: 'block_suggestion', action_id: ids.quoteParty },
+    requires(deps, 'quote'),
+    partyOptionsAnswer(deps),
+  );
   const paths = new Set(sectionFields(quoteSpec(deps).sections).map((field) => field.path));
   app.action<BlockAction<ExternalSelectAction>, DraftContext<QuoteDraft>>(
     ids.quoteParty,

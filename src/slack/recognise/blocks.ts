@@ -1,7 +1,6 @@
 /** The compact reply to a message naming tracking numbers: a few bookings with the card's buttons, and Show all. */
 import type { KnownBlock } from '@slack/types';
-import { bookingIds } from '../booking/index.js';
-import { bookingBlocks, type homeBooking } from '../home/index.js';
+import { type BookingLine, bookingBlocks, bookingIds } from '../booking/index.js';
 import { plain, section } from '../kit/blocks.js';
 import { ids } from './ids.js';
 
@@ -18,7 +17,7 @@ export const CARD_BUTTONS = [
   [bookingIds.labelsPrint, 'Print labels'],
 ] as const;
 
-type Shown = ReturnType<typeof homeBooking>;
+type Shown = BookingLine;
 
 /** The first REPLY_SHOWN bookings; "and N more" with Show all (its value: every tracking number). */
 export function recognisedReply(bookings: readonly Shown[]): { text: string; blocks: KnownBlock[] } {

@@ -2,10 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { Access, Person } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
+import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { personOf, scopeOf } from '../guards/person.js';
-import { homeBooking } from '../home/index.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { allRecognised, MESSAGE_NUMBERS_MAX, recognisedReply } from './blocks.js';
 import { ids } from './ids.js';
@@ -48,7 +48,7 @@ export async function sorted(
 /** Bookings as their lines are drawn: with their latest status. */
 export async function shown(deps: Pick<Core, 'store' | 'waybill'>, bookings: readonly BookingRecord[]) {
   const statuses = await deps.store.statuses.latestOf(bookings.map((b) => b.trackingNumber));
-  return bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber)));
+  return bookings.map((b) => bookingLine(deps, b, statuses.get(b.trackingNumber)));
 }
 
 interface ChannelMessage {

@@ -1,10 +1,10 @@
 /** Links to the courier's tracking page (TRACKING_URL_TEMPLATE) unfurled as the booking, through link_shared and chat.unfurl. */
 import type { App } from '@slack/bolt';
 import type { BookingRecord } from '../../store/index.js';
+import { bookingBlocks, bookingNumberBlocks } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { scopeOf } from '../guards/person.js';
-import { bookingBlocks, bookingNumberBlocks } from '../home/index.js';
 import { CARD_BUTTONS, MESSAGE_NUMBERS_MAX } from './blocks.js';
 import { shown } from './message.js';
 

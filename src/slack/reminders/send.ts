@@ -8,7 +8,7 @@ import type { AttentionItem } from '../../operations/attention.js';
 import { planReminders, type ReminderPlan, reminderId } from '../../operations/reminders.js';
 import { attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { escalationMessage, reminderMessage } from './blocks.js';
 
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */

@@ -4,9 +4,9 @@ import { MAX_REMITTANCE_LINES } from '../../operations/remittance.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { openModalSoon, type Respond } from '../kit/modal.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { remittanceModal } from './blocks.js';
 import { ids } from './ids.js';
 

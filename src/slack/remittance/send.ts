@@ -6,16 +6,16 @@ import { zonedDateAndTime } from '../../waybill/dates.js';
 import { redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { storeUnavailableText } from '../kit/blocks.js';
+import { type ChosenFile, downloadChosenFile } from '../kit/file-input.js';
+import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
+import { showInModal } from '../kit/modal.js';
 import {
   type Delivered,
   deliveredNote,
   type Message,
   postToChannel,
   type SlackClient,
-} from '../kit/delivery.js';
-import { type ChosenFile, downloadChosenFile } from '../kit/file-input.js';
-import { FileNotReadError, uploadFile, uploadToUser } from '../kit/files.js';
-import { showInModal } from '../kit/modal.js';
+} from '../runtime/delivery.js';
 import {
   alreadyReconciledView,
   notReconciledView,

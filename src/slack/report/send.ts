@@ -6,8 +6,8 @@
 import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { lateNote, localNow } from '../digest/index.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { uploadFile } from '../kit/files.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 

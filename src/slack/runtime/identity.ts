@@ -2,10 +2,10 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from 'pino';
 import type { SlackConfig } from '../../config.js';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../settings-error.js';
 import { StartupError, unreachableReason } from '../../startup.js';
-import { slackErrorCode } from '../kit/slack-errors.js';
 import { boltLogger } from './bolt-logger.js';
+import { slackErrorCode } from './slack-errors.js';
 
 /** Each try's bound: without one, a Slack that takes the connection and never answers holds the start for ever. */
 const TRY_TIMEOUT_MS = 3000;

@@ -1,7 +1,7 @@
 /** Work started after Slack was acknowledged, tracked so a stop and the tests can wait for it. */
 import type { Logger } from 'pino';
-import { postToUser, type SlackClient } from '../kit/delivery.js';
-import { slackErrorCode } from '../kit/slack-errors.js';
+import { postToUser, type SlackClient } from './delivery.js';
+import { slackErrorCode } from './slack-errors.js';
 
 /**
  * How long work after an ack may be held back while other requests wait for theirs. Under it, a

@@ -3,7 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import { checkStatus } from '../../operations/status.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { historyBlocks } from './blocks.js';
 import { recordAndTell, type StatusDeps } from './send.js';
 import { readStatusWords, statusUsage } from './words.js';

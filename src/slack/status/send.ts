@@ -4,8 +4,8 @@ import type { StatusEntry } from '../../store/index.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
-import type { SlackClient } from '../kit/delivery.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { recordedText, statusThreadMessage } from './blocks.js';
 
 /**

@@ -3,7 +3,7 @@ import type { App } from '@slack/bolt';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
 import { stepActor } from '../guards/request-parts.js';
-import type { SlackClient } from '../kit/delivery.js';
+import type { SlackClient } from '../runtime/delivery.js';
 import { checkStatus, readStatusWords, recordStatus, tellCards, usualWords } from '../status/index.js';
 import { ids } from './ids.js';
 import type { GivenInputs } from './inputs.js';

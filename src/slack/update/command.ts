@@ -3,8 +3,12 @@ import type { KnownBlock } from '@slack/types';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { type Asker, refusalOnBooking, unseenText } from '../guards/booking-access.js';
-import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
-import { answerWithForm } from '../kit/modal.js';
+import {
+  answerWithForm,
+  type CommandAnswer,
+  trackingNumberFirst,
+  waybillVerb,
+} from '../kit/command-request.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { statusOfBooking } from '../status/index.js';
 import { createUpdateDraft, type UpdateDeps, unknownWaybillText } from './draft.js';

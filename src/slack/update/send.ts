@@ -8,11 +8,11 @@ import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
 import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
 import { notice } from '../kit/blocks.js';
-import { postToChannel, postToUser, type SlackClient } from '../kit/delivery.js';
 import { viewMetadata } from '../kit/ids.js';
 import { type SendStep, showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
+import { postToChannel, postToUser, type SlackClient } from '../runtime/delivery.js';
 import {
   changesMessage,
   type UpdateShown,

@@ -6,9 +6,9 @@
  * Prints one line with the base address on stdout; one line per request on stderr. Never prints the token.
  */
 
-import { ConfigError } from '../../config.js';
-import { exitOnStartupFailure, listenFailure } from '../../startup.js';
-import { startSandbox } from './server.js';
+import { ConfigError } from './settings-error.js';
+import { exitOnStartupFailure, listenFailure } from './startup.js';
+import { startSandbox } from './waybill/sandbox/server.js';
 
 const DEFAULT_TOKEN = 'sandbox-token';
 
