@@ -179,14 +179,12 @@ describe('manifest.yml', () => {
       expect(command.url).toBeUndefined();
     }
     const hints = Object.fromEntries(commands.map((c) => [c.command, c.usage_hint]));
-    expect(hints['/waybill']).toBe(
-      'show | update | rebook | label <tracking number> [pdf|zpl] | find <words> | status <tracking number> <status> [note] | assign <tracking number> @person | addresses [name, phone or city] | export <from>..<to> | manifest [day] | digest | attention | remittance | cod | report [from..to] | recognise on|off | help',
-    );
     // Every subcommand `/waybill help` names is in the hint Slack shows as the dispatcher types.
-    const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1]);
+    const helpVerbs = [...waybillHelp().matchAll(/`\/waybill (\w+)/g)].map((match) => match[1] as string);
     expect(helpVerbs.length).toBeGreaterThan(8);
     const hintVerbs = (hints['/waybill'] ?? '').split(/[|\s]+/);
-    expect(helpVerbs.filter((verb) => !hintVerbs.includes(verb as string))).toEqual([]);
+    for (const verb of helpVerbs)
+      expect(hintVerbs, `add \`${verb}\` to the usage_hint of /waybill in manifest.yml`).toContain(verb);
     expect(hints['/book']).toBe('[import | help]');
     expect(hints['/quote']).toMatch(/weight=2\.5 to_postal=1200 .*\| help$/);
   });

@@ -94,10 +94,17 @@ describe('src/slack layout', () => {
   it.each(features)('in %s only register takes the whole core', (feature) => {
     const whole = (line: string) => /:\s*Core\b(?!\[)/.test(line);
     const registers = (line: string) => /\bfunction register\(/.test(line);
-    // The check finds what it is for: a feature's register takes it (attention and booking register nothing).
-    expect(linesOf(feature, (line) => whole(line) && registers(line)).length > 0).toBe(
-      !['attention', 'booking'].includes(feature),
-    );
+    // As CONTRIBUTING says: a feature with listeners or jobs has a register, which takes the whole core;
+    // one with neither (the booking card, attention's lists) has none.
+    const listens = (line: string) =>
+      /\bapp\.(?:action|view|command|shortcut|options|event|function|message)\b|\bjobs\.add\(/.test(line);
+    const hasRegister = linesOf(feature, (line) => whole(line) && registers(line)).length > 0;
+    expect(
+      hasRegister,
+      hasRegister
+        ? `${feature} has a register but no listener or job: remove it`
+        : `${feature} has listeners or jobs: give its index.ts a register(app, core) and call it from bot.ts`,
+    ).toBe(linesOf(feature, listens).length > 0);
     expect(linesOf(feature, (line) => whole(line) && !registers(line))).toEqual([]);
   });
 
