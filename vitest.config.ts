@@ -72,8 +72,10 @@ export default defineConfig({
     ...running,
     include: ['test/**/*.test.ts'],
     sequence: { sequencer: LongestFirst },
-    // The bundled children, the PostgreSQL database store tests copy, and the SQLite file bots copy.
+    // The run's temporary folder, the bundled children, the PostgreSQL database store tests copy, and the SQLite file bots copy.
     globalSetup: [
+      // First, so its folder is the last thing removed.
+      'test/support/run-tmp.ts',
       'test/support/bundles.ts',
       'test/support/postgres-template.ts',
       'test/support/sqlite-template.ts',
