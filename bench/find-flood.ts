@@ -2,7 +2,8 @@
  * Issue 44's flood of `/waybill find` on the big store: 100 people at once ask for a word every tenth
  * booking has, from a channel whose bookings are none of them (the worst case of the channel rule),
  * through the bot's HTTP receiver, while another dispatcher looks up one booking again and again.
- * Every find is acknowledged at once and answered through its response URL.
+ * Every find is acknowledged at once and answered through its response URL. The bot runs in the
+ * bench's own process, beside the client sending the flood: the figures include the client's work.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,8 @@ import { percentile } from './lib.js';
 
 /** Finds sent at once. */
 export const FLOOD_FINDS = 100;
+/** Finds sent one at a time before the flood. */
+const WARM_UP = 20;
 /** Issue 44's targets: every find acknowledged within 1 s, and others' acknowledgements within 1 s p99. */
 const ACK_TARGET_MS = 1000;
 
@@ -74,6 +77,19 @@ export async function measureFindFlood(
     return performance.now() - start;
   };
   try {
+    // Warmed first, as the acknowledgement phases are: the flood measures a running bot, not its JIT.
+    for (let i = 0; i < WARM_UP; i++) {
+      await timedPost(
+        slashCommandBody({
+          command: '/waybill',
+          text: 'find maria',
+          user_id: 'UWARM',
+          channel_id: 'CPUBLIC1',
+          response_url: fake.responseUrl(`commands/warm/${i}`),
+        }),
+      );
+    }
+    await deps.inFlight.idle();
     const begun = performance.now();
     let flooding = true;
     const finds = Promise.all(

@@ -60,7 +60,33 @@ export interface InstanceReport {
   warnOrErrorLogLines: number;
   /** Dispatchers told "the database is not answering" (the bench's database always answers). */
   toldDatabaseDown: number;
+  /** The first replica's memory after each start-up step (its /metrics), in MB. */
+  startupMemory?: StartupMemory[];
   phases: PhaseReport[];
+}
+
+export interface StartupMemory {
+  step: string;
+  rssMB: number;
+  heapMB: number;
+  externalMB: number;
+}
+
+/** The memory after each start-up step, as the bot's /metrics gives it, in the order the steps came. */
+async function startupMemoryOf(started: Started): Promise<StartupMemory[]> {
+  const text = await (await fetch(started.metricsUrl)).text();
+  const steps = new Map<string, StartupMemory>();
+  for (const [, step = '', kind, bytes] of text.matchAll(
+    /^waybill_startup_memory_bytes\{step="([^"]+)",kind="(rss|heap|external)"\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/gm,
+  )) {
+    const row = steps.get(step) ?? { step, rssMB: 0, heapMB: 0, externalMB: 0 };
+    const mb = Math.round((Number(bytes) / 1048576) * 10) / 10;
+    if (kind === 'rss') row.rssMB = mb;
+    else if (kind === 'heap') row.heapMB = mb;
+    else row.externalMB = mb;
+    steps.set(step, row);
+  }
+  return [...steps.values()];
 }
 
 export interface Context {
@@ -192,6 +218,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       );
     }, quoteWait);
 
+    const startupMemory = started[0] ? await startupMemoryOf(started[0]) : [];
     // Stop (the bot finishes what is in flight), then count everything that reached Slack.
     const stopped = await Promise.all(started.map((s) => stopProcess(s, latencyMs + 25_000)));
     const final = new CallIndex(fake).update();
@@ -243,6 +270,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       exit: [...new Set(stopped.map((s) => s.exit))].join(' '),
       warnOrErrorLogLines: stopped.reduce((sum, s) => sum + s.warnOrErrorLogLines, 0),
       toldDatabaseDown: stopped.reduce((sum, s) => sum + s.toldDatabaseDown, 0),
+      startupMemory,
       phases: [
         commandPhase,
         { name: 'quote submission', ack: quoteAcks, ackInBotP99Ms: quoteAcksInBot, results: quoteResults },

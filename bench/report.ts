@@ -240,6 +240,26 @@ export function render(report: {
       ]),
     ]),
   );
+  const memory = report.instances.find((i) => i.startupMemory?.length)?.startupMemory ?? [];
+  if (memory.length > 0) {
+    out.push('');
+    out.push(
+      "The bot's memory after each start-up step (MB; the first step holds Node, Bolt and every module the bundle loads)",
+    );
+    out.push(
+      table([
+        ['step', 'RSS', '+RSS', 'V8 heap', '+heap', 'external'],
+        ...memory.map((m, i) => [
+          m.step,
+          m.rssMB,
+          i === 0 ? '' : Math.round((m.rssMB - (memory[i - 1]?.rssMB ?? 0)) * 10) / 10,
+          m.heapMB,
+          i === 0 ? '' : Math.round((m.heapMB - (memory[i - 1]?.heapMB ?? 0)) * 10) / 10,
+          m.externalMB,
+        ]),
+      ]),
+    );
+  }
   out.push('');
   out.push(sideBySide(report.instances));
   out.push('');

@@ -38,8 +38,12 @@ async function main(): Promise<void> {
   logger.info({ upstream: waybill.env }, `Waybill bot starting against ${environmentWords[waybill.env]}`);
 
   const metrics = new Metrics();
+  // Each step's memory, for /metrics and the bench's breakdown (bench/README.md).
+  const step = (name: string) => metrics.startupStep(name);
+  step('modules loaded, settings read');
   const { teamId, ...identity } = await identifyBot(slack, logger);
   const upstream = await connectUpstream(waybill, logger, (operation) => metrics.courierCall(operation));
+  step('courier connected');
   const store = await openStore({
     ...bot.database,
     onBackgroundError: (err) =>
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
     throw databaseFailure(bot.database, err);
   });
   logger.info({ database: store.location, replica: store.replica.id }, 'store open');
+  step('store open');
   const deps = createCore({
     waybill,
     courier: upstream.client,
@@ -73,6 +78,7 @@ async function main(): Promise<void> {
   // Bookings through other replicas redraw the Home tabs this one keeps current.
   await deps.activity.follow();
   const { server, port } = await startReceiving(app, slack);
+  step('listeners registered, receiving');
   starting.ready(logger);
   // Calls abandoned by a replica that is gone (this one's last run, say) are reported from now on.
   const keeping = keepStore({
@@ -116,7 +122,10 @@ async function main(): Promise<void> {
   );
   // Once ready, in slices between requests: the place list's type-ahead indexes, which the first
   // country-wide barangay search would otherwise build while a dispatcher's keystroke waits.
-  void warmPlaces().catch((err: unknown) => logger.warn({ err }, 'place list warm-up failed'));
+  void warmPlaces().then(
+    () => step('place list and its type-ahead indexes'),
+    (err: unknown) => logger.warn({ err }, 'place list warm-up failed'),
+  );
 }
 
 main().catch(exitOnStartupFailure);

@@ -76,6 +76,12 @@ export class Metrics {
     labelNames: ['method'] as const,
     registers: [this.registry],
   });
+  readonly startupMemory = new Gauge({
+    name: 'waybill_startup_memory_bytes',
+    help: "The process's memory after each start-up step (rss, heap: V8's heap in use, external: buffers and native objects), so a change that adds memory shows which step grew",
+    labelNames: ['step', 'kind'] as const,
+    registers: [this.registry],
+  });
   readonly bulkRows = new Counter({
     name: 'waybill_bulk_rows_total',
     help: 'Rows of bulk bookings taken through the booking path, by outcome (booked, already booked, failed, unknown)',
@@ -110,6 +116,14 @@ export class Metrics {
         this.set(metrics.sources?.pool()?.waiting ?? 0);
       },
     });
+  }
+
+  /** The memory as it stands after `step` of start-up (in order: each step's cost is its rise over the one before). */
+  startupStep(step: string): void {
+    const { rss, heapUsed, external } = process.memoryUsage();
+    this.startupMemory.set({ step, kind: 'rss' }, rss);
+    this.startupMemory.set({ step, kind: 'heap' }, heapUsed);
+    this.startupMemory.set({ step, kind: 'external' }, external);
   }
 
   /** Where the scraped gauges read from, once the store is open. */

@@ -81,7 +81,15 @@ describe('HTTP mode, the entry point: /metrics only on HEALTH_PORT, never on the
     ) as { mode: string; healthPort: number };
     expect(ready.mode).toBe('http');
     const healthOrigin = `http://127.0.0.1:${ready.healthPort}`;
-    expect(await probe(healthOrigin, '/metrics')).toMatch(/^200 .*waybill_slack_requests_total/s);
+    const scraped = await probe(healthOrigin, '/metrics');
+    expect(scraped).toMatch(/^200 .*waybill_slack_requests_total/s);
+    // The memory after each start-up step, for the bench's breakdown: each step's RSS at least Node's own.
+    for (const step of ['modules loaded, settings read', 'store open', 'listeners registered, receiving']) {
+      const rss = new RegExp(`waybill_startup_memory_bytes\\{step="${step}",kind="rss"\\} (\\d+)`).exec(
+        scraped,
+      );
+      expect(Number(rss?.[1]), step).toBeGreaterThan(20 * 1024 * 1024);
+    }
     for (const origin of [healthOrigin, withHealthPort.origin, withoutHealthPort.origin])
       expect(await probe(origin, '/readyz')).toBe('200 ok');
     for (const origin of [withHealthPort.origin, withoutHealthPort.origin])
