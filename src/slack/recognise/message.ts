@@ -85,11 +85,21 @@ export function register(app: App, deps: Core): void {
     // In the order the message names them.
     const replied = numbers.flatMap((n) => allowed.filter((b) => b.trackingNumber === n && fresh.has(n)));
     if (replied.length === 0) return;
-    await client.chat.postMessage({
-      channel,
-      thread_ts: thread,
-      ...recognisedReply(await shown(deps, replied)),
-    });
+    try {
+      await client.chat.postMessage({
+        channel,
+        thread_ts: thread,
+        ...recognisedReply(await shown(deps, replied)),
+      });
+    } catch (err) {
+      // Not answered after all: the next mention in the thread may try again.
+      await deps.store.recognition.release(
+        channel,
+        thread,
+        replied.map((b) => b.trackingNumber),
+      );
+      throw err;
+    }
   });
 
   app.action<ButtonClick, Told>(
