@@ -458,3 +458,18 @@ describe('find_waybill', () => {
     }
   });
 });
+
+describe('steps the bot does not provide', () => {
+  it('ends a step it does not know with completeError naming the step, never leaving it hanging', async () => {
+    bot = await startTestBot();
+    const { response, completion } = await bot.step({
+      callbackId: 'steal_all',
+      inputs: { requested_by: 'UDISPATCH' },
+    });
+    expect(response.status).toBe(200);
+    expect(completion.method).toBe('functions.completeError');
+    expect(String(completion.body.error)).toContain('steal_all');
+    expect(completion.token).toMatch(/^xwfp-/);
+    expect(bot.sandbox.received).toEqual([]);
+  });
+});
