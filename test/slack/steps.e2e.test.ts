@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import { functionExecutedEvent } from '../../fakes/slack-requests.js';
 import { openStore } from '../../src/store/index.js';
 import { parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
@@ -459,7 +460,7 @@ describe('find_waybill', () => {
   });
 });
 
-describe('steps the bot does not provide', () => {
+describe('steps the bot does not provide, and malformed step events', () => {
   it('ends a step it does not know with completeError naming the step, never leaving it hanging', async () => {
     bot = await startTestBot();
     const { response, completion } = await bot.step({
@@ -471,5 +472,24 @@ describe('steps the bot does not provide', () => {
     expect(String(completion.body.error)).toContain('steal_all');
     expect(completion.token).toMatch(/^xwfp-/);
     expect(bot.sandbox.received).toEqual([]);
+  });
+
+  it('answers 400 to a step event without its execution id or its function, as to any malformed request', async () => {
+    bot = await startTestBot();
+    const step = functionExecutedEvent({ callbackId: ids.stepQuote, inputs: quoteInputs });
+    const { function_execution_id: _, ...noExecution } = step;
+    for (const event of [
+      noExecution,
+      { ...step, function: null },
+      { ...step, function: { callback_id: 7 } },
+    ]) {
+      const response = await bot.event(event);
+      expect(response.status, JSON.stringify(event).slice(0, 80)).toBe(400);
+    }
+    expect(bot.fake.callsTo('functions.completeSuccess')).toEqual([]);
+    expect(bot.sandbox.received).toEqual([]);
+    // Still serving.
+    const { completion } = await bot.step({ callbackId: ids.stepQuote, inputs: quoteInputs });
+    expect(completion.method).toBe('functions.completeSuccess');
   });
 });
