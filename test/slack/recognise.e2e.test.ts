@@ -342,3 +342,35 @@ it('ordinary messages: no Slack call, no store write, and only our numbers read'
   expect(bot.fake.calls.length).toBe(calls);
   expect(writes).toEqual([]);
 });
+
+it('message and link_shared events holding fields of another type are read as untrusted input: no failure, nothing said', async () => {
+  bot = await startTestBot({ env: { TRACKING_URL_TEMPLATE: TEMPLATE } });
+  const number = await booked(bot);
+  await bot.command('/waybill', 'recognise on', { channel_id: 'CORDERS' });
+  const calls = bot.fake.calls.length;
+  const logged = bot.logs.length;
+  const page = TEMPLATE.replace('{tn}', number);
+  const base = { channel: 'CORDERS', user: 'UDISPATCH', message_ts: nextTs() };
+  for (const event of [
+    { type: 'message', channel: 'CORDERS', user: 'UDISPATCH', ts: nextTs(), text: null },
+    { type: 'message', channel: 'CORDERS', user: 'UDISPATCH', ts: nextTs(), text: { number } },
+    { type: 'message', channel: 'CORDERS', user: { id: 'UDISPATCH' }, ts: nextTs(), text: number },
+    { type: 'link_shared', ...base, links: { url: page } },
+    { type: 'link_shared', ...base, links: [null, { url: page }] },
+    { type: 'link_shared', ...base, links: [{ url: 7 }] },
+  ]) {
+    const response = await bot.event(event);
+    expect(response.status).toBe(200);
+  }
+  await bot.idle();
+  expect(bot.fake.calls.slice(calls).map((c) => c.method)).toEqual([]);
+  const failures = bot.logs
+    .slice(logged)
+    .filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+  expect(failures).toEqual([]);
+  // Well-formed ones are still answered.
+  const asked = await say(bot, `${number}?`);
+  await bot.fake.waitFor('chat.postMessage', (c) => c.body.thread_ts === asked);
+  await linksShared(bot, [page]);
+  await bot.fake.waitFor('chat.unfurl');
+});

@@ -1,5 +1,6 @@
 /** Messages naming our tracking numbers, where recognition is on: one compact reply in the thread; and its Show all. */
 import type { App } from '@slack/bolt';
+import { z } from 'zod';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires, verdictOn } from '../guards/access.js';
@@ -48,23 +49,26 @@ export async function shown(deps: Pick<Core, 'store' | 'waybill'>, bookings: rea
   return bookings.map((b) => homeBooking(deps, b, statuses.get(b.trackingNumber)));
 }
 
-interface ChannelMessage {
-  subtype?: string;
-  bot_id?: string;
-  user?: string;
-  text?: string;
-  channel?: string;
-  ts?: string;
-  thread_ts?: string;
-}
+/** The fields of a message event read, as untrusted input: a message holding one of another type is not answered. */
+const channelMessage = z.object({
+  subtype: z.string().optional(),
+  bot_id: z.string().nullish(),
+  user: z.string().min(1),
+  text: z.string().optional(),
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+  thread_ts: z.string().optional(),
+});
 
 export function register(app: App, deps: Core): void {
   const pattern = trackingPattern(deps.bot.trackingPrefix);
   // Anyone's message may name a number: who may see what is checked on the bookings found.
   app.event('message', requires(deps, 'nothing'), async ({ event, client }) => {
-    const message = event as ChannelMessage;
+    const read = channelMessage.safeParse(event);
+    if (!read.success) return;
+    const message = read.data;
     // Edits, deletions, joins and bots' messages (ours too) carry a subtype or a bot id: never answered.
-    if (message.subtype || message.bot_id || !message.user || !message.channel || !message.ts) return;
+    if (message.subtype || message.bot_id) return;
     const numbers = numbersIn(message.text ?? '', pattern);
     if (numbers.length === 0) return;
     const thread = message.thread_ts ?? message.ts;
