@@ -270,6 +270,17 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
       inputs: { ...bookInputs, sender_profile: 'nobody' },
     });
     expect(String(profile.completion.body.error)).toMatch(/^sender_profile: Unknown sender profile "nobody"/);
+    // Today is 2026-11-23 in the courier's time zone (the harness's clock, Asia/Manila).
+    for (const past of ['1990-01-01', '2026-11-22']) {
+      const { completion } = await bot.step({
+        callbackId: ids.stepBook,
+        inputs: { ...bookInputs, pickup_date: past },
+      });
+      expect(completion.method).toBe('functions.completeError');
+      expect(String(completion.body.error)).toBe(
+        'pickup_date: Pickup date must be today (2026-11-23) or later',
+      );
+    }
     expect(bot.sandbox.received).toEqual([]);
   });
 

@@ -95,10 +95,15 @@ function bookingValues(
 }
 
 const checkedBooking = (
-  deps: Pick<Core, 'schemas' | 'waybill'>,
+  deps: Pick<Core, 'now' | 'schemas' | 'waybill'>,
   values: Record<string, unknown>,
   number: string,
-) => bookingOfRow({ schema: deps.schemas.booking, timeZone: deps.waybill.timeZone }, values, number);
+) =>
+  bookingOfRow(
+    { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone, now: deps.now() },
+    values,
+    number,
+  );
 
 /** A card's link, for the workflow's next steps; '' when Slack will not give one. */
 async function cardLink(client: SlackClient, place: { channelId?: string; ts?: string }): Promise<string> {
