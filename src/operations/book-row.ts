@@ -141,7 +141,7 @@ export async function bookRow(
     }
     number = given;
     const checked = bookingOfRow(
-      { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone },
+      { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone, now: deps.now() },
       row.values,
       number,
     );

@@ -1,5 +1,5 @@
 /** Finding bookings: `/waybill find`'s words and filters read, and one page of what matches. */
-import type { BookingRecord, BookingSearch, Store } from '../store/index.js';
+import { type BookingRecord, type BookingSearch, type Store, wordsOf } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../waybill/dates.js';
 import { PARCEL_STATUSES, STATUS_WORDS } from '../waybill/statuses.js';
 
@@ -97,6 +97,10 @@ export function readFindQuery(
     }
   }
   query.text = words.join(' ');
+  // Words of symbols alone (`%`, `.*`, an emoji) match nothing: without a filter they would list every booking.
+  const filtered = query.statuses || query.owner || query.from || query.to || query.payment;
+  if (!filtered && wordsOf(query.text).length === 0)
+    return { ok: false, problem: 'Nothing to search for: write letters or digits, or a filter.' };
   if (query.from && query.to && query.from >= query.to)
     return { ok: false, problem: '`from:` must be on or before `to:`.' };
   return { ok: true, query };

@@ -29,6 +29,7 @@ import * as reminders from './reminders/index.js';
 import * as remittance from './remittance/index.js';
 import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
+import { waitOutRateLimits } from './runtime/rate-limits.js';
 import { slackErrorCode } from './runtime/slack-errors.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
 import * as status from './status/index.js';
@@ -47,6 +48,8 @@ export interface BotOptions {
   unhandledRequestTimeoutMs?: number;
   /** Extra WebClient options (tests: retryConfig). */
   clientOptions?: { retryConfig?: { retries: number; minTimeout?: number; maxTimeout?: number } };
+  /** How long one Web API call may wait out rate limits in all (default RATE_LIMIT_WAIT_MS). */
+  rateLimitWaitMs?: number;
 }
 
 /**
@@ -60,18 +63,19 @@ export function createBot({
   processBeforeResponse = false,
   unhandledRequestTimeoutMs,
   clientOptions,
+  rateLimitWaitMs,
 }: BotOptions): App {
   const common = {
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     logger: boltLogger(deps.logger),
-    // Rate limits (429) are waited out as Slack's Retry-After says; other failures are retried a few
-    // times within about a minute, not the WebClient's default half hour.
+    // Rate limits (429) are waited out as Slack's Retry-After says (rate-limits.ts); other failures are
+    // retried a few times within about a minute, not the WebClient's default half hour.
     clientOptions: {
       retryConfig: { retries: 4, factor: 2, minTimeout: 1000, maxTimeout: 20_000 },
       ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
       // Every Web API call passes here: its failures and rate-limit waits are counted.
-      fetch: deps.metrics.slackFetch(),
+      fetch: waitOutRateLimits(deps.metrics.slackFetch(), rateLimitWaitMs),
       ...clientOptions,
     },
     ...identity,

@@ -40,7 +40,7 @@ export { DEFAULT_DELIVERY_TTL_MS } from './deliveries.js';
 export { DEFAULT_DRAFT_TTL_MS } from './drafts.js';
 export * from './errors.js';
 export { DEFAULT_LEASE_RENEW_MS, DEFAULT_LEASE_TTL_MS } from './leases.js';
-export { PARTY_SEARCH_LIMIT, PARTY_THRESHOLDS, partyKey, partyRevision } from './parties.js';
+export { PARTY_SEARCH_LIMIT, PARTY_THRESHOLDS, partyKey, partyRevision, wordsOf } from './parties.js';
 export { TRACKING_COUNTER_DIGITS } from './tracking-numbers.js';
 export type * from './types.js';
 

@@ -58,5 +58,14 @@ export function recognition({ db }: Scope, context: Context): Recognition {
       }
       return claimed;
     },
+    async release(channelId, threadTs, trackingNumbers) {
+      if (trackingNumbers.length === 0) return;
+      await db
+        .deleteFrom('recognised_replies')
+        .where('channel_id', '=', channelId)
+        .where('thread_ts', '=', threadTs)
+        .where('tracking_number', 'in', [...trackingNumbers])
+        .execute();
+    },
   };
 }

@@ -769,6 +769,8 @@ export interface Recognition {
   bookingsIn(channelId: string, trackingNumbers: readonly string[]): Promise<BookingRecord[]>;
   /** Those of the numbers not yet answered in the thread, now marked answered, across replicas. */
   claim(channelId: string, threadTs: string, trackingNumbers: readonly string[]): Promise<string[]>;
+  /** Gives claimed numbers back when their reply could not be posted, so the thread's next mention answers. */
+  release(channelId: string, threadTs: string, trackingNumbers: readonly string[]): Promise<void>;
 }
 
 /** A receiver's earlier parcels, counted from our own records: statuses dispatchers recorded, remittances. */

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';
+import { instantFromZonedDateTime, zonedDateAndTime } from './dates.js';
 import {
   calendarDate,
   choice,
@@ -505,4 +506,26 @@ export function validate<S extends z.ZodType>(schema: S, raw: unknown): Validati
     if (!byPath.has(path)) byPath.set(path, issue.message);
   }
   return { ok: false, errors: [...byPath].map(([path, message]) => ({ path, message })) };
+}
+
+/** The pickup a booking's input names, as the schema reads it; undefined while it is not a date and time. */
+const pickupOf = (input: unknown) =>
+  instant('Pickup date and time').safeParse(isObject(input) ? input.pickupAt : undefined).data;
+
+/**
+ * A booking about to be sent, validated: by the schema, and its pickup today or later, today as it is
+ * in the courier's time zone; said with the other fields' problems. Not a rule of the schema itself:
+ * a booking made earlier, read back from the store, may be older.
+ */
+export function validateToSend(
+  schema: WaybillSchemas['booking'],
+  input: unknown,
+  { now, timeZone }: { now: Date; timeZone: string },
+): Validation<Booking> {
+  const checked = validate(schema, input);
+  const pickup = pickupOf(input);
+  const today = zonedDateAndTime(now, timeZone).date;
+  if (!pickup || pickup >= instantFromZonedDateTime(today, '00:00', timeZone)) return checked;
+  const past = { path: 'pickupAt', message: `Pickup date must be today (${today}) or later` };
+  return { ok: false, errors: [...(checked.ok ? [] : checked.errors), past] };
 }

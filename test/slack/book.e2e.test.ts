@@ -210,6 +210,12 @@ describeEachBackend(import.meta.filename, '/book', (backend) => {
     });
     // Errors of later steps (no receiver yet) are not shown on this one.
     expect(Object.keys(bad.body.errors)).toHaveLength(3);
+    // Before today in the courier's time zone (the harness's clock: 2026-11-23 in Manila).
+    const past = await bot.submit(first, { ...shipment, 'pickupAt.date': '2026-11-22' });
+    expect(past.body).toEqual({
+      response_action: 'errors',
+      errors: { [blockOf(first, 'pickupAt.date')]: 'Pickup date must be today (2026-11-23) or later' },
+    });
 
     const second = await next(first, shipment);
     const receiverErrors = await bot.submit(second, {

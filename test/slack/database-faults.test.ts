@@ -3,7 +3,8 @@
  * the middle of the bookkeeping), a connection cut after the attempt's commit reached the server (Confirm
  * again on the same replica, on another one, or the bot stopped first), a statement timeout before and after
  * the courier call, 100 confirmations at once on a pool of one connection: each told in its modal, booked and
- * recorded once, one courier call each.
+ * recorded once, one courier call each; book_waybill with the connection cut before its courier call, said
+ * to have sent nothing.
  */
 // Booking confirmations while PostgreSQL restarts, cuts a connection, runs out of pooled connections or times a statement out.
 import { afterEach, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { shutdown } from '../../src/lifecycle.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
 import { storeUnavailableText } from '../../src/slack/kit/blocks.js';
 import { viewMetadata } from '../../src/slack/kit/ids.js';
+import { nothingSentText } from '../../src/slack/steps/send.js';
 import type { StoreOptions } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
@@ -191,6 +193,36 @@ describeEachBackend(
       expect(await backend.query('select state from attempts')).toEqual([{ state: 'failed' }]);
       const [audit] = await backend.query<{ n: number }>('select count(*)::int as n from audit');
       expect(audit?.n).toBe(0);
+    });
+
+    const stepInputs = {
+      receiver_name: 'Maria Santos',
+      receiver_phone: '0917 123 4567',
+      receiver_address: '88 Rizal Ave',
+      receiver_city: 'Cebu City',
+      cod_amount: '1500.00',
+      weight_kg: 1,
+      item_description: 'Scales',
+      channel_id: 'CORDERS',
+      requested_by: 'UDISPATCH',
+    };
+
+    it('book_waybill with the connection cut before its courier call began: the step says nothing was sent and it can be run again', async () => {
+      const b = await bot();
+      // Cut as the step's draft is written, and as its attempt's begin is committed: both before any call.
+      for (const statements of [['insert into "drafts"'], ['insert into "attempts"', 'commit']]) {
+        const cut = proxy?.cutAfter(...statements);
+        const { completion } = await b.step({ callbackId: ids.stepBook, inputs: stepInputs });
+        await cut;
+        expect(completion.method).toBe('functions.completeError');
+        expect(completion.body.error).toBe(nothingSentText);
+        expect(booked(b)).toEqual([]);
+        await proxy?.restore();
+      }
+      // Run again: booked once.
+      const again = await b.step({ callbackId: ids.stepBook, inputs: stepInputs });
+      expect(again.completion.method).toBe('functions.completeSuccess');
+      expect(booked(b)).toHaveLength(1);
     });
 
     /** Runs `during` while a side connection holds `lock` (a LOCK TABLE statement) in an open transaction. */

@@ -193,6 +193,41 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     expect(JSON.stringify(shown.body)).not.toContain('<!channel>');
   });
 
+  it('a query with nothing to search for gets the usage; a More it did not write is refused', async () => {
+    const bot = await started();
+    for (let i = 1; i <= 12; i++) await seed(bot, i, { name: `Maria Number${i}` });
+    for (const query of ['%', '.*', '[', '\u{1F642}', '% .* -']) {
+      const answer = await bot.command('/waybill', `find ${query}`);
+      expect(listed(answer.body), query).toEqual([]);
+      expect(answer.body.text).toContain('Nothing to search for');
+      expect(answer.body.text).toContain('/waybill find <words>');
+    }
+    // A filter is something to search by, symbols beside it or not.
+    expect(listed((await bot.command('/waybill', 'find % cod')).body)).toHaveLength(10);
+
+    const real = JSON.parse(moreOf((await bot.command('/waybill', 'find maria')).body) ?? '{}');
+    expect(real.before).toBe(10);
+    for (const forged of [
+      { ...real, before: -5 },
+      { ...real, before: 3 },
+      { ...real, before: 10.5 },
+      { ...real, bookedAt: -1 },
+      { ...real, query: '' },
+      { ...real, trackingNumber: 7 },
+    ]) {
+      const posts = bot.fake.responseUrlPosts.length;
+      await bot.clickInMessage(ids.findMore, JSON.stringify(forged));
+      const answer = await bot.fake.waitForResponseUrlPost(undefined, { count: posts + 1 });
+      expect(listed(answer.body), JSON.stringify(forged)).toEqual([]);
+      expect(answer.body.text).toContain('/waybill find <words>');
+    }
+    const posts = bot.fake.responseUrlPosts.length;
+    await bot.clickInMessage(ids.findMore, JSON.stringify(real));
+    const rest = await bot.fake.waitForResponseUrlPost(undefined, { count: posts + 1 });
+    expect(listed(rest.body)).toEqual(['WB000002', 'WB000001']);
+    expect(rest.body.text).toContain('11\u201312');
+  });
+
   it('with ALLOWED_CHANNEL_IDS, only bookings whose card is in an allowed channel, on every page', async () => {
     const bot = await started({ ALLOWED_CHANNEL_IDS: 'CDISPATCH' });
     for (let i = 1; i <= 30; i++)

@@ -140,7 +140,7 @@ const expectedPermissions: Record<string, string[]> = {
   ],
   // The place type-ahead: what the form it is in needs (src/slack/places/options.ts).
   'per request': ['command /book', 'command /quote', 'command /waybill', 'options value'],
-  nothing: ['event app_home_opened', 'event message', 'view view_closed'],
+  nothing: ['event app_home_opened', 'event function_executed', 'event message', 'view view_closed'],
 };
 
 describe('requires()', () => {

@@ -159,6 +159,53 @@ describeEachBackend(import.meta.filename, 'tracking numbers in messages', (backe
       await other.stop();
     }
   });
+
+  it('Slack rate-limiting the replies (429, Retry-After): each waited out and posted, none lost', async () => {
+    bot = await startTestBot({ backend });
+    const number = await booked(bot);
+    await bot.command('/waybill', 'recognise on', { channel_id: 'CORDERS' });
+    // One post a second, as Slack allows in a channel: every other post at the same moment is refused.
+    let lastPosted = 0;
+    bot.fake.respond('chat.postMessage', (_body, call) => {
+      if (call.receivedAt - lastPosted < 1000) return { status: 429, retryAfter: 1 };
+      lastPosted = call.receivedAt;
+      return undefined;
+    });
+    const threads = Array.from({ length: 3 }, () => nextTs());
+    const answers = await Promise.all(
+      threads.map((ts) =>
+        bot?.event({ type: 'message', channel: 'CORDERS', user: 'UDISPATCH', text: `${number}?`, ts }),
+      ),
+    );
+    expect(answers.map((a) => a?.status)).toEqual([200, 200, 200]);
+    const replied = bot.fake
+      .callsTo('chat.postMessage')
+      .filter((c) => c.response?.status === 200 && threads.includes(String(c.body.thread_ts)));
+    expect(replied.map((c) => c.body.thread_ts).sort()).toEqual([...threads].sort());
+    expect(bot.fake.calls.some((c) => c.response?.status === 429)).toBe(true);
+  });
+
+  it('a reply Slack finally refuses gives its number back: the thread’s next mention is answered', async () => {
+    bot = await startTestBot({ backend });
+    const number = await booked(bot);
+    await bot.command('/waybill', 'recognise on', { channel_id: 'CORDERS' });
+    bot.fake.respond('chat.postMessage', { ok: false, error: 'fatal_error' }, { times: 1 });
+    const asked = nextTs();
+    await bot.event({
+      type: 'message',
+      channel: 'CORDERS',
+      user: 'UDISPATCH',
+      text: `${number}?`,
+      ts: asked,
+    });
+    await bot.idle();
+    const posted = () =>
+      threadReplies(bot as TestBot).filter((c) => (c.response?.body as { ok?: boolean } | undefined)?.ok);
+    expect(posted()).toHaveLength(0);
+    await say(bot, `${number} again?`, { thread_ts: asked });
+    const answered = posted();
+    expect(answered.map((c) => c.body.thread_ts)).toEqual([asked]);
+  });
 });
 
 const TEMPLATE = 'https://courier.example/track/{tn}';
@@ -294,4 +341,36 @@ it('ordinary messages: no Slack call, no store write, and only our numbers read'
   expect(lookups).toBe(1);
   expect(bot.fake.calls.length).toBe(calls);
   expect(writes).toEqual([]);
+});
+
+it('message and link_shared events holding fields of another type are read as untrusted input: no failure, nothing said', async () => {
+  bot = await startTestBot({ env: { TRACKING_URL_TEMPLATE: TEMPLATE } });
+  const number = await booked(bot);
+  await bot.command('/waybill', 'recognise on', { channel_id: 'CORDERS' });
+  const calls = bot.fake.calls.length;
+  const logged = bot.logs.length;
+  const page = TEMPLATE.replace('{tn}', number);
+  const base = { channel: 'CORDERS', user: 'UDISPATCH', message_ts: nextTs() };
+  for (const event of [
+    { type: 'message', channel: 'CORDERS', user: 'UDISPATCH', ts: nextTs(), text: null },
+    { type: 'message', channel: 'CORDERS', user: 'UDISPATCH', ts: nextTs(), text: { number } },
+    { type: 'message', channel: 'CORDERS', user: { id: 'UDISPATCH' }, ts: nextTs(), text: number },
+    { type: 'link_shared', ...base, links: { url: page } },
+    { type: 'link_shared', ...base, links: [null, { url: page }] },
+    { type: 'link_shared', ...base, links: [{ url: 7 }] },
+  ]) {
+    const response = await bot.event(event);
+    expect(response.status).toBe(200);
+  }
+  await bot.idle();
+  expect(bot.fake.calls.slice(calls).map((c) => c.method)).toEqual([]);
+  const failures = bot.logs
+    .slice(logged)
+    .filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
+  expect(failures).toEqual([]);
+  // Well-formed ones are still answered.
+  const asked = await say(bot, `${number}?`);
+  await bot.fake.waitFor('chat.postMessage', (c) => c.body.thread_ts === asked);
+  await linksShared(bot, [page]);
+  await bot.fake.waitFor('chat.unfurl');
 });

@@ -444,7 +444,7 @@ describe('a remittance file while Slack rate-limits its posts', () => {
     expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);
   });
   it('Slack still answering 429 to every post after its retries: the modal says the card could not be posted, both files come by DM, the file recorded once', async () => {
-    bot = await startBot({ slackRetries: 2 });
+    bot = await startBot({ slackRetries: 2, slackRateLimitWaitMs: 0 });
     await seedBookings();
     const before = bot.fake.callsTo('chat.postMessage').length;
     bot.fake.respond('chat.postMessage', { status: 429, retryAfter: 0 });

@@ -9,6 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import { functionExecutedEvent } from '../../fakes/slack-requests.js';
 import { openStore } from '../../src/store/index.js';
 import { parseCents } from '../../src/waybill/fields.js';
 import { describeEachBackend } from '../store/backends.js';
@@ -269,6 +270,17 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
       inputs: { ...bookInputs, sender_profile: 'nobody' },
     });
     expect(String(profile.completion.body.error)).toMatch(/^sender_profile: Unknown sender profile "nobody"/);
+    // Today is 2026-11-23 in the courier's time zone (the harness's clock, Asia/Manila).
+    for (const past of ['1990-01-01', '2026-11-22']) {
+      const { completion } = await bot.step({
+        callbackId: ids.stepBook,
+        inputs: { ...bookInputs, pickup_date: past },
+      });
+      expect(completion.method).toBe('functions.completeError');
+      expect(String(completion.body.error)).toBe(
+        'pickup_date: Pickup date must be today (2026-11-23) or later',
+      );
+    }
     expect(bot.sandbox.received).toEqual([]);
   });
 
@@ -457,5 +469,39 @@ describe('find_waybill', () => {
       bot = undefined;
       await store.close();
     }
+  });
+});
+
+describe('steps the bot does not provide, and malformed step events', () => {
+  it('ends a step it does not know with completeError naming the step, never leaving it hanging', async () => {
+    bot = await startTestBot();
+    const { response, completion } = await bot.step({
+      callbackId: 'steal_all',
+      inputs: { requested_by: 'UDISPATCH' },
+    });
+    expect(response.status).toBe(200);
+    expect(completion.method).toBe('functions.completeError');
+    expect(String(completion.body.error)).toContain('steal_all');
+    expect(completion.token).toMatch(/^xwfp-/);
+    expect(bot.sandbox.received).toEqual([]);
+  });
+
+  it('answers 400 to a step event without its execution id or its function, as to any malformed request', async () => {
+    bot = await startTestBot();
+    const step = functionExecutedEvent({ callbackId: ids.stepQuote, inputs: quoteInputs });
+    const { function_execution_id: _, ...noExecution } = step;
+    for (const event of [
+      noExecution,
+      { ...step, function: null },
+      { ...step, function: { callback_id: 7 } },
+    ]) {
+      const response = await bot.event(event);
+      expect(response.status, JSON.stringify(event).slice(0, 80)).toBe(400);
+    }
+    expect(bot.fake.callsTo('functions.completeSuccess')).toEqual([]);
+    expect(bot.sandbox.received).toEqual([]);
+    // Still serving.
+    const { completion } = await bot.step({ callbackId: ids.stepQuote, inputs: quoteInputs });
+    expect(completion.method).toBe('functions.completeSuccess');
   });
 });

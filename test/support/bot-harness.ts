@@ -66,6 +66,8 @@ export interface TestBotOptions {
   timeoutMs?: number;
   /** WebClient retries (default 0, so a failing call fails at once). */
   slackRetries?: number;
+  /** How long a Web API call waits out 429s before the WebClient sees one (default as in production). */
+  slackRateLimitWaitMs?: number;
   /** Receive over Socket Mode (an app-level token, the fake's WebSocket) instead of signed HTTP. */
   socketMode?: boolean;
   /** Bolt's own wait before it answers an unacknowledged request 404 (HTTP; default about 3 s). */
@@ -183,6 +185,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       ? { unhandledRequestTimeoutMs: options.unhandledRequestTimeoutMs }
       : {}),
     clientOptions: { retryConfig: { retries: options.slackRetries ?? 0, minTimeout: 0, maxTimeout: 0 } },
+    ...(options.slackRateLimitWaitMs === undefined ? {} : { rateLimitWaitMs: options.slackRateLimitWaitMs }),
   });
   const server = socket ? undefined : ((await app.start({ port: 0, host: '127.0.0.1' })) as Server);
   if (socket) await app.start();

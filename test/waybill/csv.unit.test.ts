@@ -21,6 +21,8 @@ const options: BookingCsvOptions = {
   schema: createWaybillSchemas(defaultCatalog).booking,
   catalog: defaultCatalog,
   timeZone: 'Asia/Manila',
+  // 2026-11-23 09:00 in Manila.
+  now: new Date('2026-11-23T01:00:00Z'),
   defaults: {
     pickupAt: { date: '2026-11-23', time: '10:00' },
     expectedDeliveryAt: { date: '2026-11-24', time: '17:00' },
@@ -114,6 +116,25 @@ describe('reading a bookings CSV', () => {
     expect(second.ok && toBookingWire(second.value, 'Asia/Manila').pickupDate).toBe(
       '2026-11-23 10:00:00.000',
     );
+  });
+
+  it('refuses a pickup before today in the waybill time zone, naming pickup_date; today is allowed', () => {
+    const csv = `${header},pickup_date\n${good('Old')},1990-01-01\n${good('Yesterday')},2026-11-22\n${good('Today')},2026-11-23\n`;
+    const { ready, problems } = read(csv);
+    expect(problems).toEqual(
+      [2, 3].map((row) => ({
+        row,
+        column: 'pickup_date',
+        message: 'Pickup date must be today (2026-11-23) or later',
+      })),
+    );
+    expect(ready.map((r) => r.row)).toEqual([4]);
+    // Still the 22nd in UTC, already 00:30 on the 23rd in Manila: the 22nd is past there.
+    const late = readBookingCsv(bytes(csv), { ...options, now: new Date('2026-11-22T16:30:00Z') });
+    expect(late.ready.map((r) => r.row)).toEqual([4]);
+    // 23:30 on the 22nd in Manila: the 22nd is still today.
+    const early = readBookingCsv(bytes(csv), { ...options, now: new Date('2026-11-22T15:30:00Z') });
+    expect(early.ready.map((r) => r.row)).toEqual([3, 4]);
   });
 
   it('reads UTF-8 with a BOM, `;` between cells, quoted cells holding ; " and line breaks', () => {

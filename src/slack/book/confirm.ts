@@ -5,7 +5,7 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds } from '../kit/forms.js';
-import { validateDraft } from './draft.js';
+import { validateDraftToSend } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { ids } from './ids.js';
 import { bookingExpiredView } from './outcome-view.js';
@@ -24,7 +24,7 @@ export function register(app: App, deps: Core): void {
     requires(deps, 'book'),
     withDraft(deps.store.drafts, 'booking', { view: () => bookingExpiredView(deps.waybill.env) }),
     async ({ ack, view, client, context: { draft } }) => {
-      const result = validateDraft(deps, draft.data);
+      const result = validateDraftToSend(deps, draft.data);
       if (!result.ok) {
         await ack({ response_action: 'update', view: await showStep(deps, draft, 'review', [], result) });
         return;

@@ -1,7 +1,13 @@
 /** A booking's draft: created, found from a modal, what is typed on screen merged in, validated, listed to resume. */
 import type { Draft } from '../../store/index.js';
 import { bookingDefaults, toBookingInput } from '../../waybill/booking-input.js';
-import { type Booking, type FieldError, type Validation, validate } from '../../waybill/schemas.js';
+import {
+  type Booking,
+  type FieldError,
+  type Validation,
+  validate,
+  validateToSend,
+} from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { getPath, mergeInput, readFormState, type StateValues } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
@@ -64,17 +70,31 @@ export function withTyped(data: BookingDraft, values: StateValues | undefined): 
   return { ...data, input: mergeInput(data.input, readFormState(values)) };
 }
 
+/** The booking the draft describes, as the Booking schema reads it. */
+const inputOf = (deps: Pick<BookDeps, 'waybill'>, data: BookingDraft) =>
+  toBookingInput(data.input, {
+    trackingNumber: data.generatedTrackingNumber ?? '',
+    timeZone: deps.waybill.timeZone,
+    parcels: data.parcels,
+  });
+
 /** The booking the draft describes, validated by the one Booking schema. */
 export function validateDraft(
   deps: Pick<BookDeps, 'waybill' | 'schemas'>,
   data: BookingDraft,
 ): Validation<Booking> {
-  const input = toBookingInput(data.input, {
-    trackingNumber: data.generatedTrackingNumber ?? '',
+  return validate(deps.schemas.booking, inputOf(deps, data));
+}
+
+/** The draft as a booking about to be sent: validated, and its pickup not before today. */
+export function validateDraftToSend(
+  deps: Pick<BookDeps, 'waybill' | 'schemas' | 'now'>,
+  data: BookingDraft,
+): Validation<Booking> {
+  return validateToSend(deps.schemas.booking, inputOf(deps, data), {
+    now: deps.now(),
     timeZone: deps.waybill.timeZone,
-    parcels: data.parcels,
   });
-  return validate(deps.schemas.booking, input);
 }
 
 /** The errors a step can show inline: those about its own fields. */

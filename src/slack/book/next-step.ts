@@ -4,7 +4,7 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { inputBlockIds, type StateValues, slackErrors } from '../kit/forms.js';
-import { errorsOfStep, validateDraft, withTrackingNumber, withTyped } from './draft.js';
+import { errorsOfStep, validateDraftToSend, withTrackingNumber, withTyped } from './draft.js';
 import { type BookingDraft, bookingSteps } from './form.js';
 import { ids } from './ids.js';
 import { showStep } from './steps.js';
@@ -22,7 +22,7 @@ export function register(app: App, deps: Core): void {
       const typed = withTyped(found.data, view.state.values as StateValues);
       const step = typed.step;
       const data = step === 'shipment' ? await withTrackingNumber(deps, found.id, typed) : typed;
-      const result = validateDraft(deps, data);
+      const result = validateDraftToSend(deps, data);
       const errors = result.ok ? [] : errorsOfStep(deps, data, step, result.errors);
       const known =
         step === 'shipment'

@@ -73,6 +73,7 @@ export function readBookings(
     schema: deps.schemas.booking,
     catalog,
     timeZone,
+    now: deps.now(),
     defaults: bookingDefaults(deps.now(), timeZone, catalog),
     profiles: deps.profiles,
     maxRows: deps.bot.bulk.maxRows,

@@ -1,7 +1,8 @@
 /** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
 import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
+import { z } from 'zod';
 import { scopeChannels } from '../../operations/access.js';
-import { findPage, readFindQuery } from '../../operations/find.js';
+import { FIND_PAGE, findPage, readFindQuery } from '../../operations/find.js';
 import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -64,16 +65,18 @@ const findCommand: CommandAnswer<
   });
 };
 
+/** More's value as the bot writes it: a page's worth past a page, and a query it could have shown. */
+const moreCursor = z.object({
+  query: z.string().min(1).max(FIND_QUERY_MAX),
+  bookedAt: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  trackingNumber: z.string().min(1).max(60),
+  before: z.number().int().positive().multipleOf(FIND_PAGE).max(Number.MAX_SAFE_INTEGER),
+});
+
 /** More's value, as the bot wrote it; undefined for anything else. */
 function cursorOf(value: string | undefined): (FindCursor & { before: number }) | undefined {
   try {
-    const c = JSON.parse(value ?? '') as Record<string, unknown>;
-    const fits =
-      typeof c.query === 'string' &&
-      typeof c.trackingNumber === 'string' &&
-      Number.isSafeInteger(c.bookedAt) &&
-      Number.isSafeInteger(c.before);
-    return fits ? (c as unknown as FindCursor & { before: number }) : undefined;
+    return moreCursor.safeParse(JSON.parse(value ?? '')).data;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 /**
  * Requests Slack never sends, refused before any listener reads them: a NUL character (PostgreSQL
- * cannot hold one), a command without its text. A NUL typed into a form is bad input instead.
+ * cannot hold one), a command without its text, a workflow step's event without what identifies it.
+ * A NUL typed into a form is bad input instead.
  */
 import type { App } from '@slack/bolt';
 import { inputBlockIds } from '../kit/forms.js';
@@ -13,6 +14,7 @@ export const nulInputText = 'This holds a control character (NUL) that cannot be
 
 type Body = Record<string, unknown> & {
   type?: unknown;
+  event?: unknown;
   view?: { state?: { values?: unknown }; blocks?: unknown };
 };
 
@@ -29,6 +31,8 @@ export function refuseMalformed(app: App): void {
     const typed = body.view?.state;
     if (body.command !== undefined && typeof body.text !== 'string')
       throw new MalformedRequestError('a slash command without its text');
+    if (malformedStep(body.event))
+      throw new MalformedRequestError('a workflow step without its execution, function or inputs');
     if (holdsNul(body, typed)) throw new MalformedRequestError('a NUL character in the request');
     const blocks = body.type === 'view_submission' ? inputsHoldingNul(typed?.values, body.view?.blocks) : [];
     if (blocks.length) {
@@ -40,6 +44,20 @@ export function refuseMalformed(app: App): void {
     }
     await processEvent(event);
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A step's event lacking what Bolt routes and ends it by: the function's callback id, the execution, inputs. */
+function malformedStep(event: unknown): boolean {
+  if (!isRecord(event) || event.type !== 'function_executed') return false;
+  return (
+    typeof event.function_execution_id !== 'string' ||
+    !isRecord(event.function) ||
+    typeof event.function.callback_id !== 'string' ||
+    (event.inputs !== undefined && !isRecord(event.inputs))
+  );
 }
 
 /** The form's inputs whose typed values hold a NUL (blocks that are no input of the form are never read). */

@@ -1,5 +1,6 @@
 /** Messages naming our tracking numbers, where recognition is on: one compact reply in the thread; and its Show all. */
 import type { App } from '@slack/bolt';
+import { z } from 'zod';
 import type { Access, Person } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
 import { bookingLine } from '../booking/index.js';
@@ -51,25 +52,28 @@ export async function shown(deps: Pick<Core, 'store' | 'waybill'>, bookings: rea
   return bookings.map((b) => bookingLine(deps, b, statuses.get(b.trackingNumber)));
 }
 
-interface ChannelMessage {
-  subtype?: string;
-  bot_id?: string;
-  user?: string;
+/** The fields of a message event read, as untrusted input: a message holding one of another type is not answered. */
+const channelMessage = z.object({
+  subtype: z.string().optional(),
+  bot_id: z.string().nullish(),
+  user: z.string().min(1),
   /** The author's team (Slack Connect: another organisation's). */
-  user_team?: string;
-  text?: string;
-  channel?: string;
-  ts?: string;
-  thread_ts?: string;
-}
+  user_team: z.string().optional(),
+  text: z.string().optional(),
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+  thread_ts: z.string().optional(),
+});
 
 export function register(app: App, deps: Core): void {
   const pattern = trackingPattern(deps.bot.trackingPrefix);
   // Anyone's message may name a number: who may see what is checked on the bookings found.
   app.event('message', requires(deps, 'nothing'), async ({ event, client }) => {
-    const message = event as ChannelMessage;
+    const read = channelMessage.safeParse(event);
+    if (!read.success) return;
+    const message = read.data;
     // Edits, deletions, joins and bots' messages (ours too) carry a subtype or a bot id: never answered.
-    if (message.subtype || message.bot_id || !message.user || !message.channel || !message.ts) return;
+    if (message.subtype || message.bot_id) return;
     const numbers = numbersIn(message.text ?? '', pattern);
     if (numbers.length === 0) return;
     const thread = message.thread_ts ?? message.ts;
@@ -103,11 +107,21 @@ export function register(app: App, deps: Core): void {
       shownTo.public.filter((b) => b.trackingNumber === n && fresh.has(n)),
     );
     if (replied.length === 0) return;
-    await client.chat.postMessage({
-      channel,
-      thread_ts: thread,
-      ...recognisedReply(await shown(deps, replied)),
-    });
+    try {
+      await client.chat.postMessage({
+        channel,
+        thread_ts: thread,
+        ...recognisedReply(await shown(deps, replied)),
+      });
+    } catch (err) {
+      // Not answered after all: the next mention in the thread may try again.
+      await deps.store.recognition.release(
+        channel,
+        thread,
+        replied.map((b) => b.trackingNumber),
+      );
+      throw err;
+    }
   });
 
   app.action<ButtonClick, Told>(

@@ -1,5 +1,6 @@
 /** Links to the courier's tracking page (TRACKING_URL_TEMPLATE) unfurled as the booking, through link_shared and chat.unfurl. */
 import type { App } from '@slack/bolt';
+import { z } from 'zod';
 import type { BookingRecord } from '../../store/index.js';
 import { bookingBlocks, bookingNumberBlocks } from '../booking/index.js';
 import type { Core } from '../core.js';
@@ -16,14 +17,15 @@ export function trackingLink(template: string): RegExp {
   return new RegExp(`^${before}([A-Za-z0-9_-]{1,60})${after}$`);
 }
 
-interface LinkShared {
-  user?: string;
-  channel?: string;
-  message_ts?: string;
-  unfurl_id?: string;
-  source?: string;
-  links?: { url?: string }[];
-}
+/** The fields of a link_shared event read, as untrusted input: one holding another type is not unfurled. */
+const linkShared = z.object({
+  user: z.string().min(1),
+  channel: z.string().min(1),
+  message_ts: z.string().optional(),
+  unfurl_id: z.string().optional(),
+  source: z.enum(['composer', 'conversations_history']).optional(),
+  links: z.array(z.object({ url: z.string() })).default([]),
+});
 
 export function register(app: App, deps: Core): void {
   const template = deps.bot.trackingUrlTemplate;
@@ -31,10 +33,11 @@ export function register(app: App, deps: Core): void {
   const link = trackingLink(template);
   // Anyone may share a link: who may see the booking is checked on it.
   app.event('link_shared', requires(deps, 'nothing'), async ({ event, client }) => {
-    const shared = event as LinkShared;
-    if (!shared.user || !shared.channel) return;
+    const read = linkShared.safeParse(event);
+    if (!read.success) return;
+    const shared = read.data;
     const named = new Map<string, string>();
-    for (const { url = '' } of (shared.links ?? []).slice(0, MESSAGE_NUMBERS_MAX)) {
+    for (const { url } of shared.links.slice(0, MESSAGE_NUMBERS_MAX)) {
       const number = link.exec(url)?.[1];
       if (number) named.set(url, number);
     }
@@ -67,7 +70,7 @@ export function register(app: App, deps: Core): void {
     // A link still being written (the composer) is unfurled by its id; one in a posted message by its ts.
     const where =
       shared.unfurl_id && shared.source
-        ? { unfurl_id: shared.unfurl_id, source: shared.source as 'composer' | 'conversations_history' }
+        ? { unfurl_id: shared.unfurl_id, source: shared.source }
         : { channel: shared.channel, ts: shared.message_ts ?? '' };
     await client.chat.unfurl({ ...where, unfurls });
   });

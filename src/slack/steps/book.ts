@@ -98,10 +98,15 @@ function bookingValues(
 }
 
 const checkedBooking = (
-  deps: Pick<Core, 'schemas' | 'waybill'>,
+  deps: Pick<Core, 'now' | 'schemas' | 'waybill'>,
   values: Record<string, unknown>,
   number: string,
-) => bookingOfRow({ schema: deps.schemas.booking, timeZone: deps.waybill.timeZone }, values, number);
+) =>
+  bookingOfRow(
+    { schema: deps.schemas.booking, timeZone: deps.waybill.timeZone, now: deps.now() },
+    values,
+    number,
+  );
 
 /** A card's link, for the workflow's next steps; '' when Slack will not give one. */
 async function cardLink(client: SlackClient, place: { channelId?: string; ts?: string }): Promise<string> {
@@ -163,6 +168,29 @@ async function priceOf(
   );
 }
 
+/** How far a delivery of the step got: whether an earlier one had made its draft, whether this one began the courier call. */
+interface StepProgress {
+  firstDelivery: boolean;
+  begun: boolean;
+}
+
+/**
+ * Whether a failed delivery sent nothing, by the call-once record: it never began the courier call,
+ * and no delivery of the execution got as far as the draft every attempt is begun from (read
+ * before the failure, or now, on a fresh connection).
+ */
+async function sentNothing(
+  deps: Pick<Core, 'store'>,
+  execution: string,
+  progress: StepProgress,
+): Promise<boolean> {
+  if (progress.begun) return false;
+  if (progress.firstDelivery) return true;
+  return (await deps.store.drafts.get(draftIdOf(execution))) === undefined;
+}
+
+const draftIdOf = (execution: string) => `step-${execution}`;
+
 async function bookStep(
   deps: Pick<
     Core,
@@ -172,6 +200,7 @@ async function bookStep(
   execution: string,
   given: GivenInputs,
   end: StepEnd,
+  progress: StepProgress,
 ): Promise<void> {
   const made = bookingValues(deps, given);
   if ('error' in made) return void (await end.fail({ error: made.error }));
@@ -183,8 +212,9 @@ async function bookStep(
     return void (await end.fail({ error: 'channel_id: the channel for the booking card is needed' }));
   const { userId, channelId } = actor;
   // One draft, number and attempt per execution, whichever delivery (on whichever replica) is first.
-  const draftId = `step-${execution}`;
+  const draftId = draftIdOf(execution);
   const earlier = await deps.store.drafts.get<StepDraft>(draftId);
+  progress.firstDelivery = earlier === undefined;
   const number =
     earlier?.data.generatedTrackingNumber ??
     (await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId));
@@ -209,6 +239,8 @@ async function bookStep(
   const request = toBookingWire(booking.value, deps.waybill.timeZone);
   const attempt = bookingAttempt(draftId, request);
   const begun = await beginAttempt<BookingAttemptResult>(deps.store, attempt, { userId, channelId });
+  // An attempt is begun, by this delivery or an earlier one: a failure can no longer be "nothing sent".
+  progress.begun = true;
   if (!begun.started) return answerEarlier(deps, client, draft, begun.attempt, end);
   const totalCharge = await priceOf(deps, draft.data.input);
   await sendAndTell(deps, client, { draft, booking: booking.value, attempt, request, totalCharge }, end);
@@ -304,8 +336,14 @@ export function register(app: App, deps: Core): void {
     stepRequires(deps, 'book'),
     async ({ inputs, complete, fail, client, event }) => {
       const end = { complete, fail };
-      runStep(deps, ids.stepBook, end, () =>
-        bookStep(deps, client, event.function_execution_id, inputs, end),
+      const execution = event.function_execution_id;
+      const progress: StepProgress = { firstDelivery: false, begun: false };
+      runStep(
+        deps,
+        ids.stepBook,
+        end,
+        () => bookStep(deps, client, execution, inputs, end, progress),
+        () => sentNothing(deps, execution, progress),
       );
     },
   );

@@ -6,8 +6,9 @@ import * as book from './book.js';
 import * as find from './find.js';
 import * as quote from './quote.js';
 import * as status from './status.js';
+import * as unknown from './unknown.js';
 
 export function register(app: App, deps: Core): void {
-  for (const step of [quote, book, status, find]) step.register(app, deps);
+  for (const step of [quote, book, status, find, unknown]) step.register(app, deps);
 }
 export { ids as stepsIds } from './ids.js';

@@ -4,7 +4,7 @@ import { toBookingInput } from '../booking-input.js';
 import type { Catalog } from '../catalog.js';
 import { isObject } from '../fields.js';
 import { applyProfile, type SenderProfile } from '../profiles.js';
-import { type Booking, type Validation, validate, type WaybillSchemas } from '../schemas.js';
+import { type Booking, type Validation, validateToSend, type WaybillSchemas } from '../schemas.js';
 import { type BookingColumn, bookingColumns, normaliseHeader, PROFILE_COLUMN } from './columns.js';
 import { FORMULA_START } from './write.js';
 
@@ -38,6 +38,8 @@ export interface BookingCsvOptions {
   schema: WaybillSchemas['booking'];
   catalog: Catalog;
   timeZone: string;
+  /** Now: a row's pickup may not be before today. */
+  now: Date;
   /** Values an empty cell leaves in place (the form's defaults: pickup today, delivery tomorrow). */
   defaults: Record<string, unknown>;
   profiles: readonly SenderProfile[];
@@ -133,7 +135,7 @@ function columnOf(path: string, columns: BookingColumn[], headers: Map<string, s
 
 /** A row's values as the Booking schema checks them, with `trackingNumber` given (or handed out). */
 export function bookingOfRow(
-  options: Pick<BookingCsvOptions, 'schema' | 'timeZone'>,
+  options: Pick<BookingCsvOptions, 'schema' | 'timeZone' | 'now'>,
   values: Record<string, unknown>,
   trackingNumber: string,
 ): Validation<Booking> {
@@ -141,7 +143,7 @@ export function bookingOfRow(
     { ...values, trackingNumber },
     { trackingNumber, timeZone: options.timeZone, parcels: 0, pickerZone: 'configured' },
   );
-  return validate(options.schema, input);
+  return validateToSend(options.schema, input, options);
 }
 
 /**
