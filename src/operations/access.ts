@@ -80,7 +80,7 @@ export class Access {
 
   constructor(
     private readonly policy: AccessPolicy,
-    private readonly warn: (detail: object, message: string) => void,
+    readonly warn: (detail: object, message: string) => void,
     private readonly options: { auditChannelId?: string | undefined; now?: () => number } = {},
   ) {}
 

@@ -197,15 +197,15 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
     const bot = await started();
     for (let i = 1; i <= 12; i++) await seed(bot, i, { name: `Maria Number${i}` });
     for (const query of ['%', '.*', '[', '\u{1F642}', '% .* -']) {
-      const answer = await bot.command('/waybill', `find ${query}`);
+      const answer = await findAnswer(bot, query);
       expect(listed(answer.body), query).toEqual([]);
       expect(answer.body.text).toContain('Nothing to search for');
       expect(answer.body.text).toContain('/waybill find <words>');
     }
     // A filter is something to search by, symbols beside it or not.
-    expect(listed((await bot.command('/waybill', 'find % cod')).body)).toHaveLength(10);
+    expect(listed((await findAnswer(bot, '% cod')).body)).toHaveLength(10);
 
-    const real = JSON.parse(moreOf((await bot.command('/waybill', 'find maria')).body) ?? '{}');
+    const real = JSON.parse(moreOf((await findAnswer(bot, 'maria')).body) ?? '{}');
     expect(real.before).toBe(10);
     for (const forged of [
       { ...real, before: -5 },

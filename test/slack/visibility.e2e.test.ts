@@ -257,6 +257,24 @@ describeEachBackend(import.meta.filename, 'who sees a booking', (backend) => {
     expect(named(said(unfurl))).toEqual([]);
   });
 
+  it("where Slack cannot say a person's organisation (users.info refused), they are shown nothing, and the log says why", async () => {
+    const store = await backend.open();
+    const numbers = await bookEverywhere(store);
+    const bot = await startTestBot({ store, env: { TRACKING_URL_TEMPLATE: TEMPLATE } });
+    bots.push(bot);
+    bot.fake.respond('users.info', { ok: false, error: 'missing_scope' });
+    await bot.event({
+      type: 'link_shared',
+      channel: 'CDISPATCH',
+      user: 'UDISPATCH',
+      message_ts: nextTs(),
+      links: [{ domain: 'courier.example', url: TEMPLATE.replace('{tn}', numbers.CDISPATCH) }],
+    });
+    await bot.idle();
+    expect(bot.fake.callsTo('chat.unfurl')).toEqual([]);
+    expect(bot.logs.filter((line) => line.includes('users:read scope'))).toHaveLength(1);
+  });
+
   it("a refusal never tells whether a booking exists: the restricted channel's number and an unknown one read alike", async () => {
     const store = await backend.open();
     const numbers = await bookEverywhere(store);

@@ -1,9 +1,12 @@
 /** The person a request comes from, as the access rule reads them: their id, their Slack team, and their user groups, read through Slack. */
 import type { Access, Person, Scope } from '../../operations/access.js';
 import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 
 /** How long a person's team, as users.info says it, is trusted: people rarely move between organisations. */
 const TEAM_CACHE_MS = 10 * 60_000;
+/** How long Slack's failure to say is kept: the person is refused meanwhile, and the log says why once. */
+const FAILURE_CACHE_MS = 60_000;
 const TEAM_CACHE_MAX = 5_000;
 
 /** Teams learned through users.info, per Access (so per running bot, never shared between bots). */
@@ -30,9 +33,15 @@ async function teamOf(access: Access, client: SlackClient, userId: string): Prom
   const teamId = await client.users
     .info({ user: userId })
     .then((answer) => answer.user?.team_id)
-    .catch(() => undefined);
+    .catch((err: unknown) => {
+      access.warn(
+        { err, code: slackErrorCode(err), user: userId },
+        "a person's organisation could not be read (users.info, which needs the users:read scope): refused as another organisation's",
+      );
+      return undefined;
+    });
   if (teams.size >= TEAM_CACHE_MAX) teams.clear();
-  teams.set(userId, { teamId, until: Date.now() + TEAM_CACHE_MS });
+  teams.set(userId, { teamId, until: Date.now() + (teamId ? TEAM_CACHE_MS : FAILURE_CACHE_MS) });
   return teamId;
 }
 
