@@ -42,8 +42,13 @@ export function refuseNonObjectBodies(
   };
 }
 
+/** A form body whose `payload` opens with `{` (URL-encoded, after JSON's white space): Bolt's to decode. */
+const FORM_PAYLOAD_OBJECT = /(?:^|&)payload=(?:%20|%09|%0A|%0D|\+)*%7B/i;
+
 /** Whether the body parses, as Bolt parses it, to JSON that is not an object (`null`, `5`, `[]`). */
 function parsesToNonObject(req: Buffered): boolean {
+  // Every interactive request Slack sends: its form body is left for Bolt to decode, once.
+  if (isForm(req) && FORM_PAYLOAD_OBJECT.test(req.rawBody.toString('latin1'))) return false;
   const json = jsonTextOf(req);
   // A form body without a payload is an object; JSON that opens with `{` is an object or no JSON at
   // all (Bolt answers 400 itself). Only the rest is parsed here, so a 12 KB submission is parsed once.
@@ -63,10 +68,12 @@ const OPENS_AN_OBJECT = /^[ \t\n\r]*\{/;
 /** The JSON text Bolt parses (`parseHTTPRequestBody`): a form body's `payload` field, else the whole body. */
 function jsonTextOf(req: Buffered): string | undefined {
   const text = req.rawBody.toString();
-  if (req.headers['content-type'] !== 'application/x-www-form-urlencoded') return text;
+  if (!isForm(req)) return text;
   const { payload } = parse(text);
   return typeof payload === 'string' ? payload : undefined;
 }
+
+const isForm = (req: Buffered) => req.headers['content-type'] === 'application/x-www-form-urlencoded';
 
 function isSigned(req: Buffered, signingSecret: string): boolean {
   const header = (name: string) => {
