@@ -108,6 +108,38 @@ describe('src/slack layout', () => {
     expect(linesOf(feature, (line) => whole(line) && !registers(line))).toEqual([]);
   });
 
+  it('every file that reads stored bookings asks the access rule, or is listed here with why it need not', () => {
+    const reads =
+      /store\.(?:bookings\.(?:get|find|listBooked|listByPickup)|recognition\.bookingsIn)\(|storedBooking\(/;
+    const asks =
+      /refusalOnBooking|scopeOf|\.sight\(|personOf|access\.scope|teamScope|unseenText|labelBooking\(/;
+    const need = {
+      'booking/stored-booking.ts': 'the reader itself: its callers ask',
+      'book/next-step.ts': 'a typed tracking number already taken: says so, shows nothing of that booking',
+      'bulk/check.ts': "a file's tracking number already taken: the same",
+      'update/draft.ts': 'an update form, made once its command or button asked',
+      'update/steps.ts': 'the same form, step by step',
+      'update/submit.ts': 'the same form, submitted',
+      'update/send.ts': 'the same, sent',
+      'update/retry.ts': 'the same, sent again',
+      'digest/data.ts': "the digest's counts; its file asks (digest/send.ts)",
+      'report/data.ts': "the weekly report's counts by place and sender: no booking's receiver",
+    };
+    const files = readdirSync(slackDir, { recursive: true, encoding: 'utf8' }).filter((name) =>
+      name.endsWith('.ts'),
+    );
+    const unasked = files.filter((name) => {
+      const text = readFileSync(join(slackDir, name), 'utf8');
+      return reads.test(text) && !asks.test(text);
+    });
+    expect(
+      unasked.filter((name) => !(name in need)),
+      'a new surface reading bookings asks operations/access.ts (docs/security-and-failures.md#who-sees-a-booking) and adds its row to test/slack/visibility.e2e.test.ts',
+    ).toEqual([]);
+    // Each listed file still reads bookings without asking: none listed for nothing.
+    expect(Object.keys(need).filter((name) => !unasked.includes(name))).toEqual([]);
+  });
+
   it("the kit's command reading names no feature's /waybill verb: each feature declares its own", () => {
     const declared = linesOf('.', (line) => /^\s*verb: '\w+',$/.test(line)).map(
       (line) => /verb: '(\w+)'/.exec(line)?.[1] as string,

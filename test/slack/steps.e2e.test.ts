@@ -353,7 +353,7 @@ describe('record_status', () => {
     );
     expect(await run({ status: 'cancelled' })).toMatch(/^note: Say how it was cancelled/);
     expect(await run({ status: 'delivered', tracking_number: 'WB999999' })).toBe(
-      'tracking_number: the bot has no booking "WB999999"',
+      'tracking_number: I have no record of waybill `WB999999` in a conversation where you may update waybills: check the number, or ask in the conversation it was booked in.',
     );
     expect(await bot.deps.store.statuses.history(trackingNumber)).toEqual([]);
   });

@@ -21,8 +21,8 @@ export type StatusDeps = Pick<
 const REDRAWS = 3;
 
 /**
- * Records a status for a booking; the answer for the person, in words (`refused`: the booking is not
- * theirs to update in its own conversation). A status it already has writes and posts nothing. The
+ * Records a status for a booking; the answer for the person, in words (`refused`: there is no such
+ * booking, or it is not theirs to update in its own conversation: the same answer). A status it already has writes and posts nothing. The
  * card and the thread are told after, through `afterwards`.
  */
 export async function recordStatus(
@@ -32,7 +32,7 @@ export async function recordStatus(
 ): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
   const { userId, trackingNumber, choice } = input;
   const known = await storedBooking(deps, trackingNumber);
-  if (!known) return { text: unseenText(trackingNumber, 'update') };
+  if (!known) return { text: unseenText(trackingNumber, 'update'), refused: true };
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
   if (refused) return { text: refused, refused: true };
   const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
