@@ -477,6 +477,12 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         };
       case 'chat.delete':
         return { ok: true, channel: body.channel, ts: body.ts };
+      // Every member a person of this workspace, unless a test scripts a bot, a deleted one or another organisation's.
+      case 'users.info':
+        return {
+          ok: true,
+          user: { id: body.user, team_id: FAKE_TEAM_ID, is_bot: false, deleted: false },
+        };
       case 'conversations.open': {
         const users = typeof body.users === 'string' ? body.users : String(body.channel ?? '');
         let id = dmChannels.get(users);

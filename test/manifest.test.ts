@@ -210,6 +210,7 @@ describe('manifest.yml', () => {
         'im:write',
         'im:history',
         'usergroups:read',
+        'users:read',
         'files:read',
         'files:write',
         'channels:history',

@@ -1,7 +1,7 @@
 /**
  * Owners on both backends: the card's owner and people picker, Take it and Assign (`users_select`) with the
  * cards, thread lines, audit row and the new owner's DM; `/waybill assign` (a mention, any case, the same
- * owner, no mention, an unknown number escaped); the Home tab and the export's `owner`; two replicas handing
+ * owner, no mention, an unknown number escaped); owners no reminder could reach refused; the Home tab and the export's `owner`; two replicas handing
  * one booking over at once; access refused.
  */
 // Owners of bookings, on both backends: the card shows the owner, Take it and Assign (a people picker) on it,
@@ -136,6 +136,39 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
     await bot.idle();
     expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UANA');
     expect(await bot.deps.store.audit.list({ operation: 'assign' })).toHaveLength(1);
+  });
+
+  it('an owner no reminder could reach (a bot, deactivated, another organisation’s, unknown) is refused on every way in', async () => {
+    const bot = await booked({ backend });
+    const people: Record<string, unknown> = {
+      U0BOT: { ok: true, user: { id: 'U0BOT', team_id: 'T0001', is_bot: true, deleted: false } },
+      U0GONE: { ok: true, user: { id: 'U0GONE', team_id: 'T0001', is_bot: false, deleted: true } },
+      W0EXTERNAL: { ok: true, user: { id: 'W0EXTERNAL', team_id: 'T0OTHER', is_bot: false, deleted: false } },
+      U0NOBODY: { ok: false, error: 'user_not_found' },
+    };
+    bot.fake.respond('users.info', (body) => people[String(body.user)] as { ok: boolean } | undefined);
+    const reasons = {
+      U0BOT: 'is a bot',
+      U0GONE: 'has been deactivated',
+      W0EXTERNAL: 'belongs to another organisation',
+      U0NOBODY: 'is not a member Slack knows',
+    };
+    for (const [id, reason] of Object.entries(reasons)) {
+      const answer = await bot.command('/waybill', `assign WB000001 <@${id}>`);
+      expect(answer.body.text).toBe(
+        `<@${id}> ${reason}, so the bot could never remind them of \`WB000001\`: nothing changed. Assign it to a person in this workspace.`,
+      );
+    }
+    const posts = bot.fake.responseUrlPosts.length;
+    await assignOnCard(bot, 'U0BOT');
+    const picked = await bot.fake.waitForResponseUrlPost(undefined, { count: posts + 1 });
+    expect(picked.body.text).toContain('<@U0BOT> is a bot');
+    await bot.idle();
+    expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
+    expect(await bot.deps.store.audit.list({ operation: 'assign' })).toEqual([]);
+    // A person of this workspace still can.
+    const ana = await bot.command('/waybill', 'assign WB000001 <@UANA>');
+    expect(ana.body.text).toContain("is now <@UANA>'s");
   });
 
   it('the Home tab and the export show each booking’s owner', async () => {
