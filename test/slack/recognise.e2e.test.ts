@@ -4,7 +4,8 @@
  * (also with two replicas given the same message at once), never for edits, bots or the card's own thread,
  * three shown and Show all, `off`; the channel rule and the update permission; tracking-page links unfurled
  * (`link_shared`, `chat.unfurl`), none without `TRACKING_URL_TEMPLATE`; 10,000 fuzzed ordinary messages read
- * as naming nothing, a sample of them sent making no Slack call, store write or lookup.
+ * as naming nothing, a sample of them sent making no Slack call, store write or lookup; replies rate-limited
+ * (429) waited out, a refused one's numbers given back; events holding fields of another type not answered.
  */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
