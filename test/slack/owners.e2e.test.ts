@@ -140,20 +140,19 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
 
   it('an owner no reminder could reach (a bot, deactivated, another organisation’s, unknown) is refused on every way in', async () => {
     const bot = await booked({ backend });
-    const people: Record<string, unknown> = {
-      U0BOT: { ok: true, user: { id: 'U0BOT', team_id: 'T0001', is_bot: true, deleted: false } },
-      U0GONE: { ok: true, user: { id: 'U0GONE', team_id: 'T0001', is_bot: false, deleted: true } },
-      W0EXTERNAL: { ok: true, user: { id: 'W0EXTERNAL', team_id: 'T0OTHER', is_bot: false, deleted: false } },
-      U0NOBODY: { ok: false, error: 'user_not_found' },
-    };
-    bot.fake.respond('users.info', (body) => people[String(body.user)] as { ok: boolean } | undefined);
-    const reasons = {
-      U0BOT: 'is a bot',
-      U0GONE: 'has been deactivated',
-      W0EXTERNAL: 'belongs to another organisation',
-      U0NOBODY: 'is not a member Slack knows',
-    };
-    for (const [id, reason] of Object.entries(reasons)) {
+    // Each member as users.info answers for them, and why they are refused.
+    const people: [string, unknown, string][] = [
+      ['U0BOT', { id: 'U0BOT', team_id: 'T0001', is_bot: true, deleted: false }, 'is a bot'],
+      ['U0GONE', { id: 'U0GONE', team_id: 'T0001', is_bot: false, deleted: true }, 'has been deactivated'],
+      ['W0EXTERNAL', { id: 'W0EXTERNAL', team_id: 'T0OTHER' }, 'belongs to another organisation'],
+      ['U0NOBODY', undefined, 'is not a member Slack knows'],
+    ];
+    bot.fake.respond('users.info', (body) => {
+      const person = people.find(([id]) => id === body.user);
+      if (!person) return undefined;
+      return person[1] ? { ok: true, user: person[1] } : { ok: false, error: 'user_not_found' };
+    });
+    for (const [id, , reason] of people) {
       const answer = await bot.command('/waybill', `assign WB000001 <@${id}>`);
       expect(answer.body.text).toBe(
         `<@${id}> ${reason}, so the bot could never remind them of \`WB000001\`: nothing changed. Assign it to a person in this workspace.`,

@@ -31,19 +31,15 @@ const memberOf = (client: SlackClient, id: string) =>
 
 /**
  * Why `ownerId` could never be sent a reminder by DM, by Slack's users.info: a bot, a deactivated
- * member, one of another organisation than the person handing it over (`userId`), or no member at all.
+ * member, one of another organisation than the person handing it over (`by`), or no member at all.
  */
-async function cannotOwn(
-  client: SlackClient,
-  ownerId: string,
-  userId: string,
-): Promise<CannotOwn | undefined> {
+async function cannotOwn(client: SlackClient, ownerId: string, by: string): Promise<CannotOwn | undefined> {
   const owner = await memberOf(client, ownerId);
   if (!owner) return 'unknown';
   if (owner.is_bot || owner.id === 'USLACKBOT') return 'bot';
   if (owner.deleted) return 'deactivated';
-  if (ownerId === userId) return undefined;
-  const team = (await memberOf(client, userId))?.team_id;
+  if (ownerId === by) return undefined;
+  const team = (await memberOf(client, by))?.team_id;
   if (team && owner.team_id && owner.team_id !== team) return 'elsewhere';
   return undefined;
 }
