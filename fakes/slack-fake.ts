@@ -483,6 +483,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         };
       case 'chat.delete':
         return { ok: true, channel: body.channel, ts: body.ts };
+      // Every member a person of this workspace, unless a test scripts a bot, a deleted one or another organisation's.
       case 'conversations.open': {
         const users = typeof body.users === 'string' ? body.users : String(body.channel ?? '');
         let id = dmChannels.get(users);

@@ -18,7 +18,7 @@ import { nothingSentText } from '../../src/slack/steps/send.js';
 import type { StoreOptions } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { proxyDatabase, type TcpProxy } from '../store/tcp-proxy.js';
-import { fillToReview } from '../support/booking-flow.js';
+import { bookStepInputs, fillToReview } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 import { until } from '../support/replicas.js';
 
@@ -195,17 +195,7 @@ describeEachBackend(
       expect(audit?.n).toBe(0);
     });
 
-    const stepInputs = {
-      receiver_name: 'Maria Santos',
-      receiver_phone: '0917 123 4567',
-      receiver_address: '88 Rizal Ave',
-      receiver_city: 'Cebu City',
-      cod_amount: '1500.00',
-      weight_kg: 1,
-      item_description: 'Scales',
-      channel_id: 'CORDERS',
-      requested_by: 'UDISPATCH',
-    };
+    const stepInputs = bookStepInputs();
 
     it('book_waybill with the connection cut before its courier call began: the step says nothing was sent and it can be run again', async () => {
       const b = await bot();

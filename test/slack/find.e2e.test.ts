@@ -4,7 +4,7 @@
  * newest first; filters it cannot read named; 100 results through **More** ten at a time, each page within
  * Slack's limits; **Show**; names escaped; with `ALLOWED_CHANNEL_IDS`, other channels' bookings on no page;
  * the Home tab's **Find a booking** box (results in a DM, More there, refused without the permission); the
- * command and More over Socket Mode.
+ * command and More over Socket Mode; a query with nothing to search for and a forged More given the usage.
  */
 // /waybill find on both backends: words and filters, pages of ten with More, Show, the channel rule, escaping.
 import { afterEach, expect, it } from 'vitest';

@@ -27,7 +27,12 @@ import { readZpl, renderZplLabel, type ZplLabel } from '../labels/read-zpl.js';
 import { describeEachBackend, type TestBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { bookThroughModal, fillToReview } from '../support/booking-flow.js';
-import { renderPoolPerFile, startTestBot, type TestBot } from '../support/bot-harness.js';
+import {
+  renderPoolPerFile,
+  startTestBot,
+  type TestBot,
+  type TestBotOptions,
+} from '../support/bot-harness.js';
 import { bulkFile, bulkRow } from '../support/bulk-file.js';
 import { until } from '../support/replicas.js';
 import { checkedImport } from '../support/slack-driver.js';
@@ -79,9 +84,19 @@ async function bookWithFault(fault: 'unknown' | 'refused') {
   return entry;
 }
 
-function booted(backend: TestBackend | undefined, env: Record<string, string> = {}) {
+function booted(
+  backend: TestBackend | undefined,
+  env: Record<string, string> = {},
+  options: Pick<TestBotOptions, 'slackRateLimitWaitMs'> = {},
+) {
   beforeEach(async () => {
-    bot = await startTestBot({ ...(backend ? { backend } : {}), env, timeoutMs: 800, render: render() });
+    bot = await startTestBot({
+      ...(backend ? { backend } : {}),
+      env,
+      timeoutMs: 800,
+      render: render(),
+      ...options,
+    });
     await bookThroughModal(bot);
     // The card's place is stored just after Slack took the card: printing goes to its thread from then on.
     await until('the card recorded', async () => (await bot.deps.store.bookings.get('WB000001'))?.cardTs);
@@ -407,7 +422,8 @@ describe('labels of a CSV import', () => {
 });
 
 describe('labels refused', () => {
-  booted(undefined);
+  // A 429 goes straight to the client's retries (none here), as after the bot's own waits in production.
+  booted(undefined, {}, { slackRateLimitWaitMs: 0 });
 
   it('no label for an unknown outcome, a refusal or an unknown number, in plain words, escaped', async () => {
     // Said in the command's answer itself: never "Printing…" first for something with no labels.

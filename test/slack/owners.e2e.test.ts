@@ -1,7 +1,7 @@
 /**
  * Owners on both backends: the card's owner and people picker, Take it and Assign (`users_select`) with the
  * cards, thread lines, audit row and the new owner's DM; `/waybill assign` (a mention, any case, the same
- * owner, no mention, an unknown number escaped); the Home tab and the export's `owner`; two replicas handing
+ * owner, no mention, an unknown number escaped); owners no reminder could reach refused; the Home tab and the export's `owner`; two replicas handing
  * one booking over at once; access refused.
  */
 // Owners of bookings, on both backends: the card shows the owner, Take it and Assign (a people picker) on it,
@@ -136,6 +136,38 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
     await bot.idle();
     expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UANA');
     expect(await bot.deps.store.audit.list({ operation: 'assign' })).toHaveLength(1);
+  });
+
+  it('an owner no reminder could reach (a bot, deactivated, another organisation’s, unknown) is refused on every way in', async () => {
+    const bot = await booked({ backend });
+    // Each member as users.info answers for them, and why they are refused.
+    const people: [string, unknown, string][] = [
+      ['U0BOT', { id: 'U0BOT', team_id: 'T0001', is_bot: true, deleted: false }, 'is a bot'],
+      ['U0GONE', { id: 'U0GONE', team_id: 'T0001', is_bot: false, deleted: true }, 'has been deactivated'],
+      ['W0EXTERNAL', { id: 'W0EXTERNAL', team_id: 'T0OTHER' }, 'belongs to another organisation'],
+      ['U0NOBODY', undefined, 'is not a member Slack knows'],
+    ];
+    bot.fake.respond('users.info', (body) => {
+      const person = people.find(([id]) => id === body.user);
+      if (!person) return undefined;
+      return person[1] ? { ok: true, user: person[1] } : { ok: false, error: 'user_not_found' };
+    });
+    for (const [id, , reason] of people) {
+      const answer = await bot.command('/waybill', `assign WB000001 <@${id}>`);
+      expect(answer.body.text).toBe(
+        `<@${id}> ${reason}, so the bot could never remind them of \`WB000001\`: nothing changed. Assign it to a person in this workspace.`,
+      );
+    }
+    const posts = bot.fake.responseUrlPosts.length;
+    await assignOnCard(bot, 'U0BOT');
+    const picked = await bot.fake.waitForResponseUrlPost(undefined, { count: posts + 1 });
+    expect(picked.body.text).toContain('<@U0BOT> is a bot');
+    await bot.idle();
+    expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
+    expect(await bot.deps.store.audit.list({ operation: 'assign' })).toEqual([]);
+    // A person of this workspace still can.
+    const ana = await bot.command('/waybill', 'assign WB000001 <@UANA>');
+    expect(ana.body.text).toContain("is now <@UANA>'s");
   });
 
   it('the Home tab and the export show each booking’s owner', async () => {

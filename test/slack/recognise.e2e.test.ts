@@ -4,7 +4,8 @@
  * (also with two replicas given the same message at once), never for edits, bots or the card's own thread,
  * three shown and Show all, `off`; the channel rule and the update permission; tracking-page links unfurled
  * (`link_shared`, `chat.unfurl`), none without `TRACKING_URL_TEMPLATE`; 10,000 fuzzed ordinary messages read
- * as naming nothing, a sample of them sent making no Slack call, store write or lookup.
+ * as naming nothing, a sample of them sent making no Slack call, store write or lookup; replies rate-limited
+ * (429) waited out, a refused one's numbers given back; events holding fields of another type not answered.
  */
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { ids } from '../../fakes/ids.js';
 import { numbersIn, trackingPattern } from '../../src/slack/recognise/message.js';
 import { openStore } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
+import { bookStepInputs } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
 let bot: TestBot | undefined;
@@ -31,17 +33,7 @@ const nextTs = () => {
 async function booked(running: TestBot, channel = 'CORDERS', name = 'Maria <Santos>'): Promise<string> {
   const { completion } = await running.step({
     callbackId: ids.stepBook,
-    inputs: {
-      receiver_name: name,
-      receiver_phone: '0917 123 4567',
-      receiver_address: '88 Rizal Ave',
-      receiver_city: 'Cebu City',
-      cod_amount: '1500.00',
-      weight_kg: 1,
-      item_description: 'Scales',
-      channel_id: channel,
-      requested_by: 'UDISPATCH',
-    },
+    inputs: bookStepInputs(channel, name),
   });
   return (completion.body.outputs as { tracking_number: string }).tracking_number;
 }

@@ -4,7 +4,7 @@
  * back when it ends; Assign and Record status (the status modal submitted) from the DM; an unknown outcome's
  * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
  * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
- * once to `ATTENTION_CHANNEL_ID` naming the owner; two replicas on one database (their turns and their claims
+ * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; two replicas on one database (their turns and their claims
  * at once) sending once; a replica gone between its claim and its post (its DM found in
  * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
  * within Block Kit's limits, escaped.
@@ -211,6 +211,27 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · <@UDISPATCH>',
     );
     expect(reminderDms(bot)).toHaveLength(1);
+  });
+
+  it('an owner who cannot be sent a DM (a bot, gone, another organisation): tried once, then escalated as a reminded item is', async () => {
+    const { clock, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
+    bot.fake.respond('conversations.open', { ok: false, error: 'cannot_dm_bot' });
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+    clock.advance(DAY);
+    await turn(bot);
+    for (let i = 0; i < 3; i++) {
+      clock.advance(MINUTE);
+      await turn(bot);
+    }
+    expect(bot.fake.callsTo('conversations.open')).toHaveLength(1);
+    expect(reminderDms(bot)).toEqual([]);
+    expect(escalations()).toEqual([]);
+    clock.advance(DAY);
+    await turn(bot);
+    expect(escalations()).toHaveLength(1);
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('`WB000001`');
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
   it('an escalation whose replica is gone between its claim and its post: found in the channel, not posted again; not found, posted once', async () => {

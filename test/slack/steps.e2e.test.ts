@@ -5,7 +5,8 @@
  * another event, an unknown outcome resolved in the channel and never sent again; `record_status` (card,
  * thread line, audit, once); inputs refused named by input; the user a step names refused and allowed;
  * `ALLOWED_CHANNEL_IDS` on a booking step's channel; `find_waybill`'s newest ten, its filters' errors, its
- * user and the channel rule.
+ * user and the channel rule; a pickup before today refused; a step the bot does not provide ended naming it;
+ * step events without their execution id or function answered 400.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';

@@ -130,3 +130,18 @@ export async function exportedToday(
   const [upload] = bot.fake.uploadsCompleted();
   return { today, rows: parse(upload?.text ?? '', { bom: true, columns: true }) as Record<string, string>[] };
 }
+
+/** A `book_waybill` step's inputs as a workflow gives them: one parcel for `name`, its card in `channel`. */
+export function bookStepInputs(channel = 'CORDERS', name = 'Maria Santos') {
+  return {
+    receiver_name: name,
+    receiver_phone: '0917 123 4567',
+    receiver_address: '88 Rizal Ave',
+    receiver_city: 'Cebu City',
+    cod_amount: '1500.00',
+    weight_kg: 1,
+    item_description: 'Scales',
+    channel_id: channel,
+    requested_by: 'UDISPATCH',
+  };
+}

@@ -1,6 +1,7 @@
 /**
  * Bookings CSV files: the template, encodings, `,` or `;`, quoting, headers, every row's problems with row
- * and column (places that do not fit together included), limits; the results and export files, formula-safe.
+ * and column (places that do not fit together included, a pickup before today), limits; the results and
+ * export files, formula-safe.
  */
 // Bookings CSV files: reading (encodings, delimiters, quoting, headers), every problem at once, and the files the bot writes.
 import { readFileSync } from 'node:fs';

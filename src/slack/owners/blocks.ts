@@ -24,6 +24,21 @@ export function handedOverText(trackingNumber: string, byId: string): string {
   return `<@${byId}> assigned ${code(trackingNumber)} to you: you are its owner now.`;
 }
 
+/** Why a person cannot own a booking: no reminder could ever reach them by DM. */
+export type CannotOwn = 'bot' | 'deactivated' | 'elsewhere' | 'unknown';
+
+const cannotOwnReasons: Record<CannotOwn, string> = {
+  bot: 'is a bot',
+  deactivated: 'has been deactivated',
+  elsewhere: 'belongs to another organisation',
+  unknown: 'is not a member Slack knows',
+};
+
+/** Said to whoever tried to hand the booking over: nothing changed. */
+export function cannotOwnText(trackingNumber: string, ownerId: string, why: CannotOwn): string {
+  return `<@${ownerId}> ${cannotOwnReasons[why]}, so the bot could never remind them of ${code(trackingNumber)}: nothing changed. Assign it to a person in this workspace.`;
+}
+
 export function assignUsage(): string {
   return 'Write `/waybill assign <tracking number> @person`, mentioning the person with @ so Slack links them.';
 }

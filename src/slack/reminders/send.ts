@@ -9,6 +9,7 @@ import { planReminders, type ReminderPlan, reminderId } from '../../operations/r
 import { attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
+import { slackErrorCode } from '../runtime/slack-errors.js';
 import { escalationMessage, reminderMessage } from './blocks.js';
 
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
@@ -109,10 +110,32 @@ async function remind(
     await deps.store.reminders.sent(batch, rest, { channel, ts: message.ts ?? '' });
     deps.logger.info({ user: ownerId, items: rest.length }, 'reminder sent');
   } catch (err) {
+    const code = slackErrorCode(err);
+    if (code && NO_DM.has(code)) {
+      // Trying again every turn would never reach them: recorded as reminded (no DM), so the item
+      // escalates when a delivered reminder's would.
+      await deps.store.reminders.sent(
+        batch,
+        entries.map(({ item }) => item),
+        { channel: '', ts: '' },
+      );
+      deps.logger.warn({ user: ownerId, error: code }, 'a reminder cannot reach its owner: left to escalate');
+      return;
+    }
     await deps.store.reminders.release(batch).catch(() => undefined);
     throw err;
   }
 }
+
+/** Slack's answers meaning this person can never be sent a DM by the bot (a bot, gone, another organisation's). */
+const NO_DM = new Set([
+  'cannot_dm_bot',
+  'user_not_found',
+  'users_not_found',
+  'user_not_visible',
+  'user_disabled',
+  'account_inactive',
+]);
 
 /** Which of these claims' posts (`eventType`) are in the conversation already, with their ts. */
 async function postedBatches(
