@@ -25,6 +25,8 @@ export interface AttentionItem {
   /** An unknown outcome's call: each is resolved its own way. */
   operation?: (typeof UNKNOWN_OPERATIONS)[number];
   ownerId: string;
+  /** The conversation the booking, or the call, belongs to: who may see the item (the access rule). */
+  channelId?: string;
   /** When what the rule counts from happened: the status recorded, the pickup time, the call made. */
   since: Date;
   /** When the rule raised it. */
@@ -49,6 +51,7 @@ const fromRow =
     key: row.trackingNumber,
     trackingNumber: row.trackingNumber,
     ownerId: row.ownerId,
+    channelId: row.channelId,
     since: row.since,
     dueAt: new Date(row.since.getTime() + afterMs),
   });
@@ -88,6 +91,7 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
         operation,
         ...(attempt.trackingNumber ? { trackingNumber: attempt.trackingNumber } : {}),
         ownerId: attempt.userId ?? '',
+        ...(attempt.channelId ? { channelId: attempt.channelId } : {}),
         since: attempt.createdAt,
         dueAt: new Date(attempt.createdAt.getTime() + settings.unknownAfterMs),
       }));

@@ -10,11 +10,13 @@ function toRow(row: {
   tracking_number: string;
   owner_id: string | null;
   booked_by: string;
+  channel_id: string;
   since: number | string | null;
 }): AttentionRow {
   return {
     trackingNumber: row.tracking_number,
     ownerId: row.owner_id ?? row.booked_by,
+    channelId: row.channel_id,
     since: new Date(Number(row.since)),
   };
 }
@@ -27,7 +29,14 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
       let query = db
         .selectFrom('booking_status as s')
         .innerJoin('bookings as b', 'b.tracking_number', 's.tracking_number')
-        .select(['s.tracking_number', 's.status', 's.at as since', 'b.owner_id', 'b.booked_by'])
+        .select([
+          's.tracking_number',
+          's.status',
+          's.at as since',
+          'b.owner_id',
+          'b.booked_by',
+          'b.channel_id',
+        ])
         .where('s.status', 'in', statuses.length > 0 ? [...statuses] : [''])
         .where('s.at', '<=', before.getTime())
         .where(({ not, exists, selectFrom }) =>
@@ -65,7 +74,7 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
       // From the pickup index: bookings whose pickup time has passed with no status recorded at all.
       const rows = await db
         .selectFrom('bookings as b')
-        .select(['b.tracking_number', 'b.pickup_at as since', 'b.owner_id', 'b.booked_by'])
+        .select(['b.tracking_number', 'b.pickup_at as since', 'b.owner_id', 'b.booked_by', 'b.channel_id'])
         .where('b.pickup_at', '<', pickupBefore.getTime())
         .where(({ not, exists, selectFrom }) =>
           not(

@@ -662,6 +662,8 @@ export interface Digests {
 export interface AttentionRow {
   trackingNumber: string;
   ownerId: string;
+  /** The conversation it was booked in: who may see the item (the access rule). */
+  channelId: string;
   since: Date;
 }
 

@@ -95,8 +95,8 @@ async function bookEverywhere(store: Store): Promise<Record<Channel, string>> {
 }
 
 /** The bot as the operator runs it after: the lists set; UEXTERNAL is another organisation's guest. */
-async function listed(store: Store, env: Record<string, string> = {}): Promise<TestBot> {
-  const bot = await startTestBot({ store, env: { ...ALLOWED, ...env } });
+async function listed(store: Store, env: Record<string, string> = {}, now?: () => Date): Promise<TestBot> {
+  const bot = await startTestBot({ store, env: { ...ALLOWED, ...env }, ...(now ? { now } : {}) });
   bots.push(bot);
   bot.fake.respond('users.info', (body) =>
     body.user === 'UEXTERNAL'
@@ -292,6 +292,25 @@ describeEachBackend(import.meta.filename, 'who sees a booking', (backend) => {
         String(answer.body.text).replace(/WB\d+/g, 'WB…');
       expect(textOf(restricted), verb).toBe(textOf(unknown));
     }
+  });
+
+  it('what needs attention lists only the bookings its viewer sees, on the command and the Home tab', async () => {
+    const store = await backend.open();
+    const numbers = await bookEverywhere(store);
+    const open = await startTestBot({ store });
+    bots.push(open);
+    for (const channel of ['CDISPATCH', 'CRESTRICTED'] as const)
+      await open.command('/waybill', `status ${numbers[channel]} picked-up`, { channel_id: channel });
+    // Two hours on, each picked-up parcel with nothing since is stale at one minute.
+    const later = () => new Date(Date.now() + 2 * 3_600_000);
+    const bot = await listed(store, { ATTENTION_STALE_AFTER: '1m' }, later);
+    const listedNow = JSON.stringify((await bot.command('/waybill', 'attention')).body);
+    expect(listedNow).toContain(numbers.CDISPATCH);
+    expect(listedNow).not.toContain(numbers.CRESTRICTED);
+    await bot.event({ type: 'app_home_opened', user: 'UDISPATCH', tab: 'home' });
+    const home = said(await bot.fake.waitFor('views.publish'));
+    expect(home).toContain(numbers.CDISPATCH);
+    expect(home).not.toContain(numbers.CRESTRICTED);
   });
 
   it("the receiver's record counts only the bookings its viewer sees", async () => {

@@ -57,7 +57,8 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
     });
   }
   // Only the bookings of the conversations this person sees (the access rule).
-  const channelIds = scopeChannels(await deps.access.scope(person));
+  const scope = await deps.access.scope(person);
+  const channelIds = scopeChannels(scope);
   const today = { ...dayOf(deps.now(), deps.waybill.timeZone), channelIds };
   const [bookings, bookingsToday, drafts, quotes, bulkAllowed, remittanceAllowed, attention] =
     await Promise.all([
@@ -67,7 +68,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
       deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
       deps.access.allows(person, 'bulk', undefined, unchosen),
       deps.access.allows(person, 'remittance', undefined, unchosen),
-      attentionHomeBlocks(deps, userId),
+      attentionHomeBlocks(deps, userId, scope),
     ]);
   const [statuses, owed] = await Promise.all([
     deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber)),
