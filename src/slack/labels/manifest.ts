@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import {
   buildManifest,
+  type LeftOut,
   lineOfBooking,
   lineOfRequest,
   type Manifest,
@@ -11,6 +12,7 @@ import {
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { validate } from '../../waybill/schemas.js';
+import { statusLabel } from '../../waybill/statuses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -41,21 +43,36 @@ export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): 
   };
 }
 
-/** Every stored booking picked up that day, read page by page, as manifest lines. */
-async function bookedLines(deps: Manifesting, date: string): Promise<ManifestLine[]> {
+/** Statuses after which a parcel is not handed over to the rider. */
+const NOT_HANDED_OVER: readonly string[] = ['cancelled', 'returned'];
+
+/** Every stored booking picked up that day, read page by page, as manifest lines: handed over, or left out and why. */
+async function bookedLines(
+  deps: Manifesting,
+  date: string,
+): Promise<{ lines: ManifestLine[]; leftOut: LeftOut[] }> {
   const { timeZone, catalog } = deps.waybill;
   const from = instantFromZonedDateTime(date, '00:00', timeZone);
   const to = instantFromZonedDateTime(zonedDateAfter(from, 1, timeZone), '00:00', timeZone);
   const lines: ManifestLine[] = [];
+  const leftOut: LeftOut[] = [];
   for (let after: string | undefined; ; ) {
     const page = await deps.store.bookings.listByPickup({ from, to, after, limit: PAGE });
+    const latest = await deps.store.statuses.latestOf(page.map((record) => record.trackingNumber));
     for (const record of page) {
       const parsed = validate(deps.schemas.booking, record.record);
-      if (parsed.ok) lines.push(lineOfBooking(parsed.value, catalog.codPaymentMethod));
-      else deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
+      if (!parsed.ok) {
+        deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
+        continue;
+      }
+      const line = lineOfBooking(parsed.value, catalog.codPaymentMethod);
+      const status = latest.get(record.trackingNumber);
+      if (status && NOT_HANDED_OVER.includes(status.status)) {
+        leftOut.push({ line, why: statusLabel(status.status, status.reason) });
+      } else lines.push(line);
     }
     after = page.at(-1)?.trackingNumber;
-    if (page.length < PAGE) return lines;
+    if (page.length < PAGE) return { lines, leftOut };
     await setImmediate();
   }
 }
@@ -80,7 +97,7 @@ async function unknownLines(deps: Pick<Core, 'store' | 'waybill'>, date: string)
 /** The day's manifest from the store. */
 export async function manifestOf(deps: Manifesting, date: string): Promise<Manifest> {
   const [booked, unknown] = await Promise.all([bookedLines(deps, date), unknownLines(deps, date)]);
-  return buildManifest(date, booked, unknown);
+  return buildManifest(date, booked.lines, unknown, booked.leftOut);
 }
 
 export interface ManifestRequest {
