@@ -48,6 +48,13 @@ export interface Manifest {
   totals: ManifestTotals;
   /** Bookings the courier never answered for: listed apart, in no total. */
   unknown: ManifestLine[];
+  /** Bookings of the day that are not handed over (cancelled, returned), and why: named, in no total, not to scan. */
+  leftOut: LeftOut[];
+}
+
+export interface LeftOut {
+  line: ManifestLine;
+  why: string;
 }
 
 function shipperOf(name: string, code: string): string {
@@ -109,6 +116,7 @@ export function buildManifest(
   date: string,
   booked: readonly ManifestLine[],
   unknown: readonly ManifestLine[],
+  leftOut: readonly LeftOut[] = [],
 ): Manifest {
   const byShipper = new Map<string, ManifestGroup>();
   const totals = noTotals();
@@ -125,7 +133,13 @@ export function buildManifest(
   const byNumber = (a: ManifestLine, b: ManifestLine) => (a.trackingNumber < b.trackingNumber ? -1 : 1);
   const groups = [...byShipper.values()].sort((a, b) => a.shipper.localeCompare(b.shipper));
   for (const group of groups) group.lines.sort(byNumber);
-  return { date, groups, totals, unknown: [...unknown].sort(byNumber) };
+  return {
+    date,
+    groups,
+    totals,
+    unknown: [...unknown].sort(byNumber),
+    leftOut: [...leftOut].sort((a, b) => byNumber(a.line, b.line)),
+  };
 }
 
 export const MANIFEST_COLUMNS = [
@@ -138,11 +152,12 @@ export const MANIFEST_COLUMNS = [
   'parcels',
   'weight_kg',
   'cod_amount',
+  'why',
 ];
 
-/** Every line and total of the PDF, in its order: lines, each group's total, the overall total, then those to check. */
+/** Every line and total of the PDF, in its order: lines, each group's total, the overall total, those to check, then those left out. */
 export function manifestCsv(manifest: Manifest): string {
-  const line = (section: string, l: ManifestLine) => [
+  const line = (section: string, l: ManifestLine, why = '') => [
     section,
     l.shipper,
     l.trackingNumber,
@@ -152,6 +167,7 @@ export function manifestCsv(manifest: Manifest): string {
     String(l.parcels),
     kilograms(l.grams),
     formatCents(l.codCents),
+    why,
   ];
   const total = (section: string, shipper: string, t: ManifestTotals) => [
     section,
@@ -163,6 +179,7 @@ export function manifestCsv(manifest: Manifest): string {
     String(t.parcels),
     kilograms(t.grams),
     formatCents(t.codCents),
+    '',
   ];
   return toCsv(MANIFEST_COLUMNS, [
     ...manifest.groups.flatMap((group) => [
@@ -171,6 +188,7 @@ export function manifestCsv(manifest: Manifest): string {
     ]),
     total('total', '', manifest.totals),
     ...manifest.unknown.map((l) => line('check with the courier', l)),
+    ...manifest.leftOut.map((l) => line('left out', l.line, l.why)),
   ]);
 }
 
@@ -353,7 +371,7 @@ class Sheet {
   }
 }
 
-/** The manifest as a PDF (lines grouped by shipper with their totals, the overall total, those to check, then lines to sign), and the characters it could not print. */
+/** The manifest as a PDF (lines grouped by shipper with their totals, the overall total, those to check, those left out and why, then lines to sign), and the characters it could not print. */
 export async function renderManifest(manifest: Manifest, settings: ManifestSettings): Promise<RenderedPdf> {
   const t = await pdfTools();
   const heading = `Pickup manifest ${manifest.date}`;
@@ -377,6 +395,18 @@ export async function renderManifest(manifest: Manifest, settings: ManifestSetti
       { max: 8, min: 6 },
     );
     for (const line of manifest.unknown) sheet.line(line);
+  }
+  if (manifest.leftOut.length > 0) {
+    sheet.title('Left out: not handed over');
+    // No barcode: nothing here is to be scanned.
+    for (const { line, why } of manifest.leftOut) {
+      fitText(
+        doc,
+        `${line.trackingNumber}  ${line.receiver}, ${line.city}: ${why}`,
+        { x: MARGIN, y: sheet.room(14), width: PAGE.width - 2 * MARGIN, height: 12 },
+        { max: 9, min: 6 },
+      );
+    }
   }
   sheet.signatures();
   return finish(doc);

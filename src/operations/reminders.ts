@@ -59,10 +59,11 @@ export const CLAIM_STALE_MS = 10 * 60_000;
 
 /**
  * Whether the item waits for a reminder, and from when: never reminded in this episode (the rule's
- * `since` moved on), claimed by a replica that is gone (or stuck) before it recorded the DM, or snoozed till now.
+ * `since` moved on) or never its owner now (handed over since: the clock starts again for them),
+ * claimed by a replica that is gone (or stuck) before it recorded the DM, or snoozed till now.
  */
 function remindFrom(item: AttentionItem, row: ReminderRow | undefined, now: Date): Date | undefined {
-  if (!row || row.since.getTime() < item.since.getTime()) return item.dueAt;
+  if (!row || row.since.getTime() < item.since.getTime() || row.ownerId !== item.ownerId) return item.dueAt;
   const claimHeld =
     row.claimedBy && !row.claimGone && row.claimedAt.getTime() + CLAIM_STALE_MS > now.getTime();
   if (claimHeld) return undefined;

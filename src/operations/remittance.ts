@@ -1,26 +1,28 @@
 /**
  * COD remittance: a courier's remittance file reconciled against our bookings and recorded once,
- * and the COD still outstanding. Money in cents (bigint) and decimal strings, never floats.
+ * and the COD ledger: what the courier owes, what is overdue, what is still in the pipeline. Money in cents (bigint) and decimal strings, never floats.
  *
  * Rules:
  * - A file is known by its content (SHA-256): the same content is reconciled once, whoever sends it
  *   again and on whichever replica (the store records it once; the second is told when it was).
  * - What a booking is owed is its COD amount less the fee in force on the day it was booked, so a
  *   new contract does not rewrite earlier bookings; a returned booking is owed nothing.
+ * - The courier owes COD once it delivered (or a file paid on it); before that it is in the pipeline.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { BookingRecord, RemittanceFileRecord, StatusEntry, Store } from '../store/index.js';
+import type { BookingRecord, RemittanceFileRecord, Store } from '../store/index.js';
 import type { Catalog } from '../waybill/catalog.js';
-import { daysBetween } from '../waybill/cod-ageing.js';
+import { ageCod, type CodAgeing, daysBetween } from '../waybill/cod-ageing.js';
 import { type CodFeeRule, codFee } from '../waybill/cod-fee.js';
 import { type RemittanceColumns, readRemittanceCsv } from '../waybill/csv/read-remittance.js';
 import type { OutstandingBooking } from '../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../waybill/dates.js';
-import { formatCents, isObject } from '../waybill/fields.js';
+import { formatCents, isObject, type Money } from '../waybill/fields.js';
 import {
   centsOf,
   type ExpectedCod,
+  netCents,
   PAYING_OUTCOMES,
   type Reconciliation,
   reconcile,
@@ -37,17 +39,16 @@ export interface LedgerDeps {
 
 /** Lines in one file: a month of a busy team's COD. */
 export const MAX_REMITTANCE_LINES = 5000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const PAGE = 500;
 
 /**
  * What a stored booking is owed in COD (its record is the domain booking as JSON), the fee the
- * courier keeps of it, and whether it was returned (`returned`: the tracking numbers last recorded so).
+ * courier keeps of it, and whether it was returned: the one computation every surface uses.
  */
-function expectedOf(
+export function expectedCod(
   deps: Pick<LedgerDeps, 'waybill' | 'bot'>,
   stored: BookingRecord,
-  returned: ReadonlySet<string>,
+  returned: boolean,
 ): ExpectedCod {
   const booking = isObject(stored.record) ? stored.record : {};
   const codAmount = typeof booking.codAmount === 'string' ? booking.codAmount : '0.00';
@@ -59,107 +60,169 @@ function expectedOf(
     cod,
     codAmount,
     fee: cod ? codFee(rule, codAmount, bookedDay) : '0.00',
-    returned: returned.has(stored.trackingNumber),
+    returned,
     returnFee: formatCents(rule.returnFee),
   };
 }
 
-/** Which bookings of these latest statuses were returned to sender. */
-function returnedIn(latest: ReadonlyMap<string, StatusEntry>): Set<string> {
-  return new Set([...latest.values()].filter((s) => s.status === 'returned').map((s) => s.trackingNumber));
+/** What earlier files paid on a booking, in cents, and the first day a file paid on it. */
+interface Paid {
+  cents: bigint;
+  firstDay: string;
 }
 
-/** What earlier files paid on each of these bookings, in cents: the lines that pay, as `PAYING_OUTCOMES` says. */
+/** What earlier files paid on each of these bookings: the lines that pay, as `PAYING_OUTCOMES` says. */
 async function paidOn(
-  deps: Pick<LedgerDeps, 'store'>,
+  deps: Pick<LedgerDeps, 'store' | 'waybill'>,
   trackingNumbers: readonly string[],
-): Promise<Map<string, bigint>> {
-  const paid = new Map<string, bigint>();
+): Promise<Map<string, Paid>> {
+  const paid = new Map<string, Paid>();
   for (const line of await deps.store.remittances.ofBookings(trackingNumbers)) {
     if (line.amount && (PAYING_OUTCOMES as readonly string[]).includes(line.outcome)) {
-      paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
+      const day = zonedDateAndTime(line.recordedAt, deps.waybill.timeZone).date;
+      const before = paid.get(line.trackingNumber);
+      paid.set(line.trackingNumber, {
+        cents: (before?.cents ?? 0n) + centsOf(line.amount),
+        firstDay: before && before.firstDay < day ? before.firstDay : day,
+      });
     }
   }
   return paid;
 }
 
-/** Every line matched against our bookings and what earlier files paid on them. */
+/** What the courier is to remit on each of these bookings of ours, with the status we last recorded. */
+export async function expectedOn(
+  deps: Pick<LedgerDeps, 'store' | 'waybill' | 'bot'>,
+  trackingNumbers: readonly string[],
+): Promise<Map<string, ExpectedCod>> {
+  const [bookings, latest] = await Promise.all([
+    deps.store.remittances.bookingsNamed(trackingNumbers),
+    deps.store.statuses.latestOf(trackingNumbers),
+  ]);
+  return new Map(
+    bookings.map((b) => {
+      const status = latest.get(b.trackingNumber)?.status;
+      return [
+        b.trackingNumber,
+        { ...expectedCod(deps, b, status === 'returned'), ...(status ? { recorded: status } : {}) },
+      ];
+    }),
+  );
+}
+
+/** Every line matched against our bookings, what earlier files paid on them and the statuses we recorded. */
 async function reconcileLines(
   deps: Pick<LedgerDeps, 'store' | 'waybill' | 'bot'>,
   lines: Parameters<typeof reconcile>[0],
 ): Promise<Reconciliation> {
   const numbers = lines.map((l) => l.trackingNumber).filter(Boolean);
-  const [bookings, paid, returned] = await Promise.all([
-    deps.store.remittances.bookingsNamed(numbers),
-    paidOn(deps, numbers),
-    deps.store.statuses.latestOf(numbers).then(returnedIn),
-  ]);
-  const expected = new Map(bookings.map((b) => [b.trackingNumber, expectedOf(deps, b, returned)]));
+  const [expected, paid] = await Promise.all([expectedOn(deps, numbers), paidOn(deps, numbers)]);
   return reconcile(
     lines,
     (tn) => expected.get(tn),
-    (tn) => paid.get(tn) ?? 0n,
+    (tn) => paid.get(tn)?.cents ?? 0n,
   );
 }
 
 /**
- * COD bookings older than the setting (or, `all`, of any age) with money still due (their net less
- * what files paid), read in pages: the store leaves out those a line settled, short payments are
- * taken off here. Each is aged from its delivery (its last status, when that is delivered), else
- * its pickup, else its booking.
+ * The COD ledger, one figure per meaning:
+ * - `owed`: delivered (its last status) or paid in part by a file, and not remitted in full: what
+ *   the courier holds now, aged from its delivery (else from the first file that paid on it);
+ * - `overdue`: of those, the ones older than REMITTANCE_OUTSTANDING_DAYS;
+ * - `pipeline`: not yet delivered, returned or cancelled: what it will owe once it delivers.
+ * Each is the net (COD less the fee) less what files paid. Read in pages; the store leaves out
+ * those a line settled.
  */
-export async function outstandingCod(
-  deps: LedgerDeps,
-  { all = false } = {},
-): Promise<{ bookings: OutstandingBooking[]; total: string }> {
-  const now = deps.now();
-  // `all`: the latest Date there is, so a booking made this very millisecond counts too.
-  const bookedBefore = new Date(all ? 8.64e15 : now.getTime() - deps.bot.remittance.outstandingDays * DAY_MS);
+export interface CodLedger {
+  owed: OutstandingBooking[];
+  owedTotal: Money;
+  overdue: OutstandingBooking[];
+  overdueTotal: Money;
+  /** The age past which owed COD is overdue. */
+  overdueDays: number;
+  pipeline: { count: number; total: Money };
+}
+
+/** Nothing left to collect on these: the parcel came back or never went. */
+const CLOSED_STATUSES: readonly string[] = ['returned', 'cancelled'];
+
+export async function codLedger(deps: LedgerDeps): Promise<CodLedger> {
   const { timeZone } = deps.waybill;
-  const today = zonedDateAndTime(now, timeZone).date;
-  const found: OutstandingBooking[] = [];
-  let total = 0n;
+  const today = zonedDateAndTime(deps.now(), timeZone).date;
+  const overdueDays = deps.bot.remittance.outstandingDays;
+  const owed: OutstandingBooking[] = [];
+  let owedCents = 0n;
+  let overdueCents = 0n;
+  const pipeline = { count: 0, cents: 0n };
   let after: string | undefined;
   for (;;) {
     const page: BookingRecord[] = await deps.store.remittances.unremitted({
-      bookedBefore,
+      // The latest Date there is: every booking, one made this very millisecond too.
+      bookedBefore: new Date(8.64e15),
       paying: SETTLING_OUTCOMES,
       limit: PAGE,
       ...(after === undefined ? {} : { afterTrackingNumber: after }),
     });
     const numbers = page.map((b) => b.trackingNumber);
     const [paid, latest] = await Promise.all([paidOn(deps, numbers), deps.store.statuses.latestOf(numbers)]);
-    const returned = returnedIn(latest);
     for (const booking of page) {
-      const { cod, codAmount, fee } = expectedOf(deps, booking, returned);
-      const due = centsOf(codAmount) - centsOf(fee) - (paid.get(booking.trackingNumber) ?? 0n);
-      // A returned booking collected nothing: nothing is outstanding on it.
-      if (!cod || returned.has(booking.trackingNumber) || due <= 0n) continue;
+      const status = latest.get(booking.trackingNumber);
+      const expected = expectedCod(deps, booking, status?.status === 'returned');
+      const earlier = paid.get(booking.trackingNumber);
+      const due = netCents(expected) - (earlier?.cents ?? 0n);
+      if (!expected.cod || CLOSED_STATUSES.includes(status?.status ?? '') || due <= 0n) continue;
+      const delivered = status?.status === 'delivered';
+      if (!delivered && !earlier) {
+        pipeline.count += 1;
+        pipeline.cents += due;
+        continue;
+      }
+      const deliveredDay = delivered ? zonedDateAndTime(status.at, timeZone).date : undefined;
+      // A status stamped by another clock may be a little ahead of this one: never a day after today.
+      const since = [deliveredDay ?? earlier?.firstDay ?? today, today].sort()[0] ?? today;
+      const days = daysBetween(since, today);
       const record = isObject(booking.record) ? booking.record : {};
       const nameOf = (party: unknown) =>
         isObject(party) && typeof party.name === 'string' ? party.name : '';
-      const status = latest.get(booking.trackingNumber);
-      const since = zonedDateAndTime(
-        status?.status === 'delivered' ? status.at : (booking.pickupAt ?? booking.bookedAt),
-        timeZone,
-      ).date;
-      total += due;
-      found.push({
+      owedCents += due;
+      if (days > overdueDays) overdueCents += due;
+      owed.push({
         trackingNumber: booking.trackingNumber,
-        codAmount,
+        codAmount: expected.codAmount,
         outstanding: formatCents(due),
         sender: nameOf(record.shipper),
         receiver: nameOf(record.consignee),
         bookedDate: zonedDateAndTime(booking.bookedAt, timeZone).date,
         since,
-        // A status stamped by another clock may be a little ahead of this one: never a negative age.
-        days: Math.max(0, daysBetween(since, today)),
+        days,
       });
     }
     if (page.length < PAGE) break;
     after = page.at(-1)?.trackingNumber;
   }
-  return { bookings: found, total: formatCents(total) };
+  return {
+    owed,
+    owedTotal: formatCents(owedCents),
+    overdue: owed.filter((b) => b.days > overdueDays),
+    overdueTotal: formatCents(overdueCents),
+    overdueDays,
+    pipeline: { count: pipeline.count, total: formatCents(pipeline.cents) },
+  };
+}
+
+/** The ledger's figures as every surface shows them: owed by age, overdue, and in the pipeline. */
+export interface CodSummary {
+  owed: CodAgeing;
+  overdue: { count: number; total: Money; days: number };
+  pipeline: { count: number; total: Money };
+}
+
+export function summariseCod(ledger: CodLedger): CodSummary {
+  return {
+    owed: ageCod(ledger.owed),
+    overdue: { count: ledger.overdue.length, total: ledger.overdueTotal, days: ledger.overdueDays },
+    pipeline: ledger.pipeline,
+  };
 }
 
 /** A remittance file as chosen, and who sent it where. */

@@ -116,9 +116,13 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
               dm_channel: null,
               dm_ts: null,
               snoozed_until: null,
-              // A new episode (the rule counts from a later moment) may be escalated again.
-              escalated_at: sql<number | null>`case when since < ${since} then null else escalated_at end`,
-              escalation_by: sql<string | null>`case when since < ${since} then null else escalation_by end`,
+              // A new episode (the rule counts from a later moment), or a new owner, may be escalated again.
+              escalated_at: sql<
+                number | null
+              >`case when since < ${since} or owner_id <> ${ownerId} then null else escalated_at end`,
+              escalation_by: sql<
+                string | null
+              >`case when since < ${since} or owner_id <> ${ownerId} then null else escalation_by end`,
             })
             .where(ofItem(item))
             .where('version', '=', item.version)

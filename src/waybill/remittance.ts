@@ -49,17 +49,30 @@ export interface ExpectedCod {
   /** Returned to sender (its recorded status): nothing collected, the return fee charged instead. */
   returned: boolean;
   returnFee: Money;
+  /** The parcel's latest status as we recorded it, if any. */
+  recorded?: string;
+}
+
+/** What the courier is to remit on a booking, in cents: its COD less the fee; nothing when prepaid or returned. */
+export function netCents(expected: Pick<ExpectedCod, 'cod' | 'codAmount' | 'fee' | 'returned'>): bigint {
+  if (!expected.cod || expected.returned) return 0n;
+  const gross = centsOf(expected.codAmount);
+  const fee = centsOf(expected.fee);
+  return gross > fee ? gross - fee : 0n;
 }
 
 export interface ReconciledLine extends RemittanceLine {
   outcome: RemittanceOutcome;
   /**
    * What the booking's COD was judged on: its gross (COD amount; 0 when returned), the courier's
-   * fee (the return fee when returned) and the net it remits (gross less fee; 0 when returned).
+   * fee and the net it remits (gross less fee); a returned booking's charge is its return fee.
    */
   gross?: Money;
   fee?: Money;
   net?: Money;
+  returnFee?: Money;
+  /** The line contradicts the status we recorded (paid as delivered after our failed attempt): why. */
+  conflict?: string;
   /** What was still due on the booking before this line (its net less what earlier lines paid). */
   expected?: Money;
   /** Remitted less due, signed: `-100.00` short, `100.00` over (a double payment: the whole line). */
@@ -70,16 +83,26 @@ export interface ReconciledLine extends RemittanceLine {
 
 export interface ReconcileTotals {
   counts: Record<RemittanceOutcome, number>;
-  /** Of the bookings this file pays, each once: their COD amounts, the courier's fees, and their nets. */
+  /** Of the bookings this file pays, each once: their COD amounts, the courier's fees, and their nets (gross − fee). */
   gross: Money;
   fee: Money;
   net: Money;
+  /** What the courier charged for the returned bookings it lists: apart from the fee, as nothing was collected. */
+  returnFees: Money;
   /** What the bookings of ours this file pays were still due (their net less what earlier files paid). */
   expected: Money;
   /** What the file pays on bookings of ours (a double payment and a prepaid booking's line included). */
   remitted: Money;
   /** remitted − expected: what our bookings were paid short (negative) or over. */
   difference: Money;
+  /**
+   * The short lines' differences added (negative, or 0.00) and the over ones' (a double payment's and a
+   * prepaid booking's line too), so one never hides the other: short + over = difference.
+   */
+  short: Money;
+  over: Money;
+  /** Lines that contradict a status we recorded. */
+  conflicts: number;
   /** What the file pays on tracking numbers we never booked: not our money, kept apart. */
   notOurs: Money;
 }
@@ -130,6 +153,10 @@ export function reconcile(
   let gross = 0n;
   let fee = 0n;
   let net = 0n;
+  let returnFees = 0n;
+  let short = 0n;
+  let over = 0n;
+  let conflicts = 0;
   const counted = new Set<string>();
   const result = lines.map((line): ReconciledLine => {
     const reconciled = reconcileLine(line, booking(line.trackingNumber), () => {
@@ -137,6 +164,13 @@ export function reconcile(
       return paid.get(line.trackingNumber) ?? 0n;
     });
     counts[reconciled.outcome] += 1;
+    if (reconciled.conflict) conflicts += 1;
+    // A prepaid booking's line is paid over by all of it, so short + over is the difference.
+    const difference = centsOf(
+      (reconciled.outcome === 'not cod' ? line.amount : reconciled.difference) ?? '0.00',
+    );
+    if (difference < 0n) short += difference;
+    else over += difference;
     if (reconciled.outcome === 'not ours') notOurs += centsOf(line.amount ?? '0.00');
     else if (reconciled.outcome !== 'problem' && line.amount !== undefined) remitted += centsOf(line.amount);
     if (PAYING_OUTCOMES.includes(reconciled.outcome) && line.amount !== undefined) {
@@ -146,6 +180,7 @@ export function reconcile(
         gross += centsOf(reconciled.gross ?? '0.00');
         fee += centsOf(reconciled.fee ?? '0.00');
         net += centsOf(reconciled.net ?? '0.00');
+        returnFees += centsOf(reconciled.returnFee ?? '0.00');
       }
       paid.set(line.trackingNumber, (paid.get(line.trackingNumber) ?? 0n) + centsOf(line.amount));
     }
@@ -158,9 +193,13 @@ export function reconcile(
       gross: formatCents(gross),
       fee: formatCents(fee),
       net: formatCents(net),
+      returnFees: formatCents(returnFees),
       expected: formatCents(expected),
       remitted: formatCents(remitted),
       difference: signedMoney(remitted - expected),
+      short: signedMoney(short),
+      over: formatCents(over),
+      conflicts,
       notOurs: formatCents(notOurs),
     },
   };
@@ -183,8 +222,9 @@ function reconcileLine(
     return {
       ...line,
       gross: '0.00',
-      fee: line.statedFee ?? booking.returnFee,
+      fee: '0.00',
       net: '0.00',
+      returnFee: line.statedFee ?? booking.returnFee,
       outcome: amount === 0n ? 'matched' : 'over',
       expected: '0.00',
       difference: signedMoney(amount),
@@ -193,18 +233,25 @@ function reconcileLine(
   }
   // A fee the file states for the line wins over the rule's.
   const fee = centsOf(line.statedFee ?? booking.fee);
-  const gross = centsOf(booking.codAmount);
-  const owed = gross > fee ? gross - fee : 0n;
+  const owed = netCents({ ...booking, fee: formatCents(fee) });
   const before = paidSoFar();
   const charges = { gross: booking.codAmount, fee: formatCents(fee), net: formatCents(owed) };
+  const conflict =
+    statusNamed(line.status) === 'delivered' && booking.recorded === 'failed_attempt'
+      ? { conflict: 'Paid as delivered, but our last status is a failed attempt' }
+      : {};
   if (before > 0n && before >= owed) {
     return {
       ...line,
       ...charges,
+      ...conflict,
       outcome: 'already remitted',
       expected: '0.00',
       difference: signedMoney(amount),
-      message: `Already remitted in full (${formatCents(before)} of ${formatCents(owed)}): a double payment`,
+      message: [
+        `Already remitted in full (${formatCents(before)} of ${formatCents(owed)}): a double payment`,
+        ...(conflict.conflict ? [conflict.conflict] : []),
+      ].join('; '),
     };
   }
   const due = owed - before;
@@ -212,10 +259,12 @@ function reconcileLine(
   const why = [
     ...(before > 0n ? [`Earlier files paid ${formatCents(before)} of ${formatCents(owed)}`] : []),
     ...(fee > 0n && difference === fee ? ['Over by the fee: the gross amount was paid'] : []),
+    ...(conflict.conflict ? [conflict.conflict] : []),
   ];
   return {
     ...line,
     ...charges,
+    ...conflict,
     outcome: difference === 0n ? 'matched' : difference < 0n ? 'short' : 'over',
     expected: formatCents(due),
     difference: signedMoney(difference),

@@ -20,7 +20,7 @@ import { exportModal, homeView } from '../../src/slack/home/blocks.js';
 import {
   codAgeingMessage,
   LISTED_LINES,
-  outstandingMessage,
+  overdueMessage,
   remittanceCard,
   remittanceModal,
 } from '../../src/slack/remittance/blocks.js';
@@ -153,10 +153,14 @@ describe('Home tab blocks', () => {
     allowed: true,
     bulkAllowed: true,
     remittanceAllowed: true,
-    codOwed: {
-      ageing: ageCod(
-        Array.from({ length: 5000 }, (_, i) => ({ sender: hostile, outstanding: '1500.00', days: i })),
-      ),
+    cod: {
+      summary: {
+        owed: ageCod(
+          Array.from({ length: 5000 }, (_, i) => ({ sender: hostile, outstanding: '1500.00', days: i })),
+        ),
+        overdue: { count: 4992, total: '7488000.00', days: 7 },
+        pipeline: { count: 12, total: '18000.00' },
+      },
       currency: 'PHP',
     },
     bookings: Array.from({ length: 40 }, (_, i) => ({
@@ -194,7 +198,7 @@ describe('Home tab blocks', () => {
     expect(text).toContain('Bookings today (412)');
     expect(text).toContain('…and 397 more today');
     expect(text).toContain(
-      '*5000 bookings, PHP 7,500,000.00* by days since delivery: 0\u20137 days PHP 12,000.00 (8)',
+      '*COD owed* (delivered or paid in part, not yet remitted): 5000 bookings, PHP 7,500,000.00 \u00b7 by days since delivery: 0\u20137 days PHP 12,000.00 (8)',
     );
     expect(text).not.toContain('<!channel>');
     for (const action of [
@@ -259,33 +263,38 @@ describe('COD remittance blocks', () => {
     expect(toLookAt).toBeGreaterThan(4000);
     expect(shown).toContain(`${toLookAt - LISTED_LINES} more lines to look at`);
 
-    const outstanding = outstandingMessage({
-      bookings: Array.from({ length: 5000 }, (_, i) => ({
-        trackingNumber: `WB${i}`,
-        codAmount: '1500.00',
-        outstanding: '1500.00',
-        sender: hostile,
-        receiver: hostile,
-        bookedDate: '2026-11-01',
-        since: '2026-11-02',
-        days: 21,
-      })),
-      total: '7500000.00',
-      days: 7,
-      currency: 'PHP',
+    const overdue = Array.from({ length: 5000 }, (_, i) => ({
+      trackingNumber: `WB${i}`,
+      codAmount: '1500.00',
+      outstanding: '1500.00',
+      sender: hostile,
+      receiver: hostile,
+      bookedDate: '2026-11-01',
+      since: '2026-11-02',
+      days: 21,
+    }));
+    const summary = (owed: ReturnType<typeof ageCod>) => ({
+      owed,
+      overdue: { count: 5000, total: '7500000.00', days: 7 },
+      pipeline: { count: 3, total: '4500.00' },
     });
+    const outstanding = overdueMessage({ cod: summary(ageCod(overdue)), overdue, currency: 'PHP' });
     expectWithinSlackLimits(outstanding);
     expect(textOf(outstanding)).not.toContain('<!channel>');
-    expect(textOf(outstanding)).toContain('PHP 7,500,000.00 in all');
+    expect(textOf(outstanding)).toContain(
+      '*Overdue* (owed, delivered more than 7 days ago): 5000 bookings, PHP 7,500,000.00',
+    );
 
     // `/waybill cod` over 5,000 bookings of 500 senders: every bucket, 20 senders, within limits.
     const ageing = codAgeingMessage(
-      ageCod(
-        Array.from({ length: 5000 }, (_, i) => ({
-          sender: `${hostile} ${i % 500}`,
-          outstanding: '1500.00',
-          days: i % 40,
-        })),
+      summary(
+        ageCod(
+          Array.from({ length: 5000 }, (_, i) => ({
+            sender: `${hostile} ${i % 500}`,
+            outstanding: '1500.00',
+            days: i % 40,
+          })),
+        ),
       ),
       'PHP',
     );

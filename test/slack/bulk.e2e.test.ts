@@ -152,7 +152,8 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
       'row 3, `receiver_phone`: Receiver phone is not a phone number that can be dialled in PH, e.g. 0917 123 4567',
     );
     expect(shown).toContain('row 3, `package_weight`: Package weight must be a number');
-    expect(shown).toContain('row 5, `cod_amount`: COD amount must be more than 0');
+    // A refused row names its receiver where one was typed.
+    expect(shown).toContain('row 5 (Dan Eng), `cod_amount`: COD amount must be more than 0');
 
     const { results } = await confirm(summary);
     expect(booked()).toHaveLength(2);
@@ -163,6 +164,11 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
       ['5', 'not valid'],
     ]);
     expect(results[1]?.message).toContain('receiver_name: Receiver name is required');
+    // Every problem of a row, and its receiver, in the results file and the thread.
+    expect(results[1]?.message?.split('; ')).toHaveLength(3);
+    expect(results.map((r) => r.receiver_name)).toEqual(['Ana Cruz', '', 'Cora Diaz', 'Dan Eng']);
+    const thread = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts !== undefined);
+    expect(textOf(thread.map((c) => c.body.blocks))).toContain('Row 5 Dan Eng: not valid');
   });
 
   it('a courier failure mid-file stops nothing; an unknown outcome is said and never resent; a re-run books no row twice', async () => {

@@ -64,7 +64,9 @@ describeEachBackend(import.meta.filename, 'the daily digest', (backend) => {
     const digest = textOf(posts[0]?.body.blocks);
     expect(digest).toContain('Daily digest · 2026-11-23');
     expect(digest).toContain('*1 booking*, 3 parcels, COD total PHP 1,500.00');
-    expect(digest).toContain('*COD owed by days since delivery*: 0\u20137 days PHP 1,500.00 (1)');
+    // Picked up, not delivered: in the pipeline, not owed.
+    expect(digest).toContain('*COD owed* (delivered or paid in part, not yet remitted): none');
+    expect(digest).toContain('*In the pipeline* (not yet delivered): 1 booking, PHP 1,500.00');
     expect(digest).not.toContain('Posted late');
     expect(digest).toContain('Picked up: 1');
     expect(((posts[0]?.body.blocks ?? []) as unknown[]).length).toBeLessThanOrEqual(50);
@@ -268,10 +270,13 @@ describe('the digest on a busy day', () => {
       unknown: Array.from({ length: 40 }, (_, i) => unknown(i)),
       statuses,
       tomorrowPickups: bookings,
-      outstanding: { bookings: 3, total: '4500.00' },
-      codAgeing: ageCod(
-        Array.from({ length: 500 }, (_, i) => ({ sender: `S${i}`, outstanding: '0.10', days: i % 40 })),
-      ),
+      cod: {
+        owed: ageCod(
+          Array.from({ length: 500 }, (_, i) => ({ sender: `S${i}`, outstanding: '0.10', days: i % 40 })),
+        ),
+        overdue: { count: 3, total: '4500.00', days: 7 },
+        pipeline: { count: 2, total: '300.00' },
+      },
       attention: { items: 500, counts: '200 failed, nothing since · 300 not picked up' },
       flaggedReceivers: 500,
     };
@@ -280,7 +285,10 @@ describe('the digest on a busy day', () => {
     for (const block of message.blocks)
       if (block.type === 'section') expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
     expect(textOf(message.blocks)).toContain('COD total PHP 50.00');
-    expect(textOf(message.blocks)).toContain('*COD still outstanding*: 3 bookings, PHP 4,500.00');
+    expect(textOf(message.blocks)).toContain(
+      '*Overdue* (owed, delivered more than 7 days ago): 3 bookings, PHP 4,500.00',
+    );
+    expect(textOf(message.blocks)).toContain('*In the pipeline* (not yet delivered): 2 bookings, PHP 300.00');
     // 500 of 0.10 aged 0 to 39 days over and over: 104 of them 0–7 days old, 91 8–14, 197 15–30, 108 over 30.
     expect(textOf(message.blocks)).toContain(
       '0\u20137 days PHP 10.40 (104) \u00b7 8\u201314 days PHP 9.10 (91) \u00b7 15\u201330 days PHP 19.70 (197) \u00b7 over 30 days PHP 10.80 (108)',

@@ -1,6 +1,6 @@
 /**
  * The Home tab from `app_home_opened`: today's bookings, unfinished ones with Resume, recent quotes, the
- * finance section (COD owed, aged) for finance users only, redrawn after one's own booking, a burst drawn
+ * finance section (COD owed, aged, overdue and in the pipeline) for finance users only, redrawn after one's own booking, a burst drawn
  * twice; exports from `/waybill export` and the Home tab.
  */
 // The Home tab and exports end to end: app_home_opened events, Home-tab buttons, /waybill export, files uploaded through the fake Slack.
@@ -63,15 +63,21 @@ describe('Home tab', () => {
     expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
   });
 
-  it('has a finance section for those who may reconcile: the COD the courier owes by days since delivery', async () => {
+  it('has a finance section for those who may reconcile: COD in the pipeline until delivered, then owed by days since delivery', async () => {
     bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UFIN' } });
     await bookThroughModal(bot);
+    await bot.command('/waybill', 'status WB000001 picked up');
     const finance = textOf(await openHome('UFIN'));
-    expect(finance).toContain('COD the courier owes');
-    expect(finance).toContain(
-      '*1 booking, PHP 1,500.00* by days since delivery: 0\u20137 days PHP 1,500.00 (1)',
+    expect(finance).toContain('*COD owed* (delivered or paid in part, not yet remitted): none');
+    expect(finance).toContain('*In the pipeline* (not yet delivered): 1 booking, PHP 1,500.00');
+    await bot.command('/waybill', 'status WB000001 delivered');
+    const delivered = textOf(await openHome('UFIN'));
+    expect(delivered).toContain(
+      '*COD owed* (delivered or paid in part, not yet remitted): 1 booking, PHP 1,500.00 \u00b7 by days since delivery: 0\u20137 days PHP 1,500.00 (1)',
     );
-    expect(textOf(await openHome('UDISPATCH'))).not.toContain('COD the courier owes');
+    expect(delivered).toContain('*Overdue* (owed, delivered more than 7 days ago): none');
+    expect(delivered).toContain('*In the pipeline* (not yet delivered): none');
+    expect(textOf(await openHome('UDISPATCH'))).not.toContain('COD owed');
   });
 
   it('/waybill help names every button of the Home tab and of a booking card', async () => {

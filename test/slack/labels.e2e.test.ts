@@ -214,7 +214,7 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
   booted(backend);
 
   it(
-    '/waybill manifest <day> from a channel: a PDF and a CSV there, agreeing; unknown ones apart, refused and other days left out',
+    '/waybill manifest <day> from a channel: a PDF and a CSV there, agreeing; unknown ones apart, cancelled and returned ones named as left out and in no total, refused and other days not there',
     async () => {
       const first = await storedBooking(bot.deps, 'WB000001');
       const pickupAt = first?.booking.pickupAt ?? new Date(0);
@@ -226,6 +226,19 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
       await storeBooking('WB000888', new Date(pickupAt.getTime() + 86_400_000));
       const unknown = await bookWithFault('unknown');
       const refused = await bookWithFault('refused');
+      // Of the day, but not handed over: cancelled with the courier, and one returned to sender.
+      await storeBooking('WB000601', pickupAt);
+      await storeBooking('WB000602', pickupAt);
+      await bot.deps.store.statuses.record({
+        trackingNumber: 'WB000601',
+        status: 'cancelled',
+        userId: 'UDISPATCH',
+      });
+      await bot.deps.store.statuses.record({
+        trackingNumber: 'WB000602',
+        status: 'returned',
+        userId: 'UDISPATCH',
+      });
 
       const ack = await bot.command('/waybill', `manifest ${day}`);
       expect(JSON.stringify(ack.body)).toContain(
@@ -234,8 +247,13 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
       const [pdf, csv] = await uploaded(2);
       expect(pdf).toMatchObject({ channelId: 'CDISPATCH', filename: `pickup-${day}.pdf` });
       expect(csv).toMatchObject({ channelId: 'CDISPATCH', filename: `pickup-${day}.csv` });
-      expect(pdf?.initialComment).toContain(`Pickup list of ${day}, for <@UDISPATCH>: 2 bookings, 4 parcels`);
+      expect(pdf?.initialComment).toContain(
+        `Pickup list of ${day}, for <@UDISPATCH>: 2 bookings to hand over, 4 parcels`,
+      );
       expect(pdf?.initialComment).toContain('1 booking to check with the courier');
+      expect(pdf?.initialComment).toContain(
+        '2 bookings of the day left out, not handed over (cancelled with the courier, returned to sender)',
+      );
 
       const rows = csvRows(csv);
       const numbers = (section: string) =>
@@ -244,17 +262,25 @@ describeEachBackend(import.meta.filename, 'pickup manifest', (backend) => {
       expect(numbers('check with the courier')).toEqual([unknown?.trackingNumber]);
       expect(rows.map((r) => r.tracking_number)).not.toContain(refused?.trackingNumber);
       expect(rows.map((r) => r.tracking_number)).not.toContain('WB000888');
+      expect(rows.filter((r) => r.section === 'left out').map((r) => [r.tracking_number, r.why])).toEqual([
+        ['WB000601', 'Cancelled with the courier'],
+        ['WB000602', 'Returned to sender'],
+      ]);
       const total = rows.find((r) => r.section === 'total');
       expect(total).toMatchObject({ bookings: '2', parcels: '4', cod_amount: '3000.00' });
 
+      // The sheet the rider signs: a barcode for what is handed over and what to check, none for what is left out.
       const pages = await readPdf(bytesOf(pdf));
       const lines = rows
-        .filter((r) => r.tracking_number !== '')
+        .filter((r) => r.tracking_number !== '' && r.section !== 'left out')
         .map((r) => ({ format: 'Code128', text: r.tracking_number }));
       expect(pages.flatMap((p) => p.barcodes)).toEqual(lines);
       const text = pages.map((p) => p.text).join('\n');
       expect(text).toContain('Zo\u00eb Ch\u00e2teau Bakery');
       expect(text).toContain('Check with the courier before hand-over');
+      expect(text).toContain('Left out: not handed over');
+      expect(text).toMatch(/WB000601\s+[^\n]*: Cancelled with the courier/);
+      expect(text).toMatch(/WB000602\s+[^\n]*: Returned to sender/);
       expect(text).toMatch(
         new RegExp(`Total: 2 bookings\\s+4\\s+${(total?.weight_kg ?? '').replace('.', '\\.')}\\s+3,000\\.00`),
       );

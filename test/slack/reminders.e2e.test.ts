@@ -234,6 +234,35 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
+  it('handed over from its reminder: the new owner is reminded, and the escalation counts from that reminder and names them', async () => {
+    const { clock, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+    // 23 hours later UDISPATCH hands it to UANA from the reminder.
+    clock.advance(DAY - HOUR);
+    await bot.pickUserInMessage(ids.ownerAssign, ownerBlockId('WB000001'), 'UANA', {
+      channelId: String(dm?.body.channel),
+      messageTs: String((dm?.response?.body as { ts?: string } | undefined)?.ts),
+    });
+    await bot.idle();
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+    expect(bot.fake.callsTo('conversations.open').at(-1)?.body.users).toBe('UANA');
+    // 24 h after UDISPATCH's reminder: UANA was reminded an hour ago, nothing is escalated.
+    clock.advance(HOUR);
+    await turn(bot);
+    expect(escalations()).toEqual([]);
+    // 24 h after UANA's reminder: escalated once, naming UANA.
+    clock.advance(DAY - HOUR);
+    await turn(bot);
+    expect(escalations()).toHaveLength(1);
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UANA>');
+    expect(textOf(escalations()[0]?.body.blocks)).not.toContain('<@UDISPATCH>');
+  });
+
   it('an escalation whose replica is gone between its claim and its post: found in the channel, not posted again; not found, posted once', async () => {
     const { clock, store, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
     clock.advance(DAY);

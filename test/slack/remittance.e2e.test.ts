@@ -28,6 +28,7 @@ const textOf = (value: any): string => JSON.stringify(value);
 const DAY = 24 * 60 * 60 * 1000;
 
 let bot: TestBot;
+let clock = fixedNow.getTime();
 // The CSV files are made by one worker for the whole file: no test here is about the pool.
 const render = renderPoolPerFile();
 
@@ -68,6 +69,18 @@ async function addBooking(
   });
 }
 
+/** A status recorded `daysAgo`, as the store stamps it with the bot's clock. */
+async function recordedDaysAgo(trackingNumber: string, status: string, daysAgo: number, reason?: string) {
+  clock = fixedNow.getTime() - daysAgo * DAY;
+  await bot.deps.store.statuses.record({
+    trackingNumber,
+    status,
+    userId: 'UDISPATCH',
+    ...(reason ? { reason } : {}),
+  });
+  clock = fixedNow.getTime();
+}
+
 /** WB000001 booked through the modal, and bookings beside it of their own COD and age. */
 async function seedBookings() {
   await bookThroughModal(bot);
@@ -77,6 +90,9 @@ async function seedBookings() {
   await addBooking('NEW-X', 'COD', '300.00', 2);
   await addBooking('PRE', 'PREPAID', '0.00', 10);
 }
+
+/** 2.75 % and 12 % VAT on it, for bookings from 2026-11-18: OLD-* (2026-11-13) are before it. */
+const feeRule = { COD_FEE_PERCENT: '2.75', COD_FEE_VAT_PERCENT: '12', COD_FEE_FROM: '2026-11-18' };
 
 const firstFile = [
   'Tracking Number,Amount,Remitted At,Status',
@@ -90,7 +106,11 @@ const firstFile = [
 ].join('\r\n');
 
 describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
-  const startTestBot = (options: TestBotOptions = {}) => startBot({ backend, render: render(), ...options });
+  // The store stamps statuses with the test's clock, so a status can be recorded days ago.
+  const startTestBot = async (options: TestBotOptions = {}) => {
+    const now = () => new Date(clock);
+    return startBot({ store: await backend.open({ now }), render: render(), now, ...options });
+  };
 
   afterEach(async () => {
     await bot?.stop();
@@ -99,6 +119,8 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
   it('one file with every kind of line, a re-import, a correcting file, the outstanding list and the cards', async () => {
     bot = await startTestBot();
     await seedBookings();
+    await recordedDaysAgo('OLD-S', 'delivered', 10);
+    await recordedDaysAgo('OLD-X', 'delivered', 9);
     const bookingCard = await bot.fake.waitFor('chat.postMessage', (c) =>
       textOf(c.body).includes('Booked `WB000001`'),
     );
@@ -117,9 +139,11 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     expect(shown).toContain('*Expected* PHP 4,500.00');
     expect(shown).toContain('*Remitted* PHP 5,950.00');
     expect(shown).toContain('*Difference* PHP 1,450.00');
+    // The short payment is not hidden by the double payment netted against it.
+    expect(shown).toContain('*Paid short* PHP -100.00   *Paid over* PHP 1,550.00');
     expect(shown).toContain('*Not ours* PHP 10.00 (1 line');
     // Problems first; everything typed escaped.
-    expect(shown.indexOf('unreadable')).toBeLessThan(shown.indexOf('short'));
+    expect(shown.indexOf(': unreadable')).toBeLessThan(shown.indexOf(': short'));
     expect(shown).toContain('NOPE&lt;&amp;&gt;');
     expect(shown).not.toContain('NOPE<&>');
     expect(String(card.body.text)).not.toContain('<&>');
@@ -142,16 +166,20 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
       ['8', 'BAD', 'abc', 'problem', ''],
     ]);
 
-    // COD still outstanding: old, COD, not paid in full (the short one with what is left). Not the recent one, the prepaid one, or the paid one.
-    const list = await bot.fake.waitFor('chat.postMessage', (c) =>
-      textOf(c.body).includes('COD still outstanding'),
+    // COD overdue: delivered over 7 days ago, not paid in full (the short one with what is left). Not the
+    // one not yet delivered (in the pipeline), the prepaid one, or the paid one.
+    const list = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('COD overdue'));
+    const listed = textOf(list.body.blocks);
+    expect(listed).toContain(
+      '*COD owed* (delivered or paid in part, not yet remitted): 2 bookings, PHP 300.00',
     );
-    expect(textOf(list.body.blocks)).toContain('2 bookings older than 7 days');
-    expect(textOf(list.body.blocks)).toContain('PHP 300.00 in all');
-    expect(textOf(list.body.blocks)).toContain('`OLD-X` PHP 200.00 \u00b7');
-    expect(textOf(list.body.blocks)).toContain('`OLD-S` PHP 100.00 still due of PHP 1,500.00');
-    expect(textOf(list.body.blocks)).not.toMatch(/NEW-X|`PRE`|OLD-M/);
-    expect(outstanding?.filename).toBe('cod-outstanding.csv');
+    expect(listed).toContain('*Overdue* (owed, delivered more than 7 days ago): 2 bookings, PHP 300.00');
+    expect(listed).toContain('*In the pipeline* (not yet delivered): 1 booking, PHP 300.00');
+    expect(listed).toContain('`OLD-X` PHP 200.00 \u00b7');
+    expect(listed).toContain('`OLD-S` PHP 100.00 still due of COD PHP 1,500.00');
+    expect(listed).toContain('delivered 2026-11-13, 10 days ago');
+    expect(listed).not.toMatch(/NEW-X|`PRE`|OLD-M/);
+    expect(outstanding?.filename).toBe('cod-overdue.csv');
     expect(parse(outstanding?.text ?? '', { bom: true, columns: true })).toEqual([
       expect.objectContaining({ tracking_number: 'OLD-S', cod_amount: '1500.00', outstanding: '100.00' }),
       expect.objectContaining({ tracking_number: 'OLD-X', cod_amount: '200.00', outstanding: '200.00' }),
@@ -211,9 +239,7 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     const card = await bot.fake.waitFor('chat.postMessage', (c) =>
       textOf(c.body).includes(`COD remittance ${name}`),
     );
-    const list = await bot.fake.waitFor('chat.postMessage', (c) =>
-      textOf(c.body).includes('COD still outstanding'),
-    );
+    const list = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('COD overdue'));
     const [results] = bot.fake.uploadsCompleted();
     const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
     return {
@@ -227,10 +253,12 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     bot = await startTestBot();
     await seedBookings();
     const { card } = await reconciled(
-      'tracking_number,amount\r\nOLD-M,"1,500.00"\r\nOLD-S,"1,000.00"\r\nNEVER,100.00\r\n',
+      'tracking_number,amount\r\nOLD-M,"1,500.00"\r\nOLD-S,"1,000.00"\r\nWB000001,"1,600.00"\r\nNEVER,100.00\r\n',
       'mixed.csv',
     );
-    expect(card).toContain('*Expected* PHP 3,000.00   *Remitted* PHP 2,500.00   *Difference* PHP -500.00');
+    expect(card).toContain('*Expected* PHP 4,500.00   *Remitted* PHP 4,100.00   *Difference* PHP -400.00');
+    // The 100.00 over does not hide the 500.00 short.
+    expect(card).toContain('*Paid short* PHP -500.00   *Paid over* PHP 100.00');
     expect(card).toContain('*Not ours* PHP 100.00 (1 line for tracking numbers we never booked)');
   });
 
@@ -248,12 +276,12 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     ]);
     expect(card).toContain('amount \\"USD 1500\\" is not in PHP');
     expect(card).toContain('*Remitted* PHP 0.00');
-    // Nothing was paid: both old bookings are still outstanding in full.
-    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
-    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+    // Nothing was paid, nothing delivered: every COD booking is still in the pipeline in full.
+    expect(list).toContain('*COD owed* (delivered or paid in part, not yet remitted): none');
+    expect(list).toContain('*In the pipeline* (not yet delivered): 5 bookings, PHP 5,000.00');
   });
 
-  it('keeps a booking paid 0 outstanding, and makes an amount over the limit a problem line', async () => {
+  it('keeps a booking paid 0 owed, and makes an amount over the limit a problem line', async () => {
     bot = await startTestBot();
     await seedBookings();
     const { outcomes, list, card } = await reconciled(
@@ -265,21 +293,15 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
       ['OLD-S', 'problem'],
     ]);
     expect(card).toContain('the most a booking may carry');
-    expect(list).toContain('3 bookings older than 7 days');
-    expect(list).toContain('`OLD-M` PHP 1,500.00 \u00b7');
-    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
+    // Paid (0 of it) by a file: the courier has it, so it is owed, from today; the others are in the pipeline.
+    expect(list).toContain(
+      '*COD owed* (delivered or paid in part, not yet remitted): 1 booking, PHP 1,500.00',
+    );
+    expect(list).toContain('*In the pipeline* (not yet delivered): 4 bookings, PHP 3,500.00');
   });
 
-  it("judges each line against the net after the fee in force on the booking's day; a returned booking is not outstanding", async () => {
-    // 2.75 % and 12 % VAT on it, for bookings from 2026-11-18: OLD-* (2026-11-13) are before it.
-    bot = await startTestBot({
-      env: {
-        COD_FEE_PERCENT: '2.75',
-        COD_FEE_VAT_PERCENT: '12',
-        RETURN_FEE: '60',
-        COD_FEE_FROM: '2026-11-18',
-      },
-    });
+  it("judges each line against the net after the fee in force on the booking's day, as the booking cards do; a returned booking's fee apart; a returned booking is not owed", async () => {
+    bot = await startTestBot({ env: { ...feeRule, RETURN_FEE: '60' } });
     await seedBookings();
     expect((await bot.command('/waybill', 'status OLD-X returned')).body.text).not.toMatch(
       /cannot|not allowed/i,
@@ -293,11 +315,15 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
         'NEW-X,300.00,delivered',
         // Booked before the rule: no fee.
         'OLD-M,"1,500.00",delivered',
+        // Came back: nothing collected, the return fee charged.
+        'OLD-X,0,returned',
       ].join('\r\n'),
       'net.csv',
     );
-    expect(card).toContain('1 over, 2 matched');
-    expect(card).toContain('*Gross* PHP 3,300.00   *Fee* PHP 55.44   *Net* PHP 3,244.56');
+    expect(card).toContain('1 over, 3 matched');
+    // Gross − Fee = Net; the return fee apart, as no COD was collected on it.
+    expect(card).toContain('*Gross* PHP 3,300.00 \u2212 *Fee* PHP 55.44 = *Net* PHP 3,244.56');
+    expect(card).toContain('*Return fees* PHP 60.00 (returned parcels: no COD collected)');
     expect(card).toContain('*Expected* PHP 3,244.56   *Remitted* PHP 3,253.80   *Difference* PHP 9.24');
     expect(card).toContain(
       '`NEW-X` PHP 300.00: over, difference PHP 9.24 \u00b7 COD PHP 300.00, fee PHP 9.24, net PHP 290.76 (Over by the fee: the gross amount was paid)',
@@ -305,19 +331,51 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     const [results] = bot.fake.uploadsCompleted();
     const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
     expect(
-      rows.map((r) => [r.tracking_number, r.gross, r.fee, r.net, r.amount, r.difference, r.outcome]),
+      rows.map((r) => [
+        r.tracking_number,
+        r.gross,
+        r.fee,
+        r.net,
+        r.return_fee,
+        r.amount,
+        r.difference,
+        r.outcome,
+      ]),
     ).toEqual([
-      ['WB000001', '1500.00', '46.20', '1453.80', '1453.80', '0.00', 'matched'],
-      ['NEW-X', '300.00', '9.24', '290.76', '300.00', '9.24', 'over'],
-      ['OLD-M', '1500.00', '0.00', '1500.00', '1500.00', '0.00', 'matched'],
+      ['WB000001', '1500.00', '46.20', '1453.80', '', '1453.80', '0.00', 'matched'],
+      ['NEW-X', '300.00', '9.24', '290.76', '', '300.00', '9.24', 'over'],
+      ['OLD-M', '1500.00', '0.00', '1500.00', '', '1500.00', '0.00', 'matched'],
+      ['OLD-X', '0.00', '0.00', '0.00', '60.00', '0.00', '0.00', 'matched'],
     ]);
-    // OLD-S is due in full (no fee before the rule); OLD-X came back, so nothing was collected.
-    expect(list).toContain('1 booking older than 7 days');
-    expect(list).toContain('`OLD-S` PHP 1,500.00 \u00b7');
-    expect(list).not.toContain('OLD-X');
+    // OLD-S is due in full (no fee before the rule), not yet delivered; OLD-X came back, so nothing was collected.
+    expect(list).toContain('*COD owed* (delivered or paid in part, not yet remitted): none');
+    expect(list).toContain('*In the pipeline* (not yet delivered): 1 booking, PHP 1,500.00');
+    // Each booking card judges what was paid against the same net as the remittance card.
+    expect(textOf((await bot.command('/waybill', 'show WB000001')).body)).toContain(
+      'Remitted PHP 1,453.80 of net PHP 1,453.80 (COD PHP 1,500.00 \u2212 fee PHP 46.20), difference PHP 0.00',
+    );
+    expect(textOf((await bot.command('/waybill', 'show NEW-X')).body)).toContain(
+      'Remitted PHP 300.00 of net PHP 290.76 (COD PHP 300.00 \u2212 fee PHP 9.24), difference PHP 9.24',
+    );
   });
 
-  it('/waybill cod: the COD still owed by days since delivery and by sender, privately, with the CSV file', async () => {
+  it('raises a conflict when the courier pays as delivered a parcel our record says failed an attempt', async () => {
+    bot = await startTestBot();
+    await seedBookings();
+    await recordedDaysAgo('OLD-S', 'failed_attempt', 1, 'refused');
+    const { card } = await reconciled(
+      'tracking_number,amount,status\r\nOLD-S,"1,500.00",delivered\r\nOLD-M,"1,500.00",delivered\r\n',
+      'conflict.csv',
+    );
+    expect(card).toContain(':rotating_light: *1 line contradicts a status we recorded*');
+    // Listed although matched, first; the other matched line is not.
+    expect(card).toContain(
+      ':rotating_light: line 2 `OLD-S` PHP 1,500.00: matched (Paid as delivered, but our last status is a failed attempt)',
+    );
+    expect(card).not.toContain('`OLD-M`');
+  });
+
+  it('/waybill cod: the COD owed by days since delivery and by sender, overdue and in the pipeline, privately, with the CSV file', async () => {
     bot = await startTestBot({ env: { ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
     await seedBookings();
     const base = await bot.deps.store.bookings.get<{ shipper: Record<string, unknown> }>('WB000001');
@@ -325,45 +383,120 @@ describeEachBackend(import.meta.filename, 'COD remittance', (backend) => {
     await addBooking('AGED-20', 'COD', '100.00', 20, { shipper });
     await addBooking('AGED-40', 'COD', '250.00', 40, { shipper });
     // Delivered today: aged from today, not from its booking 10 days ago. Returned: nothing is owed.
+    // Not delivered (WB000001, NEW-X): in the pipeline. Delivered "tomorrow" by a clock ahead: today.
     await bot.command('/waybill', 'status OLD-M delivered');
     await bot.command('/waybill', 'status OLD-X returned');
+    await recordedDaysAgo('OLD-S', 'delivered', 10);
+    await recordedDaysAgo('AGED-20', 'delivered', 20);
+    await recordedDaysAgo('AGED-40', 'delivered', 40);
+    await addBooking('AHEAD', 'COD', '50.00', 0);
+    await recordedDaysAgo('AHEAD', 'delivered', -1);
 
     const ack = await bot.command('/waybill', 'cod');
     expect(ack.body).toMatchObject({
       response_type: 'ephemeral',
       text: expect.stringContaining('Working out'),
     });
-    const answer = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('still owes:'));
+    const answer = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('COD owed:'));
     expect(answer.body.response_type).toBe('ephemeral');
     const shown = textOf(answer.body.blocks);
-    expect(String(answer.body.text)).toBe('COD the courier still owes: 6 bookings, PHP 5,150.00');
-    expect(shown).toContain('*0\u20137 days*: 3 bookings, PHP 3,300.00');
-    expect(shown).toContain('*8\u201314 days*: 1 booking, PHP 1,500.00');
-    expect(shown).toContain('*15\u201330 days*: 1 booking, PHP 100.00');
-    expect(shown).toContain('*over 30 days*: 1 booking, PHP 250.00');
+    expect(String(answer.body.text)).toBe(
+      'COD owed: 5 bookings, PHP 3,400.00; in the pipeline: 2 bookings, PHP 1,800.00',
+    );
+    expect(shown).toContain(
+      '*COD owed* (delivered or paid in part, not yet remitted): 5 bookings, PHP 3,400.00 \u00b7 by days since delivery: 0\u20137 days PHP 1,550.00 (2) \u00b7 8\u201314 days PHP 1,500.00 (1) \u00b7 15\u201330 days PHP 100.00 (1) \u00b7 over 30 days PHP 250.00 (1)',
+    );
+    expect(shown).toContain('*Overdue* (owed, delivered more than 7 days ago): 3 bookings, PHP 1,850.00');
+    expect(shown).toContain('*In the pipeline* (not yet delivered): 2 bookings, PHP 1,800.00');
     expect(shown).toContain(
       '*Tindahan &lt;&amp;&gt; ni Nena*: PHP 350.00 \u00b7 15\u201330 days PHP 100.00 (1) \u00b7 over 30 days PHP 250.00 (1)',
     );
     expect(shown).not.toMatch(/<&>|OLD-X/);
-    expect(shown.indexOf('PHP 4,800.00')).toBeLessThan(shown.indexOf('Tindahan'));
+    expect(shown.indexOf('PHP 3,050.00')).toBeLessThan(shown.indexOf('Tindahan'));
 
     await bot.idle();
     const [file] = bot.fake.uploadsCompleted();
-    expect(file?.filename).toBe('cod-outstanding.csv');
+    expect(file?.filename).toBe('cod-owed.csv');
     const rows = parse(file?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => [r.tracking_number, r.outstanding, r.days, r.age])).toEqual([
-      ['AGED-20', '100.00', '20', '15\u201330 days'],
-      ['AGED-40', '250.00', '40', 'over 30 days'],
-      ['NEW-X', '300.00', '2', '0\u20137 days'],
-      ['OLD-M', '1500.00', '0', '0\u20137 days'],
-      ['OLD-S', '1500.00', '10', '8\u201314 days'],
-      ['WB000001', '1500.00', '0', '0\u20137 days'],
+    expect(rows.map((r) => [r.tracking_number, r.outstanding, r.since, r.days, r.age])).toEqual([
+      ['AGED-20', '100.00', '2026-11-03', '20', '15\u201330 days'],
+      ['AGED-40', '250.00', '2026-10-14', '40', 'over 30 days'],
+      // Never a day after today.
+      ['AHEAD', '50.00', '2026-11-23', '0', '0\u20137 days'],
+      ['OLD-M', '1500.00', '2026-11-23', '0', '0\u20137 days'],
+      ['OLD-S', '1500.00', '2026-11-13', '10', '8\u201314 days'],
     ]);
     expect(rows.find((r) => r.tracking_number === 'AGED-40')?.sender_name).toBe('Tindahan <&> ni Nena');
 
     expect((await bot.command('/waybill', 'cod', { user_id: 'USTRANGER' })).body.text).toContain(
       'may reconcile COD remittance files',
     );
+  });
+
+  it('one store, every surface: the Home tab, the digest, /waybill cod and the list after a file give the same COD figures; cards and the remittance card the same differences', async () => {
+    bot = await startTestBot({ env: { ...feeRule, ALLOWED_FINANCE_USER_IDS: 'UDISPATCH' } });
+    await seedBookings();
+    await addBooking('TRANSIT', 'COD', '700.00', 3);
+    await recordedDaysAgo('OLD-M', 'delivered', 9);
+    await recordedDaysAgo('OLD-S', 'failed_attempt', 1, 'refused');
+    await recordedDaysAgo('OLD-X', 'returned', 1);
+    await recordedDaysAgo('NEW-X', 'in_transit', 1);
+    await recordedDaysAgo('TRANSIT', 'picked_up', 1);
+    await recordedDaysAgo('WB000001', 'delivered', 0);
+    const { card } = await reconciled(
+      // WB000001's net is 1,453.80 (1,500.00 less 41.25 and 4.95 VAT): 53.80 short. OLD-S, booked before
+      // the fee, paid as delivered after our failed attempt. NEW-X's net of 290.76 paid exactly.
+      'tracking_number,amount,status\r\nWB000001,"1,400.00",delivered\r\nOLD-S,"1,500.00",delivered\r\nNEW-X,290.76,delivered',
+      'week.csv',
+    );
+    expect(card).toContain('*Paid short* PHP -53.80   *Paid over* PHP 0.00');
+    expect(card).toContain('*1 line contradicts a status we recorded*');
+
+    // By hand: owed WB000001's 53.80 (delivered today) and OLD-M's 1,500.00 (9 days, overdue);
+    // in the pipeline TRANSIT's net, 700.00 less 19.25 and 2.31 VAT; OLD-X returned, the rest paid.
+    const figures = (blocks: unknown) => /\*COD owed\*[^"]*/.exec(textOf(blocks))?.[0];
+    const expected = [
+      '*COD owed* (delivered or paid in part, not yet remitted): 2 bookings, PHP 1,553.80 \u00b7 by days since delivery: 0\u20137 days PHP 53.80 (1) \u00b7 8\u201314 days PHP 1,500.00 (1)',
+      '*Overdue* (owed, delivered more than 7 days ago): 1 booking, PHP 1,500.00',
+      '*In the pipeline* (not yet delivered): 1 booking, PHP 678.44',
+    ].join('\n');
+    const list = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('COD overdue'));
+    const digest = await bot.command('/waybill', 'digest');
+    await bot.command('/waybill', 'cod');
+    const cod = await bot.fake.waitFor('response_url', (c) => textOf(c.body).includes('COD owed:'));
+    await bot.idle();
+    await bot.event({ type: 'app_home_opened', user: 'UDISPATCH', channel: 'DHOME', tab: 'home' });
+    await bot.idle();
+    const home = await bot.fake.waitFor('views.publish', (c) => textOf(c.body).includes('COD owed'));
+    // As the blocks' JSON holds it.
+    expect(figures(list.body.blocks)).toBe(JSON.stringify(expected).slice(1, -1));
+    for (const surface of [digest.body.blocks, cod.body.blocks, home.body.view]) {
+      expect(figures(surface)).toBe(figures(list.body.blocks));
+    }
+    // The owed figure is the file's bookings added up.
+    const owedFile = bot.fake.uploadsCompleted().find((u) => u.filename === 'cod-owed.csv');
+    const owedRows = parse(owedFile?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    expect(owedRows.map((r) => [r.tracking_number, r.outstanding])).toEqual([
+      ['OLD-M', '1500.00'],
+      ['WB000001', '53.80'],
+    ]);
+
+    // Each booking card's difference is the remittance card's for its line.
+    const [results] = bot.fake.uploadsCompleted();
+    const rows = parse(results?.text ?? '', { bom: true, columns: true }) as Record<string, string>[];
+    for (const row of rows) {
+      const shown = textOf((await bot.command('/waybill', `show ${row.tracking_number}`)).body);
+      const difference = row.difference?.replace(
+        /^(-?)(\d+)(\.\d\d)$/,
+        (_, sign, whole, cents) => `${sign}${Number(whole).toLocaleString('en-US')}${cents}`,
+      );
+      expect(shown).toContain(`difference PHP ${difference}`);
+    }
+    expect(rows.map((r) => [r.tracking_number, r.difference])).toEqual([
+      ['WB000001', '-53.80'],
+      ['OLD-S', '0.00'],
+      ['NEW-X', '0.00'],
+    ]);
   });
 
   it('is refused to whoever may not, by ALLOWED_FINANCE_USER_IDS or, unset, by who may book from a file', async () => {
@@ -414,7 +547,7 @@ describe('a remittance file while Slack rate-limits its posts', () => {
     // The remittance card and the outstanding list refused once each.
     const refusedOnce = new Set<string>();
     bot.fake.respond('chat.postMessage', (body) => {
-      const kind = textOf(body).includes('COD still outstanding') ? 'list' : 'card';
+      const kind = textOf(body).includes('COD overdue') ? 'list' : 'card';
       if (refusedOnce.has(kind)) return undefined;
       refusedOnce.add(kind);
       return { status: 429, retryAfter: 1 };
@@ -429,11 +562,11 @@ describe('a remittance file while Slack rate-limits its posts', () => {
     const posted = bot.fake.callsTo('chat.postMessage').filter((c) => c.response?.status === 200);
     const [card, ...others] = posted.filter((c) => textOf(c.body).includes('COD remittance'));
     expect(others).toEqual([]);
-    expect(posted.filter((c) => textOf(c.body).includes('COD still outstanding'))).toHaveLength(1);
+    expect(posted.filter((c) => textOf(c.body).includes('COD overdue'))).toHaveLength(1);
     // The results file in the thread of the card that was posted.
     expect(bot.fake.uploadsCompleted().map((u) => [u.filename, u.threadTs === undefined])).toEqual([
       ['remittance-results-remit-1.csv', false],
-      ['cod-outstanding.csv', false],
+      ['cod-overdue.csv', false],
     ]);
     expect(bot.fake.uploadsCompleted()[0]?.threadTs).toBe(
       (card?.response?.body as { ts?: string } | undefined)?.ts,
@@ -457,7 +590,7 @@ describe('a remittance file while Slack rate-limits its posts', () => {
     const files = bot.fake.uploadsCompleted();
     expect(files.map((u) => [u.filename, u.channelId?.startsWith('D')])).toEqual([
       ['remittance-results-remit-1.csv', true],
-      ['cod-outstanding.csv', true],
+      ['cod-overdue.csv', true],
     ]);
     expect(files[0]?.initialComment).toContain('COD remittance');
     expect(await bot.deps.store.remittances.ofBookings(['OLD-M'])).toHaveLength(1);

@@ -227,6 +227,11 @@ describe('reconciling', () => {
       expected: '3040.50',
       remitted: '3045.50',
       difference: '5.00',
+      // Each line's difference added: the short ones apart from the over ones (double payments, the prepaid line).
+      short: '-100.20',
+      over: '105.20',
+      returnFees: '0.00',
+      conflicts: 0,
       notOurs: '99.00',
     });
     // The file: a short line on our bookings is 500.00 short, whatever the not-ours line pays.
@@ -360,17 +365,20 @@ describe("the courier's COD fee", () => {
       () => booking,
       () => 0n,
     );
-    expect(result.lines.map((l) => [l.outcome, l.gross, l.fee, l.net, l.expected, l.difference])).toEqual([
-      ['matched', '0.00', '60.00', '0.00', '0.00', '0.00'],
-      ['over', '0.00', '60.00', '0.00', '0.00', '10.00'],
+    // The return fee apart from the COD fee: gross − fee = net holds on every line.
+    expect(
+      result.lines.map((l) => [l.outcome, l.gross, l.fee, l.net, l.returnFee, l.expected, l.difference]),
+    ).toEqual([
+      ['matched', '0.00', '0.00', '0.00', '60.00', '0.00', '0.00'],
+      ['over', '0.00', '0.00', '0.00', '60.00', '0.00', '10.00'],
     ]);
     const recorded = reconcile(
       [line('0.00', 'delivered')],
       () => ({ ...booking, returned: true }),
       () => 0n,
     );
-    expect(recorded.lines[0]).toMatchObject({ outcome: 'matched', fee: '60.00' });
-    expect(recorded.totals).toMatchObject({ gross: '0.00', fee: '60.00', net: '0.00' });
+    expect(recorded.lines[0]).toMatchObject({ outcome: 'matched', returnFee: '60.00' });
+    expect(recorded.totals).toMatchObject({ gross: '0.00', fee: '0.00', net: '0.00', returnFees: '60.00' });
   });
 });
 
@@ -458,10 +466,12 @@ describe('the example in docs/remittance.md', () => {
       expected: '4361.40',
       remitted: '5857.60',
       difference: '1496.20',
+      short: '-53.80',
+      over: '1550.00',
       notOurs: '10.00',
     });
     expect(example).toContain(
-      '*Gross* PHP 4,500.00, *Fee* PHP 138.60, *Net* PHP 4,361.40; *Expected* PHP 4,361.40, *Remitted* PHP 5,857.60, *Difference* PHP 1,496.20; *Not ours* PHP 10.00',
+      '*Gross* PHP 4,500.00 \u2212 *Fee* PHP 138.60 = *Net* PHP 4,361.40; *Expected* PHP 4,361.40, *Remitted* PHP 5,857.60, *Difference* PHP 1,496.20; *Paid short* PHP -53.80, *Paid over* PHP 1,550.00; *Not ours* PHP 10.00',
     );
   });
 });

@@ -34,6 +34,8 @@ export interface CardInput {
   updatedBy?: string;
   /** What remittance files paid of its COD, oldest first. */
   remittances?: readonly CardRemittance[];
+  /** What the courier is to remit of its COD (`expectedCod`): the fee it keeps, and the net. */
+  expected?: { fee: string; net: string };
   /** The parcel's latest status, as a dispatcher recorded it. */
   status?: StatusEntry;
   /** Where the booking came from when no person typed it (a workflow step). */
@@ -64,8 +66,14 @@ function remittanceLines(input: CardInput): string {
     );
   const earlier = remittances.length - shown.length;
   const total = remittedTotal(remittances);
-  const difference = signedMoney(centsOf(total) - centsOf(input.booking.codAmount));
-  const balance = `Remitted ${formatMoney(total, input.currency)} of ${formatMoney(input.booking.codAmount, input.currency)}, difference ${formatMoney(difference, input.currency)}`;
+  // Judged against the net, as the remittance card judges each line.
+  const net = input.expected?.net ?? input.booking.codAmount;
+  const fee = input.expected && input.expected.fee !== '0.00' ? input.expected.fee : undefined;
+  const difference = signedMoney(centsOf(total) - centsOf(net));
+  const of = fee
+    ? `net ${formatMoney(net, input.currency)} (COD ${formatMoney(input.booking.codAmount, input.currency)} \u2212 fee ${formatMoney(fee, input.currency)})`
+    : formatMoney(net, input.currency);
+  const balance = `Remitted ${formatMoney(total, input.currency)} of ${of}, difference ${formatMoney(difference, input.currency)}`;
   return [...(earlier > 0 ? [`${earlier} earlier remittances`] : []), ...shown, balance].join('\n');
 }
 

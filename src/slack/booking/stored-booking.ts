@@ -1,7 +1,10 @@
 /** A booking the bot made, read back from the store as the domain knows it (with its COD remittances): the one place features read it. */
+
+import { expectedCod } from '../../operations/remittance.js';
 import type { BookingRecord, StatusEntry } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
-import { PAYING_OUTCOMES } from '../../waybill/remittance.js';
+import { formatCents } from '../../waybill/fields.js';
+import { netCents, PAYING_OUTCOMES } from '../../waybill/remittance.js';
 import { type Booking, validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -43,7 +46,7 @@ export async function bookingRemittances(
  * recorded status (read here unless the caller has it), so no surface draws a card that drops either.
  */
 export async function storedBookingCard(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'store' | 'waybill' | 'bot'>,
   record: BookingRecord<Booking>,
   booking: Booking,
   updatedBy = record.updatedBy,
@@ -55,6 +58,7 @@ export async function storedBookingCard(
   const receiver = (await deps.store.receivers.checksOf([booking.trackingNumber])).get(
     booking.trackingNumber,
   );
+  const expected = expectedCod(deps, record, status?.status === 'returned');
   return bookingCard({
     booking,
     trackingRefNo: record.trackingRefNo,
@@ -65,7 +69,9 @@ export async function storedBookingCard(
     currency,
     env,
     ...(updatedBy ? { updatedBy } : {}),
-    ...(remittances ? { remittances } : {}),
+    ...(remittances
+      ? { remittances, expected: { fee: expected.fee, net: formatCents(netCents(expected)) } }
+      : {}),
     ...(status ? { status } : {}),
     ...(receiver ? { receiver } : {}),
     ...(record.bookedVia ? { via: record.bookedVia } : {}),

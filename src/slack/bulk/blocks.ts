@@ -83,7 +83,9 @@ export function notCheckedView(reason: string, env: WaybillEnv): ModalView {
 
 function problemLine(problem: CsvProblem): string {
   const where = [
-    problem.row === undefined ? '' : `row ${problem.row}`,
+    problem.row === undefined
+      ? ''
+      : `row ${problem.row}${problem.receiver ? ` (${escapeMrkdwn(problem.receiver)})` : ''}`,
     problem.column ? `\`${escapeMrkdwn(problem.column)}\`` : '',
   ]
     .filter(Boolean)

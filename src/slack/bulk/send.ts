@@ -21,15 +21,17 @@ import { type BulkDeps, type BulkDraft, fileHash, readBookings, settledBefore } 
 
 /** One line per row with problems: what the results file and the thread say of it. */
 function notValid(problems: readonly CsvProblem[]): RowResult[] {
-  const byRow = new Map<number, string[]>();
+  const byRow = new Map<number, { receiver: string; messages: string[] }>();
   for (const problem of problems) {
     if (problem.row === undefined || problem.row < 2) continue;
     const text = problem.column ? `${problem.column}: ${problem.message}` : problem.message;
-    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), text]);
+    const entry = byRow.get(problem.row) ?? { receiver: problem.receiver ?? '', messages: [] };
+    entry.messages.push(text);
+    byRow.set(problem.row, entry);
   }
-  return [...byRow].map(([row, messages]) => ({
+  return [...byRow].map(([row, { receiver, messages }]) => ({
     row,
-    receiver: '',
+    receiver,
     trackingNumber: '',
     courierReference: '',
     outcome: 'not valid',

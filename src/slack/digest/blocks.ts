@@ -7,7 +7,7 @@ import { statusLabel } from '../../waybill/statuses.js';
 import { bookingIds } from '../booking/index.js';
 import { context, cut, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { bucketWords } from '../remittance/index.js';
+import { codFigures } from '../remittance/index.js';
 import { updateIds } from '../update/index.js';
 import type { DigestData } from './data.js';
 
@@ -95,9 +95,7 @@ export function digestMessage(
     ),
     section(`*Pickups tomorrow*: ${plural(data.tomorrowPickups.length, 'booking')}`),
     section(`*Needs attention now (${data.attention.items})*: ${data.attention.counts || 'nothing'}`),
-    section(
-      `*COD still outstanding*: ${plural(data.outstanding.bookings, 'booking')}, ${formatMoney(data.outstanding.total, options.currency)} still due\n*COD owed by days since delivery*: ${bucketWords(data.codAgeing, options.currency).join(' \u00b7 ') || 'none'}`,
-    ),
+    section(codFigures(data.cod, options.currency)),
     context(
       (options.detailInThread ? 'Every line is in the CSV file in the thread. ' : '') +
         'Statuses are what dispatchers recorded, not tracking.',

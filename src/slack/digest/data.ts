@@ -1,11 +1,10 @@
 /** What one day's digest says, read from the store: bookings, refusals, unknown outcomes, statuses, tomorrow's pickups. */
 import type { Attempt, AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
-import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
 import { attentionCounts, attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
-import { outstandingCod } from '../remittance/index.js';
+import { type CodSummary, codLedger, summariseCod } from '../remittance/index.js';
 
 /** More than any day has: a digest reads a whole day, never an unbounded table. */
 const DAY_LIMIT = 10_000;
@@ -30,10 +29,8 @@ export interface DigestData {
   unknown: Attempt[];
   statuses: StatusEntry[];
   tomorrowPickups: BookingRecord[];
-  /** COD bookings older than REMITTANCE_OUTSTANDING_DAYS with money still due, and what is due. */
-  outstanding: { bookings: number; total: string };
-  /** Every COD booking with money still due, of any age, by days since delivery. */
-  codAgeing: AgeTotals;
+  /** The COD ledger's figures: owed, overdue, in the pipeline. */
+  cod: CodSummary;
   /** What needs attention now, each rule counted. */
   attention: { items: number; counts: string };
   /** The day's bookings whose receiver the risk rule flagged. */
@@ -67,8 +64,7 @@ export async function digestData(
     unknownUpdates,
     statuses,
     tomorrowPickups,
-    outstanding,
-    owed,
+    ledger,
     attention,
   ] = await Promise.all([
     deps.store.bookings.listBooked({ ...today, limit: DAY_LIMIT }),
@@ -77,8 +73,7 @@ export async function digestData(
     deps.store.attempts.listUnknown('update', DAY_LIMIT),
     deps.store.statuses.between(today),
     deps.store.bookings.listByPickup({ ...tomorrow, limit: DAY_LIMIT }),
-    outstandingCod(deps),
-    outstandingCod(deps, { all: true }),
+    codLedger(deps),
     attentionNow(deps),
   ]);
   const flaggedReceivers = await deps.store.receivers.countFlagged(today);
@@ -113,8 +108,7 @@ export async function digestData(
     unknown: [...unknownBookings, ...unknownUpdates],
     statuses,
     tomorrowPickups,
-    outstanding: { bookings: outstanding.bookings.length, total: outstanding.total },
-    codAgeing: ageCod(owed.bookings),
+    cod: summariseCod(ledger),
     attention: { items: attention.length, counts: attentionCounts(attention) },
     flaggedReceivers,
   };

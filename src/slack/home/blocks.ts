@@ -1,17 +1,16 @@
 /** Block Kit for the Home tab and the export modal. */
 import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import type { AgeTotals } from '../../waybill/cod-ageing.js';
 import { bookIds } from '../book/index.js';
 import { type BookingLine, bookingBlocks, bookingIds, slackDate } from '../booking/index.js';
 import { bulkIds } from '../bulk/index.js';
 import { findIds } from '../find/index.js';
-import { context, environmentNotice, formatMoney, header, plain, plural, section } from '../kit/blocks.js';
+import { context, environmentNotice, header, plain, section } from '../kit/blocks.js';
 import { VALUE_ACTION } from '../kit/forms.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { labelsIds } from '../labels/index.js';
 import { quoteIds } from '../quote/index.js';
-import { bucketWords, remittanceIds } from '../remittance/index.js';
+import { type CodSummary, codFigures, remittanceIds } from '../remittance/index.js';
 import { ids } from './ids.js';
 
 /** Bookings listed on the Home tab: two blocks each, so the tab stays far below its 100 blocks. */
@@ -42,8 +41,8 @@ export interface HomeInput {
   bulkAllowed: boolean;
   /** The person may reconcile COD remittance files. */
   remittanceAllowed?: boolean;
-  /** For them: the COD the courier still owes, aged, and the currency to show it in. */
-  codOwed?: { ageing: AgeTotals; currency: string };
+  /** For them: the COD ledger's figures, and the currency to show them in. */
+  cod?: { summary: CodSummary; currency: string };
   bookings: readonly BookingLine[];
   /** All of today's bookings, of which `bookings` are the latest. */
   bookingsToday: number;
@@ -63,16 +62,12 @@ function button(actionId: string, text: string, value?: string, style?: Button['
   };
 }
 
-/** The finance section: what the courier still owes of our COD, by days since delivery. */
-function financeBlocks(ageing: AgeTotals, currency: string): KnownBlock[] {
+/** The finance section: the COD ledger's figures. */
+function financeBlocks(cod: CodSummary, currency: string): KnownBlock[] {
   return [
     { type: 'divider' },
-    header('COD the courier owes'),
-    section(
-      ageing.count === 0
-        ? 'Nothing: every COD booking is remitted, returned or not yet due.'
-        : `*${plural(ageing.count, 'booking')}, ${formatMoney(ageing.total, currency)}* by days since delivery: ${bucketWords(ageing, currency).join(' \u00b7 ')}`,
-    ),
+    header('COD'),
+    section(codFigures(cod, currency)),
     context('`/waybill cod`: by sender, with the list as a CSV file.'),
   ];
 }
@@ -150,7 +145,7 @@ export function homeView(input: HomeInput): HomeView {
           dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
         },
       },
-      ...(input.codOwed ? financeBlocks(input.codOwed.ageing, input.codOwed.currency) : []),
+      ...(input.cod ? financeBlocks(input.cod.summary, input.cod.currency) : []),
       { type: 'divider' },
       header(`Bookings today (${input.bookingsToday})`),
       ...listOrNone(bookings, 'No bookings yet today.'),

@@ -13,7 +13,7 @@ import { ids } from './ids.js';
 
 /** Builds and sends the export after the ack; a failure is said to the person in their DM. */
 function exportSoon(
-  deps: Pick<Core, 'access' | 'store' | 'waybill' | 'inFlight' | 'logger'>,
+  deps: Pick<Core, 'access' | 'bot' | 'store' | 'waybill' | 'inFlight' | 'logger'>,
   client: SlackClient,
   userId: string,
   range: ExportRange,
@@ -28,7 +28,7 @@ function exportSoon(
 /** `/waybill export …`, answered at once with what happens next. */
 const exportCommand: CommandAnswer<
   { range: string },
-  Pick<Core, 'access' | 'inFlight' | 'logger' | 'store' | 'waybill'>
+  Pick<Core, 'access' | 'bot' | 'inFlight' | 'logger' | 'store' | 'waybill'>
 > = async (deps, { ack, client, command }, { range }) => {
   const parsed = parseExportRange(range);
   if ('problem' in parsed) {

@@ -1,11 +1,12 @@
 /** Exports: a date range of bookings and updates from the audit trail, as a CSV file in the person's DM. */
 import { setImmediate } from 'node:timers/promises';
 import { scopeChannels } from '../../operations/access.js';
+import { expectedOn } from '../../operations/remittance.js';
 import type { AuditEntry } from '../../store/index.js';
 import { type ExportEntry, exportWriter } from '../../waybill/csv/export.js';
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
-import { isCalendarDate, isObject } from '../../waybill/fields.js';
-import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
+import { isCalendarDate } from '../../waybill/fields.js';
+import { centsOf, netCents, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import { bookingRemittances } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { scopeOf } from '../guards/person.js';
@@ -75,22 +76,22 @@ async function* pagesIn(
   }
 }
 
-/** Each entry with what remittance files paid on its booking so far, and the difference from its COD amount. */
+/** Each entry with what remittance files paid on its booking so far, and the difference from its net, as the cards show it. */
 async function withRemittances(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'store' | 'waybill' | 'bot'>,
   entries: AuditEntry[],
 ): Promise<ExportEntry[]> {
   const numbers = entries.flatMap((e) => (e.trackingNumber ? [e.trackingNumber] : []));
-  const paid = await bookingRemittances(deps, numbers);
+  const [paid, expected] = await Promise.all([bookingRemittances(deps, numbers), expectedOn(deps, numbers)]);
   return entries.map((entry) => {
     const remittances = entry.trackingNumber ? paid.get(entry.trackingNumber) : undefined;
-    const request = isObject(entry.request) ? entry.request : {};
-    if (!remittances || typeof request.codAmount !== 'string') return entry;
+    const owed = entry.trackingNumber ? expected.get(entry.trackingNumber) : undefined;
+    if (!remittances || !owed) return entry;
     const codRemitted = remittedTotal(remittances);
     return {
       ...entry,
       codRemitted,
-      codDifference: signedMoney(centsOf(codRemitted) - centsOf(request.codAmount)),
+      codDifference: signedMoney(centsOf(codRemitted) - netCents(owed)),
     };
   });
 }
@@ -100,7 +101,7 @@ async function withRemittances(
  * Pages go to the CSV and on to the upload as they are read, so memory stays the same whatever the range.
  */
 export async function sendExport(
-  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
+  deps: Pick<Core, 'store' | 'waybill' | 'access' | 'bot'>,
   client: SlackClient,
   userId: string,
   range: ExportRange,

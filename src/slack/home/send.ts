@@ -1,7 +1,6 @@
 /** The Home tab of one person, from the store: today's bookings, their unfinished ones, their quotes; published. */
 import { scopeChannels } from '../../operations/access.js';
 import type { AuditEntry } from '../../store/index.js';
-import { ageCod } from '../../waybill/cod-ageing.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { attentionHomeBlocks } from '../attention/index.js';
@@ -10,7 +9,7 @@ import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { personOf } from '../guards/person.js';
 import { formatMoney } from '../kit/blocks.js';
-import { outstandingCod } from '../remittance/index.js';
+import { codLedger, summariseCod } from '../remittance/index.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { HOME_BOOKINGS, HOME_DRAFTS, HOME_QUOTES, type HomeQuote, homeView } from './blocks.js';
 
@@ -73,14 +72,14 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
   const [statuses, owed] = await Promise.all([
     deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber)),
     // The finance section, for those who may see money figures only.
-    remittanceAllowed.ok ? outstandingCod(deps, { all: true }) : undefined,
+    remittanceAllowed.ok ? codLedger(deps) : undefined,
   ]);
   return homeView({
     env: deps.waybill.env,
     allowed,
     bulkAllowed: bulkAllowed.ok,
     remittanceAllowed: remittanceAllowed.ok,
-    ...(owed ? { codOwed: { ageing: ageCod(owed.bookings), currency: deps.waybill.currency } } : {}),
+    ...(owed ? { cod: { summary: summariseCod(owed), currency: deps.waybill.currency } } : {}),
     bookings: bookings.map((booking) => bookingLine(deps, booking, statuses.get(booking.trackingNumber))),
     bookingsToday,
     drafts,

@@ -64,16 +64,21 @@ export function noLabelText(safeNumber: string, outcome: string | undefined): st
   return `No labels for \`${safeNumber}\`: I have no booking with that number in a conversation where you may look up waybills.`;
 }
 
-/** The comment on a manifest's PDF: the day's totals, and those to check with the courier. */
+/** The comment on a manifest's PDF: the day's totals of what is handed over, those to check with the courier, and those left out and why. */
 export function manifestComment(manifest: Manifest, userId: string, currency: string): string {
   const { totals, unknown } = manifest;
   const check =
     unknown.length > 0
       ? `\n:warning: ${unknown.length} booking${unknown.length === 1 ? '' : 's'} to check with the courier before hand-over (listed apart).`
       : '';
+  const { leftOut } = manifest;
+  const left =
+    leftOut.length > 0
+      ? `\n:no_entry_sign: ${leftOut.length} booking${leftOut.length === 1 ? '' : 's'} of the day left out, not handed over (${[...new Set(leftOut.map((l) => l.why.toLowerCase()))].join(', ')}): listed apart, in no total.`
+      : '';
   return (
-    `:clipboard: Pickup list of ${manifest.date}, for <@${userId}>: ${totals.bookings} booking${totals.bookings === 1 ? '' : 's'}, ` +
-    `${totals.parcels} parcel${totals.parcels === 1 ? '' : 's'}, ${kilograms(totals.grams)} kg, COD ${formatMoney(formatCents(totals.codCents), currency)}.${check}`
+    `:clipboard: Pickup list of ${manifest.date}, for <@${userId}>: ${totals.bookings} booking${totals.bookings === 1 ? '' : 's'} to hand over, ` +
+    `${totals.parcels} parcel${totals.parcels === 1 ? '' : 's'}, ${kilograms(totals.grams)} kg, COD ${formatMoney(formatCents(totals.codCents), currency)}.${check}${left}`
   );
 }
 

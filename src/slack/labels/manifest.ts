@@ -3,6 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import {
   buildManifest,
+  type LeftOut,
   lineOfBooking,
   lineOfRequest,
   type Manifest,
@@ -12,6 +13,7 @@ import { type Scope, scopeChannels } from '../../operations/access.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { validate } from '../../waybill/schemas.js';
+import { statusLabel } from '../../waybill/statuses.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -43,6 +45,9 @@ export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): 
   };
 }
 
+/** Statuses after which a parcel is not handed over to the rider. */
+const NOT_HANDED_OVER: readonly string[] = ['cancelled', 'returned'];
+
 /**
  * What a manifest is of: the day, and the conversations whose bookings the asker sees (the access
  * rule); `channels` gathers the conversations the lines come from, so it is shared only where each is its own.
@@ -53,25 +58,34 @@ interface ManifestScope {
   channels: Set<string>;
 }
 
-/** Every stored booking picked up that day, read page by page, as manifest lines. */
+/** Every stored booking picked up that day, read page by page, as manifest lines: handed over, or left out and why. */
 async function bookedLines(
   deps: Manifesting,
   { date, channelIds, channels }: ManifestScope,
-): Promise<ManifestLine[]> {
+): Promise<{ lines: ManifestLine[]; leftOut: LeftOut[] }> {
   const { timeZone, catalog } = deps.waybill;
   const from = instantFromZonedDateTime(date, '00:00', timeZone);
   const to = instantFromZonedDateTime(zonedDateAfter(from, 1, timeZone), '00:00', timeZone);
   const lines: ManifestLine[] = [];
+  const leftOut: LeftOut[] = [];
   for (let after: string | undefined; ; ) {
     const page = await deps.store.bookings.listByPickup({ from, to, after, channelIds, limit: PAGE });
+    const latest = await deps.store.statuses.latestOf(page.map((record) => record.trackingNumber));
     for (const record of page) {
       channels.add(record.channelId);
       const parsed = validate(deps.schemas.booking, record.record);
-      if (parsed.ok) lines.push(lineOfBooking(parsed.value, catalog.codPaymentMethod));
-      else deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
+      if (!parsed.ok) {
+        deps.logger.error({ trackingNumber: record.trackingNumber }, 'stored booking no longer validates');
+        continue;
+      }
+      const line = lineOfBooking(parsed.value, catalog.codPaymentMethod);
+      const status = latest.get(record.trackingNumber);
+      if (status && NOT_HANDED_OVER.includes(status.status)) {
+        leftOut.push({ line, why: statusLabel(status.status, status.reason) });
+      } else lines.push(line);
     }
     after = page.at(-1)?.trackingNumber;
-    if (page.length < PAGE) return lines;
+    if (page.length < PAGE) return { lines, leftOut };
     await setImmediate();
   }
 }
@@ -106,7 +120,7 @@ async function manifestOf(
 ): Promise<{ manifest: Manifest; channels: Set<string> }> {
   const of = { date, channelIds: scopeChannels(scope), channels: new Set<string>() };
   const [booked, unknown] = await Promise.all([bookedLines(deps, of), unknownLines(deps, of)]);
-  return { manifest: buildManifest(date, booked, unknown), channels: of.channels };
+  return { manifest: buildManifest(date, booked.lines, unknown, booked.leftOut), channels: of.channels };
 }
 
 export interface ManifestRequest {

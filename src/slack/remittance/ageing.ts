@@ -1,7 +1,6 @@
-/** `/waybill cod`: the COD the courier still owes, aged by days since delivery and by sender, privately, with the list as a CSV file in a DM. */
+/** `/waybill cod`: the COD the courier owes (aged by days since delivery and by sender), overdue and in the pipeline, privately, with the list as a CSV file in a DM. */
 
-import { type LedgerDeps, outstandingCod } from '../../operations/remittance.js';
-import { ageCod } from '../../waybill/cod-ageing.js';
+import { codLedger, type LedgerDeps, summariseCod } from '../../operations/remittance.js';
 import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
@@ -13,17 +12,17 @@ const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'lo
   deps,
   { ack, client, command, respond },
 ) => {
-  await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier still owes\u2026' });
+  await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier owes\u2026' });
   deps.inFlight.run('cod ageing', async () => {
     try {
-      const outstanding = await outstandingCod(deps, { all: true });
-      const message = codAgeingMessage(ageCod(outstanding.bookings), deps.waybill.currency);
+      const ledger = await codLedger(deps);
+      const message = codAgeingMessage(summariseCod(ledger), deps.waybill.currency);
       await respond({ response_type: 'ephemeral', replace_original: true, ...message });
-      if (outstanding.bookings.length === 0) return;
+      if (ledger.owed.length === 0) return;
       await uploadToUser(client, command.user_id, {
-        filename: 'cod-outstanding.csv',
-        title: 'COD still outstanding',
-        content: outstandingCsv(outstanding.bookings),
+        filename: 'cod-owed.csv',
+        title: 'COD owed',
+        content: outstandingCsv(ledger.owed),
         comment: message.text,
       });
     } catch (err) {
@@ -41,7 +40,7 @@ const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'lo
 export const codVerb = waybillVerb({
   verb: 'cod',
   usage:
-    '`/waybill cod`: the COD the courier still owes, by days since delivery and by sender, just for you, with the list as a CSV file',
+    '`/waybill cod`: the COD the courier owes (by days since delivery and by sender), overdue and in the pipeline, just for you, with the list as a CSV file',
   // Money owed by the courier: whoever may reconcile its files.
   permission: 'remittance',
   parse: noWords,

@@ -1,7 +1,8 @@
 /** Block Kit for COD remittance: the file modal, its windows, the result card and the outstanding list. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import { AGE_BUCKETS, type AgeTotals, type CodAgeing } from '../../waybill/cod-ageing.js';
+import type { CodSummary } from '../../operations/remittance.js';
+import { AGE_BUCKETS, type AgeTotals } from '../../waybill/cod-ageing.js';
 import type { OutstandingBooking } from '../../waybill/csv/remittance-results.js';
 import {
   OUTCOME_ORDER,
@@ -60,7 +61,7 @@ export function remittanceModal(input: { env: WaybillEnv; channelId?: string; ma
       ...environmentNotice(input.env),
       section(
         "The courier's remittance (settlement) file, as CSV: each line's tracking number and amount is matched against our COD bookings. " +
-          'You get a card with the totals and the problems, a results file, and the COD still outstanding.',
+          'You get a card with the totals and the problems, a results file, and the COD overdue.',
       ),
       context(`At most ${input.maxLines} lines, UTF-8, cells separated by \`,\` or \`;\`.`),
       ...fileAndDestinationBlocks('Remittance file (CSV)', input.channelId),
@@ -114,6 +115,7 @@ function countsLine(totals: ReconcileTotals): string {
 
 function lineText(line: ReconciledLine, currency: string): string {
   const [emoji, words] = outcomeWords[line.outcome];
+  const mark = line.conflict ? ':rotating_light:' : emoji;
   const amount = line.amount ? formatMoney(line.amount, currency) : `"${escapeMrkdwn(line.amountText)}"`;
   const difference =
     line.difference && line.difference !== '0.00'
@@ -122,9 +124,11 @@ function lineText(line: ReconciledLine, currency: string): string {
   const fee =
     line.fee && line.fee !== '0.00' && line.gross
       ? ` \u00b7 COD ${formatMoney(line.gross, currency)}, fee ${formatMoney(line.fee, currency)}, net ${formatMoney(line.net ?? '0.00', currency)}`
-      : '';
+      : line.returnFee && line.returnFee !== '0.00'
+        ? ` \u00b7 return fee ${formatMoney(line.returnFee, currency)}`
+        : '';
   const why = line.message ? ` (${escapeMrkdwn(line.message)})` : '';
-  return `${emoji} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${fee}${why}`;
+  return `${mark} line ${line.line} \`${escapeMrkdwn(line.trackingNumber || '-')}\` ${amount}: ${words}${difference}${fee}${why}`;
 }
 
 /**
@@ -143,8 +147,11 @@ export function remittanceCard(input: {
   const file = escapeMrkdwn(input.fileName);
   const rank = (o: RemittanceOutcome) => OUTCOME_ORDER.indexOf(o);
   const toShow = input.lines
-    .filter((l) => l.outcome !== 'matched')
-    .sort((a, b) => rank(a.outcome) - rank(b.outcome) || a.line - b.line);
+    .filter((l) => l.outcome !== 'matched' || l.conflict)
+    .sort(
+      (a, b) =>
+        Number(!a.conflict) - Number(!b.conflict) || rank(a.outcome) - rank(b.outcome) || a.line - b.line,
+    );
   const listed = toShow.slice(0, LISTED_LINES);
   const all = input.lines.length;
   return {
@@ -159,9 +166,24 @@ export function remittanceCard(input: {
           ...(totals.fee === '0.00'
             ? []
             : [
-                `*Gross* ${formatMoney(totals.gross, currency)}   *Fee* ${formatMoney(totals.fee, currency)}   *Net* ${formatMoney(totals.net, currency)}`,
+                `*Gross* ${formatMoney(totals.gross, currency)} \u2212 *Fee* ${formatMoney(totals.fee, currency)} = *Net* ${formatMoney(totals.net, currency)}`,
+              ]),
+          ...(totals.returnFees === '0.00'
+            ? []
+            : [
+                `*Return fees* ${formatMoney(totals.returnFees, currency)} (returned parcels: no COD collected)`,
               ]),
           `*Expected* ${formatMoney(totals.expected, currency)}   *Remitted* ${formatMoney(totals.remitted, currency)}   *Difference* ${formatMoney(totals.difference, currency)}`,
+          ...(totals.short === '0.00' && totals.over === '0.00'
+            ? []
+            : [
+                `*Paid short* ${formatMoney(totals.short, currency)}   *Paid over* ${formatMoney(totals.over, currency)} (each line's difference, neither netted against the other)`,
+              ]),
+          ...(totals.conflicts > 0
+            ? [
+                `:rotating_light: *${plural(totals.conflicts, 'line')} contradict${totals.conflicts === 1 ? 's' : ''} a status we recorded*`,
+              ]
+            : []),
           ...(totals.counts['not ours'] > 0
             ? [
                 `*Not ours* ${formatMoney(totals.notOurs, currency)} (${plural(totals.counts['not ours'], 'line')} for tracking numbers we never booked), not in the totals`,
@@ -179,28 +201,26 @@ export function remittanceCard(input: {
   };
 }
 
-/** COD bookings older than the setting with money still due: the first LISTED_LINES, the total, the rest in a file. */
-export function outstandingMessage(input: {
-  bookings: readonly OutstandingBooking[];
-  total: string;
-  days: number;
+/** After a file: the ledger's figures, then the overdue bookings (the first LISTED_LINES; every one is in the file). */
+export function overdueMessage(input: {
+  cod: CodSummary;
+  overdue: readonly OutstandingBooking[];
   currency: string;
 }): { text: string; blocks: KnownBlock[] } {
-  const { bookings, currency } = input;
-  const head = `:hourglass: *COD still outstanding*: ${plural(bookings.length, 'booking')} older than ${plural(input.days, 'day')} that remittance files have not paid in full: ${formatMoney(input.total, currency)} in all.`;
-  const listed = bookings.slice(0, LISTED_LINES);
+  const { overdue, currency } = input;
+  const listed = overdue.slice(0, LISTED_LINES);
   return {
-    text: `COD still outstanding: ${plural(bookings.length, 'booking')}, ${formatMoney(input.total, currency)}`,
+    text: `COD overdue: ${countAndTotal(input.cod.overdue, currency)}`,
     blocks: [
-      section(bookings.length === 0 ? ':white_check_mark: *COD still outstanding*: none.' : head),
+      section(`:hourglass: ${codFigures(input.cod, currency)}`),
       ...lineSections(
         listed.map(
           (b) =>
-            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.outstanding, currency)}${b.outstanding === b.codAmount ? '' : ` still due of ${formatMoney(b.codAmount, currency)}`} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 booked ${b.bookedDate}`,
+            `\u2022 \`${escapeMrkdwn(b.trackingNumber)}\` ${formatMoney(b.outstanding, currency)}${b.outstanding === b.codAmount ? '' : ` still due of COD ${formatMoney(b.codAmount, currency)}`} \u00b7 ${escapeMrkdwn(b.receiver)} \u00b7 delivered ${b.since}, ${plural(b.days, 'day')} ago`,
         ),
       ),
-      ...(bookings.length > listed.length
-        ? [context(`${bookings.length - listed.length} more in the file in the thread.`)]
+      ...(overdue.length > listed.length
+        ? [context(`${overdue.length - listed.length} more in the file in the thread.`)]
         : []),
     ],
   };
@@ -216,37 +236,46 @@ export function bucketWords(totals: AgeTotals, currency: string): string[] {
   );
 }
 
-/** `/waybill cod`: the COD the courier still owes, by days since delivery and by sender; the list is in the file. */
-export function codAgeingMessage(
-  ageing: CodAgeing,
-  currency: string,
-): { text: string; blocks: KnownBlock[] } {
-  const head = `COD the courier still owes: ${plural(ageing.count, 'booking')}, ${formatMoney(ageing.total, currency)}`;
-  if (ageing.count === 0)
-    return { text: head, blocks: [section(':white_check_mark: *COD the courier still owes*: none.')] };
-  const senders = ageing.bySender.slice(0, LISTED_SENDERS);
+/** How many, and how much. */
+function countAndTotal(figure: { count: number; total: string }, currency: string): string {
+  return figure.count === 0
+    ? 'none'
+    : `${plural(figure.count, 'booking')}, ${formatMoney(figure.total, currency)}`;
+}
+
+/** The ledger's three figures, each saying what it counts: the same words on the Home tab, the digest and `/waybill cod`. */
+export function codFigures(cod: CodSummary, currency: string): string {
+  const ages = bucketWords(cod.owed, currency);
+  return [
+    `*COD owed* (delivered or paid in part, not yet remitted): ${countAndTotal(cod.owed, currency)}${ages.length > 0 ? ` \u00b7 by days since delivery: ${ages.join(' \u00b7 ')}` : ''}`,
+    `*Overdue* (owed, delivered more than ${plural(cod.overdue.days, 'day')} ago): ${countAndTotal(cod.overdue, currency)}`,
+    `*In the pipeline* (not yet delivered): ${countAndTotal(cod.pipeline, currency)}`,
+  ].join('\n');
+}
+
+/** `/waybill cod`: the ledger's figures, then what is owed by sender; the list is in the file. */
+export function codAgeingMessage(cod: CodSummary, currency: string): { text: string; blocks: KnownBlock[] } {
+  const owed = cod.owed;
+  const text = `COD owed: ${countAndTotal(owed, currency)}; in the pipeline: ${countAndTotal(cod.pipeline, currency)}`;
+  const senders = owed.bySender.slice(0, LISTED_SENDERS);
   return {
-    text: head,
+    text,
     blocks: [
-      section(`:hourglass: *${head}*, by days since delivery (or pickup):`),
-      section(
-        ageing.buckets
-          .map(
-            (b, i) =>
-              `\u2022 *${AGE_BUCKETS[i]?.label}*: ${plural(b.count, 'booking')}, ${formatMoney(b.total, currency)}`,
-          )
-          .join('\n'),
-      ),
-      section('*By sender*, most owed first:'),
-      ...lineSections(
-        senders.map(
-          (s) =>
-            `\u2022 *${escapeMrkdwn(cut(s.sender || '(no sender)', 75))}*: ${formatMoney(s.total, currency)} \u00b7 ${bucketWords(s, currency).join(' \u00b7 ')}`,
-        ),
-      ),
-      context(
-        `${ageing.bySender.length > senders.length ? `${ageing.bySender.length - senders.length} more senders in the file. ` : ''}Every booking, its sender, age and what is due is in the CSV file the bot sends you.`,
-      ),
+      section(codFigures(cod, currency)),
+      ...(owed.count === 0
+        ? []
+        : [
+            section('*Owed by sender*, most first:'),
+            ...lineSections(
+              senders.map(
+                (s) =>
+                  `\u2022 *${escapeMrkdwn(cut(s.sender || '(no sender)', 75))}*: ${formatMoney(s.total, currency)} \u00b7 ${bucketWords(s, currency).join(' \u00b7 ')}`,
+              ),
+            ),
+            context(
+              `${owed.bySender.length > senders.length ? `${owed.bySender.length - senders.length} more senders in the file. ` : ''}Every booking owed, its sender, age and what is due is in the CSV file the bot sends you.`,
+            ),
+          ]),
     ],
   };
 }

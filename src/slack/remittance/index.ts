@@ -5,9 +5,9 @@ import type { Core } from '../core.js';
 import * as open from './open.js';
 import * as submit from './submit.js';
 
-export { outstandingCod } from '../../operations/remittance.js';
+export { type CodSummary, codLedger, summariseCod } from '../../operations/remittance.js';
 export { codVerb } from './ageing.js';
-export { bucketWords } from './blocks.js';
+export { bucketWords, codFigures } from './blocks.js';
 export { remittanceVerb } from './open.js';
 
 export function register(app: App, deps: Core): void {

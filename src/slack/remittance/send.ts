@@ -1,5 +1,5 @@
-/** A remittance file from Slack: downloaded, reconciled and recorded (operations/remittance.ts), told in the modal; card, results file, outstanding list, booking cards. */
-import { outstandingCod, reconcileRemittance } from '../../operations/remittance.js';
+/** A remittance file from Slack: downloaded, reconciled and recorded (operations/remittance.ts), told in the modal; card, results file, the COD overdue, booking cards. */
+import { codLedger, reconcileRemittance, summariseCod } from '../../operations/remittance.js';
 import { RenderRefused } from '../../render/pool.js';
 import { type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
@@ -19,7 +19,7 @@ import {
 import {
   alreadyReconciledView,
   notReconciledView,
-  outstandingMessage,
+  overdueMessage,
   reconciledView,
   remittanceCard,
 } from './blocks.js';
@@ -151,16 +151,16 @@ async function reconcileChosen(
       content: await deps.render.run('remittanceResults', result.lines),
     },
   );
-  const outstanding = await outstandingCod(deps);
+  const ledger = await codLedger(deps);
   await postWithFile(
     deps,
     client,
     where,
-    outstandingMessage({ ...outstanding, days: deps.bot.remittance.outstandingDays, currency }),
+    overdueMessage({ cod: summariseCod(ledger), overdue: ledger.overdue, currency }),
     {
-      filename: 'cod-outstanding.csv',
-      title: 'COD still outstanding',
-      content: await deps.render.run('outstanding', outstanding.bookings),
+      filename: 'cod-overdue.csv',
+      title: 'COD overdue',
+      content: await deps.render.run('outstanding', ledger.overdue),
     },
   );
   await showInModal(

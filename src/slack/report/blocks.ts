@@ -36,7 +36,7 @@ export function reportMessage(
     `*Most returns by sender*: ${ranked(data.returnsBySender)}`,
     `*Most returns by city*: ${ranked(data.returnsByCity)}`,
     `*Courier charges quoted*: ${plural(data.quotes, 'quote')}, ${formatMoney(formatCents(data.quotedCents), options.currency)}`,
-    `*COD booked*: ${formatMoney(formatCents(data.codBookedCents), options.currency)} \u00b7 *collected* (delivered): ${formatMoney(formatCents(data.codCollectedCents), options.currency)} \u00b7 *remitted*: ${formatMoney(formatCents(data.codRemittedCents), options.currency)} \u00b7 *fees*: ${formatMoney(formatCents(data.codFeeCents), options.currency)} \u00b7 *COD outstanding*: ${formatMoney(data.codOutstanding.total, options.currency)} (${bucketWords(data.codOutstanding, options.currency).join(' \u00b7 ') || 'none'})`,
+    `*COD booked*: ${formatMoney(formatCents(data.codBookedCents), options.currency)} \u00b7 *collected* (delivered): ${formatMoney(formatCents(data.codCollectedCents), options.currency)} \u00b7 *remitted*: ${formatMoney(formatCents(data.codRemittedCents), options.currency)} \u00b7 *fees*: ${formatMoney(formatCents(data.codFeeCents), options.currency)} \u00b7 *COD owed* (delivered, not yet remitted): ${formatMoney(data.codOutstanding.total, options.currency)} (${bucketWords(data.codOutstanding, options.currency).join(' \u00b7 ') || 'none'})`,
   ];
   const blocks: KnownBlock[] = [
     header(title),

@@ -6,7 +6,7 @@ import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../.
 import { fieldOf, formatCents, parseCents, stringOf } from '../../waybill/fields.js';
 import { remittedTotal } from '../../waybill/remittance.js';
 import type { Core } from '../core.js';
-import { outstandingCod } from '../remittance/index.js';
+import { codLedger } from '../remittance/index.js';
 
 /** More than any week has: the report reads a bounded week, never a whole table. */
 const WEEK_LIMIT = 50_000;
@@ -101,7 +101,7 @@ export async function reportData(
     deps.store.bookings.listBooked({ from: start, to: end, limit: WEEK_LIMIT }),
     // Statuses recorded up to now: a booking of the week delivered since still counts as delivered.
     deps.store.statuses.between({ from: start, to: new Date(Math.max(end.getTime(), deps.now().getTime())) }),
-    outstandingCod(deps, { all: true }),
+    codLedger(deps),
     quotedIn(deps, { from: start, to: end }),
   ]);
   const latest = new Map<string, string>();
@@ -172,7 +172,7 @@ export async function reportData(
     codCollectedCents,
     codRemittedCents,
     codFeeCents,
-    codOutstanding: ageCod(owed.bookings),
+    codOutstanding: ageCod(owed.owed),
     ...quoted,
   };
 }

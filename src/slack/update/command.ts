@@ -41,7 +41,7 @@ export async function shownBooking(
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
 const showCommand: CommandAnswer<
   { trackingNumber: string },
-  Pick<Core, 'store' | 'logger' | 'schemas' | 'access' | 'waybill'>
+  Pick<Core, 'store' | 'logger' | 'schemas' | 'access' | 'waybill' | 'bot'>
 > = async (deps, { ack, client, command }, { trackingNumber }) => {
   await ack({
     response_type: 'ephemeral',

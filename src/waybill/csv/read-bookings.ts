@@ -14,6 +14,8 @@ export interface CsvProblem {
   /** The column's header as the file spells it. */
   column?: string;
   message: string;
+  /** The receiver's name typed on its row, so a refused row is recognised at a glance. */
+  receiver?: string;
 }
 
 /** A row ready to book. */
@@ -258,6 +260,10 @@ export function readBookingCsv(bytes: Uint8Array, options: BookingCsvOptions): B
       } else {
         firstRowOf.set(trackingNumber, row);
       }
+    }
+    const receiver = isObject(values.consignee) ? values.consignee.name : undefined;
+    if (typeof receiver === 'string' && receiver !== '') {
+      for (const problem of rowProblems) problem.receiver = receiver;
     }
     problems.push(...rowProblems);
     if (rowProblems.length === 0) ready.push({ row, trackingNumber, values });

@@ -10,6 +10,7 @@ export const REMITTANCE_RESULT_COLUMNS = [
   'gross',
   'fee',
   'net',
+  'return_fee',
   'expected',
   'difference',
   'outcome',
@@ -29,6 +30,7 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       l.gross ?? '',
       l.fee ?? '',
       l.net ?? '',
+      l.returnFee ?? '',
       l.expected ?? '',
       l.difference ?? '',
       l.outcome,
@@ -37,7 +39,7 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
       l.message,
     ]),
     // A short payment's difference is negative: a number, not a formula.
-    ['line', 'amount', 'gross', 'fee', 'net', 'expected', 'difference'],
+    ['line', 'amount', 'gross', 'fee', 'net', 'return_fee', 'expected', 'difference'],
   );
 }
 
@@ -45,12 +47,12 @@ export function remittanceResultsCsv(lines: readonly ReconciledLine[]): string {
 export interface OutstandingBooking {
   trackingNumber: string;
   codAmount: string;
-  /** What is still due: the COD amount less what files paid short of it. */
+  /** What is still due: its net (COD less the fee) less what files paid of it. */
   outstanding: string;
   sender: string;
   receiver: string;
   bookedDate: string;
-  /** The day it was delivered (else picked up, else booked), and the days since. */
+  /** The day it was delivered (else the day a file first paid on it), never after today, and the days since. */
   since: string;
   days: number;
 }
