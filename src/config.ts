@@ -474,7 +474,9 @@ const botEnvSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB'),
+      .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB')
+      // Tracking numbers are written in upper case (writtenTrackingNumber), the generated ones too.
+      .transform((prefix) => prefix.toUpperCase()),
   ).default('WB'),
   MAX_PARCELS: optionalSetting(
     wholeNumber(1, 10, 'a whole number of parcels (a Slack modal fits 10)'),

@@ -180,7 +180,7 @@ describe('reading a bookings CSV', () => {
       `${header},Tracking_Number`,
       `${good('Ana')},AB-1`,
       `Scales,COD,,BOX,4.5,+63 917 555 0100,,0917 123 4567,1 Main St,Cebu,PH,pasig-warehouse,AB-2`,
-      `${good('Ben')},AB-1`,
+      `${good('Ben')}, #ab-1`,
       `Scales,PREPAID,20,BOX,-3,+63 917 555 0100,Cy,12,1 Main St,Cebu,PH,nowhere,`,
       `${good('Di')},`,
     ].join('\r\n');

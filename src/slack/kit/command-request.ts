@@ -1,5 +1,6 @@
 /** How a slash command's words are read: the helpers every command's grammar uses, the same for the access guard and the command. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { writtenTrackingNumber } from '../../waybill/fields.js';
 import type { Core } from '../core.js';
 import type { Permission } from './listener.js';
 import { escapeMrkdwn } from './mrkdwn.js';
@@ -48,9 +49,14 @@ export interface HelpRequest {
   unknownText?: string;
 }
 
-/** A subcommand whose next word is a tracking number, which it needs, and the words after it, as typed. */
-export function trackingNumberFirst({ words: [trackingNumber], rest }: VerbWords) {
-  return trackingNumber ? { trackingNumber, words: rest.slice(trackingNumber.length).trim() } : undefined;
+/**
+ * A subcommand whose next word is a tracking number, which it needs (written as we write it: `# wb000001`
+ * is WB000001), and the words after it, as typed.
+ */
+export function trackingNumberFirst({ rest }: VerbWords) {
+  const typed = /^#*\s*\S+/.exec(rest)?.[0] ?? '';
+  const trackingNumber = writtenTrackingNumber(typed);
+  return trackingNumber ? { trackingNumber, words: rest.slice(typed.length).trim() } : undefined;
 }
 
 /** A subcommand that reads no words: what follows its verb is ignored. */

@@ -356,7 +356,7 @@ export const labelVerb = waybillVerb({
   permission: 'show',
   parse: (words) => {
     const named = trackingNumberFirst(words);
-    return named && { trackingNumber: named.trackingNumber, format: words.words[1] ?? '' };
+    return named && { trackingNumber: named.trackingNumber, format: named.words.split(/\s+/)[0] ?? '' };
   },
   answer: labelCommand,
 });

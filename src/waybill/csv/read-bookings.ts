@@ -2,7 +2,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { toBookingInput } from '../booking-input.js';
 import type { Catalog } from '../catalog.js';
-import { isObject } from '../fields.js';
+import { isObject, writtenTrackingNumber } from '../fields.js';
 import { applyProfile, type SenderProfile } from '../profiles.js';
 import { type Booking, type Validation, validate, type WaybillSchemas } from '../schemas.js';
 import { type BookingColumn, bookingColumns, normaliseHeader, PROFILE_COLUMN } from './columns.js';
@@ -238,7 +238,8 @@ export function readBookingCsv(bytes: Uint8Array, options: BookingCsvOptions): B
     if (profile) values = applyProfile(values, profile);
     for (const [path, value] of typed) setValue(values, path, value);
 
-    const trackingNumber = typeof values.trackingNumber === 'string' ? values.trackingNumber : '';
+    const trackingNumber =
+      typeof values.trackingNumber === 'string' ? writtenTrackingNumber(values.trackingNumber) : '';
     const result = bookingOfRow(options, values, trackingNumber || PENDING_TRACKING_NUMBER);
     if (!result.ok) {
       for (const error of result.errors) {
