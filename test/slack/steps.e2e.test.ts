@@ -272,6 +272,20 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
     expect(bot.sandbox.received).toEqual([]);
   });
 
+  it('without a sender profile: one line naming SENDER_PROFILES_FILE, and a warning at start-up', async () => {
+    bot = await startTestBot({ backend, profiles: [] });
+    const warned = bot.logs.filter((line) => line.includes('SENDER_PROFILES_FILE'));
+    expect(warned.map((line) => JSON.parse(line))).toMatchObject([{ level: 40 }]);
+    for (const inputs of [bookInputs, { ...bookInputs, sender_profile: 'pasig-warehouse' }]) {
+      const failed = await bot.step({ callbackId: ids.stepBook, inputs });
+      expect(failed.completion.method).toBe('functions.completeError');
+      expect(failed.completion.body.error).toBe(
+        "sender_profile: the team's sender profile is needed to book from a workflow, and none is set up: set SENDER_PROFILES_FILE",
+      );
+    }
+    expect(bot.sandbox.received).toEqual([]);
+  });
+
   it('checks the user the step names may book', async () => {
     bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' }, backend });
     const { completion } = await bot.step({
