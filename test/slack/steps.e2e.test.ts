@@ -286,6 +286,27 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
     expect(bot.sandbox.received).toEqual([]);
   });
 
+  it('its card keeps "Booked by a workflow" when an update, a status or an owner redraws it', async () => {
+    bot = await startTestBot({ backend });
+    const { completion } = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs });
+    const trackingNumber = outputsOf(completion).tracking_number;
+    const redrawn = async (count: number) => {
+      await bot?.idle();
+      const calls = bot?.fake.callsTo('chat.update').filter((c) => c.body.channel === 'CORDERS') ?? [];
+      expect(calls).toHaveLength(count);
+      return JSON.stringify(calls.at(-1)?.body.blocks);
+    };
+    await bot.clickInMessage(ids.waybillUpdate, trackingNumber, { channelId: 'CORDERS' });
+    await bot.submit(await bot.openedView(), { 'consignee.phone': '0918 765 4321' });
+    const updated = await redrawn(1);
+    expect(updated).toContain('0918 765 4321');
+    expect(updated).toContain('Booked by a workflow');
+    await bot.command('/waybill', `status ${trackingNumber} delivered`, { channel_id: 'CORDERS' });
+    expect(await redrawn(2)).toContain('Booked by a workflow');
+    await bot.command('/waybill', `assign ${trackingNumber} <@UOTHER|rico>`, { channel_id: 'CORDERS' });
+    expect(await redrawn(3)).toContain('Booked by a workflow');
+  });
+
   it('checks the user the step names may book', async () => {
     bot = await startTestBot({ env: { ALLOWED_USER_IDS: 'UDISPATCH' }, backend });
     const { completion } = await bot.step({
@@ -325,6 +346,8 @@ describe('record_status', () => {
     const edited = bot.fake.callsTo('chat.update').at(-1);
     expect(edited?.body.channel).toBe('CORDERS');
     expect(JSON.stringify(edited?.body.blocks)).toContain('gate &lt;locked&gt; &amp; dark');
+    // A redrawn card keeps every line it had.
+    expect(JSON.stringify(edited?.body.blocks)).toContain('Booked by a workflow');
     const thread = bot.fake.callsTo('chat.postMessage').filter((call) => call.body.thread_ts !== undefined);
     expect(thread).toHaveLength(1);
 
