@@ -1,6 +1,6 @@
 /**
  * SIGTERM and SIGINT to `npm start`'s own pid (npm, then the bot): the bot stops gracefully, the courier call
- * in flight finishes, npm exits 0.
+ * in flight finishes, npm exits 0; `npm start --silent` prints JSON lines only on stdout.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,30 @@ afterEach(async () => {
   botPid = undefined;
   await fake?.close();
   fake = undefined;
+});
+
+it('`npm start --silent`, as the README runs it in production, prints JSON lines only on stdout', async () => {
+  fake = await startFakeSlack();
+  const npm = watchProcess(
+    spawn('npm', ['start', '--silent'], {
+      cwd: copy.dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...secrets,
+        SLACK_API_URL: fake.apiUrl,
+        PORT: '0',
+        DATABASE_PATH: ':memory:',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  botPid = JSON.parse(await npm.lineMatching((line) => line.includes('Waybill bot ready'))).pid;
+  npm.proc.kill('SIGTERM');
+  expect(await npm.exited).toBe(0);
+  const stdout = npm.lines.filter((line) => !npm.stderr.includes(line));
+  expect(stdout.length).toBeGreaterThan(2);
+  for (const line of stdout) expect(() => JSON.parse(line), line).not.toThrow();
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s to npm start', (signal) => {
