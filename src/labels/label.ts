@@ -70,7 +70,7 @@ export function codText(booking: Booking, settings: Pick<PrintSettings, 'catalog
 
 /** Street to country, with the postal code: everything a rider needs to find the door. */
 export function addressText(party: Party): string {
-  const area = [party.neighbourhood, party.district, party.city, party.region].filter(Boolean).join(', ');
+  const area = [party.barangay, party.district, party.city, party.region].filter(Boolean).join(', ');
   return [party.street, area, [party.postal, party.country].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join('\n');

@@ -161,6 +161,10 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
         codAmount: '1500.00',
         paymentMethod: 'COD',
         quantity: '2',
+        // The barangay in its one courier field, the receiver's and the sender profile's alike.
+        consigneeAddress4: 'Lahug',
+        consigneeAddress3: '',
+        shipperAddress4: 'San Lorenzo',
       });
       // The same record as /book: stored as the requester's, in the step's channel, audited, its card there.
       const stored = await bot.deps.store.bookings.get(outputs.tracking_number);
@@ -264,6 +268,19 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
     expect(error).toMatch(/weight_kg: Package weight/);
     expect(error).toMatch(/receiver_phone: Receiver phone/);
     expect(error).toMatch(/pickup_date: /);
+    // A barangay of another city: refused naming it and where it really is, as a form and a CSV row are.
+    const elsewhere = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: {
+        ...bookInputs,
+        receiver_city: 'Makati',
+        receiver_province: 'Metro Manila',
+        receiver_postal: '',
+      },
+    });
+    expect(String(elsewhere.completion.body.error)).toMatch(
+      /receiver_barangay: Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+    );
     const profile = await bot.step({
       callbackId: ids.stepBook,
       inputs: { ...bookInputs, sender_profile: 'nobody' },

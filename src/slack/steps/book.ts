@@ -28,7 +28,7 @@ const bookInputs: StepInputs = {
   receiver_name: 'consignee.name',
   receiver_phone: 'consignee.phone',
   receiver_address: 'consignee.street',
-  receiver_barangay: 'consignee.neighbourhood',
+  receiver_barangay: 'consignee.barangay',
   receiver_city: 'consignee.city',
   receiver_province: 'consignee.region',
   receiver_postal: 'consignee.postal',

@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog.js';
 import { isObject, writtenTrackingNumber } from '../fields.js';
 import { applyProfile, type SenderProfile } from '../profiles.js';
 import { type Booking, type Validation, validate, type WaybillSchemas } from '../schemas.js';
-import { type BookingColumn, bookingColumns, normaliseHeader, PROFILE_COLUMN } from './columns.js';
+import { type BookingColumn, bookingColumns, currentHeader, PROFILE_COLUMN } from './columns.js';
 import { FORMULA_START } from './write.js';
 
 /** One thing wrong, where a spreadsheet shows it: row 1 is the header; no row: the file as a whole. */
@@ -100,7 +100,7 @@ function readHeader(header: string[], columns: BookingColumn[]) {
   const used = new Map<string, number>();
   const problems: CsvProblem[] = [];
   const mapped = header.map((cell, index) => {
-    const name = normaliseHeader(cell);
+    const name = currentHeader(cell);
     const column = byName.get(name);
     if (name === '') return undefined;
     if (!column) {
