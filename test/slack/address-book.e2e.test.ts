@@ -102,7 +102,7 @@ describe('parties saved by bookings', () => {
     const sender = saved.find((p) => p.name === 'Acme Pasig Warehouse');
     expect(sender).toMatchObject({
       street: 'Lot 4 Sample Industrial Compound, 25 E. Rodriguez Jr. Avenue',
-      district: 'Bagong Ilog',
+      barangay: 'Bagong Ilog',
       postal: '1600',
       country: 'PH',
       latitude: 14.5764,
