@@ -1,6 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import manifest from './package.json' with { type: 'json' };
+import { satisfiesEngines } from './src/node-version.js';
+
+// On an older Node the SQLite driver's binary ends the run with a bare "Segmentation fault": one line instead.
+if (!satisfiesEngines(process.version, manifest.engines.node)) {
+  console.error(
+    `The tests need Node ${manifest.engines.node} (package.json engines), and this is Node ${process.version}`,
+  );
+  process.exit(1);
+}
 
 /** The unit lane: pure code only (test/lanes.unit.test.ts keeps it so). */
 export const unitFiles = 'test/**/*.unit.test.ts';

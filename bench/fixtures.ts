@@ -28,7 +28,7 @@ function bookingInput(): Record<string, unknown> {
     region: null,
     city,
     district: null,
-    neighbourhood: null,
+    barangay: null,
     postal,
     country,
     latitude: null,

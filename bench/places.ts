@@ -44,7 +44,7 @@ const start = (name: string) => name.slice(0, 3);
 export function benchPlaces(): PlacesReport {
   const ask = (path: string, typed: string, state: ReturnType<typeof stateOf> | undefined) =>
     placeOptions(path, typed, state, 'refuse');
-  const firstMs = ['consignee.region', 'consignee.city', 'consignee.neighbourhood'].map((path) =>
+  const firstMs = ['consignee.region', 'consignee.city', 'consignee.barangay'].map((path) =>
     Math.round(time(() => ask(path, 'san', undefined))),
   );
   const cities = places().cities;
@@ -54,8 +54,8 @@ export function benchPlaces(): PlacesReport {
   for (const barangay of barangays) {
     const { city } = barangay;
     const state = stateOf(city.province.name, city.name);
-    narrowed.push(time(() => ask('consignee.neighbourhood', start(barangay.name), state)));
-    countryWide.push(time(() => ask('consignee.neighbourhood', start(barangay.name), undefined)));
+    narrowed.push(time(() => ask('consignee.barangay', start(barangay.name), state)));
+    countryWide.push(time(() => ask('consignee.barangay', start(barangay.name), undefined)));
   }
   const cityTimes = cities.map((city) =>
     time(() => ask('consignee.city', start(city.name), stateOf(city.province.name, ''))),

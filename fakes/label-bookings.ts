@@ -14,7 +14,7 @@ const party = (name: string, city: string, extra: Record<string, string> = {}) =
   region: 'Cebu',
   city,
   district: 'Lahug',
-  neighbourhood: '',
+  barangay: '',
   postal: '6000',
   country: 'PH',
   latitude: '',

@@ -12,7 +12,8 @@ import { isStale } from './build.mjs';
 const [bundle = 'app'] = process.argv.splice(2, 1);
 if (isStale()) {
   const builder = fileURLToPath(new URL('build.mjs', import.meta.url));
-  const built = spawnSync(process.execPath, [builder, '--if-stale'], { stdio: 'inherit' });
+  // What the build says goes to stderr: stdout is the bot's JSON log lines only.
+  const built = spawnSync(process.execPath, [builder, '--if-stale'], { stdio: ['ignore', 2, 2] });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 await import(new URL(`../dist/${bundle}.js`, import.meta.url).href);

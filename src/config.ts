@@ -6,6 +6,7 @@ import type { AttentionSettings } from './operations/attention.js';
 import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
 import type { ReminderSettings } from './operations/reminders.js';
 import { ConfigError } from './settings-error.js';
+import { passwordEndsHostEarly } from './store/errors.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
 import { type CodFeeRule, parsePercent } from './waybill/cod-fee.js';
@@ -30,6 +31,8 @@ const secretNames = new Set([
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
+  // PostgreSQL's own variable: the password of a DATABASE_URL that has none (compose.yaml).
+  'PGPASSWORD',
 ]);
 
 const blankToUndefined = (value: unknown) =>
@@ -450,8 +453,8 @@ const botEnvSchema = z.object({
       .string()
       .trim()
       .refine(
-        (value) => /^postgres(ql)?:\/\//i.test(value) && URL.canParse(value),
-        'a PostgreSQL URL such as postgres://user:password@host:5432/waybill (unset: SQLite at DATABASE_PATH)',
+        (value) => /^postgres(ql)?:\/\//i.test(value) && URL.canParse(value) && !passwordEndsHostEarly(value),
+        'a PostgreSQL URL such as postgres://user:password@host:5432/waybill, its password percent-encoded (@ as %40, / as %2F, # as %23, ? as %3F, % as %25) (unset: SQLite at DATABASE_PATH)',
       ),
   ),
   DATABASE_POOL_SIZE: optionalSetting(wholeNumber(1, 100, 'a whole number of connections')).default(10),
@@ -464,7 +467,9 @@ const botEnvSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB'),
+      .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB')
+      // Tracking numbers are written in upper case (writtenTrackingNumber), the generated ones too.
+      .transform((prefix) => prefix.toUpperCase()),
   ).default('WB'),
   MAX_PARCELS: optionalSetting(
     wholeNumber(1, 10, 'a whole number of parcels (a Slack modal fits 10)'),

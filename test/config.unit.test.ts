@@ -537,6 +537,9 @@ describe('loadBotConfig: the database and the replica', () => {
       /^DATABASE_URL must be a PostgreSQL URL such as postgres:/,
     ],
     [{ DATABASE_URL: 'postgres://bot:SECRETPW@db:notaport/x' }, /^DATABASE_URL must be a PostgreSQL URL/],
+    // Unencoded @, / or #: read as a host "ss", a path and a fragment; refused, saying to percent-encode.
+    [{ DATABASE_URL: 'postgres://waybill:p@ss/w#rd@db:5432/waybill' }, /password percent-encoded \(@ as %40/],
+    [{ DATABASE_URL: 'postgres://waybill:p@ss?w@db:5432/waybill' }, /password percent-encoded/],
     [
       { DATABASE_POOL_SIZE: '0' },
       'DATABASE_POOL_SIZE must be a whole number of connections between 1 and 100',
@@ -826,6 +829,12 @@ describe('secretsOf', () => {
       'p@ss-word',
     ]);
     expect(secretsOf({ DATABASE_URL: 'postgres://bot@db/waybill' })).toEqual([]);
+  });
+
+  it('counts PGPASSWORD, the password beside a DATABASE_URL without one (compose.yaml), as a secret', () => {
+    expect(
+      secretsOf({ DATABASE_URL: 'postgres://waybill@db:5432/waybill', PGPASSWORD: 'p@ss/w#rd' }),
+    ).toEqual(['p@ss/w#rd']);
   });
 
   it('returns the secrets that are set (trimmed), and nothing else', () => {

@@ -109,6 +109,11 @@ describe('compose.yaml', () => {
       environment: { HEALTH_PORT: '3001', DATABASE_URL: expect.stringMatching(/^postgres:\/\/.*@db:5432\//) },
       depends_on: { db: { condition: 'service_healthy' } },
     });
+    // The password beside the URL (pg reads PGPASSWORD), never put into it: any password works.
+    expect(bot?.environment).toMatchObject({
+      DATABASE_URL: 'postgres://waybill@db:5432/waybill',
+      PGPASSWORD: expect.stringMatching(/^\$\{POSTGRES_PASSWORD\}$/),
+    });
     // No port: Socket Mode needs none, and two replicas could not share one.
     expect(bot?.ports).toBeUndefined();
     // Nor a volume: the replicas keep everything in PostgreSQL.

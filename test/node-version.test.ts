@@ -1,6 +1,6 @@
 /**
- * `engines` read as npm does; on Node 22.12.0 (from the registry, below `engines`) the bot stops with one
- * line naming the Node it needs, and `npm ci` refuses (`EBADENGINE`)
+ * `engines` read as npm does; on Node 22.12.0 (from the registry, below `engines`) the bot and `npm test`
+ * stop with one line naming the Node they need, and `npm ci` refuses (`EBADENGINE`)
  */
 // The Node versions of package.json's engines, held to: the bot started on an older Node says in one line which it needs (rather than dying of the SQLite driver's binary), and an install on one refuses.
 import { execFile } from 'node:child_process';
@@ -64,6 +64,20 @@ describe('on a Node older than engines', () => {
     } finally {
       await slack.close();
     }
+  });
+
+  it('npm test says in one line which Node it needs, exit 1, not a bare segmentation fault', async () => {
+    const tested = run('npm', ['test', '--silent', '--', 'test/waybill/dates.unit.test.ts'], {
+      env: { ...process.env, PATH: `${oldNodeBin}:${process.env.PATH}` },
+    });
+    const failure = await tested.then(
+      () => undefined,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr.trim().split('\n')).toEqual([
+      `The tests need Node ${engines} (package.json engines), and this is Node ${OLD}`,
+    ]);
   });
 
   it('npm ci refuses to install, naming engines (engine-strict in .npmrc)', async () => {

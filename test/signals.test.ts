@@ -1,6 +1,6 @@
 /**
  * SIGTERM and SIGINT to `npm start`'s own pid (npm, then the bot): the bot stops gracefully, the courier call
- * in flight finishes, npm exits 0.
+ * in flight finishes, npm exits 0; `npm start --silent` prints JSON lines only on stdout.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -42,25 +42,41 @@ afterEach(async () => {
   fake = undefined;
 });
 
+/** `npm start` and `args` in the project copy, against the fake Slack, in HTTP mode on a free port. */
+function npmStart(args: string[], env: Record<string, string> = {}) {
+  return watchProcess(
+    spawn('npm', ['start', ...args], {
+      cwd: copy.dir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        ...secrets,
+        SLACK_API_URL: fake?.apiUrl ?? '',
+        PORT: '0',
+        DATABASE_PATH: ':memory:',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+it('`npm start --silent`, as the README runs it in production, prints JSON lines only on stdout', async () => {
+  fake = await startFakeSlack();
+  const npm = npmStart(['--silent']);
+  botPid = JSON.parse(await npm.lineMatching((line) => line.includes('Waybill bot ready'))).pid;
+  npm.proc.kill('SIGTERM');
+  expect(await npm.exited).toBe(0);
+  const stdout = npm.lines.filter((line) => !npm.stderr.includes(line));
+  expect(stdout.length).toBeGreaterThan(2);
+  for (const line of stdout) expect(() => JSON.parse(line), line).not.toThrow();
+});
+
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s to npm start', (signal) => {
   it('stops the bot gracefully: the courier call in flight finishes, then npm exits 0', async () => {
     fake = await startFakeSlack();
-    const npm = watchProcess(
-      spawn('npm', ['start'], {
-        cwd: copy.dir,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          ...secrets,
-          SLACK_API_URL: fake.apiUrl,
-          PORT: '0',
-          DATABASE_PATH: ':memory:',
-          // The sandbox courier answers a quote after this long: the signal comes while it is asked.
-          WAYBILL_SANDBOX_LATENCY_MS: '1500',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
+    // The sandbox courier answers a quote after this long: the signal comes while it is asked.
+    const npm = npmStart([], { WAYBILL_SANDBOX_LATENCY_MS: '1500' });
     const ready = JSON.parse(await npm.lineMatching((line) => line.includes('Waybill bot ready'))) as {
       port: number;
       pid: number;

@@ -68,9 +68,17 @@ export function codText(booking: Booking, settings: Pick<PrintSettings, 'catalog
     : 'No COD / prepaid';
 }
 
-/** Street to country, with the postal code: everything a rider needs to find the door. */
+/** Whether `street` already names `part`, as a whole word: a message's address line is kept whole as the street. */
+function streetNames(street: string, part: string): boolean {
+  const escaped = part.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(street);
+}
+
+/** Street to country, with the postal code, each part once: everything a rider needs to find the door. */
 export function addressText(party: Party): string {
-  const area = [party.neighbourhood, party.district, party.city, party.region].filter(Boolean).join(', ');
+  const area = [party.barangay, party.district, party.city, party.region]
+    .filter((part) => part && !streetNames(party.street, part))
+    .join(', ');
   return [party.street, area, [party.postal, party.country].filter(Boolean).join(' ')]
     .filter(Boolean)
     .join('\n');

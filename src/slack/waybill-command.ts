@@ -62,9 +62,14 @@ export function waybillHelp(): string {
 }
 
 /** `/waybill`, `/waybill help`, and whatever else it cannot read: what it can do. */
-const helpCommand: CommandAnswer<HelpRequest, object> = async (_deps, { ack }, { unknownText }) => {
+const helpCommand: CommandAnswer<HelpRequest, object> = async (
+  _deps,
+  { ack },
+  { unknownText, usageText },
+) => {
   const help = waybillHelp();
-  await ack({ response_type: 'ephemeral', text: unknownText ? `${unknownText}\n\n${help}` : help });
+  const text = usageText ?? (unknownText ? `${unknownText}\n\n${help}` : help);
+  await ack({ response_type: 'ephemeral', text });
 };
 
 const helpVerb = waybillVerb({

@@ -42,7 +42,7 @@ interface Searchable {
   codAmount?: string;
   itemDescription?: string;
   shipper?: { name?: string; phone?: string };
-  consignee?: { name?: string; phone?: string; city?: string; district?: string; neighbourhood?: string };
+  consignee?: { name?: string; phone?: string; city?: string; district?: string; barangay?: string };
   childWaybills?: { trackingNumber?: string; itemDescription?: string }[];
 }
 
@@ -64,7 +64,7 @@ export function bookingTerms(record: unknown, ownerId: string): string[] {
     b.consignee?.name,
     b.consignee?.city,
     b.consignee?.district,
-    b.consignee?.neighbourhood,
+    b.consignee?.barangay,
     ...(b.childWaybills ?? []).flatMap((child) => [child.trackingNumber, child.itemDescription]),
   ];
   return [

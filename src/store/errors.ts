@@ -67,11 +67,25 @@ export class ImportRowNotFoundError extends StoreError {
 const MASK = '***';
 
 /**
+ * True when an `@` follows a `/`, `?` or `#` after the scheme: a password with one of those unencoded
+ * (`p@ss/w#rd`), which a URL reader takes for the host, path or fragment, so no part of it may be shown.
+ */
+export function passwordEndsHostEarly(url: string): boolean {
+  const start = url.indexOf('//');
+  const lastAt = url.lastIndexOf('@');
+  return start >= 0 && lastAt > start && /[/?#]/.test(url.slice(start + 2, lastAt));
+}
+
+/**
  * A database URL fit for a log line: the password (in the user-info part or a `password=`
  * parameter) becomes `***`, whole, never in part. Text that is not a URL gets the user-info
  * part masked by pattern, so a malformed setting is still safe to print.
  */
 export function redactUrl(url: string): string {
+  if (passwordEndsHostEarly(url)) {
+    const start = url.indexOf('//') + 2;
+    return `${url.slice(0, start)}${MASK}${url.slice(url.lastIndexOf('@'))}`;
+  }
   if (URL.canParse(url)) {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = MASK;

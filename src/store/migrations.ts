@@ -657,6 +657,21 @@ export const MIGRATIONS: readonly Migration[] = [
         select ${channelTerm('')} || channel_id, tracking_number from bookings`.execute(db);
     },
   },
+  {
+    version: 25,
+    name: 'the barangay by its name in stored bookings and drafts',
+    async up(db) {
+      // A party's `neighbourhood` (and a form's `consignee.neighbourhood`) is its `barangay` now. JSON as
+      // stored has no spaces, and `"` inside a value is escaped: `neighbourhood":` ends a key only.
+      for (const [table, column] of [
+        ['bookings', 'record'],
+        ['drafts', 'data'],
+      ] as const) {
+        await sql`update ${sql.table(table)} set ${sql.ref(column)} = replace(${sql.ref(column)}, 'neighbourhood":', 'barangay":')
+          where ${sql.ref(column)} like '%neighbourhood":%'`.execute(db);
+      }
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

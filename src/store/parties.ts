@@ -70,7 +70,8 @@ function columns(details: Party) {
     region: text(details.region),
     city: text(details.city),
     district: text(details.district),
-    neighbourhood: text(details.neighbourhood),
+    // The column keeps its first name (a shipped migration's): the barangay.
+    neighbourhood: text(details.barangay),
     postal: text(details.postal),
     country: text(details.country),
     latitude: details.latitude ?? null,
@@ -98,7 +99,7 @@ function toParty(row: Selectable<PartiesTable>): SavedParty {
     region: row.region,
     city: row.city,
     district: row.district,
-    neighbourhood: row.neighbourhood,
+    barangay: row.neighbourhood,
     postal: row.postal,
     country: row.country,
     latitude: row.latitude ?? undefined,

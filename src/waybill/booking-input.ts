@@ -1,7 +1,7 @@
 /** Booking values as typed (a form, a CSV row) to the Booking schema's input: dates and times, numbered parcels. */
 import type { Catalog } from './catalog.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from './dates.js';
-import { isCalendarDate, isObject } from './fields.js';
+import { isCalendarDate, isObject, writtenTrackingNumber } from './fields.js';
 
 function field(source: unknown, key: string): unknown {
   return isObject(source) ? source[key] : undefined;
@@ -44,7 +44,7 @@ export function toBookingInput(
   }: { trackingNumber: string; timeZone: string; parcels: number; pickerZone?: PickerZone },
 ): Record<string, unknown> {
   const input = typeof given === 'object' && given !== null ? given : {};
-  const typed = typeof input.trackingNumber === 'string' ? input.trackingNumber.trim() : '';
+  const typed = typeof input.trackingNumber === 'string' ? writtenTrackingNumber(input.trackingNumber) : '';
   const parent = typed || trackingNumber;
   const rows = Array.isArray(input.childWaybills) ? input.childWaybills.slice(0, parcels) : [];
   return {

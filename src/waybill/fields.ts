@@ -212,18 +212,31 @@ export function homePhone(label: string, { required = false } = {}) {
   });
 }
 
-/** Letters, digits, dashes and underscores, as printed on a label. */
+/**
+ * A tracking number as we write it, from however it was typed: in upper case, without the spaces around
+ * it or a leading `#` (" # wb000001" is WB000001), so every surface finds the same booking.
+ */
+export function writtenTrackingNumber(typed: string): string {
+  return typed
+    .trim()
+    .replace(/^#+\s*/, '')
+    .toUpperCase();
+}
+
+/** Letters, digits, dashes and underscores, as printed on a label; written as `writtenTrackingNumber` does. */
 export function trackingNumber(label: string, { required = true } = {}) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => value.length <= 50, `${label} must be at most 50 characters`)
-      .refine(
-        (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
-        `${label} may contain only letters, digits, - and _`,
-      ),
-  );
+  return typed(label)
+    .transform(writtenTrackingNumber)
+    .pipe(
+      z
+        .string()
+        .refine((value) => !required || value.length > 0, `${label} is required`)
+        .refine((value) => value.length <= 50, `${label} must be at most 50 characters`)
+        .refine(
+          (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
+          `${label} may contain only letters, digits, - and _`,
+        ),
+    );
 }
 
 /** A calendar date, YYYY-MM-DD, that exists. */

@@ -53,7 +53,7 @@ type PartyField =
   | 'phone'
   | 'email'
   | 'street'
-  | 'neighbourhood'
+  | 'barangay'
   | 'district'
   | 'city'
   | 'region'
@@ -76,7 +76,7 @@ interface Fact {
 /** Phrases written `a|b|c`: the tables below stay readable. */
 const phrases = (list: string) => list.split('|');
 
-const partyFields = 'name|phone|email|street|neighbourhood|district|city|region|postal|country';
+const partyFields = 'name|phone|email|street|barangay|district|city|region|postal|country';
 
 /** The order facts are listed in: the receiver's, the sender's, then the shipment's. */
 const factOrder = [
@@ -94,7 +94,7 @@ const partyFieldNames: Record<PartyField, string> = {
   city: 'city',
   region: 'province / region',
   district: 'district',
-  neighbourhood: 'neighbourhood (barangay)',
+  barangay: 'barangay',
   postal: 'postal code',
   country: 'country',
 };
@@ -117,7 +117,7 @@ const fieldLabels: Record<Field, string[]> = {
   city: phrases('city|city/municipality|city / municipality|municipality|town|lungsod|bayan'),
   region: phrases('province|prov|region|probinsya|lalawigan'),
   district: phrases('district'),
-  neighbourhood: phrases('brgy|bgy|barangay'),
+  barangay: phrases('brgy|bgy|barangay'),
   postal: phrases('postal|postal code|zip|zip code|zipcode|postcode'),
   country: [],
   cod: phrases('cod|cod amount|cod amt|cod value|amount to collect|collect|collectible'),
@@ -581,14 +581,14 @@ function readContacts(reader: Reader, segment: Segment): string {
     reader.party(segment.party, 'email', email, email);
     rest = rest.replace(email, ',');
   }
-  if (segment.label?.field !== 'neighbourhood') {
+  if (segment.label?.field !== 'barangay') {
     for (const match of rest.matchAll(BARANGAY)) {
       // The barangay's name ends at a comma, a postal code or a purok.
       const name = clean((match[1] ?? '').split(/\s(?=\d{4}\b)|\bpurok\b|\bsitio\b|\|/i)[0] ?? '');
       const words = clean(match[0].split('|')[0] ?? '');
       // A numbered barangay keeps its word: "Brgy. 5", not "5".
       if (name && name.split(/\s+/).length <= 4) {
-        reader.party(segment.party, 'neighbourhood', /^\d+$/.test(name) ? words : name, words);
+        reader.party(segment.party, 'barangay', /^\d+$/.test(name) ? words : name, words);
       }
     }
   }
@@ -679,7 +679,7 @@ function readLabelled(reader: Reader, segment: Segment, rest: string) {
     case 'city':
     case 'region':
     case 'district':
-    case 'neighbourhood': {
+    case 'barangay': {
       const place = firstPart(rest.replace(/\b\d{4}\b/, ''));
       if (place && place.length <= 100) reader.party(segment.party, field, place, words);
       return;

@@ -310,15 +310,13 @@ export const cityPlace = (city: City) => `${city.name}, ${city.province.name}`;
 const cityInList = (city: City) => `${city.name} (${city.province.name})`;
 
 /**
- * The address parts the list knows, in the Booking schema's names (address1 to address4). The barangay
- * is the neighbourhood (the message reader puts `Brgy.` there), or the district when the neighbourhood
- * is a village inside it (`San Lorenzo`, `Legazpi Village`); a district alone is free (`Diliman`).
+ * The address parts the list knows, in the Booking schema's names. The barangay has one field on every
+ * surface; the district (a village or district inside it, `Legazpi Village`, `Diliman`) is free text.
  */
 export interface PlaceParts {
   region: string;
   city: string;
-  district: string;
-  neighbourhood: string;
+  barangay: string;
 }
 /** What is wrong with one part, to follow the field's label; the nearest matches already in the words. */
 export interface PlaceProblem {
@@ -370,12 +368,12 @@ export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] 
       },
     ];
   }
-  const field = 'neighbourhood';
-  const barangayText = parts.neighbourhood.trim();
+  const field = 'barangay';
+  const barangayText = parts.barangay.trim();
   if (barangayText === '') return [];
   const barangays = cities.flatMap((city) => city.barangays);
   const found = (text: string) => barangays.some((barangay) => barangay.keys.includes(placeKey(text)));
-  if (found(barangayText) || (parts.district.trim() !== '' && found(parts.district))) return [];
+  if (found(barangayText)) return [];
   const elsewhere = index.barangaysNamed(barangayText);
   const cityName = cities.length === 1 ? (cities[0] as City).name : cityText;
   if (elsewhere.length > 0) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError } from '../settings-error.js';
 import { defaultCatalog } from './catalog.js';
-import { homePhone, text } from './fields.js';
+import { homePhone, isObject, text } from './fields.js';
 import { createWaybillSchemas, isBlankParty, type Party } from './schemas.js';
 
 /**
@@ -129,6 +129,22 @@ function oneLine(message: string): string {
   return message.replace(/\s+/g, ' ').trim();
 }
 
+/** A party of a profile written before the barangay had its name (`neighbourhood`), read the new way. */
+function barangayNamed(party: unknown): unknown {
+  if (!isObject(party) || !('neighbourhood' in party)) return party;
+  const { neighbourhood, ...rest } = party;
+  return { barangay: neighbourhood, ...rest };
+}
+
+function withBarangayNamed(raw: unknown): unknown {
+  if (!isObject(raw)) return raw;
+  return {
+    ...raw,
+    ...('shipper' in raw ? { shipper: barangayNamed(raw.shipper) } : {}),
+    ...('returnTo' in raw ? { returnTo: barangayNamed(raw.returnTo) } : {}),
+  };
+}
+
 function profileName(raw: unknown, index: number): string {
   const id = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>).id : undefined;
   return typeof id === 'string' && id.trim() !== '' ? id : `#${index + 1}`;
@@ -155,7 +171,8 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
   }
 
   const seen = new Set<string>();
-  return rawProfiles.map((raw, index): SenderProfile => {
+  return rawProfiles.map((written, index): SenderProfile => {
+    const raw = withBarangayNamed(written);
     const name = profileName(raw, index);
     const refuse = (message: string): never => fail(`profile "${name}": ${message}`);
     const result = profileSchema.safeParse(raw);

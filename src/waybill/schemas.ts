@@ -56,7 +56,7 @@ function placeShape(who: string, { required }: { required: boolean }) {
     region: text(`${who} province / region`, { max: 100 }),
     city: text(`${who} city`, { max: 100, required }),
     district: text(`${who} district`, { max: 100 }),
-    neighbourhood: text(`${who} neighbourhood`, { max: 100 }),
+    barangay: text(`${who} barangay`, { max: 100 }),
     postal: text(`${who} postal code`, { max: 20 }),
     country: country(`${who} country`, { required }),
     latitude: latitude(`${who} latitude`),
@@ -110,8 +110,7 @@ export type PlaceCheck = 'refuse' | 'warn';
 const placeLabels: Record<keyof PlaceParts, string> = {
   region: 'province / region',
   city: 'city',
-  district: 'district',
-  neighbourhood: 'neighbourhood (barangay)',
+  barangay: 'barangay',
 };
 
 /** A Philippine party's place parts as typed, or none for a party elsewhere (their places are not checked). */
@@ -123,8 +122,7 @@ function philippinePlace(party: unknown): (PlaceParts & { postal: string }) | un
   return {
     region: part('region'),
     city: part('city'),
-    district: part('district'),
-    neighbourhood: part('neighbourhood'),
+    barangay: part('barangay'),
     postal: part('postal'),
   };
 }

@@ -47,7 +47,7 @@ function placeWire<P extends string>(prefix: P, place: Omit<Place, 'postal'>): P
     [`${prefix}Address1`]: place.region,
     [`${prefix}Address2`]: place.city,
     [`${prefix}Address3`]: place.district,
-    [`${prefix}Address4`]: place.neighbourhood,
+    [`${prefix}Address4`]: place.barangay,
     [`${prefix}Longitude`]: decimalText(place.longitude),
     [`${prefix}Latitude`]: decimalText(place.latitude),
   } as PlaceWire<P>;

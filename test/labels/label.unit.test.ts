@@ -1,6 +1,6 @@
 /**
  * Labels read as a machine reads them (MuPDF renders, ZXing decodes): one page per parcel, each Code 128 and
- * the QR code, 4x6 and A6, COD or prepaid, the test mark, names with Ñ, overlong text kept clear of the
+ * the QR code, 4x6 and A6, COD or prepaid, the test mark, each address part once, names with Ñ, overlong text kept clear of the
  * barcode; emoji, CJK, Hebrew and Arabic marked and listed, every glyph inside the margin and off the
  * barcode.
  */
@@ -13,7 +13,13 @@ import {
   sampleBooking,
   sampleParty,
 } from '../../fakes/label-bookings.js';
-import { type PrintSettings, parcelsOf, renderLabels, TEST_MARK } from '../../src/labels/label.js';
+import {
+  addressText,
+  type PrintSettings,
+  parcelsOf,
+  renderLabels,
+  TEST_MARK,
+} from '../../src/labels/label.js';
 import { UNPRINTABLE_MARK } from '../../src/labels/pdf.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { DECODING_MS, placedChars, readPdf } from './read-pdf.js';
@@ -27,6 +33,24 @@ const settings: PrintSettings = {
 };
 
 describe('parcel labels', () => {
+  it('name each address part once: a message read whole into the street is not repeated after it', () => {
+    const receiver = sampleBooking('WB000123', {
+      consignee: {
+        ...sampleParty('Ana Cruz', 'Quezon City'),
+        street: '101 Aurora Blvd Brgy. Socorro',
+        barangay: 'Socorro',
+        district: '',
+        region: 'Metro Manila',
+        postal: '1109',
+      },
+    }).consignee;
+    expect(addressText(receiver)).toBe('101 Aurora Blvd Brgy. Socorro\nQuezon City, Metro Manila\n1109 PH');
+    // A part that only begins a street word is still written.
+    expect(addressText({ ...receiver, street: '9 Socorrito St' })).toBe(
+      '9 Socorrito St\nSocorro, Quezon City, Metro Manila\n1109 PH',
+    );
+  });
+
   it(
     'one 4x6 page per parcel of the quantity: the Code 128 reads the booking number, the QR too, "k of N"',
     async () => {

@@ -102,7 +102,7 @@ describe('parties saved by bookings', () => {
     const sender = saved.find((p) => p.name === 'Acme Pasig Warehouse');
     expect(sender).toMatchObject({
       street: 'Lot 4 Sample Industrial Compound, 25 E. Rodriguez Jr. Avenue',
-      district: 'Bagong Ilog',
+      barangay: 'Bagong Ilog',
       postal: '1600',
       country: 'PH',
       latitude: 14.5764,
@@ -178,7 +178,7 @@ describe('the type-ahead on /book', () => {
     expect(elementOf(filled, 'consignee.phone').initial_value).toBe('0918 555 0202');
     expect(elementOf(filled, 'consignee.email').initial_value).toBe('maria@example.com');
     expect(elementOf(filled, 'consignee.street').initial_value).toBe('45 Rizal St');
-    expect(elementOf(filled, 'consignee.neighbourhood').initial_option?.value).toBe('Brgy. 667');
+    expect(elementOf(filled, 'consignee.barangay').initial_option?.value).toBe('Brgy. 667');
     expect(elementOf(filled, 'consignee.latitude').initial_value).toBe('14.5826');
     // The rest of the booking is as typed: the shipment step's values are kept.
     const sender = await next(bot, filled, { 'consignee.street': '47 Rizal St' });
@@ -414,13 +414,13 @@ describe('/waybill addresses', () => {
     // Moved to Pasay, its Manila barangay no longer fits: said on the input, with where it is; fixed in place.
     const elsewhere = await bot.submit(form, { 'party.city': 'Pasay' });
     expect(elsewhere.body.errors).toEqual({
-      'party.neighbourhood': expect.stringMatching(
-        /^Party neighbourhood \(barangay\) "Brgy\. 667" is not a barangay of Pasay City: Barangay 667 is in .*Metro Manila/,
+      'party.barangay': expect.stringMatching(
+        /^Party barangay "Brgy\. 667" is not a barangay of Pasay City: Barangay 667 is in .*Metro Manila/,
       ),
     });
     const ok = await bot.submit(form, {
       'party.city': 'Pasay',
-      'party.neighbourhood': 'Brgy. 76',
+      'party.barangay': 'Brgy. 76',
       'party.street': '1 Roxas Blvd',
     });
     expect(ok.status).toBe(200);
@@ -487,8 +487,7 @@ describe('two dispatchers at once', () => {
     const [formA, formB] = [await editForm(listA, id, 'UDISPATCH'), await editForm(listB, id, 'UOTHER')];
 
     expect(
-      (await bot.submit(formA, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' }, 'UDISPATCH'))
-        .body,
+      (await bot.submit(formA, { 'party.city': 'Pasay', 'party.barangay': 'Brgy. 76' }, 'UDISPATCH')).body,
     ).toBe('');
     const told = await bot.submit(formB, { 'party.street': '9 Other St' }, 'UOTHER');
     expect(told.body.response_action).toBe('update');
@@ -513,7 +512,7 @@ describe('two dispatchers at once', () => {
     const [saved] = await seed(maria);
     const form = await editForm(await windowOf('UDISPATCH', 'maria'), saved?.id ?? '', 'UDISPATCH');
     await bot.deps.store.parties.save([{ ...maria, email: 'maria.new@example.com' }]);
-    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' });
+    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.barangay': 'Brgy. 76' });
     expect(mrkdwnOf(told.body.view as View)).toContain(
       'Someone changed this party while you were editing it',
     );
@@ -531,7 +530,7 @@ describe('two dispatchers at once', () => {
     const form = await editForm(await windowOf('UDISPATCH', 'maria'), id, 'UDISPATCH');
     await bot.clickInView(listB, ids.addressesDelete, id, {}, 'UOTHER');
     await bot.updatedView(listB.id, (v) => mrkdwnOf(v).includes('Deleted Maria Santos.'));
-    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.neighbourhood': 'Brgy. 76' });
+    const told = await bot.submit(form, { 'party.city': 'Pasay', 'party.barangay': 'Brgy. 76' });
     expect(told.body.response_action).toBe('update');
     expect(mrkdwnOf(told.body.view as View)).toContain('someone deleted it meanwhile');
     expect(await bot.deps.store.parties.find('maria')).toEqual([]);

@@ -22,7 +22,7 @@ function saved(overrides: Partial<SavedParty> = {}): SavedParty {
     ...maria,
     latitude: undefined,
     longitude: undefined,
-    neighbourhood: '',
+    barangay: '',
     id: 'p4Yq2sJ0b1Xv7wK3mN8rTg',
     createdAt: new Date('2026-11-01T00:00:00Z'),
     lastUsedAt: new Date('2026-11-20T00:00:00Z'),

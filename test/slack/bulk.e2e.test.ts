@@ -86,9 +86,12 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
   it('a clean file: checked, then each row booked once, one card with each row in its thread, and a results file', async () => {
     // One row at a time, so the rows reach the courier in file order.
     bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
-    const summary = await check(
-      bulkFile(bulkRow('Ana Cruz'), bulkRow('Ben <@U1> & Co'), bulkRow('Cora Diaz')),
-    );
+    const names = ['Ana Cruz', 'Ben <@U1> & Co', 'Cora Diaz'];
+    const withBarangay = [
+      `${bulkHeader},receiver_barangay`,
+      ...names.map((name) => `${bulkRow(name)},Lahug`),
+    ];
+    const summary = await check(`${withBarangay.join('\r\n')}\r\n`);
     expect(textOf(summary.blocks)).toContain('3 rows ready to book');
     expect((summary.submit as { text?: string } | undefined)?.text).toBe('Book 3 rows');
     // The file was read with the bot's own token, once for the check.
@@ -96,11 +99,12 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
 
     const { finished, results, upload } = await confirm(summary);
     expect(textOf(finished.blocks)).toContain('3 booked');
-    expect(booked().map((request) => (request.body as { consigneeName: string }).consigneeName)).toEqual([
-      'Ana Cruz',
-      'Ben <@U1> & Co',
-      'Cora Diaz',
-    ]);
+    expect(booked().map((request) => (request.body as { consigneeName: string }).consigneeName)).toEqual(
+      names,
+    );
+    // The barangay in its one courier field, the row's and the sender profile's alike.
+    for (const { body } of booked())
+      expect(body).toMatchObject({ consigneeAddress4: 'Lahug', shipperAddress4: 'Bagong Ilog' });
     expect(results.map((r) => [r.row, r.tracking_number, r.outcome])).toEqual([
       ['2', 'WB000001', 'booked'],
       ['3', 'WB000002', 'booked'],

@@ -82,7 +82,7 @@ function place(prefix: string, country = 'PH') {
     [`${prefix}.region`]: ATTACK,
     [`${prefix}.city`]: ATTACK,
     [`${prefix}.district`]: ATTACK,
-    [`${prefix}.neighbourhood`]: ATTACK,
+    [`${prefix}.barangay`]: ATTACK,
     [`${prefix}.country`]: country,
   };
 }

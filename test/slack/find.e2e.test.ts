@@ -96,7 +96,7 @@ describeEachBackend(import.meta.filename, '/waybill find', (backend) => {
       name: 'Maria Santos',
       city: 'Davao',
       phone: '+63 918 555 0202',
-      neighbourhood: 'Poblacion',
+      barangay: 'Poblacion',
     });
     await seed(
       bot,

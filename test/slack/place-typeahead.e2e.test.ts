@@ -65,7 +65,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
   it('/book offers provinces, then the chosen province’s cities, then the chosen city’s barangays; the chosen names reach the courier', async () => {
     bot = await startTestBot();
     const step = await receiverStep(bot);
-    for (const path of ['consignee.region', 'consignee.city', 'consignee.neighbourhood'])
+    for (const path of ['consignee.region', 'consignee.city', 'consignee.barangay'])
       expect(elementOf(step, path)).toMatchObject({ type: 'external_select', action_id: VALUE_ACTION });
     expect(elementOf(step, 'consignee.street').type).toBe('plain_text_input');
     expectWithinSlackLimits(step);
@@ -98,21 +98,19 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
 
     // The barangay narrowed by the city (and province): Lahug of Cebu City, not of Tapaz.
     const inCebuCity = { 'consignee.region': 'Cebu', 'consignee.city': 'City of Cebu' };
-    const lahug = await optionsFor(step, 'consignee.neighbourhood', 'lah', inCebuCity);
+    const lahug = await optionsFor(step, 'consignee.barangay', 'lah', inCebuCity);
     expect(valuesOf(lahug)).toEqual(['Lahug']);
     expect(whereOf(lahug)).toEqual(['City of Cebu, Cebu']);
-    const all = await optionsFor(step, 'consignee.neighbourhood', '', inCebuCity);
+    const all = await optionsFor(step, 'consignee.barangay', '', inCebuCity);
     expect(all).toHaveLength(places().citiesNamed('City of Cebu')[0]?.barangays.length ?? 0);
     expect(whereOf(all)).toEqual(['City of Cebu, Cebu']);
     expect(
-      valuesOf(await optionsFor(step, 'consignee.neighbourhood', 'lahug', { 'consignee.city': 'Makati' })),
+      valuesOf(await optionsFor(step, 'consignee.barangay', 'lahug', { 'consignee.city': 'Makati' })),
     ).not.toContain('Lahug');
     // A misspelling within a city: its nearest names.
-    expect(valuesOf(await optionsFor(step, 'consignee.neighbourhood', 'lahgu', inCebuCity))).toContain(
-      'Lahug',
-    );
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'lahgu', inCebuCity))).toContain('Lahug');
     // No city yet: barangays anywhere, saying how many share the name.
-    expect(await optionsFor(step, 'consignee.neighbourhood', 'lahug')).toContainEqual(
+    expect(await optionsFor(step, 'consignee.barangay', 'lahug')).toContainEqual(
       expect.objectContaining({
         value: 'Lahug',
         description: { type: 'plain_text', text: '2 places of this name', emoji: true },
@@ -124,7 +122,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
       ...receiver,
       'consignee.region': 'Cebu',
       'consignee.city': 'City of Cebu',
-      'consignee.neighbourhood': 'Lahug',
+      'consignee.barangay': 'Lahug',
     });
     await bookFromSenderStep(bot, sender, { id: 'pasig-warehouse', shows: 'Acme Pasig Warehouse' });
     expect(bot.sandbox.received.map((r) => r.operation)).toEqual(['book']);
@@ -147,7 +145,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     const quoted = await bot.submit(form, {
       ...quoteTyped,
       'consignee.region': 'Cebu',
-      'consignee.neighbourhood': 'Lahug',
+      'consignee.barangay': 'Lahug',
     });
     expect(quoted.body?.response_action).toBe('update');
     await bot.idle();
@@ -205,10 +203,10 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     const update = await bot.openedView();
     expect(update.callback_id).toBe(ids.updateForm);
     // The form's own values narrow: the receiver's city as booked (Cebu City, no province).
-    const lahug = await optionsFor(update, 'consignee.neighbourhood', 'lah');
+    const lahug = await optionsFor(update, 'consignee.barangay', 'lah');
     expect(lahug).toContainEqual(expect.objectContaining({ value: 'Lahug' }));
     expect(whereOf(lahug)).toEqual(['City of Cebu, Cebu']);
-    expect(await optionsFor(update, 'consignee.neighbourhood', 'lah', {}, 'UOUTSIDER')).toEqual([]);
+    expect(await optionsFor(update, 'consignee.barangay', 'lah', {}, 'UOUTSIDER')).toEqual([]);
 
     await bot.command('/waybill', 'addresses maria');
     const list = await bot.openedView();

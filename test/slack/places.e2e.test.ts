@@ -22,15 +22,15 @@ const textOf = (blocks: any): string => JSON.stringify(blocks);
 const blockOf = (view: View, path: string): string =>
   view.blocks.find((b) => typeof b.block_id === 'string' && b.block_id.split('#')[0] === path)?.block_id;
 
-const inMakati = { ...receiver, 'consignee.city': 'Makati', 'consignee.neighbourhood': 'Brgy. Lahug' };
+const inMakati = { ...receiver, 'consignee.city': 'Makati', 'consignee.barangay': 'Brgy. Lahug' };
 const inCebu = {
   ...receiver,
   'consignee.region': 'Cebu',
   'consignee.city': 'Cebu City',
-  'consignee.neighbourhood': 'Lahug',
+  'consignee.barangay': 'Lahug',
 };
 const whereLahugIs =
-  /^Receiver neighbourhood \(barangay\) "Brgy\. Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/;
+  /^Receiver barangay "Brgy\. Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/;
 
 /** The warnings at the top of a review. */
 const warningsOf = (review: View): string[] =>
@@ -54,7 +54,7 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     const refused = await bot.submit(second, inMakati);
     expect(refused.body).toEqual({
       response_action: 'errors',
-      errors: { [blockOf(second, 'consignee.neighbourhood')]: expect.stringMatching(whereLahugIs) },
+      errors: { [blockOf(second, 'consignee.barangay')]: expect.stringMatching(whereLahugIs) },
     });
     const wrongProvince = await bot.submit(second, { ...inCebu, 'consignee.region': 'Metro Manila' });
     expect(Object.values(wrongProvince.body.errors)).toEqual([
@@ -83,8 +83,8 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     expect(refused.body).toEqual({
       response_action: 'errors',
       errors: {
-        [blockOf(second, 'consignee.neighbourhood')]: expect.stringMatching(
-          /^Receiver neighbourhood \(barangay\) "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+        [blockOf(second, 'consignee.barangay')]: expect.stringMatching(
+          /^Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
         ),
       },
     });
@@ -118,11 +118,11 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     const refused = await bot.submit(form, {
       ...quoteTyped,
       'consignee.city': 'Makati',
-      'consignee.neighbourhood': 'Brgy. Lahug',
+      'consignee.barangay': 'Brgy. Lahug',
     });
     expect(refused.body).toEqual({
       response_action: 'errors',
-      errors: { [blockOf(form, 'consignee.neighbourhood')]: expect.stringMatching(whereLahugIs) },
+      errors: { [blockOf(form, 'consignee.barangay')]: expect.stringMatching(whereLahugIs) },
     });
     expect(bot.sandbox.received).toHaveLength(0);
   });

@@ -44,7 +44,7 @@ const senderTyped: Typed = {
 const parcelsTyped: Typed = { ...parcel(0, '1.5'), ...parcel(1, '2') };
 
 const FREE_TEXT =
-  /(^|\.)(street|region|city|district|neighbourhood|name|itemDescription|handlingInstructions|remarks|reference\d|merchantName|warehouseName|shipperCode)$/;
+  /(^|\.)(street|region|city|district|barangay|name|itemDescription|handlingInstructions|remarks|reference\d|merchantName|warehouseName|shipperCode)$/;
 
 function inputPaths(view: View): string[] {
   return view.blocks.filter((b) => b.type === 'input').map((b) => pathOfBlock(b.block_id));

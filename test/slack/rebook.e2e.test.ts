@@ -81,7 +81,8 @@ describe('Rebook', () => {
     const unknown = await bot.command('/waybill', 'rebook WB999999');
     expect(unknown.body.text).toContain('I have no record of waybill `WB999999`');
     const escaped = await bot.command('/waybill', 'rebook <!channel>');
-    expect(escaped.body.text).toContain('`&lt;!channel&gt;`');
+    // Read as a tracking number is written (upper case), and escaped.
+    expect(escaped.body.text).toContain('`&lt;!CHANNEL&gt;`');
 
     await bot.command('/waybill', 'rebook WB000001');
     const first = await bot.openedView();

@@ -163,6 +163,10 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
         codAmount: '1500.00',
         paymentMethod: 'COD',
         quantity: '2',
+        // The barangay in its one courier field, the receiver's and the sender profile's alike.
+        consigneeAddress4: 'Lahug',
+        consigneeAddress3: '',
+        shipperAddress4: 'San Lorenzo',
       });
       // The same record as /book: stored as the requester's, in the step's channel, audited, its card there.
       const stored = await bot.deps.store.bookings.get(outputs.tracking_number);
@@ -266,6 +270,19 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
     expect(error).toMatch(/weight_kg: Package weight/);
     expect(error).toMatch(/receiver_phone: Receiver phone/);
     expect(error).toMatch(/pickup_date: /);
+    // A barangay of another city: refused naming it and where it really is, as a form and a CSV row are.
+    const elsewhere = await bot.step({
+      callbackId: ids.stepBook,
+      inputs: {
+        ...bookInputs,
+        receiver_city: 'Makati',
+        receiver_province: 'Metro Manila',
+        receiver_postal: '',
+      },
+    });
+    expect(String(elsewhere.completion.body.error)).toMatch(
+      /receiver_barangay: Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+    );
     const profile = await bot.step({
       callbackId: ids.stepBook,
       inputs: { ...bookInputs, sender_profile: 'nobody' },
@@ -283,6 +300,41 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
       );
     }
     expect(bot.sandbox.received).toEqual([]);
+  });
+
+  it('without a sender profile: one line naming SENDER_PROFILES_FILE, and a warning at start-up', async () => {
+    bot = await startTestBot({ backend, profiles: [] });
+    const warned = bot.logs.filter((line) => line.includes('SENDER_PROFILES_FILE'));
+    expect(warned.map((line) => JSON.parse(line))).toMatchObject([{ level: 40 }]);
+    for (const inputs of [bookInputs, { ...bookInputs, sender_profile: 'pasig-warehouse' }]) {
+      const failed = await bot.step({ callbackId: ids.stepBook, inputs });
+      expect(failed.completion.method).toBe('functions.completeError');
+      expect(failed.completion.body.error).toBe(
+        "sender_profile: the team's sender profile is needed to book from a workflow, and none is set up: set SENDER_PROFILES_FILE",
+      );
+    }
+    expect(bot.sandbox.received).toEqual([]);
+  });
+
+  it('its card keeps "Booked by a workflow" when an update, a status or an owner redraws it', async () => {
+    bot = await startTestBot({ backend });
+    const { completion } = await bot.step({ callbackId: ids.stepBook, inputs: bookInputs });
+    const trackingNumber = outputsOf(completion).tracking_number;
+    const redrawn = async (count: number) => {
+      await bot?.idle();
+      const calls = bot?.fake.callsTo('chat.update').filter((c) => c.body.channel === 'CORDERS') ?? [];
+      expect(calls).toHaveLength(count);
+      return JSON.stringify(calls.at(-1)?.body.blocks);
+    };
+    await bot.clickInMessage(ids.waybillUpdate, trackingNumber, { channelId: 'CORDERS' });
+    await bot.submit(await bot.openedView(), { 'consignee.phone': '0918 765 4321' });
+    const updated = await redrawn(1);
+    expect(updated).toContain('0918 765 4321');
+    expect(updated).toContain('Booked by a workflow');
+    await bot.command('/waybill', `status ${trackingNumber} delivered`, { channel_id: 'CORDERS' });
+    expect(await redrawn(2)).toContain('Booked by a workflow');
+    await bot.command('/waybill', `assign ${trackingNumber} <@UOTHER|rico>`, { channel_id: 'CORDERS' });
+    expect(await redrawn(3)).toContain('Booked by a workflow');
   });
 
   it('checks the user the step names may book', async () => {
@@ -324,6 +376,8 @@ describe('record_status', () => {
     const edited = bot.fake.callsTo('chat.update').at(-1);
     expect(edited?.body.channel).toBe('CORDERS');
     expect(JSON.stringify(edited?.body.blocks)).toContain('gate &lt;locked&gt; &amp; dark');
+    // A redrawn card keeps every line it had.
+    expect(JSON.stringify(edited?.body.blocks)).toContain('Booked by a workflow');
     const thread = bot.fake.callsTo('chat.postMessage').filter((call) => call.body.thread_ts !== undefined);
     expect(thread).toHaveLength(1);
 

@@ -418,4 +418,15 @@ describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
     const help = await bot.command('/waybill', '');
     expect(help.body.text).toContain('/waybill update <tracking number>');
   });
+
+  it('finds the booking by its number in any case, with a # or stray spaces', async () => {
+    for (const typed of ['show wb000001', 'show  #Wb000001 ', 'SHOW # WB000001']) {
+      const response = await bot.command('/waybill', typed);
+      expect(textOf(response.body.blocks), typed).toContain('SBX00000001');
+    }
+    const opened = bot.fake.callsTo('views.open').length;
+    await bot.command('/waybill', 'update wb000001');
+    const form = await bot.fake.waitFor('views.open', undefined, { count: opened + 1 });
+    expect(textOf(form.body.view)).toContain('WB000001');
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Migrations: three processes on an empty database, newer-build refusal, files of the SQLite-only store,
- * bookings stored before owners made their booker's.
+ * bookings stored before owners made their booker's, stored barangays read by their name.
  */
 // Migrations on both backends: applied once however many replicas start, refused from a newer build, legacy files adopted.
 
@@ -234,6 +234,35 @@ describeEachBackend(import.meta.filename, 'migrations', (backend) => {
     try {
       const found = await store.bookings.find({ text: 'maria', channelIds: ['CDISPATCH'], limit: 10 });
       expect(found.map((b) => b.trackingNumber)).toEqual(['WB000001']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads the barangay of bookings and drafts stored as `neighbourhood` by its name; typed values left as typed', async () => {
+    const target = await backend.emptyDatabase();
+    const old = connectTo(target);
+    const before = MIGRATIONS.findIndex((migration) => migration.name.startsWith('the barangay by its name'));
+    await migrate(old, Date.now(), MIGRATIONS.slice(0, before));
+    const record = JSON.stringify({
+      consignee: { city: 'Cebu City', district: 'my neighbourhood', neighbourhood: 'Lahug' },
+      shipper: { neighbourhood: 'San Lorenzo' },
+    });
+    const draft = JSON.stringify({ values: { 'consignee.neighbourhood': 'Lahug', note: 'neighbourhood"' } });
+    await sql`insert into bookings (tracking_number, tracking_ref_no, record, version, channel_id, booked_by, booked_at)
+      values ('WB000001', 'R1', ${record}, 1, 'C1', 'UANA', 0)`.execute(old.db);
+    await sql`insert into drafts (id, kind, user_id, channel_id, data, version, created_at, updated_at, expires_at)
+      values ('d1', 'booking', 'UANA', 'C1', ${draft}, 1, 0, 0, ${Date.now() + 3_600_000})`.execute(old.db);
+
+    const store = await openStore({ ...target, leaseRenewMs: 0 });
+    try {
+      expect((await store.bookings.get('WB000001'))?.record).toEqual({
+        consignee: { city: 'Cebu City', district: 'my neighbourhood', barangay: 'Lahug' },
+        shipper: { barangay: 'San Lorenzo' },
+      });
+      expect((await store.drafts.get('d1'))?.data).toEqual({
+        values: { 'consignee.barangay': 'Lahug', note: 'neighbourhood"' },
+      });
     } finally {
       await store.close();
     }

@@ -41,6 +41,11 @@ describe('redactUrl', () => {
     );
   });
 
+  it('masks all before the host when the password has an unencoded /, ? or #, which a URL reader misplaces', () => {
+    expect(redactUrl('postgres://waybill:p@ss/w#rd@db:5432/waybill')).toBe('postgres://***@db:5432/waybill');
+    expect(redactUrl('postgres://waybill:pa?ss@db/waybill')).toBe('postgres://***@db/waybill');
+  });
+
   it('masks by pattern what is not a URL at all', () => {
     expect(redactUrl(`postgres://bot:${PASSWORD}@[bad/waybill`)).toBe('postgres://bot:***@[bad/waybill');
   });

@@ -19,7 +19,7 @@ import { createBot } from '../../src/slack/bot.js';
 import { type Core, createCore } from '../../src/slack/core.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
-import { senderProfiles } from '../../src/waybill/profiles.js';
+import { type SenderProfile, senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
 import { migratedSqliteCopy, type TestBackend } from '../store/backends.js';
 import { type Post, type SlackDriver, slackDriver, type View } from './slack-driver.js';
@@ -74,6 +74,8 @@ export interface TestBotOptions {
   unhandledRequestTimeoutMs?: number;
   /** A render pool the caller stops (see renderPoolPerFile); by default the bot starts its own and stops it. */
   render?: RenderPool;
+  /** The sender profiles (default: as the bot loads them, the example ones in the sandbox). */
+  profiles?: SenderProfile[];
 }
 
 export interface TestBot extends SlackDriver {
@@ -168,7 +170,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     store,
     logger,
     bot: botConfig,
-    profiles: senderProfiles(waybill.env, botConfig.senderProfilesFile),
+    profiles: options.profiles ?? senderProfiles(waybill.env, botConfig.senderProfilesFile),
     now: options.now ?? (() => fixedNow),
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },

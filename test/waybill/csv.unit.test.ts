@@ -58,7 +58,7 @@ const read = (text: string, more: Partial<BookingCsvOptions> = {}) =>
 
 describe('reading a bookings CSV', () => {
   it('reads places as the forms do: a barangay outside its city a problem on its column, with where it is', () => {
-    const placed = `${header},receiver_region,receiver_neighbourhood`;
+    const placed = `${header},receiver_region,receiver_barangay`;
     const row = (region: string, city: string, barangay: string) =>
       `Scales,COD,1500,BOX,4.5,+63 917 555 0100,Ana,0917 123 4567,88 Rizal Ave,${city},PH,pasig-warehouse,${region},${barangay}`;
     const csv = [
@@ -72,9 +72,9 @@ describe('reading a bookings CSV', () => {
     expect(problems.map(withoutReceiver)).toEqual([
       {
         row: 3,
-        column: 'receiver_neighbourhood',
+        column: 'receiver_barangay',
         message: expect.stringMatching(
-          /^Receiver neighbourhood \(barangay\) "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
+          /^Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
         ),
       },
       {
@@ -82,6 +82,28 @@ describe('reading a bookings CSV', () => {
         column: 'receiver_city',
         message: expect.stringContaining(
           '"Makaty" is not a city or municipality in NCR; nearest: City of Makati (Metro Manila)',
+        ),
+      },
+    ]);
+  });
+
+  it('reads the barangay under its old column name too, checked the same, the column named as the file has it', () => {
+    const csv = [
+      `${header},receiver_district,Receiver Neighbourhood`,
+      `${good('Ana').replace('Cebu City', 'Makati')},Legazpi Village,Lahug`,
+      `${good('Ben').replace('Cebu City', 'Makati')},Lahug,`,
+    ].join('\n');
+    const { ready, problems } = read(csv);
+    // The district is free text: Lahug there is no barangay, and not checked.
+    expect(ready.map((r) => [r.row, r.values.consignee])).toEqual([
+      [3, expect.objectContaining({ district: 'Lahug' })],
+    ]);
+    expect(problems).toEqual([
+      {
+        row: 2,
+        column: 'Receiver Neighbourhood',
+        message: expect.stringMatching(
+          /^Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
         ),
       },
     ]);
@@ -209,7 +231,7 @@ describe('reading a bookings CSV', () => {
       `${header},Tracking_Number`,
       `${good('Ana')},AB-1`,
       `Scales,COD,,BOX,4.5,+63 917 555 0100,,0917 123 4567,1 Main St,Cebu,PH,pasig-warehouse,AB-2`,
-      `${good('Ben')},AB-1`,
+      `${good('Ben')}, #ab-1`,
       `Scales,PREPAID,20,BOX,-3,+63 917 555 0100,Cy,12,1 Main St,Cebu,PH,nowhere,`,
       `${good('Di')},`,
     ].join('\r\n');
@@ -473,6 +495,7 @@ describe('files the bot writes', () => {
           request: {
             consigneeName: '=cmd',
             consigneeAddress2: 'Cebu City',
+            consigneeAddress4: 'Lahug',
             codAmount: '1500.00',
             ServiceType: 'DOOR_TO_DOOR',
           },
@@ -497,6 +520,7 @@ describe('files the bot writes', () => {
       by: 'U1',
       receiver_name: "'=cmd",
       receiver_city: 'Cebu City',
+      receiver_barangay: 'Lahug',
       cod_amount: '1500.00',
       service_type: 'DOOR_TO_DOOR',
     });

@@ -24,12 +24,7 @@ import {
   suggestPlaces,
 } from '../../src/waybill/places.js';
 
-const parts = (city: string, region = '', neighbourhood = '', district = ''): PlaceParts => ({
-  region,
-  city,
-  district,
-  neighbourhood,
-});
+const parts = (city: string, region = '', barangay = ''): PlaceParts => ({ region, city, barangay });
 
 describe('the place list', () => {
   it('holds every province, city and barangay of the release, Metro Manila and the cities outside provinces placed', () => {
@@ -62,15 +57,12 @@ describe('the place list', () => {
 
   it('accepts places that fit together and names the part that does not, with where it is', () => {
     expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahug'))).toEqual([]);
-    // The barangay as the district, a village inside it as the neighbourhood; a district alone is not checked.
-    expect(checkPlace(parts('Makati', 'Metro Manila', 'Legazpi Village', 'San Lorenzo'))).toEqual([]);
-    expect(checkPlace(parts('Quezon City', 'Metro Manila', '', 'Diliman'))).toEqual([]);
-    expect(checkPlace(parts('Makati', '', 'Legazpi Village', 'Lahug'))[0]).toMatchObject({
-      field: 'neighbourhood',
-    });
+    // The barangay is checked in its own field only: a village typed there is no barangay.
+    expect(checkPlace(parts('Makati', 'Metro Manila', 'San Lorenzo'))).toEqual([]);
+    expect(checkPlace(parts('Makati', '', 'Legazpi Village'))[0]).toMatchObject({ field: 'barangay' });
     expect(checkPlace(parts('Makati', '', 'Lahug'))).toEqual([
       {
-        field: 'neighbourhood',
+        field: 'barangay',
         problem: expect.stringMatching(
           /^"Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
         ),
@@ -92,7 +84,7 @@ describe('the place list', () => {
   it('offers the nearest names for a misspelling', () => {
     expect(checkPlace(parts('Makaty'))[0]?.problem).toContain('nearest: City of Makati (Metro Manila)');
     expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahugg'))).toEqual([
-      { field: 'neighbourhood', problem: '"Lahugg" is not a barangay of City of Cebu; nearest: Lahug' },
+      { field: 'barangay', problem: '"Lahugg" is not a barangay of City of Cebu; nearest: Lahug' },
     ]);
     expect(nearest('Quezn City', places().cities, 1).map((city) => city.name)).toEqual(['Quezon City']);
     expect(checkPlace(parts('Xyzzyqwv'))[0]?.problem).toBe(

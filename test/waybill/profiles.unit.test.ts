@@ -79,7 +79,7 @@ describe('parseSenderProfiles', () => {
         region: '',
         city: 'Makati',
         district: '',
-        neighbourhood: '',
+        barangay: '',
         postal: '',
         country: 'PH',
         latitude: '',
@@ -101,6 +101,22 @@ describe('parseSenderProfiles', () => {
     expect(profile?.shipper.country).toBe('PH');
     expect(profile?.shipper.city).toBe('Makati');
     expect(profile?.returnTo?.country).toBe('PH');
+  });
+
+  it('reads the barangay under its old key `neighbourhood` too, and the shipped example keeps it there', () => {
+    const [profile] = parse(
+      rawProfile({
+        shipper: rawShipper({ neighbourhood: 'San Lorenzo', district: 'Legazpi Village' }),
+        returnTo: rawShipper({ name: 'Returns', neighbourhood: 'Bel-Air' }),
+      }),
+    );
+    expect(profile?.shipper).toMatchObject({ barangay: 'San Lorenzo', district: 'Legazpi Village' });
+    expect(profile?.shipper).not.toHaveProperty('neighbourhood');
+    expect(profile?.returnTo?.barangay).toBe('Bel-Air');
+    expect(loadSenderProfiles(examplePath)[0]?.shipper).toMatchObject({
+      barangay: 'San Lorenzo',
+      district: 'Legazpi Village',
+    });
   });
 
   it('keeps coordinates as decimal text, numbers included', () => {

@@ -82,9 +82,9 @@ describe('remitted amounts', () => {
 });
 
 describe('reading a remittance file', () => {
-  it('finds columns by header in any order, with a BOM and `;`, ignoring other columns', () => {
+  it('finds columns by header in any order, with a BOM and `;`, ignoring other columns; numbers as we write them', () => {
     const file = read(
-      '\ufeffRemitted At;Note;Amount;Tracking Number;STATUS\r\n2026-11-20;x;"PHP 1.500,00";WB1;delivered\r\n;;;;\r\n2026-11-20;;\u20b1200;WB2;\r\n',
+      '\ufeffRemitted At;Note;Amount;Tracking Number;STATUS\r\n2026-11-20;x;"PHP 1.500,00";WB1;delivered\r\n;;;;\r\n2026-11-20;;\u20b1200; #wb2 ;\r\n',
     );
     expect(file.problems).toEqual([]);
     expect(file.lines).toEqual([

@@ -49,11 +49,11 @@ export function partyPicker(input: {
   };
 }
 
-/** Where a party is, in one line: street, neighbourhood, district, city, province, postal code, country. */
+/** Where a party is, in one line: street, barangay, district, city, province, postal code, country. */
 function addressLine(party: SavedParty): string {
   const parts = [
     party.street,
-    party.neighbourhood,
+    party.barangay,
     party.district,
     party.city,
     party.region,

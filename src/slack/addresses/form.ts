@@ -16,7 +16,7 @@ const PARTY_KEYS = [
   'region',
   'city',
   'district',
-  'neighbourhood',
+  'barangay',
   'postal',
   'country',
   'latitude',

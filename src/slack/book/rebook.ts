@@ -112,6 +112,7 @@ export function register(app: App, deps: Core): void {
 export const rebookVerb = waybillVerb({
   verb: 'rebook',
   usage: '`/waybill rebook <tracking number>`: book again with the same parties, package and parcels',
+  example: '/waybill rebook WB000123',
   permission: 'book',
   parse: trackingNumberFirst,
   answer: rebookCommand,

@@ -1,6 +1,7 @@
 /** How a slash command's words are read: the helpers every command's grammar uses, the same for the access guard and the command. */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
+import { writtenTrackingNumber } from '../../waybill/fields.js';
 import type { Core } from '../core.js';
 import type { Permission } from './listener.js';
 import { openModalSoon } from './modal.js';
@@ -37,6 +38,8 @@ export interface WaybillVerb<Request, Deps> {
   verb: string;
   /** Its line in `/waybill help`, in mrkdwn: how it is typed, and what it answers. */
   usage: string;
+  /** A command as typed, for a verb whose words can be missing: said with the usage when they are. */
+  example?: string;
   permission: Permission;
   parse(words: VerbWords): Request | undefined;
   answer(deps: Deps, args: CommandArgs, request: Request): Promise<void>;
@@ -45,22 +48,30 @@ export interface WaybillVerb<Request, Deps> {
 /** A feature's verb, its request and dependencies as its answer takes them. */
 export const waybillVerb = <Request, Deps>(verb: WaybillVerb<Request, Deps>) => verb;
 
-/** The help's request: what is said before it when the first word was no verb. */
+/** The help's request: what is said before it when the first word was no verb, or all that is said. */
 export interface HelpRequest {
   unknownText?: string;
+  /** A verb without the words it needs: its usage and example, in one line, instead of the whole help. */
+  usageText?: string;
 }
 
-/** A subcommand whose next word is a tracking number, which it needs, and the words after it, as typed. */
-export function trackingNumberFirst({ words: [trackingNumber], rest }: VerbWords) {
-  return trackingNumber ? { trackingNumber, words: rest.slice(trackingNumber.length).trim() } : undefined;
+/**
+ * A subcommand whose next word is a tracking number, which it needs (written as we write it: `# wb000001`
+ * is WB000001), and the words after it, as typed.
+ */
+export function trackingNumberFirst({ rest }: VerbWords) {
+  const typed = /^#*\s*\S+/.exec(rest)?.[0] ?? '';
+  const trackingNumber = writtenTrackingNumber(typed);
+  return trackingNumber ? { trackingNumber, words: rest.slice(typed.length).trim() } : undefined;
 }
 
 /** A subcommand that reads no words: what follows its verb is ignored. */
 export const noWords = () => ({});
 
 /**
- * The verb `text` asks for, with its request: `help` when it has no verb, or a verb without the words
- * it needs, and `help` naming the first word (and the verbs close to it) when that is no verb.
+ * The verb `text` asks for, with its request: `help` when it has no verb, `help` saying the verb's usage
+ * when the verb lacks the words it needs, and `help` naming the first word (and the verbs close to it)
+ * when that is no verb.
  */
 export function readVerb(
   verbs: readonly WaybillVerb<unknown, Core>[],
@@ -71,6 +82,8 @@ export function readVerb(
   const verb = verbs.find((candidate) => candidate.verb === first.toLowerCase());
   const request = verb?.parse({ words, rest: text.trim().slice(first.length).trim() });
   if (verb && request !== undefined) return { verb, request };
+  const asHelp = help as WaybillVerb<unknown, Core>;
+  if (verb) return { verb: asHelp, request: { usageText: usageText(verb) } satisfies HelpRequest };
   const unknownText =
     first && !verb
       ? unknownVerbText(
@@ -78,7 +91,12 @@ export function readVerb(
           verbs.map((known) => known.verb),
         )
       : undefined;
-  return { verb: help as WaybillVerb<unknown, Core>, request: unknownText ? { unknownText } : {} };
+  return { verb: asHelp, request: unknownText ? { unknownText } : {} };
+}
+
+/** A verb's usage and example, in one line: what a verb missing its words answers. */
+function usageText({ usage, example }: WaybillVerb<unknown, Core>): string {
+  return example ? `${usage}. For example: \`${example}\`` : usage;
 }
 
 /** The longest unknown word named back in full, in characters; a longer one is cut. */

@@ -29,8 +29,8 @@ export function placeFields(who: string, { postal = true } = {}): FormField[] {
     },
     { path: `${who}.district`, label: 'District', kind: 'text', maxLength: 100 },
     {
-      path: `${who}.neighbourhood`,
-      label: 'Neighbourhood',
+      path: `${who}.barangay`,
+      label: 'Barangay',
       kind: 'place',
       level: 'barangay',
       placeholder: 'Type to find a barangay',

@@ -23,7 +23,9 @@ const placeKeys: Record<string, [string, string]> = {
   region: ['region', 'province / region'],
   city: ['city', 'city'],
   district: ['district', 'district'],
-  area: ['neighbourhood', 'neighbourhood'],
+  barangay: ['barangay', 'barangay'],
+  // The barangay's first key, still read.
+  area: ['barangay', 'barangay'],
   postal: ['postal', 'postal code'],
   country: ['country', 'two-letter country code'],
   lat: ['latitude', 'latitude'],

@@ -358,11 +358,12 @@ export const labelVerb = waybillVerb({
   verb: 'label',
   usage:
     "`/waybill label <tracking number> [pdf|zpl]`: the parcel labels (a PDF, or ZPL for thermal printers), in the booking card's thread",
+  example: '/waybill label WB000123 zpl',
   // Labels show what is stored: whoever may look waybills up may have them.
   permission: 'show',
   parse: (words) => {
     const named = trackingNumberFirst(words);
-    return named && { trackingNumber: named.trackingNumber, format: words.words[1] ?? '' };
+    return named && { trackingNumber: named.trackingNumber, format: named.words.split(/\s+/)[0] ?? '' };
   },
   answer: labelCommand,
 });

@@ -26,6 +26,7 @@ export const assignVerb = waybillVerb({
   verb: 'assign',
   usage:
     '`/waybill assign <tracking number> @person`: hand a booking over; its owner is whoever booked it until then',
+  example: '/waybill assign WB000123 @maria',
   // Handing a booking to someone else changes what is known of it: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,

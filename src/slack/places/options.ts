@@ -21,10 +21,10 @@ import { quoteIds } from '../quote/index.js';
 import { updateIds } from '../update/index.js';
 
 /** The party field a place input holds, by the last part of its path. */
-const levels: Record<string, PlaceLevel> = { region: 'province', city: 'city', neighbourhood: 'barangay' };
+const levels: Record<string, PlaceLevel> = { region: 'province', city: 'city', barangay: 'barangay' };
 
-/** A place input's path (its block id without a `#suffix`): `consignee.city`, `party.neighbourhood`. */
-const PLACE_PATH = /^([A-Za-z]+)\.(region|city|neighbourhood)$/;
+/** A place input's path (its block id without a `#suffix`): `consignee.city`, `party.barangay`. */
+const PLACE_PATH = /^([A-Za-z]+)\.(region|city|barangay)$/;
 
 /** Each form with places asks what that form needs; a menu in any other view is no form of ours. */
 const formPermission: Record<string, Permission> = {

@@ -3,6 +3,7 @@ import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import type { Access, Person } from '../../operations/access.js';
 import type { BookingRecord } from '../../store/index.js';
+import { writtenTrackingNumber } from '../../waybill/fields.js';
 import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -11,17 +12,17 @@ import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listene
 import { allRecognised, MESSAGE_NUMBERS_MAX, recognisedReply } from './blocks.js';
 import { ids } from './ids.js';
 
-/** Our tracking numbers as the bot makes them (the prefix and six digits or more), standing alone. */
+/** Our tracking numbers as the bot makes them (the prefix and six digits or more), standing alone, in any case. */
 export function trackingPattern(prefix: string): RegExp {
   const escaped = prefix.replace(/[-]/g, '\\$&');
-  return new RegExp(`(?<![A-Za-z0-9_-])${escaped}\\d{6,12}(?![A-Za-z0-9_])`, 'g');
+  return new RegExp(`(?<![A-Za-z0-9_-])${escaped}\\d{6,12}(?![A-Za-z0-9_])`, 'gi');
 }
 
 /** The distinct numbers in `text`, at most MESSAGE_NUMBERS_MAX, in the order written. */
 export function numbersIn(text: string, pattern: RegExp): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(pattern)) {
-    found.add(match[0]);
+    found.add(writtenTrackingNumber(match[0]));
     if (found.size === MESSAGE_NUMBERS_MAX) break;
   }
   return [...found];

@@ -49,6 +49,7 @@ export const statusVerb = waybillVerb({
   verb: 'status',
   usage:
     '`/waybill status <tracking number> <status> [note]`: record what happened to a parcel (delivered, failed attempt, …), recorded by you',
+  example: '/waybill status WB000123 failed attempt receiver not home',
   // Recording a parcel's status changes what is known of a booking: the update permission.
   permission: 'update',
   parse: trackingNumberFirst,

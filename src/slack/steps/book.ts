@@ -31,7 +31,7 @@ const bookInputs: StepInputs = {
   receiver_name: 'consignee.name',
   receiver_phone: 'consignee.phone',
   receiver_address: 'consignee.street',
-  receiver_barangay: 'consignee.neighbourhood',
+  receiver_barangay: 'consignee.barangay',
   receiver_city: 'consignee.city',
   receiver_province: 'consignee.region',
   receiver_postal: 'consignee.postal',
@@ -61,6 +61,13 @@ function nextWorkingDay(now: Date, timeZone: string): string {
   }
 }
 
+/** Why a booking step cannot book while the team has no sender profile, naming the setting. */
+export const NO_SENDER_PROFILE =
+  "sender_profile: the team's sender profile is needed to book from a workflow, and none is set up: set SENDER_PROFILES_FILE";
+
+export const NO_SENDER_PROFILE_AT_START =
+  'No sender profile is set up (SENDER_PROFILES_FILE): the workflow step book_waybill cannot book until one is';
+
 /**
  * The booking's values from the step's inputs, over what a form would start with: the sender
  * profile named (the first configured one when empty), the catalogue's first service type and last
@@ -74,6 +81,8 @@ function bookingValues(
   const { catalog, timeZone } = deps.waybill;
   const named = typeof given.sender_profile === 'string' ? given.sender_profile.trim() : '';
   const profile = named ? deps.profiles.find((p) => p.id === named) : deps.profiles[0];
+  // The sender's eleven fields come from a profile only: named one by one, none could be fixed in a workflow.
+  if (deps.profiles.length === 0) return { error: NO_SENDER_PROFILE };
   if (named && !profile) {
     const known = deps.profiles.map((p) => p.id).join(', ') || 'none are set up';
     return { error: `sender_profile: Unknown sender profile "${named}" (${known})` };

@@ -75,6 +75,7 @@ const updateCommand: CommandAnswer<
 export const showVerb = waybillVerb({
   verb: 'show',
   usage: '`/waybill show <tracking number>`: the last-known record of a booking, just for you',
+  example: '/waybill show WB000123',
   permission: 'show',
   parse: trackingNumberFirst,
   answer: showCommand,
@@ -84,6 +85,7 @@ export const showVerb = waybillVerb({
 export const updateVerb = waybillVerb({
   verb: 'update',
   usage: "`/waybill update <tracking number>`: change a booking; the change is posted in its card's thread",
+  example: '/waybill update WB000123',
   permission: 'update',
   parse: trackingNumberFirst,
   answer: updateCommand,

@@ -37,7 +37,7 @@ function party(prefix: string, who: string, path: string, example: Record<string
     ['region', 'province / region'],
     ['city', 'city'],
     ['district', 'district'],
-    ['neighbourhood', 'neighbourhood'],
+    ['barangay', 'barangay'],
     ['postal', 'postal code'],
     ['country', 'two-letter country code'],
     ['latitude', 'latitude'],
@@ -132,4 +132,9 @@ export function normaliseHeader(header: string): string {
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
+}
+
+/** A bookings file's header by its current name: `*_neighbourhood`, the barangay's first name, is still read. */
+export function currentHeader(header: string): string {
+  return normaliseHeader(header).replace(/_neighbourhood$/, '_barangay');
 }

@@ -45,6 +45,7 @@ const columns: [string, (entry: ExportEntry, request: Record<string, unknown>, s
   ['expected_delivery', (_, r) => r.expectedDeliveryDate],
   ['receiver_name', (_, r) => r.consigneeName],
   ['receiver_city', (_, r) => r.consigneeAddress2],
+  ['receiver_barangay', (_, r) => r.consigneeAddress4],
   ['receiver_country', (_, r) => r.consigneeCountry],
   ['sender_name', (_, r) => r.shipperName],
   ['sender_city', (_, r) => r.shipperAddress2],

@@ -2,10 +2,10 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { toBookingInput } from '../booking-input.js';
 import type { Catalog } from '../catalog.js';
-import { isObject } from '../fields.js';
+import { isObject, writtenTrackingNumber } from '../fields.js';
 import { applyProfile, type SenderProfile } from '../profiles.js';
 import { type Booking, type Validation, validateToSend, type WaybillSchemas } from '../schemas.js';
-import { type BookingColumn, bookingColumns, normaliseHeader, PROFILE_COLUMN } from './columns.js';
+import { type BookingColumn, bookingColumns, currentHeader, PROFILE_COLUMN } from './columns.js';
 import { FORMULA_START } from './write.js';
 
 /** One thing wrong, where a spreadsheet shows it: row 1 is the header; no row: the file as a whole. */
@@ -104,7 +104,7 @@ function readHeader(header: string[], columns: BookingColumn[]) {
   const used = new Map<string, number>();
   const problems: CsvProblem[] = [];
   const mapped = header.map((cell, index) => {
-    const name = normaliseHeader(cell);
+    const name = currentHeader(cell);
     const column = byName.get(name);
     if (name === '') return undefined;
     if (!column) {
@@ -242,7 +242,8 @@ export function readBookingCsv(bytes: Uint8Array, options: BookingCsvOptions): B
     if (profile) values = applyProfile(values, profile);
     for (const [path, value] of typed) setValue(values, path, value);
 
-    const trackingNumber = typeof values.trackingNumber === 'string' ? values.trackingNumber : '';
+    const trackingNumber =
+      typeof values.trackingNumber === 'string' ? writtenTrackingNumber(values.trackingNumber) : '';
     const result = bookingOfRow(options, values, trackingNumber || PENDING_TRACKING_NUMBER);
     if (!result.ok) {
       for (const error of result.errors) {

@@ -1,5 +1,5 @@
 /** The courier's remittance (COD settlement) file: columns found by header, every amount read as decimal money. */
-import { formatCents, MAX_MONEY_CENTS, type Money, parseCents } from '../fields.js';
+import { formatCents, MAX_MONEY_CENTS, type Money, parseCents, writtenTrackingNumber } from '../fields.js';
 import { normaliseHeader } from './columns.js';
 import { type CsvProblem, readCsvRecords } from './read-bookings.js';
 
@@ -145,7 +145,7 @@ export function readRemittanceCsv(bytes: Uint8Array, options: RemittanceCsvOptio
     };
     const kept: RemittanceLine = {
       line,
-      trackingNumber: read.trackingNumber.text,
+      trackingNumber: writtenTrackingNumber(read.trackingNumber.text),
       amountText: read.amount.text,
       remittedAt: read.remittedAt.text,
       status: read.status.text,
