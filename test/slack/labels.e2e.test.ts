@@ -414,7 +414,7 @@ describe('labels refused', () => {
     expect(refusedAck.body.text).toContain('the courier refused this booking');
 
     const ack = await bot.command('/waybill', 'label <@U1>&x');
-    expect(ack.body.text).toBe('No labels for `&lt;@U1&gt;&amp;x`: I have no booking with that number.');
+    expect(ack.body.text).toBe('No labels for `&lt;@U1&gt;&amp;X`: I have no booking with that number.');
     await bot.idle();
     expect(told()).toEqual([]);
     expect(bot.fake.uploadsCompleted()).toEqual([]);

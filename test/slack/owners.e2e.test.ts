@@ -130,7 +130,7 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
       expect(answer.body.text, notAMention).toContain('Write `/waybill assign <tracking number> @person`');
     }
     const hostile = await bot.command('/waybill', 'assign <b>&x <@UBEN>');
-    expect(hostile.body.text).toBe('I have no record of waybill `&lt;b&gt;&amp;x`.');
+    expect(hostile.body.text).toBe('I have no record of waybill `&lt;B&gt;&amp;X`.');
     const alone = await bot.command('/waybill', 'assign');
     expect(alone.body.text).toContain('/waybill assign <tracking number> @person');
     await bot.idle();
