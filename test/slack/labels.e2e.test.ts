@@ -463,7 +463,7 @@ describe('labels refused', () => {
 
     const ack = await bot.command('/waybill', 'label <@U1>&x');
     expect(ack.body.text).toBe(
-      'No labels for `&lt;@U1&gt;&amp;x`: I have no booking with that number in a conversation where you may look up waybills.',
+      'No labels for `&lt;@U1&gt;&amp;X`: I have no booking with that number in a conversation where you may look up waybills.',
     );
     await bot.idle();
     expect(told()).toEqual([]);

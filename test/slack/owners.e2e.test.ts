@@ -130,7 +130,7 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
       expect(answer.body.text, notAMention).toContain('Write `/waybill assign <tracking number> @person`');
     }
     const hostile = await bot.command('/waybill', 'assign <b>&x <@UBEN>');
-    expect(hostile.body.text).toMatch(/^I have no record of waybill `&lt;b&gt;&amp;x` in a conversation/);
+    expect(hostile.body.text).toMatch(/^I have no record of waybill `&lt;B&gt;&amp;X` in a conversation/);
     const alone = await bot.command('/waybill', 'assign');
     expect(alone.body.text).toContain('/waybill assign <tracking number> @person');
     await bot.idle();
