@@ -102,6 +102,7 @@ describe('reading a bookings CSV', () => {
       {
         row: 2,
         column: 'Receiver Neighbourhood',
+        receiver: 'Ana',
         message: expect.stringMatching(
           /^Receiver barangay "Lahug" is not a barangay of City of Makati: Lahug is in .*City of Cebu, Cebu/,
         ),
@@ -152,9 +153,13 @@ describe('reading a bookings CSV', () => {
     const csv = `${header},pickup_date\n${good('Old')},1990-01-01\n${good('Yesterday')},2026-11-22\n${good('Today')},2026-11-23\n`;
     const { ready, problems } = read(csv);
     expect(problems).toEqual(
-      [2, 3].map((row) => ({
+      [
+        [2, 'Old'],
+        [3, 'Yesterday'],
+      ].map(([row, receiver]) => ({
         row,
         column: 'pickup_date',
+        receiver,
         message: 'Pickup date must be today (2026-11-23) or later',
       })),
     );
