@@ -411,6 +411,27 @@ describe('labels of a CSV import', () => {
     bot = await startTestBot({ slackRetries: 4, render: render() });
   });
 
+  it("an import's labels need the permission to look its bookings up: asked where the person may not, nothing is printed", async () => {
+    const { cardTs, fileHash } = await importWithRefusal();
+    // The same store, with the import's conversation (CDISPATCH) no longer listed.
+    const strict = await startTestBot({
+      store: bot.deps.store,
+      render: render(),
+      env: { ALLOWED_CHANNEL_IDS: 'CELSEWHERE' },
+    });
+    try {
+      await strict.clickInMessage(ids.labelsBulk, fileHash, { channelId: 'CELSEWHERE', messageTs: cardTs });
+      await strict.idle();
+      expect(strict.fake.uploadsCompleted()).toEqual([]);
+      expect(JSON.stringify(strict.fake.responseUrlPosts.map((post) => post.body))).toContain(
+        'in a conversation where you may look up waybills',
+      );
+      expect(await strict.deps.store.audit.list({ operation: 'label' })).toEqual([]);
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it(
     "the import's card offers one PDF of every booked row's labels, in file order, refused rows left out; Slack's 429 to both upload steps waited out, the PDF shared once",
     async () => {
