@@ -31,6 +31,8 @@ export interface HomeBooking {
   owner: string;
   /** Its latest status, as recorded. */
   status?: StatusEntry;
+  /** WAYBILL_TIMEZONE: its dates' fallback text. */
+  timeZone: string;
 }
 
 export interface HomeDraft {
@@ -50,6 +52,8 @@ export interface HomeQuote {
 
 export interface HomeInput {
   env: WaybillEnv;
+  /** WAYBILL_TIMEZONE: dates' fallback text. */
+  timeZone: string;
   /** The person may quote and book; otherwise the tab says so and lists nothing. */
   allowed: boolean;
   /** The person may book from a CSV file. */
@@ -90,8 +94,8 @@ export function bookingBlocks(
   };
   return [
     section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)} · owner <@${booking.owner}>` +
-        (booking.status ? `\n${statusLine(booking.status)}` : ''),
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt, booking.timeZone)} · owner <@${booking.owner}>` +
+        (booking.status ? `\n${statusLine(booking.status, booking.timeZone)}` : ''),
     ),
     actions,
   ];
@@ -148,7 +152,7 @@ export function homeView(input: HomeInput): HomeView {
   const drafts = input.drafts.slice(0, HOME_DRAFTS).map(
     (draft): KnownBlock => ({
       ...section(
-        `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt)}`,
+        `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt, input.timeZone)}`,
       ),
       accessory: button(bookIds.bookingResume, 'Resume', draft.id),
     }),
@@ -157,7 +161,7 @@ export function homeView(input: HomeInput): HomeView {
     .slice(0, HOME_QUOTES)
     .map((quote) =>
       section(
-        `${escapeMrkdwn(quote.route)} · ${escapeMrkdwn(quote.weight)} · *${escapeMrkdwn(quote.total)}*  ${slackDate(quote.at)}`,
+        `${escapeMrkdwn(quote.route)} · ${escapeMrkdwn(quote.weight)} · *${escapeMrkdwn(quote.total)}*  ${slackDate(quote.at, input.timeZone)}`,
       ),
     );
   return {

@@ -47,6 +47,7 @@ export function homeBooking(
     bookedBy: stored.bookedBy,
     bookedAt: stored.bookedAt,
     owner: stored.ownerId,
+    timeZone: deps.waybill.timeZone,
     ...(status ? { status } : {}),
   };
 }
@@ -71,6 +72,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
   if (!allowed) {
     return homeView({
       env: deps.waybill.env,
+      timeZone: deps.waybill.timeZone,
       allowed,
       bulkAllowed: false,
       bookings: [],
@@ -97,6 +99,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
   ]);
   return homeView({
     env: deps.waybill.env,
+    timeZone: deps.waybill.timeZone,
     allowed,
     bulkAllowed: bulkAllowed.ok,
     remittanceAllowed: remittanceAllowed.ok,

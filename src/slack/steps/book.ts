@@ -259,7 +259,7 @@ async function sendAndTell(
   if (sent.state === 'unrecorded' || !sent.recorded) {
     return void (await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge }) }));
   }
-  const { env, catalog, currency } = deps.waybill;
+  const { env, catalog, currency, timeZone } = deps.waybill;
   const card = bookingCard({
     booking,
     trackingRefNo: sent.answer.trackingRefNo,
@@ -268,6 +268,7 @@ async function sendAndTell(
     catalog,
     currency,
     env,
+    timeZone,
     via: 'workflow',
     ...(receiver ? { receiver } : {}),
   });
