@@ -45,6 +45,8 @@ export interface CardInput {
   via?: BookedVia;
   /** The receiver's record it was checked against when booked. */
   receiver?: ReceiverCheck;
+  /** Who alone sees this card (`/waybill show`): its owner is not offered Take it. */
+  viewer?: string;
 }
 
 /** One remittance of a booking's COD, as its card shows it. */
@@ -181,12 +183,16 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
             text: plain('Print labels'),
             value: booking.trackingNumber,
           },
-          {
-            type: 'button',
-            action_id: ids.ownerTake,
-            text: plain('Take it'),
-            value: booking.trackingNumber,
-          },
+          ...(input.viewer !== undefined && input.viewer === owner
+            ? []
+            : [
+                {
+                  type: 'button' as const,
+                  action_id: ids.ownerTake,
+                  text: plain('Take it'),
+                  value: booking.trackingNumber,
+                },
+              ]),
           {
             type: 'users_select',
             action_id: ids.ownerAssign,

@@ -51,6 +51,7 @@ export async function storedBookingCard(
   booking: Booking,
   updatedBy = record.updatedBy,
   latestStatus?: StatusEntry,
+  viewer?: string,
 ) {
   const { catalog, currency, env, timeZone } = deps.waybill;
   const remittances = (await bookingRemittances(deps, [booking.trackingNumber])).get(booking.trackingNumber);
@@ -76,6 +77,7 @@ export async function storedBookingCard(
     ...(status ? { status } : {}),
     ...(receiver ? { receiver } : {}),
     ...(record.bookedVia ? { via: record.bookedVia } : {}),
+    ...(viewer ? { viewer } : {}),
   });
 }
 

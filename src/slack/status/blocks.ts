@@ -88,17 +88,17 @@ export function statusThreadMessage(entry: StatusEntry): { text: string; blocks:
   return { text, blocks: [section(text)] };
 }
 
-/** What the person is told after recording (or not) a status. */
+/** What the person is told after recording (or not) a status; the receiver named, so a mistyped number shows. */
 export function recordedText(
-  trackingNumber: string,
+  booking: { trackingNumber: string; receiver: string },
   result: { recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry },
   timeZone: string,
 ): string {
-  const tn = escapeMrkdwn(trackingNumber);
+  const tn = `\`${escapeMrkdwn(booking.trackingNumber)}\`${booking.receiver ? ` (${escapeMrkdwn(booking.receiver)})` : ''}`;
   if (!result.recorded) {
-    return `\`${tn}\` is already *${escapeMrkdwn(statusLabel(result.current.status, result.current.reason))}*: nothing changed.`;
+    return `${tn} is already *${escapeMrkdwn(statusLabel(result.current.status, result.current.reason))}*: nothing changed.`;
   }
-  return `Recorded for \`${tn}\`: ${statusLine(result.entry, timeZone)}`;
+  return `Recorded for ${tn}: ${statusLine(result.entry, timeZone)}`;
 }
 
 /** The modal after a submission: what was recorded. */

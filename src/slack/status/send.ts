@@ -37,7 +37,11 @@ export async function recordStatus(
   if (refused) return { text: refused, refused: true };
   const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
   return {
-    text: recordedText(trackingNumber, result, deps.waybill.timeZone),
+    text: recordedText(
+      { trackingNumber, receiver: known.booking.consignee.name },
+      result,
+      deps.waybill.timeZone,
+    ),
     ...(result.recorded ? { recorded: result.entry } : {}),
   };
 }
