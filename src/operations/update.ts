@@ -14,6 +14,8 @@ import { settleUnknown, verdictAudit } from './resolve.js';
 /** One changed field of the Update body: its wire key, and the values before and after. */
 export interface FieldChange {
   key: string;
+  /** The field as the form names it, for people ("Receiver phone" for `consigneeContact`). */
+  field?: string;
   from: string;
   to: string;
 }

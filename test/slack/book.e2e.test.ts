@@ -69,6 +69,11 @@ describeEachBackend(import.meta.filename, '/book', (backend) => {
     expect(shown).toContain('WB000001');
     expect(shown).toContain('WB000001-03');
     expect(shown).toContain('2026-11-23 10:00:00.000');
+    // Each field named as the form names it, never by its wire key.
+    expect(shown).toContain('*Receiver name*\\nMaria Santos');
+    expect(shown).toContain('*Operator contact number*\\n+63 917 555 0100');
+    expect(shown).toContain('*Receiver city*');
+    expect(shown).not.toMatch(/\*(consignee|shipper|return)[A-Z]\w*\*|\*OperatorContactNumber\*/);
 
     const ack = await bot.submit(review);
     expect(textOf(ack.body.view)).toContain('Booking');

@@ -150,6 +150,7 @@ describe('bulk booking blocks', () => {
 describe('Home tab blocks', () => {
   const many = {
     env: 'sandbox' as const,
+    timeZone: 'Asia/Manila',
     allowed: true,
     bulkAllowed: true,
     remittanceAllowed: true,
@@ -171,6 +172,7 @@ describe('Home tab blocks', () => {
       bookedBy: 'U1',
       owner: 'U1',
       bookedAt: new Date('2026-11-23T01:00:00Z'),
+      timeZone: 'Asia/Manila',
     })),
     bookingsToday: 412,
     drafts: Array.from({ length: 30 }, (_, i) => ({

@@ -45,6 +45,12 @@ describeEachBackend(import.meta.filename, 'owners of bookings', (backend) => {
       .find((e: { action_id?: string }) => e.action_id === ids.ownerAssign);
     expect(picker).toMatchObject({ type: 'users_select', initial_user: 'UDISPATCH' });
     expect((await bot.deps.store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
+    // Shown privately, the card offers Take it to anyone but its owner.
+    const takeIt = `"action_id":"${ids.ownerTake}"`;
+    expect(textOf((await bot.command('/waybill', 'show WB000001')).body.blocks)).not.toContain(takeIt);
+    expect(
+      textOf((await bot.command('/waybill', 'show WB000001', { user_id: 'UBEN' })).body.blocks),
+    ).toContain(takeIt);
     bot.fake.reset();
 
     const card = await bot.deps.store.bookings.get('WB000001');

@@ -116,7 +116,8 @@ describeEachBackend(import.meta.filename, 'recording a parcel status', (backend)
   it('/waybill status, then /waybill show: the history, newest first, notes and reasons escaped everywhere', async () => {
     const bot = await booked({ backend });
     const picked = await bot.command('/waybill', 'status WB000001 picked-up');
-    expect(picked.body.text).toContain('Recorded for `WB000001`: *Picked up*');
+    // The receiver named, so a mistyped tracking number shows.
+    expect(picked.body.text).toContain('Recorded for `WB000001` (Maria Santos): *Picked up*');
     const hostile = 'Guard said <!channel> & <@U0BOSS> <http://x|here>';
     const failed = await bot.command('/waybill', `status WB000001 failed attempt not-at-home ${hostile}`);
     const escaped = 'Guard said &lt;!channel&gt; &amp; &lt;@U0BOSS&gt; &lt;http://x|here&gt;';

@@ -88,8 +88,8 @@ describeEachBackend(import.meta.filename, 'updating a waybill', (backend) => {
     const reply = String(replies[0]?.body.text);
     expect(reply).toContain('<@UDISPATCH> updated `WB000001`');
     expect(reply.split('\n').slice(1)).toEqual([
-      '• *codAmount*: `1500.00` → `1800.00`',
-      '• *consigneeContact*: `0917 123 4567` → `0918 765 4321`',
+      '• *COD amount*: `1500.00` → `1800.00`',
+      '• *Receiver phone*: `0917 123 4567` → `0918 765 4321`',
     ]);
 
     const edits = bot.fake.callsTo('chat.update');

@@ -128,6 +128,53 @@ export function allBookingFields(catalog: Catalog, parcels: number): FormField[]
   return bookingSteps.flatMap((step) => stepFields(step, catalog, parcels));
 }
 
+/** A party's wire keys (`consigneeAddress4`) by the schema's own names, as wire.ts writes them. */
+const PARTY_WIRE: Record<string, string> = {
+  Name: 'name',
+  Contact: 'phone',
+  Email: 'email',
+  Address: 'street',
+  Address1: 'region',
+  Address2: 'city',
+  Address3: 'district',
+  Address4: 'neighbourhood',
+  Postal: 'postal',
+  Country: 'country',
+  Latitude: 'latitude',
+  Longitude: 'longitude',
+};
+const PARTIES = [
+  ['consignee', 'consignee', 'Receiver'],
+  ['shipper', 'shipper', 'Sender'],
+  ['return', 'returnTo', 'Return'],
+] as const;
+/** The other wire keys whose name is not the schema's. */
+const WIRE_PATHS: Record<string, string> = {
+  ServiceType: 'serviceType',
+  pickupDate: 'pickupAt.date',
+  expectedDeliveryDate: 'expectedDeliveryAt.date',
+  OperatorContactNumber: 'operatorContactNumber',
+  packageType: 'package.type',
+  packageLength: 'package.length',
+  packageWidth: 'package.width',
+  packageHeight: 'package.height',
+  Packagevolume: 'package.volume',
+  PackageWeight: 'package.weight',
+  ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`referenceNumber${n}`, `reference${n}`])),
+};
+
+/** A wire key in the words the form uses ("Receiver neighbourhood" for `consigneeAddress4`); the key itself when no field has it. */
+export function fieldName(wireKey: string, catalog: Catalog): string {
+  const fields = allBookingFields(catalog, 0);
+  const labelOf = (path: string) => fields.find((f) => f.path === path)?.label;
+  for (const [prefix, path, who] of PARTIES) {
+    const own = wireKey.startsWith(prefix) ? PARTY_WIRE[wireKey.slice(prefix.length)] : undefined;
+    const label = own && labelOf(`${path}.${own}`);
+    if (label) return `${who} ${label.toLowerCase()}`;
+  }
+  return labelOf(WIRE_PATHS[wireKey] ?? wireKey) ?? wireKey;
+}
+
 /** The step that shows a field (for errors met at review time). */
 export function stepOfPath(path: string, catalog: Catalog, parcels: number): BookingStep {
   if (path.startsWith('childWaybills')) return 'parcels';

@@ -21,7 +21,7 @@ import * as shortcut from './shortcut.js';
 
 export { openBookingDrafts } from './draft.js';
 export type { BookingDraft } from './form.js';
-export { bookingFormSpec, stepFields } from './form.js';
+export { bookingFormSpec, fieldName, stepFields } from './form.js';
 export { rebookVerb } from './rebook.js';
 export { postCard } from './send.js';
 

@@ -47,7 +47,7 @@ async function settle(
   { attempt, draft }: { attempt: Attempt; draft: Draft<BookingDraft> },
   { verdict, reference, userId, client }: Resolution,
 ): Promise<Settled> {
-  const { env, catalog, currency } = deps.waybill;
+  const { env, catalog, currency, timeZone } = deps.waybill;
   const trackingNumber = attempt.trackingNumber ?? '';
   const metadata = bookingMetadata(draft);
   const key = attempt.key;
@@ -105,6 +105,7 @@ async function settle(
       catalog,
       currency,
       env,
+      timeZone,
     });
     await postCard(deps, client, saved, card);
   };

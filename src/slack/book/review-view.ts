@@ -1,10 +1,11 @@
-/** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were. */
+/** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were, each field named as the form names it. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
+import type { Catalog } from '../../waybill/catalog.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import type { BookingOrigin } from './form.js';
+import { type BookingOrigin, fieldName } from './form.js';
 import { ids } from './ids.js';
 import { backButton, codCheck, stepTitle } from './step-view.js';
 
@@ -77,6 +78,7 @@ export interface ReviewInput {
   metadata: string;
   timeZone: string;
   currency: string;
+  catalog: Catalog;
   origin?: BookingOrigin;
   /** What the dispatcher should look at before confirming: postal codes, places under WAYBILL_PLACE_CHECK=warn. */
   warnings?: readonly string[];
@@ -89,6 +91,7 @@ export function bookingReviewView({
   metadata,
   timeZone,
   currency,
+  catalog,
   origin,
   warnings = [],
 }: ReviewInput): ModalView {
@@ -105,7 +108,7 @@ export function bookingReviewView({
   for (const [group, keys] of reviewGroups) {
     const shown = keys.filter((key) => wire[key] !== '');
     if (shown.length === 0) continue;
-    blocks.push(header(group), ...facts(shown.map((key) => [key, wire[key]])));
+    blocks.push(header(group), ...facts(shown.map((key) => [fieldName(key, catalog), wire[key]])));
   }
   if (wire.childWaybills.length > 0) {
     blocks.push(header(`Parcels (${wire.childWaybills.length})`), section(parcelLines(wire)));

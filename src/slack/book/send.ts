@@ -175,7 +175,7 @@ async function runBooking(
   },
 ): Promise<void> {
   const { viewId, draft, booking, attempt } = input;
-  const { env, catalog, currency } = deps.waybill;
+  const { env, catalog, currency, timeZone } = deps.waybill;
   const { trackingNumber } = booking;
   const { key } = attempt;
   const metadata = bookingMetadata(draft);
@@ -219,6 +219,7 @@ async function runBooking(
     catalog,
     currency,
     env,
+    timeZone,
     ...(input.check ? { receiver: input.check } : {}),
   });
   const delivered = await postCard(deps, client, sent.recorded, card);

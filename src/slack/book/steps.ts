@@ -77,6 +77,7 @@ function renderShown(
       metadata: bookingMetadata(draft),
       timeZone: deps.waybill.timeZone,
       currency: deps.waybill.currency,
+      catalog: deps.waybill.catalog,
       origin: draft.data.origin,
       warnings: [
         ...(deps.waybill.placeCheck === 'warn'

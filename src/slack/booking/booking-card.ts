@@ -3,6 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { BookedVia, ReceiverCheck, StatusEntry } from '../../store/index.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { zonedDateAndTime } from '../../waybill/dates.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { statusLabel } from '../../waybill/statuses.js';
@@ -30,6 +31,8 @@ export interface CardInput {
   catalog: Catalog;
   currency: string;
   env: WaybillEnv;
+  /** WAYBILL_TIMEZONE: dates' fallback text. */
+  timeZone: string;
   /** Who changed it last, for the card after an update. */
   updatedBy?: string;
   /** What remittance files paid of its COD, oldest first. */
@@ -42,6 +45,8 @@ export interface CardInput {
   via?: BookedVia;
   /** The receiver's record it was checked against when booked. */
   receiver?: ReceiverCheck;
+  /** Who alone sees this card (`/waybill show`): its owner is not offered Take it. */
+  viewer?: string;
 }
 
 /** One remittance of a booking's COD, as its card shows it. */
@@ -89,16 +94,17 @@ export function bookingOfBlock(blockId: string | undefined): string | undefined 
   return blockId?.startsWith(OWNER_BLOCK_PREFIX) ? blockId.slice(OWNER_BLOCK_PREFIX.length) : undefined;
 }
 
-/** A date Slack shows in each reader's own time zone; the fallback is UTC. */
-export function slackDate(instant: Date): string {
+/** A date Slack shows in each reader's own time zone; the fallback (where Slack cannot) in the team's. */
+export function slackDate(instant: Date, timeZone: string): string {
   const seconds = Math.floor(instant.getTime() / 1000);
-  return `<!date^${seconds}^{date_short_pretty} {time}|${instant.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+  const { date, time } = zonedDateAndTime(instant, timeZone);
+  return `<!date^${seconds}^{date_short_pretty} {time}|${date} ${time} (${timeZone})>`;
 }
 
 /** "Delivered · 23 Nov 14:05 · recorded by @ana": what someone said happened, never tracking. */
-export function statusLine(status: StatusEntry): string {
+export function statusLine(status: StatusEntry, timeZone: string): string {
   const note = status.note ? `\n>${escapeMrkdwn(status.note).replace(/\n/g, ' ')}` : '';
-  return `*${escapeMrkdwn(statusLabel(status.status, status.reason))}* · ${slackDate(status.at)} · recorded by <@${status.userId}>${note}`;
+  return `*${escapeMrkdwn(statusLabel(status.status, status.reason))}* · ${slackDate(status.at, timeZone)} · recorded by <@${status.userId}>${note}`;
 }
 
 /** The booking card: the channel's audit trail of one waybill. */
@@ -113,13 +119,13 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
     text: `Booked ${tn}${environmentTag(env)} for ${escapeMrkdwn(receiver.name)}`,
     blocks: [
       section(
-        `:package: *Booked \`${tn}\`*${environmentTag(env)} by <@${input.bookedBy}> on ${slackDate(input.bookedAt)}` +
+        `:package: *Booked \`${tn}\`*${environmentTag(env)} by <@${input.bookedBy}> on ${slackDate(input.bookedAt, input.timeZone)}` +
           (input.updatedBy ? `\n_Last updated by <@${input.updatedBy}>_` : '') +
           `\n:bust_in_silhouette: Owner <@${owner}>`,
       ),
       ...environmentNotice(env),
       ...(input.via === 'workflow' ? [context(':zap: Booked by a workflow (Workflow Builder step)')] : []),
-      ...(input.status ? [context(statusLine(input.status))] : []),
+      ...(input.status ? [context(statusLine(input.status, input.timeZone))] : []),
       ...receiverCardBlocks(input.receiver),
       ...facts([
         ['Tracking number', booking.trackingNumber],
@@ -133,7 +139,7 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
         ],
       ]),
       section(
-        `*Pickup*  ${slackDate(booking.pickupAt)}\n*Expected delivery*  ${slackDate(booking.expectedDeliveryAt)}`,
+        `*Pickup*  ${slackDate(booking.pickupAt, input.timeZone)}\n*Expected delivery*  ${slackDate(booking.expectedDeliveryAt, input.timeZone)}`,
       ),
       ...(booking.childWaybills.length > 0
         ? [
@@ -177,12 +183,16 @@ export function bookingCard(input: CardInput): { text: string; blocks: KnownBloc
             text: plain('Print labels'),
             value: booking.trackingNumber,
           },
-          {
-            type: 'button',
-            action_id: ids.ownerTake,
-            text: plain('Take it'),
-            value: booking.trackingNumber,
-          },
+          ...(input.viewer !== undefined && input.viewer === owner
+            ? []
+            : [
+                {
+                  type: 'button' as const,
+                  action_id: ids.ownerTake,
+                  text: plain('Take it'),
+                  value: booking.trackingNumber,
+                },
+              ]),
           {
             type: 'users_select',
             action_id: ids.ownerAssign,

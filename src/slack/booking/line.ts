@@ -24,11 +24,13 @@ export interface BookingLine {
   owner: string;
   /** Its latest status, as recorded. */
   status?: StatusEntry;
+  /** WAYBILL_TIMEZONE: its dates' fallback text. */
+  timeZone: string;
 }
 
 /** A stored booking as its line shows it, with its latest status. */
 export function bookingLine(
-  deps: { waybill: Pick<WaybillConfig, 'catalog' | 'currency'> },
+  deps: { waybill: Pick<WaybillConfig, 'catalog' | 'currency' | 'timeZone'> },
   stored: BookingRecord,
   status: StatusEntry | undefined,
 ): BookingLine {
@@ -45,6 +47,7 @@ export function bookingLine(
     bookedBy: stored.bookedBy,
     bookedAt: stored.bookedAt,
     owner: stored.ownerId,
+    timeZone: deps.waybill.timeZone,
     ...(status ? { status } : {}),
   };
 }
@@ -67,8 +70,8 @@ export function bookingBlocks(
   };
   return [
     section(
-      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt)} · owner <@${booking.owner}>` +
-        (booking.status ? `\n${statusLine(booking.status)}` : ''),
+      `\`${escapeMrkdwn(booking.trackingNumber)}\`  ${where}${cod}\n<@${booking.bookedBy}> · ${slackDate(booking.bookedAt, booking.timeZone)} · owner <@${booking.owner}>` +
+        (booking.status ? `\n${statusLine(booking.status, booking.timeZone)}` : ''),
     ),
     actions,
   ];

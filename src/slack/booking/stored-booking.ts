@@ -51,8 +51,9 @@ export async function storedBookingCard(
   booking: Booking,
   updatedBy = record.updatedBy,
   latestStatus?: StatusEntry,
+  viewer?: string,
 ) {
-  const { catalog, currency, env } = deps.waybill;
+  const { catalog, currency, env, timeZone } = deps.waybill;
   const remittances = (await bookingRemittances(deps, [booking.trackingNumber])).get(booking.trackingNumber);
   const status = latestStatus ?? (await deps.store.statuses.latest(booking.trackingNumber));
   const receiver = (await deps.store.receivers.checksOf([booking.trackingNumber])).get(
@@ -68,6 +69,7 @@ export async function storedBookingCard(
     catalog,
     currency,
     env,
+    timeZone,
     ...(updatedBy ? { updatedBy } : {}),
     ...(remittances
       ? { remittances, expected: { fee: expected.fee, net: formatCents(netCents(expected)) } }
@@ -75,6 +77,7 @@ export async function storedBookingCard(
     ...(status ? { status } : {}),
     ...(receiver ? { receiver } : {}),
     ...(record.bookedVia ? { via: record.bookedVia } : {}),
+    ...(viewer ? { viewer } : {}),
   });
 }
 

@@ -35,6 +35,8 @@ export interface HomeQuote {
 
 export interface HomeInput {
   env: WaybillEnv;
+  /** WAYBILL_TIMEZONE: dates' fallback text. */
+  timeZone: string;
   /** The person may quote and book; otherwise the tab says so and lists nothing. */
   allowed: boolean;
   /** The person may book from a CSV file. */
@@ -113,7 +115,7 @@ export function homeView(input: HomeInput): HomeView {
   const drafts = input.drafts.slice(0, HOME_DRAFTS).map(
     (draft): KnownBlock => ({
       ...section(
-        `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt)}`,
+        `*${draft.receiver ? escapeMrkdwn(draft.receiver) : 'Booking'}*, at ${escapeMrkdwn(draft.step)} · saved ${slackDate(draft.savedAt, input.timeZone)}`,
       ),
       accessory: button(bookIds.bookingResume, 'Resume', draft.id),
     }),
@@ -122,7 +124,7 @@ export function homeView(input: HomeInput): HomeView {
     .slice(0, HOME_QUOTES)
     .map((quote) =>
       section(
-        `${escapeMrkdwn(quote.route)} · ${escapeMrkdwn(quote.weight)} · *${escapeMrkdwn(quote.total)}*  ${slackDate(quote.at)}`,
+        `${escapeMrkdwn(quote.route)} · ${escapeMrkdwn(quote.weight)} · *${escapeMrkdwn(quote.total)}*  ${slackDate(quote.at, input.timeZone)}`,
       ),
     );
   return {

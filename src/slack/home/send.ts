@@ -47,6 +47,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
   if (!allowed) {
     return homeView({
       env: deps.waybill.env,
+      timeZone: deps.waybill.timeZone,
       allowed,
       bulkAllowed: false,
       bookings: [],
@@ -76,6 +77,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
   ]);
   return homeView({
     env: deps.waybill.env,
+    timeZone: deps.waybill.timeZone,
     allowed,
     bulkAllowed: bulkAllowed.ok,
     remittanceAllowed: remittanceAllowed.ok,

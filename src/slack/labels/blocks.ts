@@ -35,11 +35,12 @@ export function labelsComment(input: {
   pages: number;
   userId: string;
   earlier: AuditEntry | undefined;
+  timeZone: string;
 }): string {
   const { earlier } = input;
   const what = `${input.pages} label${input.pages === 1 ? '' : 's'} for \`${input.trackingNumber}\``;
   return earlier
-    ? `:printer: *Reprinted* by <@${input.userId}>: ${what} (first printed by <@${earlier.userId}> on ${slackDate(earlier.at)})`
+    ? `:printer: *Reprinted* by <@${input.userId}>: ${what} (first printed by <@${earlier.userId}> on ${slackDate(earlier.at, input.timeZone)})`
     : `:printer: Printed by <@${input.userId}>: ${what}`;
 }
 

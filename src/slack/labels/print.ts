@@ -93,7 +93,13 @@ async function printBooking(
     card: item.card,
     name: `labels-${trackingNumber}`,
     title: `Labels ${trackingNumber}`,
-    comment: labelsComment({ trackingNumber: escapeMrkdwn(trackingNumber), pages, userId, earlier }),
+    comment: labelsComment({
+      trackingNumber: escapeMrkdwn(trackingNumber),
+      pages,
+      userId,
+      earlier,
+      timeZone: deps.waybill.timeZone,
+    }),
     files,
     job: { kind: 't', ref: trackingNumber },
   });

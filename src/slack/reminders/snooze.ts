@@ -37,7 +37,7 @@ export function register(app: App, deps: Core): void {
       if (refused) return answer(refused);
       const until = snoozeEnd(chosen.choice, deps.now(), deps.waybill.timeZone);
       const snoozed = await deps.store.reminders.snooze(chosen, until);
-      await answer(snoozed ? snoozedText(slackDate(until)) : notSnoozedText);
+      await answer(snoozed ? snoozedText(slackDate(until, deps.waybill.timeZone)) : notSnoozedText);
     },
   );
 }

@@ -22,6 +22,7 @@ export function statusModal(input: {
   trackingNumber: string;
   metadata: string;
   current?: StatusEntry;
+  timeZone: string;
 }): ModalView {
   const tn = escapeMrkdwn(input.trackingNumber);
   return {
@@ -34,7 +35,7 @@ export function statusModal(input: {
     blocks: [
       section(
         `What happened to \`${tn}\`? It is recorded as you say it, with your name: the courier is not asked.` +
-          (input.current ? `\nNow: ${statusLine(input.current)}` : ''),
+          (input.current ? `\nNow: ${statusLine(input.current, input.timeZone)}` : ''),
       ),
       {
         type: 'input',
@@ -87,16 +88,17 @@ export function statusThreadMessage(entry: StatusEntry): { text: string; blocks:
   return { text, blocks: [section(text)] };
 }
 
-/** What the person is told after recording (or not) a status. */
+/** What the person is told after recording (or not) a status; the receiver named, so a mistyped number shows. */
 export function recordedText(
-  trackingNumber: string,
+  booking: { trackingNumber: string; receiver: string },
   result: { recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry },
+  timeZone: string,
 ): string {
-  const tn = escapeMrkdwn(trackingNumber);
+  const tn = `\`${escapeMrkdwn(booking.trackingNumber)}\`${booking.receiver ? ` (${escapeMrkdwn(booking.receiver)})` : ''}`;
   if (!result.recorded) {
-    return `\`${tn}\` is already *${escapeMrkdwn(statusLabel(result.current.status, result.current.reason))}*: nothing changed.`;
+    return `${tn} is already *${escapeMrkdwn(statusLabel(result.current.status, result.current.reason))}*: nothing changed.`;
   }
-  return `Recorded for \`${tn}\`: ${statusLine(result.entry)}`;
+  return `Recorded for ${tn}: ${statusLine(result.entry, timeZone)}`;
 }
 
 /** The modal after a submission: what was recorded. */
@@ -110,13 +112,13 @@ export function recordedView(text: string): ModalView {
 }
 
 /** A booking's history of statuses, newest first, for /waybill show: at most HISTORY_SHOWN lines. */
-export function historyBlocks(history: readonly StatusEntry[]): KnownBlock[] {
+export function historyBlocks(history: readonly StatusEntry[], timeZone: string): KnownBlock[] {
   if (history.length === 0)
     return [context('No status recorded yet: *Record status* on the card, or `/waybill status`.')];
   const shown = history.slice(-HISTORY_SHOWN).reverse();
   const lines = shown.map(
     (entry) =>
-      `${slackDate(entry.at)} · *${escapeMrkdwn(statusLabel(entry.status, entry.reason))}* · recorded by <@${entry.userId}>` +
+      `${slackDate(entry.at, timeZone)} · *${escapeMrkdwn(statusLabel(entry.status, entry.reason))}* · recorded by <@${entry.userId}>` +
       (entry.note ? ` · ${escapeMrkdwn(cut(entry.note.replace(/\s+/g, ' '), 120))}` : ''),
   );
   const earlier = history.length - shown.length;

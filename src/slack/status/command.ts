@@ -38,9 +38,9 @@ async function recordTyped(
 }
 
 /** A booking's latest status and its history, for `/waybill show`. */
-export async function statusOfBooking(deps: Pick<Core, 'store'>, trackingNumber: string) {
+export async function statusOfBooking(deps: Pick<Core, 'store' | 'waybill'>, trackingNumber: string) {
   const history = await deps.store.statuses.history(trackingNumber);
-  const blocks: KnownBlock[] = historyBlocks(history);
+  const blocks: KnownBlock[] = historyBlocks(history, deps.waybill.timeZone);
   return { latest: history.at(-1), blocks };
 }
 

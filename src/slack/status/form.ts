@@ -40,6 +40,7 @@ export function register(app: App, deps: Core): void {
         statusModal({
           trackingNumber,
           metadata: viewMetadata({ draftId: draft.id }),
+          timeZone: deps.waybill.timeZone,
           ...(current ? { current } : {}),
         }),
       );

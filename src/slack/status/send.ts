@@ -26,7 +26,7 @@ const REDRAWS = 3;
  * card and the thread are told after, through `afterwards`.
  */
 export async function recordStatus(
-  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'access' | 'activity'>,
+  deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'access' | 'activity' | 'waybill'>,
   client: SlackClient,
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
@@ -37,7 +37,11 @@ export async function recordStatus(
   if (refused) return { text: refused, refused: true };
   const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
   return {
-    text: recordedText(trackingNumber, result),
+    text: recordedText(
+      { trackingNumber, receiver: known.booking.consignee.name },
+      result,
+      deps.waybill.timeZone,
+    ),
     ...(result.recorded ? { recorded: result.entry } : {}),
   };
 }

@@ -311,7 +311,7 @@ async function sendAndTell(
   if (sent.state === 'unrecorded' || !sent.recorded) {
     return void (await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge }) }));
   }
-  const { env, catalog, currency } = deps.waybill;
+  const { env, catalog, currency, timeZone } = deps.waybill;
   const card = bookingCard({
     booking,
     trackingRefNo: sent.answer.trackingRefNo,
@@ -320,6 +320,7 @@ async function sendAndTell(
     catalog,
     currency,
     env,
+    timeZone,
     via: 'workflow',
     ...(receiver ? { receiver } : {}),
   });

@@ -55,9 +55,11 @@ export function updateFormView(input: UpdateFormInput): ModalView {
 
 const shown = (value: string) => (value === '' ? '_(empty)_' : `\`${escapeMrkdwn(value)}\``);
 
-/** "• *consigneeContact*: `0917…` → `0918…`", one line per changed field. */
+/** "• *Receiver phone*: `0917…` → `0918…`", one line per changed field. */
 export function changeLines(changes: readonly FieldChange[]): string {
-  return changes.map((c) => `• *${escapeMrkdwn(c.key)}*: ${shown(c.from)} → ${shown(c.to)}`).join('\n');
+  return changes
+    .map((c) => `• *${escapeMrkdwn(c.field ?? c.key)}*: ${shown(c.from)} → ${shown(c.to)}`)
+    .join('\n');
 }
 
 export function changesMessage(trackingNumber: string, userId: string, changes: readonly FieldChange[]) {

@@ -34,6 +34,7 @@ export async function shownBooking(
     known.booking,
     known.record.updatedBy,
     status.latest,
+    asker.userId,
   );
   return { text: card.text, blocks: [...card.blocks, ...status.blocks] };
 }

@@ -2,11 +2,13 @@
 
 import type { FieldChange } from '../../operations/update.js';
 import { toBookingInput } from '../../waybill/booking-input.js';
+import type { Catalog } from '../../waybill/catalog.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Booking, Validation } from '../../waybill/schemas.js';
 import { validate } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
+import { fieldName } from '../book/index.js';
 import { storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { FormDraftData } from '../kit/drafts.js';
@@ -61,11 +63,15 @@ export async function createUpdateDraft(
   });
 }
 
-/** What the courier will see change: the Update bodies before and after, key by key. */
-export function changesBetween(before: UpdateRequestWire, after: UpdateRequestWire): FieldChange[] {
+/** What the courier will see change: the Update bodies before and after, key by key, each named as the form names it. */
+export function changesBetween(
+  before: UpdateRequestWire,
+  after: UpdateRequestWire,
+  catalog: Catalog,
+): FieldChange[] {
   return (Object.keys(after) as (keyof UpdateRequestWire)[])
     .filter((key) => before[key] !== after[key])
-    .map((key) => ({ key, from: before[key], to: after[key] }));
+    .map((key) => ({ key, field: fieldName(key, catalog), from: before[key], to: after[key] }));
 }
 
 export interface ProposedUpdate {
@@ -89,12 +95,12 @@ export function proposedUpdate(
   const result = validate(deps.schemas.update, { ...input, trackingNumber: data.trackingNumber });
   if (!result.ok) return result;
   const booking = { ...current, ...result.value, trackingNumber: current.trackingNumber };
-  const { timeZone } = deps.waybill;
+  const { timeZone, catalog } = deps.waybill;
   return {
     ok: true,
     value: {
       booking,
-      changes: changesBetween(toUpdateWire(current, timeZone), toUpdateWire(booking, timeZone)),
+      changes: changesBetween(toUpdateWire(current, timeZone), toUpdateWire(booking, timeZone), catalog),
     },
   };
 }

@@ -46,19 +46,28 @@ function updateDraft(booking: Booking, input = formValuesOf(booking, core.waybil
 }
 
 describe('changesBetween: what the courier will see change', () => {
-  it('the keys whose values differ, in the order of the body sent, from and to', () => {
-    const before = { a: '1', b: '2', c: '3' } as unknown as UpdateRequestWire;
-    const after = { c: '4', a: '1', b: '' } as unknown as UpdateRequestWire;
-    expect(changesBetween(before, after)).toEqual([
-      { key: 'c', from: '3', to: '4' },
-      { key: 'b', from: '2', to: '' },
+  it('the keys whose values differ, in the order of the body sent, from and to, each named as the form names it', () => {
+    const before = {
+      a: '1',
+      consigneeAddress4: '2',
+      OperatorContactNumber: '3',
+    } as unknown as UpdateRequestWire;
+    const after = {
+      OperatorContactNumber: '4',
+      a: '1',
+      consigneeAddress4: '',
+    } as unknown as UpdateRequestWire;
+    const { catalog } = core.waybill;
+    expect(changesBetween(before, after, catalog)).toEqual([
+      { key: 'OperatorContactNumber', field: 'Operator contact number', from: '3', to: '4' },
+      { key: 'consigneeAddress4', field: 'Receiver neighbourhood', from: '2', to: '' },
     ]);
-    expect(changesBetween(after, after)).toEqual([]);
+    expect(changesBetween(after, after, catalog)).toEqual([]);
   });
 
   it('nothing between a booking and itself on the wire', () => {
     const wire = toUpdateWire(booked(), core.waybill.timeZone);
-    expect(changesBetween(wire, { ...wire })).toEqual([]);
+    expect(changesBetween(wire, { ...wire }, core.waybill.catalog)).toEqual([]);
   });
 });
 
