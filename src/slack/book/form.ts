@@ -137,7 +137,7 @@ const PARTY_WIRE: Record<string, string> = {
   Address1: 'region',
   Address2: 'city',
   Address3: 'district',
-  Address4: 'neighbourhood',
+  Address4: 'barangay',
   Postal: 'postal',
   Country: 'country',
   Latitude: 'latitude',
@@ -163,7 +163,7 @@ const WIRE_PATHS: Record<string, string> = {
   ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`referenceNumber${n}`, `reference${n}`])),
 };
 
-/** A wire key in the words the form uses ("Receiver neighbourhood" for `consigneeAddress4`); the key itself when no field has it. */
+/** A wire key in the words the form uses ("Receiver barangay" for `consigneeAddress4`); the key itself when no field has it. */
 export function fieldName(wireKey: string, catalog: Catalog): string {
   const fields = allBookingFields(catalog, 0);
   const labelOf = (path: string) => fields.find((f) => f.path === path)?.label;

@@ -60,7 +60,7 @@ describe('changesBetween: what the courier will see change', () => {
     const { catalog } = core.waybill;
     expect(changesBetween(before, after, catalog)).toEqual([
       { key: 'OperatorContactNumber', field: 'Operator contact number', from: '3', to: '4' },
-      { key: 'consigneeAddress4', field: 'Receiver neighbourhood', from: '2', to: '' },
+      { key: 'consigneeAddress4', field: 'Receiver barangay', from: '2', to: '' },
     ]);
     expect(changesBetween(after, after, catalog)).toEqual([]);
   });
