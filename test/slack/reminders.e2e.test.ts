@@ -1,6 +1,8 @@
 /**
  * Reminders on both backends with a clock the test moves: a due item's one DM (`conversations.open`, its
- * metadata) with Record status, Resolve, Snooze and Assign, never again; Snooze through the DM and the item
+ * metadata) with Record status, Resolve, Snooze and Assign, never again; each item with what the call needs (receiver,
+ * `tel:` phone, COD, last status and note) only where its owner sees the booking; COD not remitted offering the
+ * remittance import instead of Record status; Snooze through the DM and the item
  * back when it ends; Assign and Record status (the status modal submitted) from the DM; an unknown outcome's
  * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
  * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
@@ -20,8 +22,10 @@ import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
 import { ownerBlockId } from '../../src/slack/booking/booking-card.js';
 import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
+import type { ItemCall } from '../../src/slack/reminders/calls.js';
 import { ESCALATION_EVENT, REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
+import { STATUS_NOTE_MAX } from '../../src/waybill/statuses.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
 import { bookThroughModal, bookUnknown, botsPerTest } from '../support/booking-flow.js';
@@ -63,14 +67,20 @@ async function failedBooking(bot: TestBot): Promise<void> {
 }
 
 describeEachBackend(import.meta.filename, 'reminders of what needs attention', (backend) => {
-  /** A bot on a clock the test moves, on this test's store, with UDISPATCH's failed attempt recorded. */
-  async function failedOnClock(options: { env?: Record<string, string> } = {}) {
+  /** A bot on a clock the test moves, on this test's store, with WB000001 booked by UDISPATCH and `status` recorded at fixedNow. */
+  async function recordedOnClock(status: string, options: { env?: Record<string, string> } = {}) {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, ...options });
-    await failedBooking(bot);
+    await bookThroughModal(bot);
+    await bot.command('/waybill', `status WB000001 ${status}`);
+    await bot.idle();
     return { clock, store, bot };
   }
+
+  /** As recordedOnClock, the status UDISPATCH's failed attempt. */
+  const failedOnClock = (options: { env?: Record<string, string> } = {}) =>
+    recordedOnClock('failed not at home', options);
 
   it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
     const { clock, store, bot } = await failedOnClock();
@@ -142,6 +152,62 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     clock.advance(3 * DAY);
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it("each item carries the call: the receiver, their phone as a tel: link, the COD, the last status's reason and note, escaped", async () => {
+    const { clock, bot } = await recordedOnClock('failed not at home gate <locked> & dog');
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const [line] = JSON.parse(textOf(dm?.body.blocks))
+      .map((b: { text?: { text?: string } }) => b.text?.text ?? '')
+      .filter((t: string) => t.includes('WB000001'));
+    expect(line).toContain('Maria Santos · <tel:+639171234567|0917 123 4567> · COD PHP 1,500.00');
+    expect(line).toContain('Last: *Failed attempt (not at home)*');
+    expect(line).toContain('gate &lt;locked&gt; &amp; dog');
+    expect(line).not.toContain('<locked>');
+    expectWithinSlackLimits(dm?.body);
+  });
+
+  it("where the owner's scope does not see the booking (its conversation not listed), the DM names only its number", async () => {
+    const { clock, store } = await failedOnClock();
+    const strict = await started({ store, now: clock.now, env: { ALLOWED_CHANNEL_IDS: 'CELSEWHERE' } });
+    clock.advance(DAY);
+    await turn(strict);
+    const [dm] = reminderDms(strict);
+    const blocks = textOf(dm?.body.blocks);
+    expect(blocks).toContain('• `WB000001`: a failed attempt 24 h ago, and nothing recorded since');
+    expect(blocks).not.toContain('Maria Santos');
+    expect(blocks).not.toContain('0917');
+    expect(blocks).not.toContain('1,500.00');
+  });
+
+  it('COD delivered and not remitted: the DM offers COD remittance, which opens the import, instead of Record status; not to someone who may not import', async () => {
+    const { clock, store, bot } = await recordedOnClock('delivered');
+    clock.advance(7 * DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const blocks = textOf(dm?.body.blocks);
+    expect(blocks).toContain('COD delivered 7 days ago, and not remitted');
+    expect(blocks).toContain('Maria Santos · <tel:+639171234567|0917 123 4567> · COD PHP 1,500.00');
+    expect(blocks).toContain(`"action_id":"${ids.remittanceOpen}"`);
+    expect(blocks).not.toContain(ids.statusOpen);
+    expect(blocks).toContain(`"action_id":"${ids.reminderSnooze}"`);
+    expect(blocks).toContain(`"action_id":"${ids.ownerAssign}"`);
+    const before = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.remittanceOpen, 'WB000001', { channelId: String(dm?.body.channel) });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+    expect((opened.body.view as View).callback_id).toBe(ids.remittanceImport);
+
+    // Finance alone may import remittances: the dispatcher's DM offers no button they would be refused.
+    const financeOnly = await started({ store, now: clock.now, env: { ALLOWED_FINANCE_USER_IDS: 'UFIN' } });
+    await store.reminders.snooze({ rule: 'cod', key: 'WB000001' }, clock.now());
+    clock.advance(HOUR);
+    await turn(financeOnly);
+    const [again] = reminderDms(financeOnly);
+    expect(textOf(again?.body.blocks)).toContain('COD delivered');
+    expect(textOf(again?.body.blocks)).not.toContain(ids.remittanceOpen);
+    expect(textOf(again?.body.blocks)).not.toContain(ids.statusOpen);
   });
 
   it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form", async () => {
@@ -488,7 +554,11 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     const { channel } = await bot.app.client.conversations.open({ users: 'UDISPATCH' });
     const posted = await bot.app.client.chat.postMessage({
       channel: channel?.id ?? '',
-      ...reminderMessage([item], clock.now()),
+      ...reminderMessage([item], clock.now(), {
+        calls: new Map(),
+        remittance: false,
+        timeZone: 'Asia/Manila',
+      }),
       metadata: {
         event_type: REMINDER_EVENT,
         event_payload: { batch, rule: item.rule, key: item.key, count: 1 },
@@ -521,7 +591,32 @@ it('500 items due for one person: one DM within Block Kit’s limits, the rest c
     since: new Date(fixedNow.getTime() - i * HOUR),
     dueAt: fixedNow,
   }));
-  const message = reminderMessage(items, new Date(fixedNow.getTime() + DAY));
+  // Each with the longest call a booking can carry: a long receiver, a note of STATUS_NOTE_MAX, a phone that cannot be dialled.
+  const calls = new Map(
+    items.map((item): [string, ItemCall] => [
+      item.trackingNumber ?? '',
+      {
+        receiver: `Receiver <&> ${'x'.repeat(200)}`,
+        phone: '0917 123',
+        country: 'PH',
+        cod: 'PHP 999,999.99',
+        status: {
+          trackingNumber: item.key,
+          seq: 1,
+          status: 'failed_attempt',
+          reason: 'refused',
+          note: '<&>'.repeat(STATUS_NOTE_MAX / 3),
+          userId: 'UDISPATCH',
+          at: fixedNow,
+        },
+      },
+    ]),
+  );
+  const message = reminderMessage(items, new Date(fixedNow.getTime() + DAY), {
+    calls,
+    remittance: true,
+    timeZone: 'Asia/Manila',
+  });
   expectWithinSlackLimits(message);
   expect(message.text).toBe('500 bookings need your attention.');
   const text = textOf(message.blocks);
@@ -534,6 +629,10 @@ it('500 items due for one person: one DM within Block Kit’s limits, the rest c
   expect(textOf(escalated.blocks)).toContain(
     '`WB000014&lt;&amp;&gt;`: COD delivered 2 days ago, and not remitted · <@UDISPATCH>',
   );
+  expect(text).toContain('Receiver &lt;&amp;&gt; x');
+  // A phone that cannot be dialled is shown, never offered as a link.
+  expect(text).toContain(' · 0917 123 · COD PHP 999,999.99');
+  expect(text).not.toContain('tel:');
   // Only the button's value and the block's id hold it as typed: they are never shown.
   expect(text).not.toContain('`WB000000<&>`');
 });

@@ -1,11 +1,15 @@
-/** What reminders say: an owner's DM (each item with the buttons that end it) and the escalation to the channel (pure). */
+/** What reminders say: an owner's DM (each item with what the call needs and the buttons that end it) and the escalation to the channel (pure). */
 import type { ActionsBlock, KnownBlock } from '@slack/types';
 import type { AttentionItem } from '../../operations/attention.js';
 import { SNOOZE_CHOICES, type SnoozeChoice } from '../../operations/reminders.js';
+import { phoneKey } from '../../waybill/phones.js';
 import { itemLine } from '../attention/index.js';
-import { bookingIds, ownerBlockId } from '../booking/index.js';
+import { bookingIds, ownerBlockId, statusLine } from '../booking/index.js';
 import { context, plain, plural, section } from '../kit/blocks.js';
+import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { remittanceIds } from '../remittance/index.js';
 import { updateIds } from '../update/index.js';
+import type { ItemCall, OwnerCalls } from './calls.js';
 import { ids } from './ids.js';
 
 /** Items a DM lists with their buttons: two blocks each, within a message's 50 with the rest. */
@@ -27,24 +31,35 @@ export function readSnoozeValue(
   return { choice: choice as SnoozeChoice, rule, key: key.join(' ') };
 }
 
-/** The buttons that end an item: Record status or Resolve, Snooze, and Assign where there is a booking. */
-function itemActions(item: AttentionItem): ActionsBlock {
+/** The button that ends an item: Resolve, the remittance import for COD not remitted, else Record status. */
+function endButton(item: AttentionItem, remittance: boolean) {
+  const button = (action_id: string, text: string, value: string) => ({
+    type: 'button' as const,
+    action_id,
+    text: plain(text),
+    value,
+  });
+  if (item.rule === 'unknown')
+    return button(
+      item.operation === 'update' ? updateIds.resolveUpdateOpen : bookingIds.resolveOpen,
+      'Resolve',
+      item.key,
+    );
+  if (!item.trackingNumber) return undefined;
+  // A delivered COD parcel is settled by the courier's remittance file, not by another status; only
+  // someone who may import it is offered it.
+  if (item.rule === 'cod')
+    return remittance
+      ? button(remittanceIds.remittanceOpen, 'COD remittance', item.trackingNumber)
+      : undefined;
+  return button(bookingIds.statusOpen, 'Record status', item.trackingNumber);
+}
+
+/** The buttons of an item: how it ends, Snooze, and Assign where there is a booking. */
+function itemActions(item: AttentionItem, remittance: boolean): ActionsBlock {
   // An unknown outcome is its caller's to resolve, and its booking may not be stored yet: no Assign.
   const trackingNumber = item.rule === 'unknown' ? undefined : item.trackingNumber;
-  const end =
-    item.rule === 'unknown'
-      ? {
-          type: 'button' as const,
-          action_id: item.operation === 'update' ? updateIds.resolveUpdateOpen : bookingIds.resolveOpen,
-          text: plain('Resolve'),
-          value: item.key,
-        }
-      : trackingNumber && {
-          type: 'button' as const,
-          action_id: bookingIds.statusOpen,
-          text: plain('Record status'),
-          value: trackingNumber,
-        };
+  const end = endButton(item, remittance);
   return {
     type: 'actions',
     // The people picker carries no value: the block names the booking, as on the card.
@@ -73,19 +88,40 @@ function andMore(items: readonly AttentionItem[], shown: number): KnownBlock[] {
   return more > 0 ? [context(`…and ${more} more: \`/waybill attention\` lists them all.`)] : [];
 }
 
-/** An owner's DM: why each item needs them, with its buttons; past ITEMS_SHOWN, how many more and where. */
+/** The receiver's phone, as a `tel:` link when it can be dialled. */
+function phoneText({ phone, country }: ItemCall): string {
+  const dialled = phone ? phoneKey(phone, country) : undefined;
+  return dialled ? `<tel:${dialled}|${escapeMrkdwn(phone)}>` : escapeMrkdwn(phone);
+}
+
+/** Under an item's line, what its call needs: receiver, phone, COD, then the last status with its reason and note. */
+function callLines(call: ItemCall, timeZone: string): string {
+  const who = [escapeMrkdwn(call.receiver), phoneText(call), call.cod && `COD ${escapeMrkdwn(call.cod)}`];
+  const last = call.status ? `\nLast: ${statusLine(call.status, timeZone)}` : '';
+  return `\n${who.filter(Boolean).join(' · ')}${last}`;
+}
+
+/**
+ * An owner's DM: why each item needs them, what the call needs where `owner` may see the booking,
+ * with its buttons; past ITEMS_SHOWN, how many more and where.
+ */
 export function reminderMessage(
   items: readonly AttentionItem[],
   now: Date,
+  owner: OwnerCalls,
 ): { text: string; blocks: KnownBlock[] } {
   const text = `${plural(items.length, 'booking')} ${items.length === 1 ? 'needs' : 'need'} your attention.`;
   return {
     text,
     blocks: [
       section(`:bell: *${text}*`),
-      ...items
-        .slice(0, ITEMS_SHOWN)
-        .flatMap((item) => [section(itemLine(item, now, false)), itemActions(item)]),
+      ...items.slice(0, ITEMS_SHOWN).flatMap((item) => {
+        const call = item.trackingNumber ? owner.calls.get(item.trackingNumber) : undefined;
+        return [
+          section(itemLine(item, now, false) + (call ? callLines(call, owner.timeZone) : '')),
+          itemActions(item, owner.remittance),
+        ];
+      }),
       ...andMore(items, ITEMS_SHOWN),
     ],
   };

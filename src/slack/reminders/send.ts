@@ -10,7 +10,8 @@ import { attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { slackErrorCode } from '../runtime/slack-errors.js';
-import { escalationMessage, reminderMessage } from './blocks.js';
+import { escalationMessage, ITEMS_SHOWN, reminderMessage } from './blocks.js';
+import { callsFor } from './calls.js';
 
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
 export const REMINDER_EVENT = 'attention_reminder';
@@ -21,7 +22,7 @@ export const ESCALATION_EVENT = 'attention_escalation';
 /** How far back in a DM (or the attention channel) a replica taking over looks for the post of a claim it takes over. */
 const HISTORY_LOOKED_AT = 100;
 
-type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger'>;
+type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger' | 'access'>;
 
 /** One turn: every DM and escalation due now. */
 export async function remindersTurn(deps: Reminding, client: SlackClient): Promise<void> {
@@ -99,9 +100,11 @@ async function remind(
     const rest = entries.filter((entry) => !found.includes(entry)).map(({ item }) => item);
     if (rest.length === 0) return;
     const [first] = rest as [AttentionItem];
+    // Only the items the DM lists with their details are read.
+    const calls = await callsFor(deps, client, ownerId, rest.slice(0, ITEMS_SHOWN));
     const message = await client.chat.postMessage({
       channel,
-      ...reminderMessage(rest, deps.now()),
+      ...reminderMessage(rest, deps.now(), calls),
       metadata: {
         event_type: REMINDER_EVENT,
         event_payload: { batch, rule: first.rule, key: first.key, count: rest.length },

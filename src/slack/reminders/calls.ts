@@ -1,0 +1,59 @@
+/** What calling about each reminded item needs (receiver, phone, COD, last status), read for the DM's owner only where the access rule lets them see it. */
+import type { AttentionItem } from '../../operations/attention.js';
+import { fieldOf, stringOf } from '../../waybill/fields.js';
+import { type BookingLine, bookingLine } from '../booking/index.js';
+import type { Core } from '../core.js';
+import { personOf } from '../guards/person.js';
+import type { SlackClient } from '../runtime/delivery.js';
+
+/** One item's call: who to ring, on what number, for how much, and what was last recorded. */
+export type ItemCall = Pick<BookingLine, 'receiver' | 'cod' | 'status'> & {
+  phone: string;
+  /** The receiver's country, which decides whether the phone can be dialled. */
+  country: string;
+};
+
+/** What the owner's DM may carry: each item's call by tracking number, and whether they may import a remittance. */
+export interface OwnerCalls {
+  calls: ReadonlyMap<string, ItemCall>;
+  remittance: boolean;
+  /** WAYBILL_TIMEZONE: the last status's date fallback. */
+  timeZone: string;
+}
+
+/**
+ * The calls of `items` as `ownerId` may see them: a DM is private to them, so a booking their scope
+ * sees is shown whole, one it does not is left at its number.
+ */
+export async function callsFor(
+  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
+  client: SlackClient,
+  ownerId: string,
+  items: readonly AttentionItem[],
+): Promise<OwnerCalls> {
+  const person = await personOf(deps.access, client, ownerId);
+  const [scope, remittance] = await Promise.all([
+    deps.access.scope(person),
+    deps.access.allows(person, 'remittance', undefined, { channelChosenLater: true }),
+  ]);
+  // An unknown outcome's booking may not be stored yet, and Resolve is its call: none is read.
+  const numbers = items.flatMap((item) =>
+    item.rule !== 'unknown' && item.trackingNumber ? [item.trackingNumber] : [],
+  );
+  const statuses = await deps.store.statuses.latestOf(numbers);
+  const calls = new Map<string, ItemCall>();
+  for (const trackingNumber of numbers) {
+    const stored = await deps.store.bookings.get(trackingNumber);
+    if (!stored || deps.access.sight(scope, { kind: 'private' }, stored) !== 'whole') continue;
+    const { receiver, cod, status } = bookingLine(deps, stored, statuses.get(trackingNumber));
+    const consignee = fieldOf(stored.record, 'consignee');
+    calls.set(trackingNumber, {
+      receiver,
+      cod,
+      ...(status ? { status } : {}),
+      phone: stringOf(fieldOf(consignee, 'phone')),
+      country: stringOf(fieldOf(consignee, 'country')),
+    });
+  }
+  return { calls, remittance: remittance.ok, timeZone: deps.waybill.timeZone };
+}
