@@ -138,6 +138,28 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     });
   });
 
+  it('places are kept by their official names: Paranaque, Bacoor, QC and a district of Manila as the list names them', async () => {
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
+    const typed = [
+      ['Paranaque', ''],
+      ['Bacoor', ''],
+      ['QC', 'socorro'],
+      ['Manila', 'Sampaloc'],
+    ] as const;
+    const rows = typed.map(
+      ([city, barangay]) => `${bulkRow('Ana Cruz').replace('Cebu City', city)},${barangay}`,
+    );
+    const summary = await check(`${[`${bulkHeader},receiver_barangay`, ...rows].join('\r\n')}\r\n`);
+    expect(textOf(summary.blocks)).toContain('4 rows ready to book');
+    await confirm(summary);
+    expect(booked().map(({ body }) => body)).toMatchObject([
+      { consigneeAddress2: 'City of Parañaque', consigneeAddress4: '' },
+      { consigneeAddress2: 'City of Bacoor' },
+      { consigneeAddress2: 'Quezon City', consigneeAddress4: 'Socorro' },
+      { consigneeAddress2: 'City of Manila', consigneeAddress3: 'Sampaloc', consigneeAddress4: '' },
+    ]);
+  });
+
   it('a file with errors in several rows: every problem with row and column, the rest booked, the results say why', async () => {
     bot = await startTestBot();
     const summary = await check(

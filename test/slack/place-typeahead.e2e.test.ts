@@ -133,7 +133,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     });
   });
 
-  it('keeps a pre-filled place as it was written (Lahug, Cebu City, Cebu accepted); one not on the list is shown and refused with what to choose', async () => {
+  it('shows a pre-filled place as it was written (Lahug, Cebu City, Cebu accepted, kept by its official name); one not on the list is shown and refused with what to choose', async () => {
     bot = await startTestBot();
     await bot.command('/quote', 'weight=2.5 to_city="Cebu City"');
     const form = await bot.openedView();
@@ -149,9 +149,10 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     });
     expect(quoted.body?.response_action).toBe('update');
     await bot.idle();
+    // Kept, and so quoted, by the official name.
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneeAddress1: 'Cebu',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
       consigneeAddress4: 'Lahug',
     });
 
@@ -167,6 +168,25 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
         ),
       },
     });
+  });
+
+  it('understands QC and districts (Cubao, Manila’s Sampaloc), and offers a city’s nearest barangays for one from elsewhere', async () => {
+    bot = await startTestBot();
+    const step = await receiverStep(bot);
+    for (const typed of ['qc', 'cubao'])
+      expect(valuesOf(await optionsFor(step, 'consignee.city', typed))).toEqual(['Quezon City']);
+    const inQc = { 'consignee.city': 'QC' };
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'cubao', inQc))).toEqual(['Cubao']);
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'socorro', inQc))).toEqual(['Socorro']);
+    const inManila = { 'consignee.city': 'Manila' };
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'sampaloc', inManila))).toEqual([
+      'Sampaloc',
+    ]);
+
+    // Lahug is in Cebu, not Makati: Makati's nearest names, each in Makati, instead of nothing.
+    const instead = await optionsFor(step, 'consignee.barangay', 'lahug', { 'consignee.city': 'Makati' });
+    expect(instead.length).toBeGreaterThan(0);
+    expect(whereOf(instead)).toEqual(['City of Makati, Metro Manila']);
   });
 
   it('abroad offers only what was typed; with WAYBILL_PLACE_CHECK=warn, what was typed comes before the list', async () => {
@@ -202,7 +222,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     await bot.command('/waybill', 'update WB000001');
     const update = await bot.openedView();
     expect(update.callback_id).toBe(ids.updateForm);
-    // The form's own values narrow: the receiver's city as booked (Cebu City, no province).
+    // The form's own values narrow: the receiver's city as booked (City of Cebu, no province).
     const lahug = await optionsFor(update, 'consignee.barangay', 'lah');
     expect(lahug).toContainEqual(expect.objectContaining({ value: 'Lahug' }));
     expect(whereOf(lahug)).toEqual(['City of Cebu, Cebu']);
@@ -216,7 +236,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     const answer = pushed.response?.body as { view: { id: string; hash: string } };
     const edit: View = { ...(pushed.body.view as View), ...answer.view, root_view_id: list.id };
     expect(edit.callback_id).toBe(ids.addressesEditForm);
-    expect(elementOf(edit, 'party.city').initial_option.value).toBe('Cebu City');
+    expect(elementOf(edit, 'party.city').initial_option.value).toBe('City of Cebu');
     expect(valuesOf(await optionsFor(edit, 'party.region', 'metro'))).toEqual(['Metro Manila']);
     expect(valuesOf(await optionsFor(edit, 'party.city', 'mak', { 'party.region': 'Metro Manila' }))).toEqual(
       ['City of Makati'],
