@@ -4,7 +4,7 @@
  * (slowed down, no row refused), re-runs that book no row twice, a double click, unreadable and oversized
  * files, its own permission; the token never sent outside Slack's file hosts, another person's file refused,
  * stalled, trickling and cut-off downloads told plainly at the check and at the booking; card, thread and
- * results file.
+ * results file; places kept by their official names.
  */
 // Bulk booking end to end: /book import, the file input submitted, the file downloaded and results uploaded through the fake Slack, the sandbox courier.
 import { createServer } from 'node:http';
@@ -158,6 +158,10 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
       { consigneeAddress2: 'Quezon City', consigneeAddress4: 'Socorro' },
       { consigneeAddress2: 'City of Manila', consigneeAddress3: 'Sampaloc', consigneeAddress4: '' },
     ]);
+    // Kept so, as cards, the report and exports read it.
+    expect((await bot.deps.store.bookings.get('WB000002'))?.record).toMatchObject({
+      consignee: { city: 'City of Bacoor' },
+    });
   });
 
   it('a file with errors in several rows: every problem with row and column, the rest booked, the results say why', async () => {

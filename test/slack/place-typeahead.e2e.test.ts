@@ -2,7 +2,8 @@
  * The forms' place type-ahead through `block_suggestion` on both backends and the real list: provinces, a
  * province's cities, a city's barangays (from the view's state), within Slack's limits; chosen names booked
  * and quoted as the official ones, a pre-filled place kept, one not on the list refused; parties abroad and
- * `WAYBILL_PLACE_CHECK=warn`; the update and address book forms; access.
+ * `WAYBILL_PLACE_CHECK=warn`; QC and districts, a city's nearest barangays for one from elsewhere; the
+ * update and address book forms; access.
  */
 // The forms' place type-ahead through signed Slack requests (block_suggestion), on the real place list and both backends: province, city and barangay options narrowed by the parts above as the view's state holds them, within Slack's limits; chosen names booked and quoted as the official ones; pre-filled places kept, one not on the list refused; parties abroad and WAYBILL_PLACE_CHECK=warn; the update and address book forms; access.
 import { afterEach, expect, it } from 'vitest';
