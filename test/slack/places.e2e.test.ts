@@ -1,8 +1,8 @@
 /**
  * Places through signed requests on both backends: a barangay outside its city refused inline on `/book`,
  * Book from this message and `/quote` with where it is, a province that does not hold the city, places that
- * fit booked with their official names on the wire, QC and districts understood; a postal code not of its city warned of on the review, then
- * booked; `WAYBILL_PLACE_CHECK=warn`'s warning on the review.
+ * fit booked with their official names on the wire, QC and districts understood; a postal code not of its
+ * city warned of on the review, then booked; `WAYBILL_PLACE_CHECK=warn`'s warning on the review.
  */
 // Places on the official list through signed Slack requests, on both backends: a barangay outside its city refused inline on /book, Book from this message and /quote with where it is, places that fit booked with their names on the wire, and WAYBILL_PLACE_CHECK=warn's warning on the review.
 import { afterEach, expect, it } from 'vitest';
