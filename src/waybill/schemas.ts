@@ -374,7 +374,7 @@ function checkOrder(
   if (order.package) checkDimensions(order.package, ctx);
 }
 
-/** The parties of a checked booking or update: phones written for the courier; an empty return party means "return to the sender". */
+/** The parties of a checked booking or update as kept (keptParty); an empty return party means "return to the sender". */
 function withParties<
   P extends PlaceParts & { district: string; phone: string; country: string },
   T extends { shipper: P; consignee: P; returnTo?: P | undefined },
