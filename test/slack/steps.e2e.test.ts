@@ -167,6 +167,8 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
         consigneeAddress4: 'Lahug',
         consigneeAddress3: '',
         shipperAddress4: 'San Lorenzo',
+        // Cebu City typed, kept and sent by the official name.
+        consigneeAddress2: 'City of Cebu',
       });
       // The same record as /book: stored as the requester's, in the step's channel, audited, its card there.
       const stored = await bot.deps.store.bookings.get(outputs.tracking_number);
