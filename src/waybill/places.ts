@@ -27,11 +27,15 @@ export interface Province extends Named {
 }
 export interface City extends Named {
   province: Province;
+  /** Districts within it that addresses name instead of a barangay (`EVERYDAY`). */
+  districts: District[];
   readonly barangays: Barangay[];
 }
 export interface Barangay extends Named {
   city: City;
 }
+/** A district of a city that addresses name where the barangay goes (`EVERYDAY`): no barangay, but accepted as one. */
+export type District = Barangay;
 
 export const placesPath = fileURLToPath(new URL('./psgc.json', import.meta.url));
 
@@ -48,6 +52,37 @@ const WORDS: Record<string, string> = {
   bgry: '',
   barangay: '',
 };
+
+/**
+ * Everyday names the list lacks, for the city they are in: an abbreviation the city field reads as the
+ * city, and districts (not barangays) that the barangay field accepts and, when no city is named so,
+ * the city field too. Kept short; docs/places.md lists them.
+ */
+const EVERYDAY: { city: string; abbreviations: string[]; districts: string[] }[] = [
+  { city: 'Quezon City', abbreviations: ['QC'], districts: ['Cubao', 'Diliman', 'Novaliches'] },
+  {
+    city: 'City of Manila',
+    abbreviations: [],
+    // Manila's districts are also on the list by themselves, with their barangays.
+    districts: [
+      'Binondo',
+      'Ermita',
+      'Intramuros',
+      'Malate',
+      'Paco',
+      'Pandacan',
+      'Port Area',
+      'Quiapo',
+      'Sampaloc',
+      'San Miguel',
+      'San Nicolas',
+      'Santa Ana',
+      'Santa Cruz',
+      'Tondo',
+    ],
+  },
+  { city: 'City of Taguig', abbreviations: [], districts: ['BGC', 'Bonifacio Global City'] },
+];
 
 /** A character outside ASCII: only a name with one can carry an accent. */
 const NOT_ASCII = /[\u0080-\uffff]/;
@@ -144,6 +179,7 @@ export class PlaceIndex {
         name: names.split('|')[0] as string,
         keys: [...new Set([...keys, ...keys.map(withoutCity)])],
         province,
+        districts: [],
         get barangays() {
           barangays ??= (file.barangays[cityIndex] as string)
             .split('\t')
@@ -156,6 +192,15 @@ export class PlaceIndex {
       for (const key of city.keys) push(this.citiesByKey, key, city);
       return city;
     });
+    for (const { city: name, abbreviations, districts } of EVERYDAY) {
+      const city = this.citiesByKey.get(placeKey(name))?.[0] as City;
+      city.districts = districts.map((district) => ({ name: district, keys: [placeKey(district)], city }));
+      const added = abbreviations
+        .map(placeKey)
+        .concat(city.districts.flatMap(({ keys }) => keys).filter((key) => !this.citiesByKey.has(key)));
+      city.keys.push(...added);
+      for (const key of added) push(this.citiesByKey, key, city);
+    }
   }
 
   /** The provinces a province field names: one, or every province of a region. */
@@ -284,11 +329,16 @@ function distance(a: string, b: string, limit: number): number {
 
 /**
  * The places whose names are nearest to `text`: a name it begins, or one within a few typing
- * mistakes (a third of its letters at most), closest first, at most `count`.
+ * mistakes (a third of its letters at most, unless `anyDistance`), closest first, at most `count`.
  */
-export function nearest<T extends Named>(text: string, among: readonly T[], count = 3): T[] {
+export function nearest<T extends Named>(
+  text: string,
+  among: readonly T[],
+  count = 3,
+  anyDistance = false,
+): T[] {
   const key = placeKey(text);
-  const limit = Math.max(1, Math.floor(key.length / 3));
+  const limit = anyDistance ? Number.POSITIVE_INFINITY : Math.max(1, Math.floor(key.length / 3));
   const scored: { place: T; score: number }[] = [];
   for (const place of among) {
     let score = limit + 1;
@@ -372,8 +422,8 @@ export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] 
   const barangayText = parts.barangay.trim();
   if (barangayText === '') return [];
   const barangays = cities.flatMap((city) => city.barangays);
-  const found = (text: string) => barangays.some((barangay) => barangay.keys.includes(placeKey(text)));
-  if (found(barangayText)) return [];
+  const key = placeKey(barangayText);
+  if (barangays.some((barangay) => barangay.keys.includes(key)) || districtOf(cities, key)) return [];
   const elsewhere = index.barangaysNamed(barangayText);
   const cityName = cities.length === 1 ? (cities[0] as City).name : cityText;
   if (elsewhere.length > 0) {
@@ -392,6 +442,39 @@ export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] 
       problem: `${quoted(barangayText)} is not a barangay of ${cityName}${offering(near)}`,
     },
   ];
+}
+
+/** The one of `cities` that has a district of that key (`EVERYDAY`). */
+const districtOf = (cities: City[], key: string) =>
+  cities.find((city) => city.districts.some((district) => district.keys.includes(key)));
+
+/**
+ * A Philippine address with each part the list names by its official name, as the booking keeps it:
+ * `Paranaque` is `City of Parañaque`. A part not found alone keeps what was typed, and so do the parts
+ * below it. A district written as the city or the barangay (`Cubao`, Manila's `Sampaloc`) moves to an
+ * empty district field, its city named.
+ */
+export function officialPlace<P extends PlaceParts & { district: string }>(parts: P, index = places()): P {
+  const official = { ...parts };
+  const provinces = parts.region.trim() === '' ? undefined : index.provincesNamed(parts.region);
+  if (provinces?.length === 1) official.region = (provinces[0] as Province).name;
+  const named = index.citiesNamed(parts.city);
+  const cities = provinces ? named.filter((city) => provinces.includes(city.province)) : named;
+  if (cities.length !== 1) return official;
+  const city = cities[0] as City;
+  const toDistrict = (text: string) => {
+    if (official.district.trim() !== '' || !districtOf([city], placeKey(text))) return false;
+    official.district = text.trim();
+    return true;
+  };
+  if (provinces) official.region = city.province.name;
+  toDistrict(parts.city);
+  official.city = city.name;
+  const key = placeKey(parts.barangay);
+  const barangays = new Set(city.barangays.filter((b) => b.keys.includes(key)).map((b) => b.name));
+  if (barangays.size === 1) official.barangay = [...barangays][0] as string;
+  else if (key !== '' && toDistrict(parts.barangay)) official.barangay = '';
+  return official;
 }
 
 /**
@@ -511,6 +594,9 @@ class PrefixIndex {
   }
 }
 
+/** How many names the type-ahead offers when none is within a few typing mistakes of what was typed. */
+const NEAREST_ANY = 5;
+
 /** The parts of an address the type-ahead offers from the list, broadest first. */
 export type PlaceLevel = 'province' | 'city' | 'barangay';
 
@@ -547,7 +633,8 @@ export function suggestPlaces(
   } else {
     const named = within.city?.trim() ? index.citiesNamed(within.city) : [];
     const cities = region.length > 0 ? named.filter((city) => region.includes(city.province)) : named;
-    if (cities.length > 0) scope = cities.flatMap((city) => city.barangays);
+    // A city's districts are offered with its barangays: `cubao` in Quezon City, `sampaloc` in Manila.
+    if (cities.length > 0) scope = cities.flatMap((city) => [...city.barangays, ...city.districts]);
     above = (place) => cityPlace((place as Barangay).city);
   }
   const key = placeKey(typed);
@@ -561,9 +648,13 @@ export function suggestPlaces(
     const rank = key === '' ? 0 : matchRank(place, key);
     if (rank !== undefined) found.set(place, rank);
   }
-  // A misspelling: the narrowed list is short enough to measure every name against it.
-  if (found.size === 0 && key.length >= 3)
-    for (const place of nearest(typed, scope, limit)) found.set(place, 3);
+  // A misspelling, or a name from elsewhere: the narrowed list is short enough to measure every name
+  // against it, and its nearest few are a way forward where none is within a few typing mistakes.
+  if (found.size === 0 && key.length >= 3) {
+    const near = nearest(typed, scope, limit);
+    for (const place of near.length > 0 ? near : nearest(typed, scope, NEAREST_ANY, true))
+      found.set(place, 3);
+  }
   const ranked = [...found].sort(([a, rankA], [b, rankB]) => rankA - rankB || byName(a, b));
   const sameName = new Map<string, Named[]>();
   for (const [place] of ranked) {

@@ -24,7 +24,7 @@ import {
   trackingNumber,
 } from './fields.js';
 import { readPhone } from './phones.js';
-import { checkPlace, type PlaceParts, postalWarning } from './places.js';
+import { checkPlace, officialPlace, type PlaceParts, postalWarning } from './places.js';
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
@@ -166,11 +166,20 @@ function refusePlaces(problems: FieldError[], ctx: Ctx) {
   for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path: path.split('.'), message });
 }
 
+/** A checked party's places by their official names where the list has them (places.ts), as every surface keeps them. */
+function withOfficialPlace<P extends PlaceParts & { district: string }>(party: P): P {
+  return philippinePlace(party) ? officialPlace(party) : party;
+}
+
 /** A checked party with its phone written as the courier gets it (phones.ts). */
 function withWrittenPhone<P extends { phone: string; country: string }>(party: P): P {
   const reading = party.phone === '' ? undefined : readPhone(party.phone, party.country);
   return reading?.ok ? { ...party, phone: reading.written } : party;
 }
+
+/** A checked party as it is kept: phone written for the courier, places by their official names. */
+const keptParty = <P extends PlaceParts & { district: string; phone: string; country: string }>(party: P) =>
+  withOfficialPlace(withWrittenPhone(party));
 
 /** A return party left entirely empty means "return to the sender"; a partial one must be usable. */
 export function isBlankParty(party: object): boolean {
@@ -365,15 +374,14 @@ function checkOrder(
   if (order.package) checkDimensions(order.package, ctx);
 }
 
-/** The parties of a checked booking or update: phones written for the courier; an empty return party means "return to the sender". */
+/** The parties of a checked booking or update as kept (keptParty); an empty return party means "return to the sender". */
 function withParties<
-  P extends { phone: string; country: string },
+  P extends PlaceParts & { district: string; phone: string; country: string },
   T extends { shipper: P; consignee: P; returnTo?: P | undefined },
 >(order: T) {
-  const shipper = withWrittenPhone(order.shipper);
-  const returnTo =
-    order.returnTo && !isBlankParty(order.returnTo) ? withWrittenPhone(order.returnTo) : shipper;
-  return { ...order, shipper, consignee: withWrittenPhone(order.consignee), returnTo };
+  const shipper = keptParty(order.shipper);
+  const returnTo = order.returnTo && !isBlankParty(order.returnTo) ? keptParty(order.returnTo) : shipper;
+  return { ...order, shipper, consignee: keptParty(order.consignee), returnTo };
 }
 
 export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
@@ -397,8 +405,10 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
     .transform(({ returnTo, ...order }) => {
-      const { postal: _postal, ...shipperPlace } = order.shipper;
-      return { ...order, returnTo: returnTo && !isBlankParty(returnTo) ? returnTo : shipperPlace };
+      const shipper = withOfficialPlace(order.shipper);
+      const { postal: _postal, ...shipperPlace } = shipper;
+      const returnPlace = returnTo && !isBlankParty(returnTo) ? withOfficialPlace(returnTo) : shipperPlace;
+      return { ...order, shipper, consignee: withOfficialPlace(order.consignee), returnTo: returnPlace };
     });
 
   const booking = z
@@ -454,7 +464,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
         if (places === 'refuse') refusePlaces(placeProblems('Party', given, []), ctx);
       }),
     )
-    .transform(withWrittenPhone);
+    .transform(keptParty);
 
   return { quote, booking, update, party };
 }

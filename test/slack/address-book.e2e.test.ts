@@ -94,9 +94,9 @@ describe('parties saved by bookings', () => {
     const saved = await bot.deps.store.parties.find('');
     expect(saved.map((p) => [p.name, p.phone, p.city, p.uses]).sort()).toEqual(
       [
-        ['Acme Pasig Warehouse', '0917 000 0202', 'Pasig', 1],
+        ['Acme Pasig Warehouse', '0917 000 0202', 'City of Pasig', 1],
         ['Acme Returns Desk', '0917 000 0303', 'Quezon City', 1],
-        ['Maria Santos', '0917 123 4567', 'Cebu City', 1],
+        ['Maria Santos', '0917 123 4567', 'City of Cebu', 1],
       ].sort(),
     );
     const sender = saved.find((p) => p.name === 'Acme Pasig Warehouse');
@@ -189,7 +189,7 @@ describe('the type-ahead on /book', () => {
       consigneeEmail: 'maria@example.com',
       consigneeAddress: '47 Rizal St',
       consigneeAddress1: 'Metro Manila',
-      consigneeAddress2: 'Manila',
+      consigneeAddress2: 'City of Manila',
       consigneePostal: '1000',
       codAmount: '1500.00',
       itemDescription: 'Kitchen scales',
@@ -336,7 +336,7 @@ describe('the type-ahead on /quote', () => {
     await bot.idle();
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneeAddress: '45 Rizal St',
-      consigneeAddress2: 'Manila',
+      consigneeAddress2: 'City of Manila',
       consigneeAddress3: 'Malate',
       consigneePostal: '1000',
     });
@@ -429,7 +429,7 @@ describe('/waybill addresses', () => {
     const refreshed = await bot.updatedView(list.id, (v) => mrkdwnOf(v).includes('Saved Maria Santos.'));
     expect(mrkdwnOf(refreshed)).toContain('1 Roxas Blvd');
     expect(await bot.deps.store.parties.get(saved?.id ?? '')).toMatchObject({
-      city: 'Pasay',
+      city: 'Pasay City',
       street: '1 Roxas Blvd',
       uses: 1,
     });
@@ -493,14 +493,14 @@ describe('two dispatchers at once', () => {
     expect(told.body.response_action).toBe('update');
     const shown = told.body.view as View;
     expect(mrkdwnOf(shown)).toContain('Someone changed this party while you were editing it');
-    expect(elementOf(shown, 'party.city').initial_option?.value).toBe('Pasay');
+    expect(elementOf(shown, 'party.city').initial_option?.value).toBe('Pasay City');
     expect(elementOf(shown, 'party.street').initial_value).toBe('45 Rizal St');
-    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay', street: '45 Rizal St' });
+    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay City', street: '45 Rizal St' });
 
     // Saved again from what it shows now, the change goes on top of the first.
     const again = await bot.submit({ ...shown, id: formB.id }, { 'party.street': '9 Other St' }, 'UOTHER');
     expect(again.body).toBe('');
-    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay', street: '9 Other St' });
+    expect(await bot.deps.store.parties.get(id)).toMatchObject({ city: 'Pasay City', street: '9 Other St' });
     expect(await addressBookAudit()).toEqual([
       ['edited', 'UOTHER'],
       ['edited', 'UDISPATCH'],

@@ -4,7 +4,7 @@
  * (slowed down, no row refused), re-runs that book no row twice, a double click, unreadable and oversized
  * files, its own permission; the token never sent outside Slack's file hosts, another person's file refused,
  * stalled, trickling and cut-off downloads told plainly at the check and at the booking; card, thread and
- * results file.
+ * results file; places kept by their official names.
  */
 // Bulk booking end to end: /book import, the file input submitted, the file downloaded and results uploaded through the fake Slack, the sandbox courier.
 import { createServer } from 'node:http';
@@ -135,6 +135,32 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
       channelId: 'CDISPATCH',
       threadTs: cardTs,
       filename: 'results-orders.csv',
+    });
+  });
+
+  it('places are kept by their official names: Paranaque, Bacoor, QC and a district of Manila as the list names them', async () => {
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
+    const typed = [
+      ['Paranaque', ''],
+      ['Bacoor', ''],
+      ['QC', 'socorro'],
+      ['Manila', 'Sampaloc'],
+    ] as const;
+    const rows = typed.map(
+      ([city, barangay]) => `${bulkRow('Ana Cruz').replace('Cebu City', city)},${barangay}`,
+    );
+    const summary = await check(`${[`${bulkHeader},receiver_barangay`, ...rows].join('\r\n')}\r\n`);
+    expect(textOf(summary.blocks)).toContain('4 rows ready to book');
+    await confirm(summary);
+    expect(booked().map(({ body }) => body)).toMatchObject([
+      { consigneeAddress2: 'City of Parañaque', consigneeAddress4: '' },
+      { consigneeAddress2: 'City of Bacoor' },
+      { consigneeAddress2: 'Quezon City', consigneeAddress4: 'Socorro' },
+      { consigneeAddress2: 'City of Manila', consigneeAddress3: 'Sampaloc', consigneeAddress4: '' },
+    ]);
+    // Kept so, as cards, the report and exports read it.
+    expect((await bot.deps.store.bookings.get('WB000002'))?.record).toMatchObject({
+      consignee: { city: 'City of Bacoor' },
     });
   });
 

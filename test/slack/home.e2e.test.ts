@@ -55,12 +55,12 @@ describe('Home tab', () => {
 
     const home = textOf(await openHome());
     expect(home).toContain('Bookings today (1)');
-    expect(home).toContain('`WB000001`  Maria Santos, Cebu City  ·  COD PHP 1,500.00');
+    expect(home).toContain('`WB000001`  Maria Santos, City of Cebu  ·  COD PHP 1,500.00');
     expect(home).toContain(`"action_id":"${ids.waybillUpdate}"`);
     expect(home).toContain(`"action_id":"${ids.bookRebook}"`);
     expect(home).toContain('at Receiver');
     expect(home).toContain(`"action_id":"${ids.bookingResume}"`);
-    expect(home).toMatch(/Makati → Cebu City · 2\.5 kg · \*PHP [\d,.]+\*/);
+    expect(home).toMatch(/City of Makati → City of Cebu · 2\.5 kg · \*PHP [\d,.]+\*/);
   });
 
   it('has a finance section for those who may reconcile: COD in the pipeline until delivered, then owed by days since delivery', async () => {
@@ -115,7 +115,7 @@ describe('Home tab', () => {
     await bot.command('/waybill', 'update WB000001');
     await bot.submit(await bot.openedView(), { 'consignee.name': 'Maria Reyes' });
     await bot.idle();
-    await bot.fake.waitFor('views.publish', (c) => textOf(c.body).includes('Maria Reyes, Cebu City'));
+    await bot.fake.waitFor('views.publish', (c) => textOf(c.body).includes('Maria Reyes, City of Cebu'));
     await bot.event({ type: 'app_home_opened', user: 'UOTHER', channel: 'DHOME', tab: 'messages' });
     await bot.idle();
     expect(publishes('UOTHER')).toEqual([]);
@@ -201,7 +201,7 @@ describe('export', () => {
         tracking_number: 'WB000001',
         by: 'UDISPATCH',
         receiver_name: 'Maria Santos',
-        receiver_city: 'Cebu City',
+        receiver_city: 'City of Cebu',
         cod_amount: '1500.00',
       }),
     ]);

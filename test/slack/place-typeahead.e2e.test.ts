@@ -2,7 +2,8 @@
  * The forms' place type-ahead through `block_suggestion` on both backends and the real list: provinces, a
  * province's cities, a city's barangays (from the view's state), within Slack's limits; chosen names booked
  * and quoted as the official ones, a pre-filled place kept, one not on the list refused; parties abroad and
- * `WAYBILL_PLACE_CHECK=warn`; the update and address book forms; access.
+ * `WAYBILL_PLACE_CHECK=warn`; QC and districts, a city's nearest barangays for one from elsewhere; the
+ * update and address book forms; access.
  */
 // The forms' place type-ahead through signed Slack requests (block_suggestion), on the real place list and both backends: province, city and barangay options narrowed by the parts above as the view's state holds them, within Slack's limits; chosen names booked and quoted as the official ones; pre-filled places kept, one not on the list refused; parties abroad and WAYBILL_PLACE_CHECK=warn; the update and address book forms; access.
 import { afterEach, expect, it } from 'vitest';
@@ -133,7 +134,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     });
   });
 
-  it('keeps a pre-filled place as it was written (Lahug, Cebu City, Cebu accepted); one not on the list is shown and refused with what to choose', async () => {
+  it('shows a pre-filled place as it was written (Lahug, Cebu City, Cebu accepted, kept by its official name); one not on the list is shown and refused with what to choose', async () => {
     bot = await startTestBot();
     await bot.command('/quote', 'weight=2.5 to_city="Cebu City"');
     const form = await bot.openedView();
@@ -149,9 +150,10 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     });
     expect(quoted.body?.response_action).toBe('update');
     await bot.idle();
+    // Kept, and so quoted, by the official name.
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneeAddress1: 'Cebu',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
       consigneeAddress4: 'Lahug',
     });
 
@@ -167,6 +169,25 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
         ),
       },
     });
+  });
+
+  it('understands QC and districts (Cubao, Manila’s Sampaloc), and offers a city’s nearest barangays for one from elsewhere', async () => {
+    bot = await startTestBot();
+    const step = await receiverStep(bot);
+    for (const typed of ['qc', 'cubao'])
+      expect(valuesOf(await optionsFor(step, 'consignee.city', typed))).toEqual(['Quezon City']);
+    const inQc = { 'consignee.city': 'QC' };
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'cubao', inQc))).toEqual(['Cubao']);
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'socorro', inQc))).toEqual(['Socorro']);
+    const inManila = { 'consignee.city': 'Manila' };
+    expect(valuesOf(await optionsFor(step, 'consignee.barangay', 'sampaloc', inManila))).toEqual([
+      'Sampaloc',
+    ]);
+
+    // Lahug is in Cebu, not Makati: Makati's nearest names, each in Makati, instead of nothing.
+    const instead = await optionsFor(step, 'consignee.barangay', 'lahug', { 'consignee.city': 'Makati' });
+    expect(instead.length).toBeGreaterThan(0);
+    expect(whereOf(instead)).toEqual(['City of Makati, Metro Manila']);
   });
 
   it('abroad offers only what was typed; with WAYBILL_PLACE_CHECK=warn, what was typed comes before the list', async () => {
@@ -202,7 +223,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     await bot.command('/waybill', 'update WB000001');
     const update = await bot.openedView();
     expect(update.callback_id).toBe(ids.updateForm);
-    // The form's own values narrow: the receiver's city as booked (Cebu City, no province).
+    // The form's own values narrow: the receiver's city as booked (City of Cebu, no province).
     const lahug = await optionsFor(update, 'consignee.barangay', 'lah');
     expect(lahug).toContainEqual(expect.objectContaining({ value: 'Lahug' }));
     expect(whereOf(lahug)).toEqual(['City of Cebu, Cebu']);
@@ -216,7 +237,7 @@ describeEachBackend(import.meta.filename, 'place type-ahead', (backend) => {
     const answer = pushed.response?.body as { view: { id: string; hash: string } };
     const edit: View = { ...(pushed.body.view as View), ...answer.view, root_view_id: list.id };
     expect(edit.callback_id).toBe(ids.addressesEditForm);
-    expect(elementOf(edit, 'party.city').initial_option.value).toBe('Cebu City');
+    expect(elementOf(edit, 'party.city').initial_option.value).toBe('City of Cebu');
     expect(valuesOf(await optionsFor(edit, 'party.region', 'metro'))).toEqual(['Metro Manila']);
     expect(valuesOf(await optionsFor(edit, 'party.city', 'mak', { 'party.region': 'Metro Manila' }))).toEqual(
       ['City of Makati'],

@@ -1,8 +1,8 @@
 /**
  * Places through signed requests on both backends: a barangay outside its city refused inline on `/book`,
  * Book from this message and `/quote` with where it is, a province that does not hold the city, places that
- * fit booked with their names on the wire; a postal code not of its city warned of on the review, then
- * booked; `WAYBILL_PLACE_CHECK=warn`'s warning on the review.
+ * fit booked with their official names on the wire, QC and districts understood; a postal code not of its
+ * city warned of on the review, then booked; `WAYBILL_PLACE_CHECK=warn`'s warning on the review.
  */
 // Places on the official list through signed Slack requests, on both backends: a barangay outside its city refused inline on /book, Book from this message and /quote with where it is, places that fit booked with their names on the wire, and WAYBILL_PLACE_CHECK=warn's warning on the review.
 import { afterEach, expect, it } from 'vitest';
@@ -66,10 +66,10 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     expect(bot.sandbox.received.map((r) => r.operation)).toEqual(['book']);
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneeAddress1: 'Cebu',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
       consigneeAddress4: 'Lahug',
       shipperAddress1: 'Metro Manila',
-      shipperAddress2: 'Pasig',
+      shipperAddress2: 'City of Pasig',
     });
   });
 
@@ -93,6 +93,39 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     expect(third.callback_id).toBe(ids.bookingStep);
   });
 
+  it('keeps each place by its official name, QC and districts understood: /book, Book from this message', async () => {
+    bot = await startTestBot();
+    const everyday = [
+      [{ 'consignee.city': 'QC', 'consignee.barangay': 'Cubao' }, 'Quezon City', 'Cubao', ''],
+      [{ 'consignee.city': 'Manila', 'consignee.barangay': 'Sampaloc' }, 'City of Manila', 'Sampaloc', ''],
+      [{ 'consignee.city': 'Cubao', 'consignee.barangay': 'socorro' }, 'Quezon City', 'Cubao', 'Socorro'],
+    ] as const;
+    for (const [typed] of everyday) {
+      const third = await next(bot, await receiverStep(bot), {
+        ...receiver,
+        ...typed,
+        'consignee.postal': '',
+      });
+      await bookFromSenderStep(bot, third, { id: 'pasig-warehouse', shows: 'Acme Pasig Warehouse' });
+    }
+    await bot.messageShortcut('pls book 1 box to Ana Cruz, 0917 123 4567, 7 Sucat Rd, City: Paranaque');
+    const second = await next(bot, await bot.openedView(), shipment);
+    const third = await next(bot, second, { 'consignee.country': 'PH' });
+    await bookFromSenderStep(bot, third, { id: 'pasig-warehouse', shows: 'Acme Pasig Warehouse' });
+
+    const sent = bot.sandbox.received.map(({ body }) => body);
+    expect(sent).toHaveLength(4);
+    everyday.forEach(([, city, district, barangay], i) => {
+      expect(sent[i]).toMatchObject({
+        consigneeAddress2: city,
+        consigneeAddress3: district,
+        consigneeAddress4: barangay,
+        shipperAddress2: 'City of Pasig',
+      });
+    });
+    expect(sent[3]).toMatchObject({ consigneeAddress2: 'City of Parañaque' });
+  });
+
   it("warns on the review of a postal code that is not its city's, and books once confirmed", async () => {
     bot = await startTestBot();
     const third = await next(bot, await receiverStep(bot), { ...inCebu, 'consignee.postal': '1000' });
@@ -107,7 +140,7 @@ describeEachBackend(import.meta.filename, 'places', (backend) => {
     await bot.idle();
     expect(bot.sandbox.received[0]?.body).toMatchObject({
       consigneePostal: '1000',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
     });
   });
 

@@ -89,7 +89,7 @@ describe('/quote', () => {
       shipperCountry: 'PH',
       shipperAddress: '12 Jupiter St',
       shipperAddress1: '',
-      shipperAddress2: 'Makati',
+      shipperAddress2: 'City of Makati',
       shipperAddress3: '',
       shipperAddress4: '',
       shipperPostal: '1209',
@@ -98,7 +98,7 @@ describe('/quote', () => {
       consigneeCountry: 'PH',
       consigneeAddress: '88 Rizal Ave',
       consigneeAddress1: '',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
       consigneeAddress3: '',
       consigneeAddress4: '',
       consigneePostal: '',
@@ -107,7 +107,7 @@ describe('/quote', () => {
       returnAddress: '12 Jupiter St',
       returnCountry: 'PH',
       returnAddress1: '',
-      returnAddress2: 'Makati',
+      returnAddress2: 'City of Makati',
       returnAddress3: '',
       returnAddress4: '',
       returnLongitude: '',
@@ -135,7 +135,7 @@ describe('/quote', () => {
     const message = textOf(posted[0]?.body.blocks as unknown[]);
     expect(message).toContain('<@UDISPATCH>');
     expect(message).toContain('PHP 302.40');
-    expect(message).toContain('Makati, 1209, PH → Cebu City, PH');
+    expect(message).toContain('City of Makati, 1209, PH → City of Cebu, PH');
     expect(message).toContain('Sandbox');
     expect(message).toContain(ids.bookFromQuote);
     expect((await bot.deps.store.audit.list({ operation: 'quote' }))[0]).toMatchObject({

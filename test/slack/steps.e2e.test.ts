@@ -60,9 +60,9 @@ describe('quote_delivery', () => {
         packageWeight: '2.5',
         paymentMethod: 'PREPAID',
       });
-      // The place as typed, in the summary a workflow posts (a name with mrkdwn's characters is no
-      // place of the official list, so it never gets this far: see the step refused below).
-      expect(outputs.summary).toContain('Cebu City');
+      // The place by its official name (Cebu City typed), in the summary a workflow posts (a name with
+      // mrkdwn's characters is no place of the official list, so it never gets this far: see below).
+      expect(outputs.summary).toContain('City of Cebu');
       expect(outputs.summary).toContain(outputs.total_charge);
       // Audited as the requester's, as /quote is: their Home tab lists it.
       const audit = await bot.deps.store.audit.list({ userId: 'UDISPATCH', operation: 'quote' });
@@ -167,6 +167,8 @@ describeEachBackend(import.meta.filename, 'book_waybill', (backend) => {
         consigneeAddress4: 'Lahug',
         consigneeAddress3: '',
         shipperAddress4: 'San Lorenzo',
+        // Cebu City typed, kept and sent by the official name.
+        consigneeAddress2: 'City of Cebu',
       });
       // The same record as /book: stored as the requester's, in the step's channel, audited, its card there.
       const stored = await bot.deps.store.bookings.get(outputs.tracking_number);

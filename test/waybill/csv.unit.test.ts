@@ -136,7 +136,7 @@ describe('reading a bookings CSV', () => {
     expect(wire).toMatchObject({
       trackingNumber: 'WB000007',
       consigneeName: 'Maria Santos',
-      consigneeAddress2: 'Cebu City',
+      consigneeAddress2: 'City of Cebu',
       codAmount: '1500.00',
       pickupDate: '2026-11-25 09:30:00.000',
       expectedDeliveryDate: '2026-11-26 17:00:00.000',

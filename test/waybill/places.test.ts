@@ -15,6 +15,7 @@ import { derive } from '../../scripts/refresh-places.mjs';
 import {
   checkPlace,
   nearest,
+  officialPlace,
   PlaceIndex,
   type PlaceParts,
   placeKey,
@@ -90,6 +91,48 @@ describe('the place list', () => {
     expect(checkPlace(parts('Xyzzyqwv'))[0]?.problem).toBe(
       '"Xyzzyqwv" is not a city or municipality in the Philippines',
     );
+  });
+
+  it('names each part found by its official name; what it does not find stays as typed', () => {
+    const official = (city: string, region = '', barangay = '', district = '') =>
+      officialPlace({ ...parts(city, region, barangay), district });
+    expect(official('Paranaque', 'ncr', 'san antonio')).toEqual({
+      ...parts('City of Parañaque', 'Metro Manila', 'San Antonio'),
+      district: '',
+    });
+    expect(official('Bacoor').city).toBe('City of Bacoor');
+    expect(official('Cebu City', 'Central Visayas').region).toBe('Cebu');
+    // A region of several provinces with no city found stays the region; so does a barangay not in the city.
+    expect(official('Xyzzyqwv', 'Central Visayas', 'Lahug')).toEqual({
+      ...parts('Xyzzyqwv', 'Central Visayas', 'Lahug'),
+      district: '',
+    });
+    expect(official('Makati', '', 'Lahug').barangay).toBe('Lahug');
+  });
+
+  it('understands QC and districts: Cubao as Quezon City, Manila’s Sampaloc as a district, not a barangay elsewhere', () => {
+    expect(checkPlace(parts('QC', 'Metro Manila', 'Socorro'))).toEqual([]);
+    expect(checkPlace(parts('Manila', '', 'Sampaloc'))).toEqual([]);
+    expect(checkPlace(parts('Quezon City', '', 'Cubao'))).toEqual([]);
+    expect(officialPlace({ ...parts('Cubao', '', 'Socorro'), district: '' })).toEqual({
+      ...parts('Quezon City', '', 'Socorro'),
+      district: 'Cubao',
+    });
+    expect(officialPlace({ ...parts('Manila', '', 'Sampaloc'), district: '' })).toEqual({
+      ...parts('City of Manila', '', ''),
+      district: 'Sampaloc',
+    });
+    // A district field already filled keeps it: the district stays where it was typed.
+    expect(officialPlace({ ...parts('Manila', '', 'Sampaloc'), district: 'España' }).barangay).toBe(
+      'Sampaloc',
+    );
+    // Sampaloc the district is on the list by itself too, and so is Sampaloc, Quezon.
+    expect(
+      places()
+        .citiesNamed('Sampaloc')
+        .map((city) => city.province.name),
+    ).toEqual(['Quezon', 'Metro Manila']);
+    expect(suggestPlaces('city', 'qc')).toEqual([{ name: 'Quezon City', where: 'Metro Manila' }]);
   });
 
   it("warns of a postal code that is not its city's, from PHLPost's list", () => {

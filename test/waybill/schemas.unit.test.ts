@@ -182,7 +182,7 @@ describe('the minimal raw inputs', () => {
       shipper: {
         street: '12 Rizal Street',
         region: 'Metro Manila',
-        city: 'Makati',
+        city: 'City of Makati',
         district: 'Poblacion',
         barangay: '',
         postal: '1210',
@@ -190,8 +190,12 @@ describe('the minimal raw inputs', () => {
         latitude: undefined,
         longitude: undefined,
       },
-      consignee: expect.objectContaining({ street: '5 Shaw Boulevard', city: 'Pasig', postal: '1600' }),
-      returnTo: expect.objectContaining({ street: '12 Rizal Street', city: 'Makati', country: 'PH' }),
+      consignee: expect.objectContaining({
+        street: '5 Shaw Boulevard',
+        city: 'City of Pasig',
+        postal: '1600',
+      }),
+      returnTo: expect.objectContaining({ street: '12 Rizal Street', city: 'City of Makati', country: 'PH' }),
       merchantName: '',
       package: {
         type: 'BOX',
@@ -1107,7 +1111,7 @@ describe('return party', () => {
       expect(outputAt(op.schema, vary(op.raw(), { returnTo }), 'returnTo')).toMatchObject({
         name: 'Warehouse 3',
         phone: '(032) 123 4567',
-        city: 'Cebu',
+        city: 'City of Cebu',
         country: 'PH',
         postal: '',
       });
@@ -1189,7 +1193,7 @@ describe('return party', () => {
       };
       expect(outputAt(schemas.quote, vary(rawQuote(), { returnTo }), 'returnTo')).toMatchObject({
         street: 'Pier 4',
-        city: 'Cebu',
+        city: 'City of Cebu',
         country: 'PH',
         latitude: 10.3,
         longitude: 123.9,
@@ -1592,7 +1596,7 @@ describe('a party on its own (the address book)', () => {
         email: '',
         street: '12 Rizal Street',
         region: 'Metro Manila',
-        city: 'Makati',
+        city: 'City of Makati',
         district: 'Poblacion',
         barangay: '',
         postal: '1210',
