@@ -105,7 +105,10 @@ export async function measureFindFlood(
         ),
       ),
     );
-    const pages = fake.waitFor('response_url', undefined, { count: FLOOD_FINDS, timeoutMs: 120_000 });
+    const pages = fake.waitForResponseUrlPost((post) => post.path.startsWith('commands/find/'), {
+      count: FLOOD_FINDS,
+      timeoutMs: 120_000,
+    });
     const others = (async () => {
       const times: number[] = [];
       while (flooding || times.length < 5) {
