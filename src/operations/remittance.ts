@@ -192,6 +192,7 @@ export async function codLedger(deps: LedgerDeps): Promise<CodLedger> {
         outstanding: formatCents(due),
         sender: nameOf(record.shipper),
         receiver: nameOf(record.consignee),
+        channelId: booking.channelId,
         bookedDate: zonedDateAndTime(booking.bookedAt, timeZone).date,
         since,
         days,

@@ -271,6 +271,7 @@ describe('COD remittance blocks', () => {
       outstanding: '1500.00',
       sender: hostile,
       receiver: hostile,
+      channelId: 'CDISPATCH',
       bookedDate: '2026-11-01',
       since: '2026-11-02',
       days: 21,

@@ -313,6 +313,22 @@ describeEachBackend(import.meta.filename, 'who sees a booking', (backend) => {
     expect(home).not.toContain(numbers.CRESTRICTED);
   });
 
+  it("the COD owed keeps every booking's money, but names the parties only of those its viewer sees", async () => {
+    const store = await backend.open();
+    const numbers = await bookEverywhere(store);
+    const open = await startTestBot({ store });
+    bots.push(open);
+    for (const channel of ['CDISPATCH', 'CRESTRICTED'] as const)
+      await open.command('/waybill', `status ${numbers[channel]} delivered`, { channel_id: channel });
+    const bot = await listed(store);
+    await bot.command('/waybill', 'cod', { channel_id: 'CDISPATCH' });
+    await bot.idle();
+    const owed = bot.fake.uploadsCompleted().find((u) => u.filename === 'cod-owed.csv');
+    expect(owed?.text).toContain(numbers.CDISPATCH);
+    expect(owed?.text).toContain(numbers.CRESTRICTED);
+    expect(named(owed?.text ?? '')).toEqual(['CDISPATCH']);
+  });
+
   it("the receiver's record counts only the bookings its viewer sees", async () => {
     const store = await backend.open();
     await bookEverywhere(store);

@@ -3,15 +3,17 @@
 import { codLedger, type LedgerDeps, summariseCod } from '../../operations/remittance.js';
 import { outstandingCsv } from '../../waybill/csv/remittance-results.js';
 import type { Core } from '../core.js';
+import { scopeOf } from '../guards/person.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { uploadToUser } from '../kit/files.js';
 import { codAgeingMessage } from './blocks.js';
+import { seenRows } from './seen.js';
 
 /** Answered at once; the ageing, read from every outstanding booking, follows after the ack. */
-const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'logger' | 'waybill'>> = async (
-  deps,
-  { ack, client, command, respond },
-) => {
+const codCommand: CommandAnswer<
+  object,
+  LedgerDeps & Pick<Core, 'access' | 'inFlight' | 'logger' | 'waybill'>
+> = async (deps, { ack, client, command, respond }) => {
   await ack({ response_type: 'ephemeral', text: 'Working out the COD the courier owes\u2026' });
   deps.inFlight.run('cod ageing', async () => {
     try {
@@ -22,7 +24,15 @@ const codCommand: CommandAnswer<object, LedgerDeps & Pick<Core, 'inFlight' | 'lo
       await uploadToUser(client, command.user_id, {
         filename: 'cod-owed.csv',
         title: 'COD owed',
-        content: outstandingCsv(ledger.owed),
+        // Privately to the asker: the parties of the bookings they see.
+        content: outstandingCsv(
+          seenRows(
+            deps.access,
+            await scopeOf(deps.access, client, command.user_id, command.team_id),
+            { kind: 'private' },
+            ledger.owed,
+          ),
+        ),
         comment: message.text,
       });
     } catch (err) {

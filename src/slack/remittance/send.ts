@@ -23,6 +23,7 @@ import {
   reconciledView,
   remittanceCard,
 } from './blocks.js';
+import { seenRows } from './seen.js';
 
 /** Posts a message, and a file in its thread (or, with no thread to post in, to the person). */
 async function postWithFile(
@@ -78,7 +79,10 @@ async function tellReconciledBefore(
 }
 
 /** What reconciling a file from Slack reads and writes: the store, the settings, the clock, the files made. */
-type Reconciling = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now' | 'render'>;
+type Reconciling = Pick<
+  Core,
+  'access' | 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now' | 'render'
+>;
 
 /** After "Reconcile": the whole way from the chosen file to the card, told in the modal. */
 export async function reconcileFile(
@@ -152,17 +156,18 @@ async function reconcileChosen(
     },
   );
   const ledger = await codLedger(deps);
-  await postWithFile(
-    deps,
-    client,
-    where,
-    overdueMessage({ cod: summariseCod(ledger), overdue: ledger.overdue, currency }),
-    {
-      filename: 'cod-overdue.csv',
-      title: 'COD overdue',
-      content: await deps.render.run('outstanding', ledger.overdue),
-    },
+  // Posted in the import's conversation: the parties only of the bookings booked there (the access rule).
+  const overdue = seenRows(
+    deps.access,
+    deps.access.teamScope,
+    { kind: 'conversation', channelId: input.channelId },
+    ledger.overdue,
   );
+  await postWithFile(deps, client, where, overdueMessage({ cod: summariseCod(ledger), overdue, currency }), {
+    filename: 'cod-overdue.csv',
+    title: 'COD overdue',
+    content: await deps.render.run('outstanding', overdue),
+  });
   await showInModal(
     client,
     input.viewId,

@@ -51,6 +51,8 @@ export interface OutstandingBooking {
   outstanding: string;
   sender: string;
   receiver: string;
+  /** The conversation it was booked in: who may see its receiver (the access rule). */
+  channelId: string;
   bookedDate: string;
   /** The day it was delivered (else the day a file first paid on it), never after today, and the days since. */
   since: string;
