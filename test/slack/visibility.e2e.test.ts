@@ -12,6 +12,7 @@ import { ids } from '../../fakes/ids.js';
 import type { FakeCall } from '../../fakes/slack-fake.js';
 import type { Store } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
+import { bookStepInputs } from '../support/booking-flow.js';
 import { startTestBot, type TestBot } from '../support/bot-harness.js';
 
 const TEMPLATE = 'https://courier.example/track/{tn}';
@@ -35,6 +36,16 @@ const ALLOWED = {
 
 let messageTs = 1_765_000_000;
 const nextTs = () => `${++messageTs}.000300`;
+
+/** A link_shared event: `user` posted links to these bookings' tracking pages in `channel`. */
+const shareLinks = (bot: TestBot, channel: string, user: string, numbers: readonly string[]) =>
+  bot.event({
+    type: 'link_shared',
+    channel,
+    user,
+    message_ts: nextTs(),
+    links: numbers.map((n) => ({ domain: 'courier.example', url: TEMPLATE.replace('{tn}', n) })),
+  });
 
 const bots: TestBot[] = [];
 afterEach(async () => {
@@ -72,17 +83,7 @@ async function bookEverywhere(store: Store): Promise<Record<Channel, string>> {
   for (const channel of CHANNELS) {
     const { completion } = await open.step({
       callbackId: ids.stepBook,
-      inputs: {
-        receiver_name: RECEIVERS[channel],
-        receiver_phone: '0917 123 4567',
-        receiver_address: '88 Rizal Ave',
-        receiver_city: 'Cebu City',
-        cod_amount: '1500.00',
-        weight_kg: 1,
-        item_description: 'Scales',
-        channel_id: channel,
-        requested_by: 'UDISPATCH',
-      },
+      inputs: bookStepInputs(channel, RECEIVERS[channel]),
     });
     numbers[channel] = String((completion.body.outputs as { tracking_number: string }).tracking_number);
   }
@@ -135,13 +136,7 @@ async function everySurface(
     text: `where are ${all.join(' ')}?`,
     ts: nextTs(),
   });
-  await bot.event({
-    type: 'link_shared',
-    channel,
-    user,
-    message_ts: nextTs(),
-    links: all.map((n) => ({ domain: 'courier.example', url: TEMPLATE.replace('{tn}', n) })),
-  });
+  await shareLinks(bot, channel, user, all);
   await bot.clickInMessage(ids.recogniseShowAll, all.join(' '), {
     channelId: channel,
     user: { id: user, team_id: team },
@@ -245,13 +240,7 @@ describeEachBackend(import.meta.filename, 'who sees a booking', (backend) => {
       ['UDISPATCH', asked, ['CPRIVATE1']],
     ]);
     // Its link, in a channel where recognition is off: the number and status, never the receiver.
-    await bot.event({
-      type: 'link_shared',
-      channel: 'COTHER',
-      user: 'UDISPATCH',
-      message_ts: nextTs(),
-      links: [{ domain: 'courier.example', url: TEMPLATE.replace('{tn}', numbers.CPRIVATE1) }],
-    });
+    await shareLinks(bot, 'COTHER', 'UDISPATCH', [numbers.CPRIVATE1]);
     const unfurl = await bot.fake.waitFor('chat.unfurl');
     expect(said(unfurl)).toContain(numbers.CPRIVATE1);
     expect(named(said(unfurl))).toEqual([]);
@@ -263,13 +252,7 @@ describeEachBackend(import.meta.filename, 'who sees a booking', (backend) => {
     const bot = await startTestBot({ store, env: { TRACKING_URL_TEMPLATE: TEMPLATE } });
     bots.push(bot);
     bot.fake.respond('users.info', { ok: false, error: 'missing_scope' });
-    await bot.event({
-      type: 'link_shared',
-      channel: 'CDISPATCH',
-      user: 'UDISPATCH',
-      message_ts: nextTs(),
-      links: [{ domain: 'courier.example', url: TEMPLATE.replace('{tn}', numbers.CDISPATCH) }],
-    });
+    await shareLinks(bot, 'CDISPATCH', 'UDISPATCH', [numbers.CDISPATCH]);
     await bot.idle();
     expect(bot.fake.callsTo('chat.unfurl')).toEqual([]);
     expect(bot.logs.filter((line) => line.includes('users:read scope'))).toHaveLength(1);
