@@ -8,6 +8,7 @@ import type {
 import type { ModalView } from '@slack/types';
 import type { Attempt } from '../../store/index.js';
 import type { Core } from '../core.js';
+import { askerOf } from '../guards/booking-access.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { readViewMetadata, viewMetadata } from '../kit/ids.js';
 import type { ButtonClick, Told } from '../kit/listener.js';
@@ -45,7 +46,7 @@ export function resolveButton<F extends { attempt: Attempt; draft: { id: string 
   find: Find<F>,
 ): Middleware<SlackActionMiddlewareArgs<ButtonClick>, Told> {
   return async ({ body, action, client, context: { tell } }) => {
-    const found = await find(action.value ?? '', { client, userId: body.user.id });
+    const found = await find(action.value ?? '', askerOf(client, body));
     if (typeof found === 'string') {
       if (body.view) await client.views.push({ trigger_id: body.trigger_id, view: resolveNotice(found) });
       else await tell({ response_type: 'ephemeral', replace_original: false, text: found });

@@ -4,7 +4,7 @@ import { parcelsOf } from '../../labels/label.js';
 import { PrinterError, sendToPrinter } from '../../labels/printer.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import type { Asker } from '../guards/booking-access.js';
+import { type Asker, askerOf } from '../guards/booking-access.js';
 import { ackNow, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { jobOf, type PrintJob } from './blocks.js';
@@ -57,7 +57,7 @@ export function register(app: App, deps: Core): void {
       // Sending waits on the network for up to LABEL_PRINTER_TIMEOUT_MS: never before the ack.
       deps.inFlight.run('labels', async () => {
         try {
-          const made = await zplOf(deps, job, { client, userId: body.user.id });
+          const made = await zplOf(deps, job, askerOf(client, body));
           if (typeof made === 'string') return void (await say(made));
           await sendToPrinter(printer, made.zpl, deps.bot.labelPrinterTimeoutMs);
           deps.logger.info({ printer: printer.name, labels: made.labels }, 'labels sent to a printer');

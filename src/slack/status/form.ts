@@ -4,7 +4,7 @@ import { checkStatus } from '../../operations/status.js';
 import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
-import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
+import { askerOf, refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
@@ -26,7 +26,7 @@ export function register(app: App, deps: Core): void {
     async ({ action: { value: trackingNumber = '' }, body, client, context }) => {
       const known = await storedBooking(deps, trackingNumber);
       if (!known) return context.openModal(unseenText(trackingNumber, 'update'));
-      const refused = await refusalOnBooking(deps, { client, userId: body.user.id }, 'update', known.record);
+      const refused = await refusalOnBooking(deps, askerOf(client, body), 'update', known.record);
       if (refused) return context.openModal(refused);
       const draft = await deps.store.drafts.create<StatusDraft>({
         kind: DRAFT_KIND,
