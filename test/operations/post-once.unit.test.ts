@@ -1,3 +1,4 @@
+/** The post-once rule: claimed before posting, given back when the post fails, kept when retrying cannot help. */
 import { describe, expect, it } from 'vitest';
 import { type OnceClaim, postOnce } from '../../src/operations/post-once.js';
 
