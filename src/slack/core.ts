@@ -1,7 +1,7 @@
 /**
  * The core every feature is built on (settings, courier, store, logger, clock, work in flight,
  * access, activity, metrics, background jobs), built once at start-up. It knows no feature: each
- * feature works out its own form from the schemas here, and adds its own background work to `jobs`.
+ * feature works out its own form from the schemas here; bot.ts adds the jobs each feature's register returns to `jobs`.
  */
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
