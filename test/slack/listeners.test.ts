@@ -109,6 +109,7 @@ const expectedPermissions: Record<string, string[]> = {
     'view resolve_form',
     'view resolve_update_form',
     'view status_form',
+    'view statuses_form',
     'view update_form',
   ],
   addresses: [

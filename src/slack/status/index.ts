@@ -5,6 +5,8 @@ import type { Core } from '../core.js';
 import type { Feature } from '../feature.js';
 import { statusVerb } from './command.js';
 import * as form from './form.js';
+import * as many from './many.js';
+import { statusesVerb } from './many.js';
 
 export { checkStatus } from '../../operations/status.js';
 export { statusOfBooking, statusVerb } from './command.js';
@@ -13,6 +15,7 @@ export { readStatusWords, usualWords } from './words.js';
 
 function register(app: App, deps: Core): void {
   form.register(app, deps);
+  many.register(app, deps);
 }
 
 export { ids as statusIds } from './ids.js';
@@ -21,5 +24,5 @@ export { ids as statusIds } from './ids.js';
 export const feature: Feature = {
   name: 'status',
   register,
-  verbs: [statusVerb],
+  verbs: [statusVerb, statusesVerb],
 };
