@@ -9,6 +9,7 @@ import { listenFailure } from '../startup.js';
 import type { Core } from './core.js';
 import type { FeatureJobs } from './feature.js';
 import { features } from './features.js';
+import { aroundRequests } from './guards/around-request.js';
 import { refuseNonObjectBodies } from './guards/body-guard.js';
 import { MalformedRequestError, refuseMalformed } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
@@ -74,10 +75,13 @@ export function createBot({
       : httpReceiver(slack, deps, { processBeforeResponse, unhandledRequestTimeoutMs }),
   });
   // Innermost, so that a refused request is counted and timed like any other.
-  refuseMalformed(app);
-  answerUnmatched(app, deps);
-  // Outside answerUnmatched, so that its answers are counted and timed too.
-  instrumentRequests(app, deps);
+  // Around each request, outermost first: timed and counted (the unmatched answers too); answered
+  // when no listener did; refused when malformed, before Bolt reads it.
+  app.processEvent = aroundRequests(app.processEvent.bind(app), [
+    instrumentRequests(deps),
+    answerUnmatched(app.client, deps),
+    refuseMalformed,
+  ]);
   // Before every listener: a database out of reach told plainly, and Slack's re-deliveries. Who may do
   // what each listener states itself (`requires`), so a refusal never reaches the courier.
   app.use(storeFaultGuard(deps));

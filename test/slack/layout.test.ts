@@ -173,7 +173,7 @@ describe('src/slack layout', () => {
 
   it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {
     // Bolt's Receiver interface (`init`) takes the App too.
-    const installers = ['refuseMalformed', 'answerUnmatched', 'instrumentRequests', 'init'];
+    const installers = ['init'];
     const takingApp = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts') && name !== 'bot.ts')
       .flatMap((name) =>
