@@ -6,7 +6,8 @@
  * back when it ends; Assign and Record status (the status modal submitted) from the DM; an unknown outcome's
  * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
  * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
- * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; two replicas on one database (their turns and their claims
+ * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; the courier's last
+ * attempt reminded at once and escalated at the next turn; two replicas on one database (their turns and their claims
  * at once) sending once; a replica gone between its claim and its post (its DM found in
  * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
  * within Block Kit's limits, escaped.
@@ -275,9 +276,39 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       '1 booking still needs attention after a reminder.',
     ]);
     expect(textOf(escalations()[0]?.body.blocks)).toContain(
-      '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · <@UDISPATCH>',
+      '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · *2 attempts left* · <@UDISPATCH>',
     );
     expect(reminderDms(bot)).toHaveLength(1);
+  });
+
+  it("the courier's last attempt failed: reminded at once, even within the batch, and escalated at the next turn", async () => {
+    const { clock, bot } = await failedOnClock({
+      env: { ATTENTION_CHANNEL_ID: 'CESCALATE', COURIER_ATTEMPT_LIMIT: '2' },
+    });
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+    // The first failure reminded a day later, the second (the last) a minute after it was recorded.
+    clock.advance(DAY);
+    await turn(bot);
+    expect(textOf(reminderDms(bot)[0]?.body.blocks)).toContain('*1 attempt left*');
+    await bot.command('/waybill', 'status WB000001 in transit');
+    await bot.command('/waybill', 'status WB000001 failed refused');
+    await bot.idle();
+    clock.advance(MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+    expect(textOf(reminderDms(bot)[1]?.body.blocks)).toContain(
+      '• `WB000001`: a failed attempt 1 min ago, and nothing recorded since · *no attempts left*: the courier returns it to the sender',
+    );
+    expect(escalations()).toEqual([]);
+    clock.advance(MINUTE);
+    await turn(bot);
+    await turn(bot);
+    expect(escalations().map((c) => c.body.text)).toEqual([
+      '1 booking still needs attention after a reminder.',
+    ]);
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('*no attempts left*');
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
   it('an owner who cannot be sent a DM (a bot, gone, another organisation): tried once, then escalated as a reminded item is', async () => {
