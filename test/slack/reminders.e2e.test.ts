@@ -7,7 +7,9 @@
  * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
  * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
  * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; the courier's last
- * attempt reminded at once and escalated at the next turn; two replicas on one database (their turns and their claims
+ * attempt reminded at once and escalated at the next turn; a failed attempt's attempts left, Call receiver (`tel:`),
+ * Reattempt (the update form pre-filled, the courier's Update once, the card changed, back in transit) and
+ * Return to sender (recorded, refused without the permission or outside the booking's conversation); two replicas on one database (their turns and their claims
  * at once) sending once; a replica gone between its claim and its post (its DM found in
  * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
  * within Block Kit's limits, escaped.
@@ -151,6 +153,92 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     );
     await bot.idle();
     clock.advance(3 * DAY);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it("a failed attempt's reminder: the attempts left, Call receiver, Reattempt (the update form pre-filled, the courier's Update once, the card changed) and Return to sender", async () => {
+    const { clock, store, bot } = await failedOnClock();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const channel = String(dm?.body.channel);
+    const messageTs = String((dm?.response?.body as { ts?: string } | undefined)?.ts);
+    const blocks = textOf(dm?.body.blocks);
+    expect(blocks).toContain('and nothing recorded since · *2 attempts left*');
+    expect(blocks).toContain(':telephone_receiver: <tel:+639171234567|Call receiver>');
+    const buttons = JSON.parse(blocks)
+      .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+      .map((e: { action_id?: string; value?: string }) => [e.action_id, e.value]);
+    expect(buttons).toEqual(
+      expect.arrayContaining([
+        [ids.reattemptOpen, 'WB000001'],
+        [ids.reminderReturn, 'WB000001'],
+        [ids.statusOpen, 'WB000001'],
+      ]),
+    );
+    expectWithinSlackLimits(dm?.body);
+
+    // Reattempt: the update form with the record as stored, saying what to correct.
+    const opens = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.reattemptOpen, 'WB000001', { channelId: channel, messageTs });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: opens + 1 });
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    const form = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    expect(form.callback_id).toBe(ids.updateForm);
+    expect(textOf(form.blocks)).toContain('*Reattempt*');
+    const initial = (path: string) => form.blocks.find((b) => b.block_id?.split('#')[0] === path)?.element;
+    expect(initial('consignee.phone').initial_value).toBe('0917 123 4567');
+    expectWithinSlackLimits(form);
+
+    // Sent: the courier's Update once, with the corrected phone; the card shows it, back in transit.
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    const updates = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.body).toMatchObject({ consigneeContact: '0918 765 4321' });
+    const card = await store.bookings.get('WB000001');
+    expect(card?.record).toMatchObject({ consignee: { phone: '0918 765 4321' } });
+    const lastCard = bot.fake
+      .callsTo('chat.update')
+      .filter((c) => c.body.ts === card?.cardTs)
+      .at(-1);
+    expect(textOf(lastCard?.body.blocks)).toContain('0918 765 4321');
+    expect(textOf(lastCard?.body.blocks)).toContain('In transit');
+    expect(await store.statuses.latest('WB000001')).toMatchObject({
+      status: 'in_transit',
+      userId: 'UDISPATCH',
+    });
+    expect(textOf(bot.fake.callsTo('views.update').at(-1)?.body.view)).toContain('Recorded for `WB000001`');
+
+    // Its next failure is another attempt: reminded with one left, and returned from that reminder.
+    await bot.command('/waybill', 'status WB000001 failed not at home');
+    await bot.idle();
+    clock.advance(DAY);
+    await turn(bot);
+    const again = reminderDms(bot)[1];
+    expect(textOf(again?.body.blocks)).toContain('*1 attempt left*');
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', {
+      channelId: String(again?.body.channel),
+      messageTs: String((again?.response?.body as { ts?: string } | undefined)?.ts),
+    });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toContain(
+      'Recorded for `WB000001` (Maria Santos): *Returned to sender*',
+    );
+    await bot.idle();
+    expect(await store.statuses.latest('WB000001')).toMatchObject({
+      status: 'returned',
+      userId: 'UDISPATCH',
+    });
+    const thread = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts === card?.cardTs);
+    expect(thread.map((c) => c.body.text)).toEqual(
+      expect.arrayContaining([
+        ':memo: `WB000001` In transit, recorded by <@UDISPATCH>: Reattempt, with the update sent to the courier',
+      ]),
+    );
+    expect(thread.at(-1)?.body.text).toBe(':memo: `WB000001` Returned to sender, recorded by <@UDISPATCH>');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    clock.advance(DAY);
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
   });
@@ -443,12 +531,15 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       channelId: channel,
       user: 'UEVE',
     });
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', { channelId: channel, user: 'UEVE' });
     await bot.idle();
     const refusals = bot.fake.callsTo('chat.postEphemeral').filter((c) => c.body.user === 'UEVE');
     expect(refusals.map((c) => c.body.text)).toEqual([
       expect.stringContaining('not on the list of people who may update waybills'),
       expect.stringContaining('not on the list of people who may update waybills'),
+      expect.stringContaining('not on the list of people who may update waybills'),
     ]);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('failed_attempt');
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
 
@@ -467,7 +558,12 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(String((await strict.fake.waitFor('response_url', undefined, { count: 2 })).body.text)).toContain(
       'in a conversation where you may update waybills',
     );
+    await strict.clickInMessage(ids.reminderReturn, 'WB000001', { channelId: channel });
+    expect(String((await strict.fake.waitFor('response_url', undefined, { count: 3 })).body.text)).toContain(
+      'in a conversation where you may update waybills',
+    );
     await strict.idle();
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('failed_attempt');
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
   });
