@@ -243,6 +243,26 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(reminderDms(bot)).toHaveLength(2);
   });
 
+  it('a Reattempt sent after the parcel was delivered meanwhile: the courier gets the update, and it stays delivered', async () => {
+    const { clock, store, bot } = await failedOnClock();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const opens = bot.fake.callsTo('views.open').length;
+    await bot.clickInMessage(ids.reattemptOpen, 'WB000001', { channelId: String(dm?.body.channel) });
+    const opened = await bot.fake.waitFor('views.open', undefined, { count: opens + 1 });
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    const form = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    await bot.command('/waybill', 'status WB000001 delivered');
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.statuses.history('WB000001')).map((entry) => entry.status)).toEqual([
+      'failed_attempt',
+      'delivered',
+    ]);
+  });
+
   it("each item carries the call: the receiver, their phone as a tel: link, the COD, the last status's reason and note, escaped", async () => {
     const { clock, bot } = await recordedOnClock('failed not at home gate <locked> & dog');
     clock.advance(DAY);
@@ -587,7 +607,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeDefined();
   });
 
-  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {
+  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign, Reattempt and Record status work from the DM", async () => {
     const { clock, store, bot } = await failedOnClock({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
     clock.advance(DAY);
     await turn(bot);
@@ -600,14 +620,20 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await bot.fake.waitFor('response_url', undefined, { count: 2 })).body.text).toBe(
       "`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).",
     );
-    const before = bot.fake.callsTo('views.open').length;
-    await bot.clickInMessage(ids.statusOpen, 'WB000001', { channelId: channel });
-    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
-    const answer = opened.response?.body as { view: { id: string; hash: string } };
-    const modal = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
-    expect(textOf((await bot.submit(modal, { status: 'delivered' })).body.view)).toContain(
-      'Recorded for `WB000001`',
-    );
+    const openedBy = async (actionId: string) => {
+      const before = bot.fake.callsTo('views.open').length;
+      await bot.clickInMessage(actionId, 'WB000001', { channelId: channel });
+      const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+      const answer = opened.response?.body as { view: { id: string; hash: string } };
+      return { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    };
+    await bot.submit(await openedBy(ids.reattemptOpen), { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('in_transit');
+    expect(
+      textOf((await bot.submit(await openedBy(ids.statusOpen), { status: 'delivered' })).body.view),
+    ).toContain('Recorded for `WB000001`');
     await bot.idle();
     expect(bot.fake.callsTo('chat.postEphemeral').map((c) => c.body.text)).toEqual([]);
     expect((await store.statuses.latest('WB000001'))?.status).toBe('delivered');

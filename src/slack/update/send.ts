@@ -235,13 +235,16 @@ async function runUpdate(
 
 /**
  * After a Reattempt's update reached the courier: the parcel recorded back in transit for its next
- * attempt, by whoever sent it, on the cards and in their threads; what was recorded, in words.
+ * attempt, by whoever sent it, on the cards and in their threads; what was recorded, in words. Not
+ * when a status other than the failed attempt was recorded meanwhile (delivered, returned).
  */
 async function backInTransit(
   deps: Parameters<typeof recordStatus>[0] & Parameters<typeof tellCards>[0],
   client: SlackClient,
   draft: Draft<UpdateDraft>,
-): Promise<string> {
+): Promise<string | undefined> {
+  const latest = await deps.store.statuses.latest(draft.data.trackingNumber);
+  if (latest?.status !== 'failed_attempt') return undefined;
   const { text, recorded } = await recordStatus(deps, client, {
     userId: draft.userId,
     trackingNumber: draft.data.trackingNumber,
