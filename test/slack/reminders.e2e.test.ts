@@ -62,6 +62,19 @@ async function turn(bot: TestBot): Promise<void> {
   await bot.idle();
 }
 
+/** The modal a button of a reminder DM opens for WB000001, as Slack shows it (its id and hash). */
+async function openedFromDm(
+  bot: TestBot,
+  actionId: string,
+  where: { channelId: string; messageTs?: string },
+): Promise<View> {
+  const before = bot.fake.callsTo('views.open').length;
+  await bot.clickInMessage(actionId, 'WB000001', where);
+  const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+  const answer = opened.response?.body as { view: { id: string; hash: string } };
+  return { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+}
+
 /** Booked by UDISPATCH, a failed attempt recorded at fixedNow: due 24 h later (Tuesday 09:00 in Manila). */
 async function failedBooking(bot: TestBot): Promise<void> {
   await bookThroughModal(bot);
@@ -180,11 +193,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expectWithinSlackLimits(dm?.body);
 
     // Reattempt: the update form with the record as stored, saying what to correct.
-    const opens = bot.fake.callsTo('views.open').length;
-    await bot.clickInMessage(ids.reattemptOpen, 'WB000001', { channelId: channel, messageTs });
-    const opened = await bot.fake.waitFor('views.open', undefined, { count: opens + 1 });
-    const answer = opened.response?.body as { view: { id: string; hash: string } };
-    const form = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId: channel, messageTs });
     expect(form.callback_id).toBe(ids.updateForm);
     expect(textOf(form.blocks)).toContain('*Reattempt*');
     const initial = (path: string) => form.blocks.find((b) => b.block_id?.split('#')[0] === path)?.element;
@@ -248,11 +257,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     clock.advance(DAY);
     await turn(bot);
     const [dm] = reminderDms(bot);
-    const opens = bot.fake.callsTo('views.open').length;
-    await bot.clickInMessage(ids.reattemptOpen, 'WB000001', { channelId: String(dm?.body.channel) });
-    const opened = await bot.fake.waitFor('views.open', undefined, { count: opens + 1 });
-    const answer = opened.response?.body as { view: { id: string; hash: string } };
-    const form = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId: String(dm?.body.channel) });
     await bot.command('/waybill', 'status WB000001 delivered');
     await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
     await bot.idle();
@@ -620,13 +625,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await bot.fake.waitFor('response_url', undefined, { count: 2 })).body.text).toBe(
       "`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).",
     );
-    const openedBy = async (actionId: string) => {
-      const before = bot.fake.callsTo('views.open').length;
-      await bot.clickInMessage(actionId, 'WB000001', { channelId: channel });
-      const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
-      const answer = opened.response?.body as { view: { id: string; hash: string } };
-      return { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
-    };
+    const openedBy = (actionId: string) => openedFromDm(bot, actionId, { channelId: channel });
     await bot.submit(await openedBy(ids.reattemptOpen), { 'consignee.phone': '0918 765 4321' });
     await bot.idle();
     expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
