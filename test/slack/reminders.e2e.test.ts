@@ -9,7 +9,8 @@
  * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; the courier's last
  * attempt reminded at once and escalated at the next turn; a failed attempt's attempts left, Call receiver (`tel:`),
  * Reattempt (the update form pre-filled, the courier's Update once, the card changed, back in transit) and
- * Return to sender (recorded, refused without the permission or outside the booking's conversation); two replicas on one database (their turns and their claims
+ * Return to sender (recorded, refused without the permission or outside the booking's conversation), over HTTP and
+ * Socket Mode; two replicas on one database (their turns and their claims
  * at once) sending once; a replica gone between its claim and its post (its DM found in
  * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
  * within Block Kit's limits, escaped.
@@ -84,7 +85,10 @@ async function failedBooking(bot: TestBot): Promise<void> {
 
 describeEachBackend(import.meta.filename, 'reminders of what needs attention', (backend) => {
   /** A bot on a clock the test moves, on this test's store, with WB000001 booked by UDISPATCH and `status` recorded at fixedNow. */
-  async function recordedOnClock(status: string, options: { env?: Record<string, string> } = {}) {
+  async function recordedOnClock(
+    status: string,
+    options: { env?: Record<string, string>; socketMode?: boolean } = {},
+  ) {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, ...options });
@@ -95,7 +99,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   }
 
   /** As recordedOnClock, the status UDISPATCH's failed attempt. */
-  const failedOnClock = (options: { env?: Record<string, string> } = {}) =>
+  const failedOnClock = (options: { env?: Record<string, string>; socketMode?: boolean } = {}) =>
     recordedOnClock('failed not at home', options);
 
   it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
@@ -265,6 +269,29 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.statuses.history('WB000001')).map((entry) => entry.status)).toEqual([
       'failed_attempt',
       'delivered',
+    ]);
+  });
+
+  it('over Socket Mode: Reattempt sends the Update once, Return to sender records the status', async () => {
+    const { clock, store, bot } = await failedOnClock({ socketMode: true });
+    clock.advance(DAY);
+    await turn(bot);
+    const channelId = String(reminderDms(bot)[0]?.body.channel);
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId });
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.bookings.get('WB000001'))?.record).toMatchObject({
+      consignee: { phone: '0918 765 4321' },
+    });
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', { channelId });
+    // The envelope is acknowledged before the click is worked: its answer says when it is done.
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toContain('*Returned to sender*');
+    await bot.idle();
+    expect((await store.statuses.history('WB000001')).map((entry) => entry.status)).toEqual([
+      'failed_attempt',
+      'in_transit',
+      'returned',
     ]);
   });
 
