@@ -81,10 +81,14 @@ function escalationLost(row: ReminderRow, now: Date): boolean {
   );
 }
 
+/** A failed attempt that was the courier's last: its reminder does not wait for the batch, and it escalates once reminded. */
+const lastAttempt = (item: AttentionItem) => item.attemptsLeft === 0;
+
 /**
  * The turn's decisions at `now`. Only the items the rules return now are looked at, so one fixed
  * meanwhile sends nothing. A person's items wait together for quiet hours to end and for
- * `batchEveryMs` after their last DM, then go in one DM.
+ * `batchEveryMs` after their last DM, then go in one DM; a last attempt does not wait for the batch,
+ * and is escalated at the first turn after its reminder.
  */
 export function planReminders(input: {
   items: readonly AttentionItem[];
@@ -105,7 +109,7 @@ export function planReminders(input: {
     if (from) {
       if (!due(from)) continue;
       const last = lastDmAt.get(item.ownerId);
-      if (last && last.getTime() + settings.batchEveryMs > now.getTime()) continue;
+      if (last && last.getTime() + settings.batchEveryMs > now.getTime() && !lastAttempt(item)) continue;
       send.set(item.ownerId, [...(send.get(item.ownerId) ?? []), { item, row }]);
     } else if (
       row?.sentAt &&
@@ -113,7 +117,7 @@ export function planReminders(input: {
       !row.snoozedUntil &&
       settings.channelId &&
       settings.escalateAfterMs > 0 &&
-      due(new Date(row.sentAt.getTime() + settings.escalateAfterMs))
+      due(new Date(row.sentAt.getTime() + (lastAttempt(item) ? 0 : settings.escalateAfterMs)))
     ) {
       escalate.push({ item, row });
     }

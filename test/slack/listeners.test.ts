@@ -97,6 +97,8 @@ const expectedPermissions: Record<string, string[]> = {
   update: [
     'action owner_assign',
     'action owner_take',
+    'action reattempt_open',
+    'action reminder_return',
     'action reminder_snooze',
     'action resolve_open',
     'action resolve_update_open',

@@ -10,7 +10,7 @@ import { statusesVerb } from './many.js';
 
 export { checkStatus } from '../../operations/status.js';
 export { statusOfBooking, statusVerb } from './command.js';
-export { recordStatus, tellCards } from './send.js';
+export { recordAndTell, recordStatus, tellCards } from './send.js';
 export { readStatusWords, usualWords } from './words.js';
 
 function register(app: App, deps: Core): void {
