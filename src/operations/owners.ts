@@ -1,5 +1,6 @@
 /** A booking handed to a new owner: stored once, audited, the Home tab of whoever did it told. */
 import type { OwnerChange, Store } from '../store/index.js';
+import { recordDone } from './audit.js';
 import type { OperationDeps } from './call-once.js';
 
 /**
@@ -13,11 +14,10 @@ export async function handOver(
   const { userId, trackingNumber, ownerId } = input;
   const change = await deps.store.bookings.setOwner(trackingNumber, ownerId);
   if (!change.changed) return change;
-  await deps.store.audit.record({
+  await recordDone(deps.store, {
     userId,
     operation: 'assign',
     trackingNumber,
-    outcome: 'ok',
     detail: `owner ${change.previous} to ${ownerId}`,
   });
   deps.activity.changed(userId);

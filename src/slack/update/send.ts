@@ -1,6 +1,11 @@
 /** Sending an update from its modal: the attempt begun, the update operation run, the card and its thread told, and the outcome shown. */
 import { setTimeout as delay } from 'node:timers/promises';
-import { beginAttempt, type CourierAttempt, updateAttempt } from '../../operations/attempts.js';
+import {
+  beginAttempt,
+  type CourierAttempt,
+  noteSucceeded,
+  updateAttempt,
+} from '../../operations/attempts.js';
 import { type FieldChange, sendUpdate, type UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, BookingRecord, Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
@@ -217,11 +222,9 @@ async function runUpdate(
     changes,
   );
   const note = input.note ? `${input.note} ${posted}` : posted;
-  await deps.store.attempts
-    .finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
-    );
+  await noteSucceeded<UpdateAttemptResult>(deps.store, attempt.key, { changes, note }).catch((err: unknown) =>
+    deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
+  );
   await showInModal(client, viewId, updateDoneView(trackingNumber, changes, note, env, metadata));
 }
 
