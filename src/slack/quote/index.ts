@@ -15,7 +15,6 @@ export { routeLine } from './blocks.js';
 export { quoteDefaults } from './command.js';
 export { quotedInput } from './draft.js';
 export { quoteFormSpec } from './form.js';
-export { priceQuote } from './send.js';
 
 function register(app: App, deps: Core): void {
   for (const listener of [command, shortcut, submit, back, retry, reopen, partyPick])

@@ -1,6 +1,11 @@
 /** Sending an update from its modal: the attempt begun, the update operation run, the card and its thread told, and the outcome shown. */
 import { setTimeout as delay } from 'node:timers/promises';
-import { beginAttempt, type CourierAttempt, updateAttempt } from '../../operations/attempts.js';
+import {
+  beginAttempt,
+  type CourierAttempt,
+  noteSucceeded,
+  updateAttempt,
+} from '../../operations/attempts.js';
 import { type FieldChange, sendUpdate, type UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, BookingRecord, Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
@@ -225,11 +230,9 @@ async function runUpdate(
   );
   const reattempted = draft.data.reattempt ? await backInTransit(deps, client, draft) : undefined;
   const note = [input.note, posted, reattempted].filter(Boolean).join(' ');
-  await deps.store.attempts
-    .finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
-    );
+  await noteSucceeded<UpdateAttemptResult>(deps.store, attempt.key, { changes, note }).catch((err: unknown) =>
+    deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
+  );
   await showInModal(client, viewId, updateDoneView(trackingNumber, changes, note, env, metadata));
 }
 
