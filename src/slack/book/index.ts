@@ -23,7 +23,7 @@ export { openBookingDrafts } from './draft.js';
 export type { BookingDraft } from './form.js';
 export { bookingFormSpec, fieldName, stepFields } from './form.js';
 export { rebookVerb } from './rebook.js';
-export { postCard } from './send.js';
+export { cardPoster } from './send.js';
 
 export function register(app: App, deps: Core): void {
   for (const listener of [

@@ -1,11 +1,16 @@
 /** Sending a booking from its modal: the attempt begun, the booking operation run, its outcome shown and the card posted. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import { beginAttempt, bookingAttempt, type CourierAttempt } from '../../operations/attempts.js';
-import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
+import {
+  type BegunBooking,
+  type BookingAttemptResult,
+  beginBooking,
+  bookOnce,
+  CARD_NOT_POSTED,
+  type PostCard,
+  trackingNumberFor,
+} from '../../operations/book.js';
 import type { Draft, ReceiverCheck } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
-import { toBookingWire } from '../../waybill/wire.js';
-import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { bookingCard, resolveActions } from '../booking/index.js';
 import { notice } from '../kit/blocks.js';
 import { type SendStep, showInModal } from '../kit/modal.js';
@@ -41,62 +46,48 @@ export function viewOfAttempt(
 }
 
 /**
- * Where a card went is worth keeping but not worth failing a booking for: without it, an update is
- * told in the channel instead of in the card's thread.
+ * The booking card's port (operations/book.ts): the card in the booking's conversation (or where
+ * Slack lets it go: the command's response URL, shown only to the booker, a DM), a copy in the
+ * audit channel; `note` says where it went, for the booking's outcome.
  */
-function cardPlaceLost(deps: Pick<BookDeps, 'logger'>, trackingNumber: string) {
-  return (err: unknown) =>
-    deps.logger.warn({ err, trackingNumber }, 'where the booking card went could not be recorded');
-}
-
-export async function postCard(
-  deps: Pick<BookDeps, 'store' | 'logger' | 'bot'>,
+export function cardPoster(
+  deps: Pick<BookDeps, 'logger' | 'bot' | 'waybill'>,
   client: SlackClient,
-  draft: Draft<BookingDraft>,
-  card: ReturnType<typeof bookingCard>,
-): Promise<Delivered | undefined> {
-  const trackingNumber = draft.data.bookedTrackingNumber ?? '';
-  const destination = {
-    channelId: draft.channelId,
-    userId: draft.userId,
-    responseUrl: draft.data.responseUrl,
-  };
-  const delivered = await postToChannel(client, destination, card, deps.logger).catch((err: unknown) => {
-    deps.logger.error({ err, trackingNumber }, 'booking card could not be posted');
-    return undefined;
-  });
-  const notRecorded = cardPlaceLost(deps, trackingNumber);
-  if (delivered && 'ts' in delivered) {
-    await deps.store.bookings
-      .setCard(trackingNumber, { cardChannelId: delivered.channelId, cardTs: delivered.ts })
-      .catch(notRecorded);
-  }
-  const audit = deps.bot.auditChannelId;
-  if (audit && audit !== delivered?.channelId) {
-    const posted = await client.chat.postMessage({ channel: audit, ...card }).catch((err: unknown) => {
-      deps.logger.error(
-        { err, trackingNumber, channel: audit },
-        'booking card could not be posted to the audit channel',
-      );
+  destination: { channelId: string; userId: string; responseUrl?: string },
+  note: (delivered: Delivered) => string | undefined = deliveredNote,
+): PostCard {
+  return async (booked) => {
+    const { env, catalog, currency, timeZone } = deps.waybill;
+    const { trackingNumber } = booked.booking;
+    const card = bookingCard({
+      ...booked,
+      ...(booked.bookedVia ? { via: booked.bookedVia } : {}),
+      catalog,
+      currency,
+      env,
+      timeZone,
+    });
+    const delivered = await postToChannel(client, destination, card, deps.logger).catch((err: unknown) => {
+      deps.logger.error({ err, trackingNumber }, 'booking card could not be posted');
       return undefined;
     });
-    if (posted?.ts)
-      await deps.store.bookings.setCard(trackingNumber, { auditCardTs: posted.ts }).catch(notRecorded);
-  }
-  return delivered;
-}
-
-/** Why a typed tracking number cannot be sent, naming the field; undefined when this draft holds it. */
-async function trackingNumberTaken(
-  deps: Pick<BookDeps, 'store'>,
-  draft: Draft<BookingDraft>,
-  booking: Booking,
-) {
-  const { trackingNumber } = booking;
-  // A generated number was reserved for this draft when it was handed out.
-  if (trackingNumber === draft.data.generatedTrackingNumber) return undefined;
-  if (await deps.store.trackingNumbers.reserve(trackingNumber, draft.id)) return undefined;
-  return `Tracking number: \`${escapeMrkdwn(trackingNumber)}\` is already used by another booking, so nothing was sent. Type another one, or leave it empty for the next free one.`;
+    const audit = deps.bot.auditChannelId;
+    const copy =
+      audit && audit !== delivered?.channelId
+        ? await client.chat.postMessage({ channel: audit, ...card }).catch((err: unknown) => {
+            deps.logger.error(
+              { err, trackingNumber, channel: audit },
+              'booking card could not be posted to the audit channel',
+            );
+            return undefined;
+          })
+        : undefined;
+    return {
+      ...(delivered && 'ts' in delivered ? { channelId: delivered.channelId, ts: delivered.ts } : {}),
+      ...(copy?.ts ? { auditTs: copy.ts } : {}),
+      note: (delivered && note(delivered)) ?? CARD_NOT_POSTED,
+    };
+  };
 }
 
 /**
@@ -119,19 +110,25 @@ export async function startBooking(
   },
 ): Promise<SendStep> {
   const { viewId, draft, booking } = input;
-  const taken = await trackingNumberTaken(deps, draft, booking);
-  if (taken) return { started: false, view: await showStep(deps, draft, 'shipment', [taken]) };
-  const request = toBookingWire(booking, deps.waybill.timeZone);
-  const attempt = bookingAttempt(draft.id, request);
+  const { trackingNumber } = booking;
+  const number = await trackingNumberFor(deps, draft.id, {
+    typed: trackingNumber,
+    held: draft.data.generatedTrackingNumber,
+  });
+  if (typeof number !== 'string') {
+    const taken = `Tracking number: \`${escapeMrkdwn(trackingNumber)}\` is already used by another booking, so nothing was sent. Type another one, or leave it empty for the next free one.`;
+    return { started: false, view: await showStep(deps, draft, 'shipment', [taken]) };
+  }
   const who = { userId: draft.userId, channelId: draft.channelId, viewId };
-  const begun = await beginAttempt<BookingAttemptResult>(deps.store, attempt, who, { again: input.again });
-  if (!begun.started) {
-    return { started: false, view: viewOfAttempt(deps, draft, booking.trackingNumber, begun.attempt) };
+  const order = { holder: draft.id, booking, who, again: input.again, confirmed: { check: input.check } };
+  const begin = await beginBooking(deps, order);
+  if (!begin.started) {
+    return { started: false, view: viewOfAttempt(deps, draft, trackingNumber, begin.attempt) };
   }
   return {
     started: true,
-    view: bookingWorkingView(booking.trackingNumber, deps.waybill.env, bookingMetadata(draft)),
-    work: () => runBooking(deps, client, { viewId, draft, booking, attempt, request, check: input.check }),
+    view: bookingWorkingView(trackingNumber, deps.waybill.env, bookingMetadata(draft)),
+    work: () => runBooking(deps, client, { viewId, draft, begun: begin.begun }),
   };
 }
 
@@ -159,38 +156,30 @@ async function showOrTell(
 
 /**
  * After "Booking…" is on screen: the booking operation (sent once; the booking, its parties, the
- * attempt's outcome and the audit entry recorded with the draft marked booked, in one transaction);
- * then the card is posted and the outcome shown (as a message if the modal was closed).
+ * attempt's outcome and the audit entry recorded with the draft marked booked, in one transaction;
+ * then its card posted); then the outcome shown (as a message if the modal was closed).
  */
 async function runBooking(
   deps: Sending,
   client: SlackClient,
-  input: {
-    viewId: string;
-    draft: Draft<BookingDraft>;
-    booking: Booking;
-    attempt: CourierAttempt;
-    request: BookingRequestWire;
-    check: ReceiverCheck | undefined;
-  },
+  { viewId, draft, begun }: { viewId: string; draft: Draft<BookingDraft>; begun: BegunBooking },
 ): Promise<void> {
-  const { viewId, draft, booking, attempt } = input;
-  const { env, catalog, currency, timeZone } = deps.waybill;
-  const { trackingNumber } = booking;
-  const { key } = attempt;
+  const { env } = deps.waybill;
+  const { trackingNumber } = begun.booking;
+  const { key } = begun.attempt;
   const metadata = bookingMetadata(draft);
-  const sent = await sendBooking(deps, {
-    attempt,
-    request: input.request,
-    booking,
-    userId: draft.userId,
+  const destination = {
     channelId: draft.channelId,
+    userId: draft.userId,
+    responseUrl: draft.data.responseUrl,
+  };
+  const sent = await bookOnce(deps, begun, {
     postedNote: 'The booking card is being posted.',
-    ...(input.check ? { receiver: input.check } : {}),
     alsoRecord: (tx) =>
       tx.drafts.save<BookingDraft>(draft.id, { ...draft.data, bookedTrackingNumber: trackingNumber }),
     waiting: (result) =>
       showInModal(client, viewId, bookingDoneView(trackingNumber, result, recordedLaterNote, env, metadata)),
+    card: cardPoster(deps, client, destination),
   });
   if (sent.state === 'failed' || sent.state === 'unknown') {
     const view = bookingOutcomeView(outcomeOfFailure(sent, key), trackingNumber, env, metadata);
@@ -202,7 +191,7 @@ async function runBooking(
     return;
   }
   const { answer: result } = sent;
-  if (sent.state === 'unrecorded' || !sent.recorded) {
+  if (sent.state === 'unrecorded') {
     const booked = `Booked \`${escapeMrkdwn(trackingNumber)}\`, courier reference \`${escapeMrkdwn(result.trackingRefNo)}\`.`;
     const view = bookingDoneView(trackingNumber, result, `:warning: ${unrecordedNote}`, env, metadata);
     await showOrTell(client, draft, viewId, view, {
@@ -211,23 +200,6 @@ async function runBooking(
     });
     return;
   }
-  const card = bookingCard({
-    booking,
-    trackingRefNo: result.trackingRefNo,
-    bookedBy: draft.userId,
-    bookedAt: sent.at,
-    catalog,
-    currency,
-    env,
-    timeZone,
-    ...(input.check ? { receiver: input.check } : {}),
-  });
-  const delivered = await postCard(deps, client, sent.recorded, card);
-  const postedNote = delivered
-    ? deliveredNote(delivered)
-    : 'Slack did not accept the booking card; the booking is stored.';
-  await deps.store.attempts
-    .finish<BookingAttemptResult>(key, 'succeeded', { trackingRefNo: result.trackingRefNo, postedNote })
-    .catch(cardPlaceLost(deps, trackingNumber));
+  const postedNote = sent.card?.note ?? CARD_NOT_POSTED;
   await showInModal(client, viewId, bookingDoneView(trackingNumber, result, postedNote, env, metadata));
 }
