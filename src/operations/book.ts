@@ -169,6 +169,15 @@ export async function placeCard(
   return placed;
 }
 
+/** Where a booking's card went, as kept (placeCard): to link to it again. */
+export async function cardPlaceOf(
+  store: Pick<Store, 'bookings'>,
+  trackingNumber: string,
+): Promise<{ channelId?: string; ts?: string }> {
+  const stored = await store.bookings.get(trackingNumber);
+  return { channelId: stored?.cardChannelId, ts: stored?.cardTs };
+}
+
 /** Without where a card went, an update is told in the channel instead of in the card's thread. */
 function cardPlaceLost(deps: { logger: Logger }, trackingNumber: string) {
   return (err: unknown) =>

@@ -10,6 +10,7 @@ import {
   type BookingAttemptResult,
   beginBooking,
   bookOnce,
+  cardPlaceOf,
   chargeOf,
   trackingNumberFor,
 } from '../../operations/book.js';
@@ -156,8 +157,7 @@ async function answerEarlier(
     const outcome = attempt.state === 'failed' ? 'refused' : 'unknown';
     return void (await end.complete({ outputs: outputs(outcome, number) }));
   }
-  const stored = await deps.store.bookings.get(number);
-  const link = await cardLink(client, { channelId: stored?.cardChannelId, ts: stored?.cardTs });
+  const link = await cardLink(client, await cardPlaceOf(deps.store, number));
   await end.complete({ outputs: outputs('booked', number, { totalCharge: draft.data.totalCharge, link }) });
 }
 
