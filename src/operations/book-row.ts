@@ -139,7 +139,8 @@ export async function bookRow(
     // Kept with the booking, as the form's are: a file has no box to confirm a call with.
     const who = { userId: run.userId, channelId: run.channelId };
     const begin = await beginBooking(deps, { holder, booking: checked.value, who, again: 'failed' });
-    if (!begin.started) return kept(deps, run, earlierAttempt(run, begin.attempt, result, number));
+    if (begin.state === 'answered')
+      return kept(deps, run, earlierAttempt(run, begin.attempt, result, number));
     begun = true;
     const booked = (reference: string, message = '') => result('booked', number ?? '', message, reference);
     const sent = await bookOnce(deps, begin.begun, {

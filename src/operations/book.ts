@@ -82,6 +82,11 @@ export interface BookingOrder {
   again?: 'failed';
   /** The receiver's record as the person confirmed it (Confirm booking); absent: looked up here. */
   confirmed?: { check?: ReceiverCheck };
+  /**
+   * Given when the booking's number is the holder's to claim here (a form's): `held`, the number
+   * handed out to it before, if any; a typed other one is reserved for it (trackingNumberFor).
+   */
+  number?: { held?: string };
 }
 
 /** A booking begun: its attempt, the body to send and the receiver's record to keep with it. */
@@ -93,27 +98,42 @@ export interface BegunBooking {
   receiver?: ReceiverCheck;
 }
 
+type BeginDeps = Pick<BookingDeps, 'store' | 'waybill' | 'bot'>;
+
+/** What came of beginning a booking, tagged. */
+export type Begin =
+  | { state: 'begun'; begun: BegunBooking }
+  /** An attempt of the same holder, number and body was begun before: its outcome answers. */
+  | { state: 'answered'; attempt: Attempt<BookingAttemptResult> }
+  /** The typed number is another holder's: nothing begun. */
+  | { state: 'number taken' };
+
 /**
- * The receiver's record checked (unless confirmed already) and the attempt begun, unless one of
- * the same holder, number and body was begun before: then that attempt, to answer with.
+ * The number claimed (when `held` says it is the holder's to claim), the receiver's record checked
+ * (unless confirmed already) and the attempt begun.
  */
 export async function beginBooking(
-  deps: Pick<BookingDeps, 'store' | 'waybill' | 'bot'>,
-  order: BookingOrder,
-): Promise<
-  { started: true; begun: BegunBooking } | { started: false; attempt: Attempt<BookingAttemptResult> }
-> {
+  deps: BeginDeps,
+  order: BookingOrder & { number?: undefined },
+): Promise<Exclude<Begin, { state: 'number taken' }>>;
+export async function beginBooking(deps: BeginDeps, order: BookingOrder): Promise<Begin>;
+export async function beginBooking(deps: BeginDeps, order: BookingOrder): Promise<Begin> {
   const { booking, who } = order;
+  if (order.number) {
+    const typed = booking.trackingNumber;
+    const given = await trackingNumberFor(deps, order.holder, { typed, held: order.number.held });
+    if (typeof given !== 'string') return { state: 'number taken' };
+  }
   const request = toBookingWire(booking, deps.waybill.timeZone);
   const attempt = bookingAttempt(order.holder, request);
   const receiver = order.confirmed
     ? order.confirmed.check
     : await receiverCheck(deps.store, deps.bot.receiverRisk, booking.consignee, teamScope(deps.bot.access));
   const started = await beginAttempt<BookingAttemptResult>(deps.store, attempt, who, { again: order.again });
-  if (!started.started) return { started: false, attempt: started.attempt };
+  if (!started.started) return { state: 'answered', attempt: started.attempt };
   const { userId, channelId } = who;
   return {
-    started: true,
+    state: 'begun',
     begun: { attempt, request, booking, who: { userId, channelId }, ...(receiver ? { receiver } : {}) },
   };
 }

@@ -24,10 +24,10 @@ import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { cardPoster } from './card.js';
 import { type BookDeps, bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingDoneView, resolvedNotBookedView } from './outcome-view.js';
-import { cardPoster } from './send.js';
 
 /**
  * The unknown booking a Resolve names, with its draft; or why it cannot be resolved, in words.

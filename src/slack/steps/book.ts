@@ -237,7 +237,7 @@ async function bookStep(
   });
   // An attempt is begun, by this delivery or an earlier one: a failure can no longer be "nothing sent".
   progress.begun = true;
-  if (!begin.started) return answerEarlier(deps, client, draft, begin.attempt, end);
+  if (begin.state === 'answered') return answerEarlier(deps, client, draft, begin.attempt, end);
   const totalCharge = await chargeOf(deps, draft.data.input);
   await sendAndTell(deps, client, { draft, begun: begin.begun, totalCharge }, end);
 }
