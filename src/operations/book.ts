@@ -109,8 +109,8 @@ export type Begin =
   | { state: 'number taken' };
 
 /**
- * The number claimed (when `held` says it is the holder's to claim), the receiver's record checked
- * (unless confirmed already) and the attempt begun.
+ * The number claimed (when `number` says it is the holder's to claim here), the receiver's record
+ * checked (unless confirmed already) and the attempt begun.
  */
 export async function beginBooking(
   deps: BeginDeps,
