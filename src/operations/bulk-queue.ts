@@ -55,11 +55,15 @@ export async function startRun(
 
 /**
  * Whether any run is under way; if so, rows a gone replica held are queued again, and this
- * replica's own claims too when it holds none in hand (`own`): their answer was lost with a connection.
+ * replica's own claims too when `releaseOwn` runs the release it is handed (when it holds no row
+ * in hand: their answer was lost with a connection).
  */
-export async function requeueLeft(store: Pick<Store, 'imports'>, own: () => boolean): Promise<boolean> {
+export async function requeueLeft(
+  store: Pick<Store, 'imports'>,
+  releaseOwn: (release: () => Promise<unknown>) => Promise<unknown>,
+): Promise<boolean> {
   if (!(await store.imports.anyRunning())) return false;
-  if (own()) await store.imports.releaseClaimed();
+  await releaseOwn(() => store.imports.releaseClaimed());
   await store.imports.requeueAbandoned();
   return true;
 }

@@ -95,19 +95,18 @@ export class BulkWorker {
 
   async poll(): Promise<void> {
     if (this.stopping) return;
-    // With no row in hand, a row still claimed here lost its answer with a connection: queued again,
-    // while no loop claims.
-    const own = () => {
-      const idle = this.loops === 0 && !this.releasing;
-      if (idle) this.releasing = true;
-      return idle;
+    // With no row in hand, a row still claimed here lost its answer with a connection: queued
+    // again, while no loop claims.
+    const releaseOwn = async (release: () => Promise<unknown>) => {
+      if (this.loops > 0 || this.releasing) return;
+      this.releasing = true;
+      try {
+        await release();
+      } finally {
+        this.releasing = false;
+      }
     };
-    try {
-      if (!(await requeueLeft(this.deps.store, own))) return;
-    } finally {
-      this.releasing = false;
-    }
-    this.wake();
+    if (await requeueLeft(this.deps.store, releaseOwn)) this.wake();
   }
 
   /**
