@@ -71,16 +71,6 @@ const slackReads = new Set([
 const storeReads = new Set(['ping', 'pool', 'location', 'replica']);
 
 /**
- * Still writing from src/slack while a parallel change moves it: the booking pipeline, its workflow
- * step and bulk files. Remove an entry once its writes are operations'.
- */
-const movingToOperations: Record<string, string> = {
-  'slack/book/': 'moving to operations/book.ts in a parallel change',
-  'slack/steps/book.ts': 'moving to operations/book.ts in a parallel change',
-  'slack/bulk/': 'moving to operations/book.ts in a parallel change',
-};
-
-/**
  * The calls on the store made in `text` that are neither a draft's nor a listed read: `store.<table>`
  * and `tx.<table>` (a transaction's), a table destructured from the store, and the store's own
  * methods (`transaction` among them). Each as `<line>: <table>.<method>` for the failure to name.
@@ -157,11 +147,9 @@ describe('layers under src/', () => {
     expect(importsOf('operations').filter(({ target }) => target.startsWith('slack/'))).toEqual([]);
   });
 
-  /** src/slack's files but those moving to operations, each named under src/. */
+  /** src/slack's files, each named under src/. */
   const slackFiles = () =>
-    sourcesOf('slack')
-      .map(({ file, text }) => ({ file: relative(srcDir, file), text }))
-      .filter(({ file }) => !Object.keys(movingToOperations).some((place) => file.startsWith(place)));
+    sourcesOf('slack').map(({ file, text }) => ({ file: relative(srcDir, file), text }));
 
   it('src/slack writes only drafts: every other store call is a listed read, the rest are operations', () => {
     const files = slackFiles();

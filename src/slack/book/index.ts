@@ -21,11 +21,11 @@ import * as retry from './retry.js';
 import * as senderProfile from './sender-profile.js';
 import * as shortcut from './shortcut.js';
 
+export { cardPoster } from './card.js';
 export { openBookingDrafts } from './draft.js';
 export type { BookingDraft } from './form.js';
 export { bookingFormSpec, fieldName, stepFields } from './form.js';
 export { rebookVerb } from './rebook.js';
-export { postCard } from './send.js';
 
 function register(app: App, deps: Core): void {
   for (const listener of [
