@@ -4,11 +4,13 @@
  * barangay and city on the list. In memory: the store takes no part, so one figure holds for SQLite
  * and PostgreSQL alike.
  */
+
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { externalSelect, plainText } from '../fakes/slack-requests.js';
 import { placeOptions } from '../src/slack/places/options.js';
-import { places } from '../src/waybill/places.js';
+import { PlaceIndex, places, placesPath, suggestPlaces } from '../src/waybill/places.js';
 import { type Summary, summarize, type TargetCheck } from './lib.js';
 
 /** Issue 30's target: the type-ahead within 30 ms p99 over every barangay. */
@@ -52,14 +54,28 @@ function heapAfterCollection(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * The heap a list of its own holds with every level's index built: the bot's is read already when
+ * the acks' phases have picked their forms' places.
+ */
+function heldByAList(): number {
+  const before = heapAfterCollection();
+  const index = new PlaceIndex(JSON.parse(readFileSync(placesPath, 'utf8')));
+  for (const level of ['province', 'city', 'barangay'] as const) suggestPlaces(level, 'san', {}, 100, index);
+  index.barangaysNamed('Lahug');
+  const held = heapAfterCollection() - before;
+  // Still in use until here, so the collection above could not take it.
+  if (index.cities.length === 0) throw new Error('the place list is empty');
+  return Math.round((held / 1048576) * 10) / 10;
+}
+
 export function benchPlaces(): PlacesReport {
   const ask = (path: string, typed: string, state: ReturnType<typeof stateOf> | undefined) =>
     placeOptions(path, typed, state, 'refuse');
-  const before = heapAfterCollection();
   const firstMs = ['consignee.region', 'consignee.city', 'consignee.barangay'].map((path) =>
     Math.round(time(() => ask(path, 'san', undefined))),
   );
-  const heapMB = Math.round(((heapAfterCollection() - before) / 1048576) * 10) / 10;
+  const heapMB = heldByAList();
   const cities = places().cities;
   const barangays = cities.flatMap((city) => city.barangays);
   const narrowed: number[] = [];
