@@ -14,12 +14,12 @@ import {
   reminderId,
   remindOnce,
 } from '../../operations/reminders.js';
-import { attentionNow } from '../attention/index.js';
+import { attentionNow, callsFor, viewerOf } from '../attention/index.js';
 import type { Core } from '../core.js';
+import { personOf } from '../guards/person.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { slackErrorCode } from '../runtime/slack-errors.js';
 import { escalationMessage, ITEMS_SHOWN, reminderMessage } from './blocks.js';
-import { callsFor } from './calls.js';
 
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
 export const REMINDER_EVENT = 'attention_reminder';
@@ -73,7 +73,8 @@ function slackPort(deps: Reminding, client: SlackClient, ownerId: string): Remin
     post: async (channel, batch, items) => {
       const [first] = items as [AttentionItem];
       // Only the items the DM lists with their details are read.
-      const calls = await callsFor(deps, client, ownerId, items.slice(0, ITEMS_SHOWN));
+      const viewer = await viewerOf(deps, await personOf(deps.access, client, ownerId));
+      const calls = await callsFor(deps, viewer, items.slice(0, ITEMS_SHOWN));
       const message = await client.chat.postMessage({
         channel,
         ...reminderMessage(items, deps.now(), calls),
