@@ -473,6 +473,35 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
+  it('a DM redrawn once its item is settled: the status recorded, by whom, without buttons; once', async () => {
+    const { clock, bot } = await failedOnClock();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const channel = String(dm?.body.channel);
+    const ts = String((dm?.response?.body as { ts?: string } | undefined)?.ts);
+    const redrawn = () =>
+      bot.fake.callsTo('chat.update').filter((c) => c.body.channel === channel && c.body.ts === ts);
+    await turn(bot);
+    expect(redrawn()).toEqual([]);
+
+    await bot.command('/waybill', 'status WB000001 delivered', { user_id: 'UANA' });
+    await bot.idle();
+    await turn(bot);
+    expect(redrawn()).toHaveLength(1);
+    const [update] = redrawn();
+    expect(update?.body.text).toBe('Settled: nothing here needs your attention now.');
+    const blocks = textOf(update?.body.blocks);
+    expect(blocks).toContain('~`WB000001`~ settled: *Delivered*');
+    expect(blocks).toContain('recorded by <@UANA>');
+    expect(blocks).not.toContain('action_id');
+    expectWithinSlackLimits(update?.body);
+
+    clock.advance(HOUR);
+    await turn(bot);
+    expect(redrawn()).toHaveLength(1);
+  });
+
   it('handed over from its reminder: the new owner is reminded, and the escalation counts from that reminder and names them', async () => {
     const { clock, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
     clock.advance(DAY);
@@ -490,6 +519,11 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
     expect(bot.fake.callsTo('conversations.open').at(-1)?.body.users).toBe('UANA');
+    // UDISPATCH's DM says it is settled: whose it is now, no buttons.
+    const redrawn = bot.fake.callsTo('chat.update').filter((c) => c.body.channel === dm?.body.channel);
+    expect(redrawn).toHaveLength(1);
+    expect(textOf(redrawn[0]?.body.blocks)).toContain('~`WB000001`~ settled: handed to <@UANA>');
+    expect(textOf(redrawn[0]?.body.blocks)).not.toContain('action_id');
     // 24 h after UDISPATCH's reminder: UANA was reminded an hour ago, nothing is escalated.
     clock.advance(HOUR);
     await turn(bot);
