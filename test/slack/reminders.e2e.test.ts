@@ -352,7 +352,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(again?.body.blocks)).not.toContain(ids.statusOpen);
   });
 
-  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form", async () => {
+  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form; once resolved, the DM says so", async () => {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, timeoutMs: 500 });
@@ -369,6 +369,18 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await bot.clickInMessage(ids.resolveOpen, resolve.value, { channelId: String(dm?.body.channel) });
     const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
     expect((opened.body.view as View).callback_id).toBe(ids.resolveForm);
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    await bot.submit(
+      { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash },
+      {
+        verdict: 'booked',
+      },
+    );
+    await bot.idle();
+    await turn(bot);
+    const [redrawn] = bot.fake.callsTo('chat.update').filter((c) => c.body.channel === dm?.body.channel);
+    expect(textOf(redrawn?.body.blocks)).toContain('~`WB000001`~ settled: resolved: it went through');
+    expect(textOf(redrawn?.body.blocks)).not.toContain(ids.resolveOpen);
   });
 
   it('fixed before it falls due: nothing is sent', async () => {
