@@ -534,7 +534,9 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     // UDISPATCH's DM says it is settled: whose it is now, no buttons.
     const redrawn = bot.fake.callsTo('chat.update').filter((c) => c.body.channel === dm?.body.channel);
     expect(redrawn).toHaveLength(1);
-    expect(textOf(redrawn[0]?.body.blocks)).toContain('~`WB000001`~ settled: handed to <@UANA>');
+    expect(textOf(redrawn[0]?.body.blocks)).toContain(
+      '~`WB000001`~ settled: handed to <@UANA> by <@UDISPATCH>',
+    );
     expect(textOf(redrawn[0]?.body.blocks)).not.toContain('action_id');
     // 24 h after UDISPATCH's reminder: UANA was reminded an hour ago, nothing is escalated.
     clock.advance(HOUR);

@@ -72,8 +72,11 @@ async function settlement(
   // Only what the owner may see of it: a booking of a conversation they do not see is just settled.
   if (!booking || deps.access.sight(scope, { kind: 'private' }, booking) === 'nothing')
     return { trackingNumber, how: 'settled' };
-  if (booking.ownerId && booking.ownerId !== row.ownerId)
-    return { trackingNumber, how: `handed to <@${booking.ownerId}>` };
+  if (booking.ownerId && booking.ownerId !== row.ownerId) {
+    const [handed] = await deps.store.audit.list({ trackingNumber, operation: 'assign', limit: 1 });
+    const by = handed ? ` by <@${handed.userId}>` : '';
+    return { trackingNumber, how: `handed to <@${booking.ownerId}>${by}` };
+  }
   const status = await deps.store.statuses.latest(trackingNumber);
   if (row.rule === 'cod' && status?.status === 'delivered') return { trackingNumber, how: 'COD remitted' };
   return { trackingNumber, how: status ? statusLine(status, deps.waybill.timeZone) : 'settled' };
