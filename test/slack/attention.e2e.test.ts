@@ -11,7 +11,7 @@
 import { expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import type { AttentionItem } from '../../src/operations/attention.js';
-import { attentionBlocks } from '../../src/slack/attention/blocks.js';
+import { attentionBlocks, HOME_SHOWN } from '../../src/slack/attention/blocks.js';
 import { snoozeValue } from '../../src/slack/attention/item.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
@@ -241,11 +241,8 @@ it('500 items at once: the list within Block Kit’s limits, yours first, the re
     since: new Date(fixedNow.getTime() - i * HOUR),
     dueAt: fixedNow,
   }));
-  const blocks = attentionBlocks(items, 'UDISPATCH', now, {
-    calls: new Map(),
-    remittance: true,
-    timeZone: 'Asia/Manila',
-  });
+  const viewer = { calls: new Map(), remittance: true, timeZone: 'Asia/Manila' };
+  const blocks = attentionBlocks(items, 'UDISPATCH', now, viewer);
   expectWithinSlackLimits({ blocks });
   expect(blocks.length).toBeLessThanOrEqual(50);
   const text = textOf(blocks);
@@ -254,4 +251,9 @@ it('500 items at once: the list within Block Kit’s limits, yours first, the re
   expect(text).toContain('…and 142 more');
   expect(text).toContain("*The team's (333)*");
   expect(text).toContain('…and 308 more');
+  // The Home tab's share of its 100 blocks.
+  const home = attentionBlocks(items, 'UDISPATCH', now, viewer, { shown: HOME_SHOWN });
+  expectWithinSlackLimits({ blocks: home });
+  expect(home.length).toBeLessThanOrEqual(17);
+  expect(textOf(home)).toContain('…and 159 more');
 });

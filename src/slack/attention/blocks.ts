@@ -17,6 +17,9 @@ export interface Shown {
 /** The command's: 2 × (1 + 10 × 2 + 1) + 1 = 45 blocks at most, within a message's 50. */
 export const SHOWN: Shown = { acted: 10, lines: 15 };
 
+/** The Home tab's, less: at most 17 blocks of its 100, the tab has its own lists below. */
+export const HOME_SHOWN: Shown = { acted: 3, lines: 5 };
+
 function listed(
   items: readonly AttentionItem[],
   now: Date,

@@ -6,11 +6,8 @@ import { reminderId } from '../../operations/reminders.js';
 import type { Core } from '../core.js';
 import { personOf } from '../guards/person.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
-import { actedOn, attentionBlocks, attentionText, SHOWN, type Shown } from './blocks.js';
+import { actedOn, attentionBlocks, attentionText, HOME_SHOWN, SHOWN, type Shown } from './blocks.js';
 import { callsFor, type Viewer, viewerOf } from './calls.js';
-
-/** The Home tab shows less of each section than the command: the tab has its own lists below. */
-const HOME_SHOWN: Shown = { acted: 3, lines: 5 };
 
 type Listing = Pick<Core, 'access' | 'bot' | 'now' | 'store' | 'waybill'>;
 
