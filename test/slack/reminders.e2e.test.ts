@@ -485,8 +485,12 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
-  it('a DM redrawn once its item is settled: the status recorded, by whom, without buttons; once', async () => {
-    const { clock, bot } = await failedOnClock();
+  it('a DM redrawn once an item is settled: the status recorded, by whom, without buttons, the other item as it was; once', async () => {
+    const { clock, store, bot } = await failedOnClock();
+    const first = (await store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
+    await store.bookings.insert({ ...first, trackingNumber: 'WB000002', record: { ...first.record } });
+    await bot.command('/waybill', 'status WB000002 failed refused');
+    await bot.idle();
     clock.advance(DAY);
     await turn(bot);
     const [dm] = reminderDms(bot);
@@ -502,16 +506,31 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await turn(bot);
     expect(redrawn()).toHaveLength(1);
     const [update] = redrawn();
-    expect(update?.body.text).toBe('Settled: nothing here needs your attention now.');
-    const blocks = textOf(update?.body.blocks);
-    expect(blocks).toContain('~`WB000001`~ settled: *Delivered*');
-    expect(blocks).toContain('recorded by <@UANA>');
-    expect(blocks).not.toContain('action_id');
+    expect(update?.body.text).toBe('1 booking here still needs your attention.');
+    const [settled, open] = JSON.parse(textOf(update?.body.blocks))
+      .slice(1)
+      .filter((b: { type: string }) => b.type === 'section')
+      .map((b: { text: { text: string } }) => b.text.text);
+    expect(settled).toContain('~`WB000001`~ settled: *Delivered*');
+    expect(settled).toContain('recorded by <@UANA>');
+    expect(open).toContain('• `WB000002`: a failed attempt 24 h ago');
+    expect(open).toContain('Maria Santos · <tel:+639171234567|0917 123 4567>');
+    // Buttons for WB000002 only.
+    expect(textOf(update?.body.blocks)).toContain(`"value":"WB000002"`);
+    expect(textOf(update?.body.blocks)).not.toContain(`"value":"WB000001"`);
     expectWithinSlackLimits(update?.body);
 
     clock.advance(HOUR);
     await turn(bot);
     expect(redrawn()).toHaveLength(1);
+
+    // The other settled too: the DM says nothing there needs you now.
+    await bot.command('/waybill', 'status WB000002 returned');
+    await bot.idle();
+    await turn(bot);
+    expect(redrawn()).toHaveLength(2);
+    expect(redrawn()[1]?.body.text).toBe('Settled: nothing here needs your attention now.');
+    expect(textOf(redrawn()[1]?.body.blocks)).not.toContain('action_id');
   });
 
   it('handed over from its reminder: the new owner is reminded, and the escalation counts from that reminder and names them', async () => {
