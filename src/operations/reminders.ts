@@ -173,6 +173,28 @@ export interface PostedIn {
   ts: string;
 }
 
+/** A reminder DM to redraw: where it is, whose it is, and every item it reminded (their rows). */
+export interface SettledDm extends PostedIn {
+  ownerId: string;
+  rows: ReminderRow[];
+}
+
+/**
+ * The DMs with an item settled since they were sent (no longer among `open` as their owner's: a
+ * status recorded, a reassignment, a resolve, a remittance), each settled item marked once across replicas, so each DM
+ * is redrawn once per item settled.
+ */
+export async function settledDms(
+  store: Pick<Store, 'reminders'>,
+  open: readonly { rule: string; key: string; ownerId: string }[],
+): Promise<SettledDm[]> {
+  const dms = new Map<string, PostedIn & { ownerId: string }>();
+  for (const { dmChannel, dmTs, ownerId } of await store.reminders.settle(open)) {
+    if (dmChannel && dmTs) dms.set(`${dmChannel} ${dmTs}`, { channel: dmChannel, ts: dmTs, ownerId });
+  }
+  return Promise.all([...dms.values()].map(async (dm) => ({ ...dm, rows: await store.reminders.ofDm(dm) })));
+}
+
 /** How a reminder goes out (Slack): the port. */
 export interface ReminderPort {
   /** The DM's conversation with `ownerId`. */

@@ -686,6 +686,14 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 27,
+    name: 'reminder DMs redrawn once their item is settled',
+    async up(db, kind) {
+      // Set by the replica that redraws the DM: each settled item's line is redrawn once.
+      await db.schema.alterTable('attention_reminders').addColumn('settled_at', epochMs(kind)).execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -1,6 +1,6 @@
 // Reminders of what needs attention: each item's row claimed by one replica before its DM, sent once, snoozed, escalated once.
 import { randomUUID } from 'node:crypto';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import { type Context, present, type Scope } from './context.js';
 import { leaseGone } from './leases.js';
 import type { Db, Tables } from './schema.js';
@@ -37,7 +37,44 @@ async function lastDmAt(db: Db, ownerIds: readonly string[]): Promise<Map<string
   return new Map(rows.flat().map((row) => [row.owner_id, new Date(Number(row.at))]));
 }
 
+type Read = Selectable<Tables['attention_reminders']> & { claim_gone: unknown; escalation_gone: unknown };
+
+function rowOf(row: Read): ReminderRow {
+  const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts, settled_at } = row;
+  const { escalation_by, escalation_batch } = row;
+  return {
+    rule: row.rule,
+    key: row.key,
+    ownerId: row.owner_id,
+    since: new Date(Number(row.since)),
+    version: Number(row.version),
+    claimGone: Boolean(Number(row.claim_gone)),
+    escalationGone: Boolean(Number(row.escalation_gone)),
+    claimedAt: new Date(Number(row.claimed_at)),
+    batch: row.batch,
+    ...present({
+      claimedBy: claimed_by,
+      sentAt: date(sent_at),
+      dmChannel: dm_channel,
+      dmTs: dm_ts,
+      snoozedUntil: date(snoozed_until),
+      settledAt: date(settled_at),
+      escalatedAt: date(escalated_at),
+      escalationBy: escalation_by,
+      escalationBatch: escalation_batch,
+    }),
+  };
+}
+
 export function reminders({ db, atomically, lock }: Scope, context: Context): Reminders {
+  /** The rows with whether their claimers are gone. */
+  const rows = () =>
+    db
+      .selectFrom('attention_reminders')
+      .selectAll()
+      .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
+      .select(leaseGone('attention_reminders.escalation_by', context.now()).as('escalation_gone'));
+
   return {
     async of(items) {
       const wanted = new Set(items.map((item) => `${item.rule} ${item.key}`));
@@ -45,40 +82,11 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
       // The chunks at once: on PostgreSQL each on its own pooled connection.
       const chunked = await Promise.all(
         chunks([...new Set(items.map((item) => item.key))]).map((keys) =>
-          db
-            .selectFrom('attention_reminders')
-            .selectAll()
-            .select(leaseGone('attention_reminders.claimed_by', context.now()).as('claim_gone'))
-            .select(leaseGone('attention_reminders.escalation_by', context.now()).as('escalation_gone'))
-            .where('key', 'in', keys)
-            .execute(),
+          rows().where('key', 'in', keys).execute(),
         ),
       );
       for (const row of chunked.flat()) {
-        if (!wanted.has(`${row.rule} ${row.key}`)) continue;
-        const { sent_at, snoozed_until, escalated_at, claimed_by, dm_channel, dm_ts } = row;
-        const { escalation_by, escalation_batch } = row;
-        found.push({
-          rule: row.rule,
-          key: row.key,
-          ownerId: row.owner_id,
-          since: new Date(Number(row.since)),
-          version: Number(row.version),
-          claimGone: Boolean(Number(row.claim_gone)),
-          escalationGone: Boolean(Number(row.escalation_gone)),
-          claimedAt: new Date(Number(row.claimed_at)),
-          batch: row.batch,
-          ...present({
-            claimedBy: claimed_by,
-            sentAt: date(sent_at),
-            dmChannel: dm_channel,
-            dmTs: dm_ts,
-            snoozedUntil: date(snoozed_until),
-            escalatedAt: date(escalated_at),
-            escalationBy: escalation_by,
-            escalationBatch: escalation_batch,
-          }),
-        });
+        if (wanted.has(`${row.rule} ${row.key}`)) found.push(rowOf(row));
       }
       return found;
     },
@@ -116,6 +124,7 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
               dm_channel: null,
               dm_ts: null,
               snoozed_until: null,
+              settled_at: null,
               // A new episode (the rule counts from a later moment), or a new owner, may be escalated again.
               escalated_at: sql<
                 number | null
@@ -160,6 +169,38 @@ export function reminders({ db, atomically, lock }: Scope, context: Context): Re
         .where('batch', '=', batch)
         .where('claimed_by', '=', context.replicaId)
         .execute();
+    },
+
+    async settle(open) {
+      const keep = new Set(open.map((item) => `${item.rule} ${item.key} ${item.ownerId}`));
+      const sent = await rows()
+        .where('dm_ts', 'is not', null)
+        .where('sent_at', 'is not', null)
+        .where('settled_at', 'is', null)
+        .execute();
+      const settled: ReminderRow[] = [];
+      for (const row of sent.filter((row) => !keep.has(`${row.rule} ${row.key} ${row.owner_id}`))) {
+        // One replica marks it: that one redraws the DM.
+        const marked = await db
+          .updateTable('attention_reminders')
+          .set((eb) => ({ settled_at: context.now(), version: eb('version', '+', 1) }))
+          .where(ofItem(row))
+          .where('version', '=', row.version)
+          .where('settled_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(marked.numUpdatedRows) === 1) settled.push(rowOf(row));
+      }
+      return settled;
+    },
+
+    async ofDm({ channel, ts }) {
+      const found = await rows()
+        .where('dm_channel', '=', channel)
+        .where('dm_ts', '=', ts)
+        .orderBy('since')
+        .orderBy('key')
+        .execute();
+      return found.map(rowOf);
     },
 
     async snooze(item, until) {

@@ -277,6 +277,7 @@ export interface AttentionRemindersTable {
   escalated_at: number | null;
   escalation_by: string | null;
   escalation_batch: string | null;
+  settled_at: number | null;
 }
 
 export interface StoreMigrationsTable {

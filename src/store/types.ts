@@ -713,6 +713,8 @@ export interface ReminderRow {
   dmChannel?: string;
   dmTs?: string;
   snoozedUntil?: Date;
+  /** When its DM was redrawn saying the item is settled (no longer needs attention). */
+  settledAt?: Date;
   /** When the escalation was claimed; posted once `escalationBy` is gone. */
   escalatedAt?: Date;
   /** The replica posting the escalation now. */
@@ -755,6 +757,13 @@ export interface Reminders {
   ): Promise<void>;
   /** The batch's DM could not be posted: its claim given back, so a later turn tries again. */
   release(batch: string): Promise<void>;
+  /**
+   * The rows whose DM was sent and whose item is no longer among `open` (or is another owner's now),
+   * not yet settled: marked settled now, each by one replica, which redraws their DM.
+   */
+  settle(open: readonly { rule: string; key: string; ownerId: string }[]): Promise<ReminderRow[]>;
+  /** Every row whose reminder is this DM. */
+  ofDm(dm: { channel: string; ts: string }): Promise<ReminderRow[]>;
   /** Until when the item's reminder waits; false when it was never sent. */
   snooze(item: { rule: string; key: string }, until: Date): Promise<boolean>;
   /**

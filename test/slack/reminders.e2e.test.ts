@@ -23,10 +23,11 @@ import { expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
 import type { FakeCall } from '../../fakes/slack-fake.js';
 import type { AttentionItem } from '../../src/operations/attention.js';
+import type { ItemCall } from '../../src/slack/attention/calls.js';
 import { attentionNow } from '../../src/slack/attention/index.js';
+import { snoozeValue } from '../../src/slack/attention/item.js';
 import { ownerBlockId } from '../../src/slack/booking/booking-card.js';
-import { escalationMessage, reminderMessage, snoozeValue } from '../../src/slack/reminders/blocks.js';
-import type { ItemCall } from '../../src/slack/reminders/calls.js';
+import { escalationMessage, reminderMessage } from '../../src/slack/reminders/blocks.js';
 import { ESCALATION_EVENT, REMINDER_EVENT } from '../../src/slack/reminders/send.js';
 import type { BookingRecord } from '../../src/store/index.js';
 import { STATUS_NOTE_MAX } from '../../src/waybill/statuses.js';
@@ -351,7 +352,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(again?.body.blocks)).not.toContain(ids.statusOpen);
   });
 
-  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form", async () => {
+  it("an unknown outcome: its caller's DM has Resolve, which opens the Resolve form; once resolved, the DM says so", async () => {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, timeoutMs: 500 });
@@ -368,6 +369,18 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await bot.clickInMessage(ids.resolveOpen, resolve.value, { channelId: String(dm?.body.channel) });
     const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
     expect((opened.body.view as View).callback_id).toBe(ids.resolveForm);
+    const answer = opened.response?.body as { view: { id: string; hash: string } };
+    await bot.submit(
+      { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash },
+      {
+        verdict: 'booked',
+      },
+    );
+    await bot.idle();
+    await turn(bot);
+    const [redrawn] = bot.fake.callsTo('chat.update').filter((c) => c.body.channel === dm?.body.channel);
+    expect(textOf(redrawn?.body.blocks)).toContain('~`WB000001`~ settled: resolved: it went through');
+    expect(textOf(redrawn?.body.blocks)).not.toContain(ids.resolveOpen);
   });
 
   it('fixed before it falls due: nothing is sent', async () => {
@@ -472,6 +485,54 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
+  it('a DM redrawn once an item is settled: the status recorded, by whom, without buttons, the other item as it was; once', async () => {
+    const { clock, store, bot } = await failedOnClock();
+    const first = (await store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
+    await store.bookings.insert({ ...first, trackingNumber: 'WB000002', record: { ...first.record } });
+    await bot.command('/waybill', 'status WB000002 failed refused');
+    await bot.idle();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const channel = String(dm?.body.channel);
+    const ts = String((dm?.response?.body as { ts?: string } | undefined)?.ts);
+    const redrawn = () =>
+      bot.fake.callsTo('chat.update').filter((c) => c.body.channel === channel && c.body.ts === ts);
+    await turn(bot);
+    expect(redrawn()).toEqual([]);
+
+    await bot.command('/waybill', 'status WB000001 delivered', { user_id: 'UANA' });
+    await bot.idle();
+    await turn(bot);
+    expect(redrawn()).toHaveLength(1);
+    const [update] = redrawn();
+    expect(update?.body.text).toBe('1 booking here still needs your attention.');
+    const [settled, open] = JSON.parse(textOf(update?.body.blocks))
+      .slice(1)
+      .filter((b: { type: string }) => b.type === 'section')
+      .map((b: { text: { text: string } }) => b.text.text);
+    expect(settled).toContain('~`WB000001`~ settled: *Delivered*');
+    expect(settled).toContain('recorded by <@UANA>');
+    expect(open).toContain('• `WB000002`: a failed attempt 24 h ago');
+    expect(open).toContain('Maria Santos · <tel:+639171234567|0917 123 4567>');
+    // Buttons for WB000002 only.
+    expect(textOf(update?.body.blocks)).toContain(`"value":"WB000002"`);
+    expect(textOf(update?.body.blocks)).not.toContain(`"value":"WB000001"`);
+    expectWithinSlackLimits(update?.body);
+
+    clock.advance(HOUR);
+    await turn(bot);
+    expect(redrawn()).toHaveLength(1);
+
+    // The other settled too: the DM says nothing there needs you now.
+    await bot.command('/waybill', 'status WB000002 returned');
+    await bot.idle();
+    await turn(bot);
+    expect(redrawn()).toHaveLength(2);
+    expect(redrawn()[1]?.body.text).toBe('Settled: nothing here needs your attention now.');
+    expect(textOf(redrawn()[1]?.body.blocks)).not.toContain('action_id');
+  });
+
   it('handed over from its reminder: the new owner is reminded, and the escalation counts from that reminder and names them', async () => {
     const { clock, bot } = await failedOnClock({ env: { ATTENTION_CHANNEL_ID: 'CESCALATE' } });
     clock.advance(DAY);
@@ -489,6 +550,13 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
     expect(bot.fake.callsTo('conversations.open').at(-1)?.body.users).toBe('UANA');
+    // UDISPATCH's DM says it is settled: whose it is now, no buttons.
+    const redrawn = bot.fake.callsTo('chat.update').filter((c) => c.body.channel === dm?.body.channel);
+    expect(redrawn).toHaveLength(1);
+    expect(textOf(redrawn[0]?.body.blocks)).toContain(
+      '~`WB000001`~ settled: handed to <@UANA> by <@UDISPATCH>',
+    );
+    expect(textOf(redrawn[0]?.body.blocks)).not.toContain('action_id');
     // 24 h after UDISPATCH's reminder: UANA was reminded an hour ago, nothing is escalated.
     clock.advance(HOUR);
     await turn(bot);

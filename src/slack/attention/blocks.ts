@@ -1,68 +1,78 @@
 /** What needs attention, in words: each rule a plain sentence with its age; the list for /waybill attention and the Home tab. */
 import type { KnownBlock } from '@slack/types';
 import { ATTENTION_RULES, type AttentionItem } from '../../operations/attention.js';
-import { context, header, plural, section } from '../kit/blocks.js';
-import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { reminderId } from '../../operations/reminders.js';
+import { context, header, section } from '../kit/blocks.js';
+import type { ViewerCalls } from './calls.js';
+import { itemBlocks, itemLine } from './item.js';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** "40 min", "3 h", "6 days": how long ago, roughly, as a dispatcher says it. */
-export function age(ms: number): string {
-  if (ms < HOUR) return `${Math.max(1, Math.floor(ms / MINUTE))} min`;
-  if (ms < 2 * DAY) return `${Math.floor(ms / HOUR)} h`;
-  return `${Math.floor(ms / DAY)} days`;
+/** How much of each section (yours, the team's) is shown: items with their call and buttons, then plain lines. */
+export interface Shown {
+  /** Items with their call and buttons: two blocks each. */
+  acted: number;
+  /** Lines after those, in one section far below Slack's 3,000 characters. */
+  lines: number;
 }
 
-/** One item: what it is, why it needs attention (a plain sentence) and since when. */
-export function itemLine(item: AttentionItem, now: Date, withOwner: boolean): string {
-  const ago = age(now.getTime() - item.since.getTime());
-  const what = item.trackingNumber ? `\`${escapeMrkdwn(item.trackingNumber)}\`` : 'A booking';
-  const why: Record<AttentionItem['rule'], string> = {
-    unknown: `the courier call's outcome is still unknown, ${ago} after it was made: Resolve it`,
-    failed: `a failed attempt ${ago} ago, and nothing recorded since`,
-    pickup: `no pickup recorded, ${ago} after its pickup time`,
-    stale: `picked up or in transit ${ago} ago, and not delivered`,
-    cod: `COD delivered ${ago} ago, and not remitted`,
-  };
-  return `• ${what}: ${why[item.rule]}${attemptsLeftText(item)}${withOwner ? ` · <@${item.ownerId}>` : ''}`;
+/** The command's: 2 × (1 + 10 × 2 + 1) + 1 = 45 blocks at most, within a message's 50. */
+export const SHOWN: Shown = { acted: 10, lines: 15 };
+
+/** The Home tab's, less: at most 17 blocks of its 100, the tab has its own lists below. */
+export const HOME_SHOWN: Shown = { acted: 3, lines: 5 };
+
+function listed(
+  items: readonly AttentionItem[],
+  now: Date,
+  viewer: ViewerCalls,
+  mine: boolean,
+  { acted, lines }: Shown,
+  reminded: ReadonlySet<string>,
+): KnownBlock[] {
+  const rest = items.slice(acted, acted + lines).map((item) => itemLine(item, now, !mine));
+  const more = items.length - Math.min(items.length, acted + lines);
+  const tail = [...rest, ...(more > 0 ? [`…and ${more} more`] : [])];
+  return [
+    // Only an item's owner may snooze it, once it was reminded.
+    ...items
+      .slice(0, acted)
+      .flatMap((item) =>
+        itemBlocks(item, now, viewer, { withOwner: !mine, snooze: mine && reminded.has(reminderId(item)) }),
+      ),
+    ...(tail.length > 0 ? [section(tail.join('\n'))] : []),
+  ];
 }
 
-/** A failed attempt's attempts to come, as the courier counts them; nothing for other items. */
-function attemptsLeftText({ attemptsLeft }: AttentionItem): string {
-  if (attemptsLeft === undefined) return '';
-  return attemptsLeft > 0
-    ? ` · *${plural(attemptsLeft, 'attempt')} left*`
-    : ' · *no attempts left*: the courier returns it to the sender';
-}
-
-/** The lines one section lists at most: a section's text stays far below Slack's 3,000 characters. */
-export const LINES_SHOWN = 15;
-
-function listed(items: readonly AttentionItem[], now: Date, withOwner: boolean, shown: number): string {
-  const lines = items.slice(0, shown).map((item) => itemLine(item, now, withOwner));
-  const more = items.length - Math.min(items.length, shown);
-  return [...lines, ...(more > 0 ? [`…and ${more} more`] : [])].join('\n');
-}
-
-/** Yours first, then the team's (with their owners): the blocks of the list. */
+/**
+ * Yours first, then the team's (with their owners): the blocks of the list, the first items of each
+ * with what the call needs where `viewer` may see the booking, and their buttons; Snooze on those of
+ * `reminded` (their ids) that are the viewer's.
+ */
 export function attentionBlocks(
   items: readonly AttentionItem[],
   userId: string,
   now: Date,
-  shown = LINES_SHOWN,
+  viewer: ViewerCalls,
+  { shown = SHOWN, reminded = new Set<string>() }: { shown?: Shown; reminded?: ReadonlySet<string> } = {},
 ): KnownBlock[] {
   const mine = items.filter((item) => item.ownerId === userId);
   const others = items.filter((item) => item.ownerId !== userId);
   if (items.length === 0) return [header('Needs attention'), context('Nothing needs attention.')];
+  const part = (title: string, list: readonly AttentionItem[], own: boolean): KnownBlock[] =>
+    list.length
+      ? [section(`*${title} (${list.length})*`), ...listed(list, now, viewer, own, shown, reminded)]
+      : [section(`*${title} (0)*\nNothing.`)];
   return [
     header(`Needs attention (${items.length})`),
-    section(`*Yours (${mine.length})*\n${mine.length ? listed(mine, now, false, shown) : 'Nothing.'}`),
-    section(
-      `*The team's (${others.length})*\n${others.length ? listed(others, now, true, shown) : 'Nothing.'}`,
-    ),
+    ...part('Yours', mine, true),
+    ...part("The team's", others, false),
   ];
+}
+
+/** The items whose call the list reads: the first of each section. */
+export function actedOn(items: readonly AttentionItem[], userId: string, { acted }: Shown = SHOWN) {
+  const mine = items.filter((item) => item.ownerId === userId);
+  const others = items.filter((item) => item.ownerId !== userId);
+  return [...mine.slice(0, acted), ...others.slice(0, acted)];
 }
 
 /** The message text of the list, for notifications and screen readers. */

@@ -68,7 +68,7 @@ export async function homeFor(deps: HomeSources, client: SlackClient, userId: st
       deps.store.audit.list({ userId, operation: 'quote', limit: HOME_QUOTES * 4 }),
       deps.access.allows(person, 'bulk', undefined, unchosen),
       deps.access.allows(person, 'remittance', undefined, unchosen),
-      attentionHomeBlocks(deps, userId, scope),
+      attentionHomeBlocks(deps, person),
     ]);
   const [statuses, owed] = await Promise.all([
     deps.store.statuses.latestOf(bookings.map((booking) => booking.trackingNumber)),

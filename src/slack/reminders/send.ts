@@ -14,12 +14,13 @@ import {
   reminderId,
   remindOnce,
 } from '../../operations/reminders.js';
-import { attentionNow } from '../attention/index.js';
+import { attentionNow, callsFor, viewerOf } from '../attention/index.js';
 import type { Core } from '../core.js';
+import { personOf } from '../guards/person.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { slackErrorCode } from '../runtime/slack-errors.js';
 import { escalationMessage, ITEMS_SHOWN, reminderMessage } from './blocks.js';
-import { callsFor } from './calls.js';
+import { redrawSettled } from './settled.js';
 
 /** The DM's metadata names its claim, so a replica taking over finds whether it went out. */
 export const REMINDER_EVENT = 'attention_reminder';
@@ -34,8 +35,11 @@ type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger' | 'ac
 
 /** One turn: every DM and escalation due now. */
 export async function remindersTurn(deps: Reminding, client: SlackClient): Promise<void> {
+  const open = await attentionNow(deps);
+  // A DM whose item was settled since (no longer open) says so.
+  await redrawSettled(deps, client, open);
   // An unknown call made by nobody named (a workflow's) has no one to remind.
-  const items = (await attentionNow(deps)).filter((item) => item.ownerId);
+  const items = open.filter((item) => item.ownerId);
   if (items.length === 0) return;
   // Both at once: on PostgreSQL each on its own pooled connection.
   const [reminded, lastDmAt] = await Promise.all([
@@ -73,7 +77,8 @@ function slackPort(deps: Reminding, client: SlackClient, ownerId: string): Remin
     post: async (channel, batch, items) => {
       const [first] = items as [AttentionItem];
       // Only the items the DM lists with their details are read.
-      const calls = await callsFor(deps, client, ownerId, items.slice(0, ITEMS_SHOWN));
+      const viewer = await viewerOf(deps, await personOf(deps.access, client, ownerId));
+      const calls = await callsFor(deps, viewer, items.slice(0, ITEMS_SHOWN));
       const message = await client.chat.postMessage({
         channel,
         ...reminderMessage(items, deps.now(), calls),

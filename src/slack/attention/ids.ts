@@ -1,6 +1,6 @@
-/** The ids of reminders: the action ids Slack sends back to route a click in a reminder DM. */
+/** The ids of attention items' own buttons: Slack sends them back from a reminder DM, `/waybill attention` or the Home tab. */
 export const ids = {
-  /** A reminder's Snooze menu (1 hour, tomorrow 9:00, 3 days). */
+  /** An item's Snooze menu (1 hour, tomorrow 9:00, 3 days). */
   reminderSnooze: 'reminder_snooze',
   /** A failed attempt's Return to sender: the parcel recorded returned, in one click. */
   reminderReturn: 'reminder_return',

@@ -1,4 +1,4 @@
-/** A failed attempt's Return to sender, from its reminder: the parcel recorded returned in one click, as Record status would. */
+/** A failed attempt's Return to sender, from its reminder or the list: the parcel recorded returned in one click, as Record status would. */
 import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';

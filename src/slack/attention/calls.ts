@@ -1,10 +1,9 @@
-/** What calling about each reminded item needs (receiver, phone, COD, last status), read for the DM's owner only where the access rule lets them see it. */
+/** What calling about each item needs (receiver, phone, COD, last status), read for its viewer only where the access rule lets them see it. */
+import type { Person, Scope } from '../../operations/access.js';
 import type { AttentionItem } from '../../operations/attention.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { type BookingLine, bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
-import { personOf } from '../guards/person.js';
-import type { SlackClient } from '../runtime/delivery.js';
 
 /** One item's call: who to ring, on what number, for how much, and what was last recorded. */
 export type ItemCall = Pick<BookingLine, 'receiver' | 'cod' | 'status'> & {
@@ -13,29 +12,37 @@ export type ItemCall = Pick<BookingLine, 'receiver' | 'cod' | 'status'> & {
   country: string;
 };
 
-/** What the owner's DM may carry: each item's call by tracking number, and whether they may import a remittance. */
-export interface OwnerCalls {
+/** What a viewer's list or DM may carry: each item's call by tracking number, and whether they may import a remittance. */
+export interface ViewerCalls {
   calls: ReadonlyMap<string, ItemCall>;
   remittance: boolean;
   /** WAYBILL_TIMEZONE: the last status's date fallback. */
   timeZone: string;
 }
 
-/**
- * The calls of `items` as `ownerId` may see them: a DM is private to them, so a booking their scope
- * sees is shown whole, one it does not is left at its number.
- */
-export async function callsFor(
-  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
-  client: SlackClient,
-  ownerId: string,
-  items: readonly AttentionItem[],
-): Promise<OwnerCalls> {
-  const person = await personOf(deps.access, client, ownerId);
+/** Who looks at items: the bookings they see (the access rule) and whether they may import a remittance. */
+export interface Viewer {
+  scope: Scope;
+  remittance: boolean;
+}
+
+export async function viewerOf(deps: Pick<Core, 'access'>, person: Person): Promise<Viewer> {
   const [scope, remittance] = await Promise.all([
     deps.access.scope(person),
     deps.access.allows(person, 'remittance', undefined, { channelChosenLater: true }),
   ]);
+  return { scope, remittance: remittance.ok };
+}
+
+/**
+ * The calls of `items` as `viewer` may see them, privately (a DM, an ephemeral list, the Home tab): a
+ * booking their scope sees is shown whole, one it does not is left at its number.
+ */
+export async function callsFor(
+  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
+  { scope, remittance }: Viewer,
+  items: readonly AttentionItem[],
+): Promise<ViewerCalls> {
   // An unknown outcome's booking may not be stored yet, and Resolve is its call: none is read.
   const numbers = items.flatMap((item) =>
     item.rule !== 'unknown' && item.trackingNumber ? [item.trackingNumber] : [],
@@ -55,5 +62,5 @@ export async function callsFor(
       country: stringOf(fieldOf(consignee, 'country')),
     });
   }
-  return { calls, remittance: remittance.ok, timeZone: deps.waybill.timeZone };
+  return { calls, remittance, timeZone: deps.waybill.timeZone };
 }

@@ -6,8 +6,8 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { askerOf, refusalOnBooking } from '../guards/booking-access.js';
 import { ackNow, type Told, tellClicker } from '../kit/listener.js';
-import { notSnoozedText, notYoursText, readSnoozeValue, snoozedText } from './blocks.js';
 import { ids } from './ids.js';
+import { notSnoozedText, notYoursText, readSnoozeValue, snoozedText } from './item.js';
 
 /** The booking an item is about, and who owns the item: the booking's owner, or an unknown outcome's caller. */
 async function itemOf(deps: Pick<Core, 'store'>, item: { rule: string; key: string }) {
