@@ -1,6 +1,6 @@
 /**
- * The layers hold: src/operations knows no Slack (only src/waybill and src/store), src/waybill and
- * src/store know neither, and the bookkeeping is the operations' alone; no circle of imports among
+ * The layers hold: src/operations knows no Slack (only src/waybill, src/store and src/sms), src/waybill,
+ * src/store and src/sms know neither, and the bookkeeping is the operations' alone; no circle of imports among
  * the layers, the Slack features, or the files of slack/kit, guards and runtime.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -39,11 +39,11 @@ const bookkeeping =
   /\b(?:settleUnknown|storeOutcome|transaction)\(|\.(?:bookings\s*\.\s*(?:insert|updateRecord)|parties\s*\.\s*save|statuses\s*\.\s*record|remittances\s*\.\s*record|imports\s*\.\s*(?:setRow|finishRow))\(/;
 
 describe('layers under src/', () => {
-  it('src/operations imports only src/waybill, src/store, itself, pino and node built-ins', () => {
+  it('src/operations imports only src/waybill, src/store, src/sms, itself, pino and node built-ins', () => {
     const imports = importsOf('operations');
     expect(imports.length).toBeGreaterThan(0);
     const allowed = (target: string) =>
-      /^(waybill|store|operations)\//.test(target) ||
+      /^(waybill|store|sms|operations)\//.test(target) ||
       target === 'package:pino' ||
       target.startsWith('package:node:');
     expect(imports.filter(({ target }) => !allowed(target))).toEqual([]);
@@ -63,7 +63,7 @@ describe('layers under src/', () => {
     expect(sourcesOf('operations').filter(({ text }) => bookkeeping.test(text)).length).toBeGreaterThan(3);
   });
 
-  it.each(['waybill', 'store'])('src/%s imports neither src/operations nor src/slack', (folder) => {
+  it.each(['waybill', 'store', 'sms'])('src/%s imports neither src/operations nor src/slack', (folder) => {
     const imports = importsOf(folder);
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter(({ target }) => /^(operations|slack)\//.test(target))).toEqual([]);
