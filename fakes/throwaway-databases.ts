@@ -21,7 +21,11 @@ export async function withClient<T>(url: string, run: (client: pg.Client) => Pro
 }
 
 export interface ThrowawayOptions {
-  /** Start of each database's name (a random suffix follows). Default `waybill_test`. */
+  /**
+   * Start of each database's name (a random suffix follows). Default: the test run's own prefix
+   * (WAYBILL_TEST_DATABASES, set by test/support/postgres-template.ts, whose teardown drops them
+   * all, whatever failed), else `waybill_test`.
+   */
   prefix?: string;
   /** Commit without waiting for the disk (`synchronous_commit = off`): quicker tests. Default true; the bench measures with false. */
   fastCommits?: boolean;
@@ -32,7 +36,7 @@ export interface ThrowawayOptions {
  * needed), each created empty and all dropped, connections and all, by `dropAll`.
  */
 export function throwawayDatabases(adminUrl: () => string, options: ThrowawayOptions = {}) {
-  const { prefix = 'waybill_test', fastCommits = true } = options;
+  const { prefix = process.env.WAYBILL_TEST_DATABASES ?? 'waybill_test', fastCommits = true } = options;
   const created: string[] = [];
   return {
     /** An empty database, or a copy of `template` (a database nobody is connected to). */

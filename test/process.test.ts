@@ -4,7 +4,7 @@
  * start (SQLite), start-up errors (PostgreSQL unreachable included)
  */
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,14 +33,18 @@ afterEach(async () => {
 });
 
 /** The bot in HTTP mode against a fake Slack, once it says it is ready (its port is in that line). */
-async function startServing() {
+async function startServing(env: Record<string, string> = {}, dotEnv?: string) {
   fake = await startFakeSlack();
-  const bot = spawnBot({
-    ...secrets,
-    SLACK_API_URL: fake.apiUrl,
-    PORT: '0',
-    DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
-  });
+  const bot = spawnBot(
+    {
+      ...secrets,
+      SLACK_API_URL: fake.apiUrl,
+      PORT: '0',
+      DATABASE_PATH: join(mkdtempSync(join(tmpdir(), 'waybill-proc-')), 'bot.sqlite'),
+      ...env,
+    },
+    dotEnv === undefined ? {} : { dotEnv },
+  );
   const ready = JSON.parse(await bot.lineMatching((line) => line.includes('Waybill bot ready')));
   return { bot, slack: fake, ready: ready as { port: number; msg: string } };
 }
@@ -211,22 +215,16 @@ describe('npm start', () => {
     expect(bot.lines.filter((line) => line.includes('db-SECRET-pw'))).toEqual([]);
   });
 
-  it("never reads the checkout's .env: a filled-in one leaves the test's settings alone", async ({
-    onTestFinished,
-  }) => {
-    // A developer's own .env is left as it is (the test then runs with it); else one with values
-    // that would each change what starts: Socket Mode, the live courier, a database nobody serves.
-    if (!existsSync('.env')) {
-      writeFileSync(
-        '.env',
-        'SLACK_APP_TOKEN=xapp-1-BOGUS\nWAYBILL_ENV=live\nDATABASE_URL=postgres://bogus@127.0.0.1:1/none\nLOG_LEVEL=silent\n',
-      );
-      onTestFinished(() => rmSync('.env', { force: true }));
-    }
-    const { bot, ready } = await startServing();
+  it('reads a .env in its working directory, and what the environment sets wins over it', async () => {
+    fake = await startFakeSlack();
+    // Each value would change what starts: the live courier with no address for it, Socket Mode.
+    const dotEnv = 'WAYBILL_ENV=live\nSLACK_APP_TOKEN=xapp-1-BOGUS\n';
+    const live = spawnBot({ ...secrets, SLACK_API_URL: fake.apiUrl, PORT: '0' }, { dotEnv });
+    expect(await live.exited).toBe(1);
+    expect(live.lines.at(-1)).toContain('WAYBILL_ENV=live');
+    const { bot, ready } = await startServing({ WAYBILL_ENV: 'sandbox', SLACK_APP_TOKEN: '' }, dotEnv);
     expect(JSON.parse(bot.lines[0] ?? '{}').msg).toContain('SANDBOX');
     expect(ready).toMatchObject({ mode: 'http' });
-    expect(bot.lines.find((line) => line.includes('"msg":"store open"'))).toContain('bot.sqlite');
     bot.proc.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
   });

@@ -1,7 +1,7 @@
 /** The real entry points (what `npm start` and `npm run sandbox` run) as child processes: their output lines, their exit, their readiness; and ports for them. */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,7 +80,8 @@ export function watchProcess(proc: ChildProcess): BotProcess {
 
 /**
  * An entry point as `npm run build` bundles it (test/support/bundles.ts), with only this environment
- * (and PATH, HOME), in an empty working directory, on this Node or the `node` given. On this Node it
+ * (and PATH, HOME), in an empty working directory (holding only `dotEnv` as `.env`, when given), on
+ * this Node or the `node` given. On this Node it
  * reads the run's compile cache, so it does not compile what it loads again.
  */
 export function spawnBundle(
@@ -89,13 +90,16 @@ export function spawnBundle(
   {
     node = process.execPath,
     args = [],
+    dotEnv,
     ...ids
   }: Pick<SpawnOptions, 'uid' | 'gid'> & {
     node?: string;
     args?: readonly string[];
+    dotEnv?: string;
   } = {},
 ): BotProcess {
   const cwd = emptyWorkingDirectory();
+  if (dotEnv !== undefined) writeFileSync(join(cwd, '.env'), dotEnv);
   const proc = spawn(node, [join(inject('bundles'), `${name}.js`), ...args], {
     cwd,
     env: {

@@ -4,6 +4,7 @@
  * none was at that time; never a day's digest on the next day. `/waybill digest` shows today's
  * to whoever asks.
  */
+import { postOnce, scheduledDay } from '../../operations/post-once.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { uploadFile } from '../kit/files.js';
@@ -35,15 +36,11 @@ export async function digestTick(deps: Digesting, client: SlackClient): Promise<
   if (!settings) return undefined;
   const { date, time } = localNow(deps);
   if (time < settings.time) return undefined;
-  if (!(await deps.store.digests.claim(date))) return undefined;
   const late = lateNote(time, settings.time);
-  try {
-    await postDigest(deps, client, { channelId: settings.channelId, date, late });
-  } catch (err) {
-    // Not posted: the day is given back, so the next look (here or on another replica) tries again.
-    await deps.store.digests.release(date).catch(() => undefined);
-    throw err;
-  }
+  const posted = await postOnce(scheduledDay(deps.store, 'digest', date), () =>
+    postDigest(deps, client, { channelId: settings.channelId, date, late }),
+  );
+  if (posted.state !== 'posted') return undefined;
   deps.logger.info({ day: date, late: Boolean(late) }, 'daily digest posted');
   return date;
 }

@@ -3,6 +3,8 @@
  * whichever replica claims the week first in the database; late (saying so) by the first replica up
  * that day if none was at that time.
  */
+
+import { postOnce, scheduledDay } from '../../operations/post-once.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { lateNote, localNow } from '../digest/index.js';
@@ -30,31 +32,27 @@ export async function reportTick(deps: Reporting, client: SlackClient): Promise<
   const { date, time } = localNow(deps);
   if (new Date(`${date}T12:00:00Z`).getUTCDay() !== settings.weekday || time < settings.time)
     return undefined;
-  if (!(await deps.store.weeklyReports.claim(date))) return undefined;
   const late = lateNote(time, settings.time);
-  try {
+  const posted = await postOnce(scheduledDay(deps.store, 'weekly report', date), async () => {
     const [from, to] = weekBefore(date, deps);
     const data = await reportData(deps, from, to);
     const message = reportMessage(data, { currency: deps.waybill.currency, ...(late ? { late } : {}) });
-    const posted = await client.chat.postMessage({ channel: settings.channelId, ...message });
+    const sent = await client.chat.postMessage({ channel: settings.channelId, ...message });
     // The report is out: a file that fails is told in the log, never a reason to post it again.
     await reportFiles(deps, data, 'Weekly report')
       .then(async (files) => {
         for (const file of files) {
           await uploadFile(client, settings.channelId, {
             ...file,
-            ...(posted.ts ? { threadTs: posted.ts } : {}),
+            ...(sent.ts ? { threadTs: sent.ts } : {}),
           });
         }
       })
       .catch((err: unknown) =>
         deps.logger.warn({ err, day: date }, "the weekly report's files could not be shared"),
       );
-  } catch (err) {
-    // Not posted: the week is given back, so the next look (here or on another replica) tries again.
-    await deps.store.weeklyReports.release(date).catch(() => undefined);
-    throw err;
-  }
+  });
+  if (posted.state !== 'posted') return undefined;
   deps.logger.info({ day: date, late: Boolean(late) }, 'weekly report posted');
   return date;
 }
