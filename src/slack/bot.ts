@@ -32,6 +32,7 @@ import { boltLogger } from './runtime/bolt-logger.js';
 import { waitOutRateLimits } from './runtime/rate-limits.js';
 import { slackErrorCode } from './runtime/slack-errors.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
+import * as sms from './sms/index.js';
 import * as status from './status/index.js';
 import * as steps from './steps/index.js';
 import * as update from './update/index.js';
@@ -114,6 +115,7 @@ export function createBot({
     labels,
     digest,
     report,
+    sms,
     steps,
     waybillCommand,
     modalClosed,

@@ -23,6 +23,10 @@ export interface SmsGateway {
   send(number: string, message: string): Promise<SendOutcome>;
 }
 
+/** Semaphore's public API, and the calls a minute it takes. */
+export const SEMAPHORE_URL = 'https://api.semaphore.co/';
+export const SEMAPHORE_PER_MINUTE = 120;
+
 /** The default: sends nothing, so the bot runs with no SMS account; the thread shows what would have been texted. */
 export const logGateway: SmsGateway = {
   name: 'log',

@@ -6,10 +6,7 @@
  * have been taken, so it is `unknown` and never sent again by the bot.
  */
 import { Agent, errors, request } from 'undici';
-import type { SendOutcome, SmsGateway } from './gateway.js';
-
-export const SEMAPHORE_URL = 'https://api.semaphore.co/';
-export const SEMAPHORE_PER_MINUTE = 120;
+import { SEMAPHORE_PER_MINUTE, type SendOutcome, type SmsGateway } from './gateway.js';
 
 export interface SemaphoreSettings {
   apiKey: string;

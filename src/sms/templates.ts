@@ -109,11 +109,16 @@ export function deliveryDay(at: Date, language: SmsLanguage, timeZone: string): 
 
 /** Checked, compiled templates. */
 export class SmsTemplates {
-  private constructor(private readonly compiled: Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>) {}
+  // Private, so two loads of the same templates compare equal (settings are compared in tests).
+  readonly #compiled: Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>;
+
+  private constructor(compiled: Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>) {
+    this.#compiled = compiled;
+  }
 
   /** The text of `event` in `language` with `values`. */
   render(language: SmsLanguage, event: SmsEvent, values: SmsValues): string {
-    return String(this.compiled[language][event].format({ ...values }));
+    return String(this.#compiled[language][event].format({ ...values }));
   }
 
   /**
@@ -127,7 +132,12 @@ export class SmsTemplates {
       compiled[language] = {} as Record<SmsEvent, IntlMessageFormat>;
       for (const event of SMS_EVENTS) {
         const source = given[language]?.[event] ?? DEFAULT_TEMPLATES[language][event];
-        compiled[language][event] = checked(source, language, event, `${setting}: ${language}.${event}`);
+        compiled[language][event] = checked(
+          source,
+          language,
+          event,
+          `${setting} template ${language}.${event}`,
+        );
       }
     }
     return new SmsTemplates(compiled);
@@ -145,24 +155,24 @@ function readTemplatesFile(file: string, setting: string): TemplatesFile {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new TemplateError(`${setting}: ${file} could not be read as JSON (${reason})`);
+    throw new TemplateError(`${setting} ${file} could not be read as JSON (${reason})`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new TemplateError(`${setting}: ${file} must hold an object of languages (en, fil)`);
+    throw new TemplateError(`${setting} ${file} must hold an object of languages (en, fil)`);
   for (const [language, events] of Object.entries(parsed)) {
     if (!isSmsLanguage(language))
-      throw new TemplateError(`${setting}: "${language}" is not a language (one of en, fil)`);
+      throw new TemplateError(`${setting} has "${language}", not a language (one of en, fil)`);
     if (typeof events !== 'object' || events === null || Array.isArray(events))
       throw new TemplateError(
-        `${setting}: ${language} must be an object of events (${SMS_EVENTS.join(', ')})`,
+        `${setting} template ${language} must be an object of events (${SMS_EVENTS.join(', ')})`,
       );
     for (const [event, text] of Object.entries(events)) {
       if (!(SMS_EVENTS as readonly string[]).includes(event))
         throw new TemplateError(
-          `${setting}: ${language}.${event} is not an event (one of ${SMS_EVENTS.join(', ')})`,
+          `${setting} template ${language}.${event} is not an event (one of ${SMS_EVENTS.join(', ')})`,
         );
       if (typeof text !== 'string' || text.trim() === '')
-        throw new TemplateError(`${setting}: ${language}.${event} must be the template's text`);
+        throw new TemplateError(`${setting} template ${language}.${event} must be the template's text`);
     }
   }
   return parsed as TemplatesFile;

@@ -683,7 +683,7 @@ export const MIGRATIONS: readonly Migration[] = [
         .addColumn('tracking_number', 'text', (c) => c.notNull())
         .addColumn('event', 'text', (c) => c.notNull())
         .addColumn('occurrence', 'integer', (c) => c.notNull())
-        .addColumn('language', 'text', (c) => c.notNull())
+        .addColumn('language', 'text')
         .addColumn('reason', 'text')
         .addColumn('attempt', 'integer')
         .addColumn('phone_key', 'text')

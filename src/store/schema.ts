@@ -287,7 +287,7 @@ export interface SmsOutboxTable {
   tracking_number: string;
   event: string;
   occurrence: number;
-  language: string;
+  language: string | null;
   reason: string | null;
   attempt: number | null;
   phone_key: string | null;

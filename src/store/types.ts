@@ -826,7 +826,8 @@ export type SmsNote = 'held' | 'waiting' | 'done';
 
 /** An SMS in the outbox, as the sender reads it. */
 export interface SmsRow extends SmsKey {
-  language: string;
+  /** The language it was written in, once it was. */
+  language?: string;
   reason?: string;
   attempt?: number;
   phoneKey?: string;
@@ -847,14 +848,17 @@ export interface SmsRow extends SmsKey {
 
 /** What a change to a claimed row may set. */
 export type SmsChange = Partial<
-  Pick<SmsRow, 'state' | 'outcome' | 'detail' | 'message' | 'dueAt' | 'heldUntil' | 'note' | 'noted'>
+  Pick<
+    SmsRow,
+    'state' | 'outcome' | 'detail' | 'message' | 'language' | 'dueAt' | 'heldUntil' | 'note' | 'noted'
+  >
 >;
 
 /** The receivers' SMS outbox: one row per booking and event, claimed by one replica at a time. */
 export interface SmsOutbox {
   /** Queues an SMS unless that booking's event has one already: true when queued now. */
   enqueue(
-    row: SmsKey & { language: string; reason?: string; attempt?: number; phoneKey?: string; dueAt: Date },
+    row: SmsKey & { reason?: string; attempt?: number; phoneKey?: string; dueAt: Date },
   ): Promise<boolean>;
   /**
    * Claims for this replica up to `limit` rows with work now: due to be sent, a thread line to post,

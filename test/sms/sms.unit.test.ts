@@ -3,6 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadBotConfig, secretsOf } from '../../src/config.js';
+import type { ConfigError } from '../../src/settings-error.js';
 import { smsSize } from '../../src/sms/encoding.js';
 import { readMobile } from '../../src/sms/mobile.js';
 import { DEFAULT_QUIET_HOURS, sendableFrom } from '../../src/sms/quiet-hours.js';
@@ -71,8 +73,11 @@ describe('SmsTemplates', () => {
   });
 
   it.each([
-    [{ en: { booked: 'Hi {name}' } }, 'SMS_TEMPLATES_FILE: en.booked uses {name}, not one of {merchant},'],
-    [{ en: { booked: 'Hi {merchant' } }, 'SMS_TEMPLATES_FILE: en.booked is not ICU MessageFormat'],
+    [
+      { en: { booked: 'Hi {name}' } },
+      'SMS_TEMPLATES_FILE template en.booked uses {name}, not one of {merchant},',
+    ],
+    [{ en: { booked: 'Hi {merchant' } }, 'SMS_TEMPLATES_FILE template en.booked is not ICU MessageFormat'],
     [
       { en: { booked: `{merchant} ${'x'.repeat(150)}` } },
       'en.booked is 171 GSM-7 characters with sample values, over the 160',
@@ -81,8 +86,8 @@ describe('SmsTemplates', () => {
       { fil: { booked: `₱{codAmount} ${'x'.repeat(60)}` } },
       'fil.booked is 71 UCS-2 characters with sample values, over the 70',
     ],
-    [{ en: { reason: 'x' } }, 'SMS_TEMPLATES_FILE: en.reason is not an event'],
-    [{ de: {} }, 'SMS_TEMPLATES_FILE: "de" is not a language'],
+    [{ en: { reason: 'x' } }, 'SMS_TEMPLATES_FILE template en.reason is not an event'],
+    [{ de: {} }, 'SMS_TEMPLATES_FILE has "de", not a language'],
     [{ en: { booked: '{reason}' } }, 'en.booked uses {reason}'],
     ['{', 'could not be read as JSON'],
   ])('refuses %j in one line naming the setting and the template', (content, line) => {
@@ -122,5 +127,80 @@ describe('sendableFrom', () => {
     expect(sendableFrom(new Date('2026-11-30T14:30:00Z'), undefined)).toEqual(
       new Date('2026-11-30T14:30:00Z'),
     );
+  });
+});
+
+describe('the SMS settings', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadBotConfig(env);
+    } catch (err) {
+      return (err as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('default to the log gateway, every event, English, 21:00-08:00 Manila', () => {
+    const { sms } = loadBotConfig({});
+    expect(sms).toMatchObject({
+      gateway: { kind: 'log' },
+      quietHours: { from: '21:00', to: '08:00' },
+      events: ['booked', 'out_for_delivery', 'failed_attempt'],
+      language: 'en',
+      channelLanguages: {},
+    });
+  });
+
+  it('read Semaphore, quiet hours off, some events, channels’ languages', () => {
+    const { sms } = loadBotConfig({
+      SMS_GATEWAY: 'semaphore',
+      SEMAPHORE_API_KEY: 'key-0123456789',
+      SMS_SENDER_NAME: 'ACME SHOP',
+      SMS_QUIET_HOURS: 'off',
+      SMS_EVENTS: 'failed_attempt, booked',
+      SMS_LANGUAGE: 'fil',
+      SMS_CHANNEL_LANGUAGES: 'C0123ABCD=en,G0456=fil',
+    });
+    expect(sms.gateway).toEqual({
+      kind: 'semaphore',
+      apiKey: 'key-0123456789',
+      url: 'https://api.semaphore.co/',
+      senderName: 'ACME SHOP',
+    });
+    expect(sms).toMatchObject({ events: ['failed_attempt', 'booked'], language: 'fil' });
+    expect(sms.quietHours).toBeUndefined();
+    expect(sms.channelLanguages).toEqual({ C0123ABCD: 'en', G0456: 'fil' });
+    expect(loadBotConfig({ SMS_EVENTS: 'off' }).sms.events).toEqual([]);
+  });
+
+  it('refuse bad ones in a line each, naming the setting, never echoing the key', () => {
+    const key = 'secret-semaphore-key';
+    const lines = problems({
+      SMS_GATEWAY: 'twilio',
+      SMS_SENDER_NAME: 'A VERY LONG NAME',
+      SMS_QUIET_HOURS: '9pm-8am',
+      SMS_EVENTS: 'booked,delivered',
+      SMS_LANGUAGE: 'tl',
+      SMS_CHANNEL_LANGUAGES: 'C0123=de',
+      SEMAPHORE_URL: 'ftp://x/',
+      SMS_TEMPLATES_FILE: templatesFile({ en: { booked: '{nope}' } }),
+    });
+    expect(lines.map((line) => line.split(' ')[0])).toEqual([
+      'SMS_GATEWAY',
+      'SEMAPHORE_URL',
+      'SMS_SENDER_NAME',
+      'SMS_QUIET_HOURS',
+      'SMS_EVENTS',
+      'SMS_LANGUAGE',
+      'SMS_CHANNEL_LANGUAGES',
+      'SMS_TEMPLATES_FILE',
+    ]);
+    expect(problems({ SMS_GATEWAY: 'semaphore' })).toEqual([
+      'SEMAPHORE_API_KEY must be set when SMS_GATEWAY is semaphore',
+    ]);
+    expect(
+      problems({ SMS_GATEWAY: 'semaphore', SEMAPHORE_API_KEY: key, SMS_QUIET_HOURS: 'x' }).join(),
+    ).not.toContain(key);
+    expect(secretsOf({ SEMAPHORE_API_KEY: key })).toContain(key);
   });
 });

@@ -18,7 +18,7 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
     let now = Date.UTC(2026, 10, 30, 2);
     const a = await backend.open({ now: () => new Date(now), replicaId: 'a' });
     const b = await backend.open({ now: () => new Date(now), replicaId: 'b' });
-    const row = { ...key('WB1'), language: 'fil', phoneKey: '+639171234567', dueAt: new Date(now) };
+    const row = { ...key('WB1'), phoneKey: '+639171234567', dueAt: new Date(now) };
     expect(await a.sms.enqueue(row)).toBe(true);
     expect(await b.sms.enqueue(row)).toBe(false);
     expect(
@@ -35,7 +35,6 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
     expect(claimed[1]).toMatchObject({
       reason: 'refused',
       attempt: 1,
-      language: 'fil',
       state: 'queued',
       noted: [],
     });
@@ -54,8 +53,7 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
     let now = Date.UTC(2026, 10, 30, 2);
     const a = await backend.open({ now: () => new Date(now), replicaId: 'a' });
     const b = await backend.open({ now: () => new Date(now), replicaId: 'b' });
-    for (const tn of ['WB1', 'WB2', 'WB3'])
-      await a.sms.enqueue({ ...key(tn), language: 'en', dueAt: new Date(now) });
+    for (const tn of ['WB1', 'WB2', 'WB3']) await a.sms.enqueue({ ...key(tn), dueAt: new Date(now) });
     const mine = await a.sms.claim(2);
     expect(mine).toHaveLength(2);
     const theirs = await b.sms.claim(10);
@@ -78,7 +76,7 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
     const now = Date.UTC(2026, 10, 30, 2);
     const a = await backend.open({ now: () => new Date(now), replicaId: 'a' });
     const b = await backend.open({ now: () => new Date(now), replicaId: 'b' });
-    await a.sms.enqueue({ ...key('WB1'), language: 'en', dueAt: new Date(now) });
+    await a.sms.enqueue({ ...key('WB1'), dueAt: new Date(now) });
     await a.sms.claim(1);
     expect(await a.sms.startCall(key('WB1'), 10)).toBe(true);
     expect(await b.sms.update(key('WB1'), { state: 'done', outcome: 'sent' })).toBe(false);
@@ -102,7 +100,6 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
     for (const [index, outcome] of outcomes.entries()) {
       await a.sms.enqueue({
         ...key(`WB${index}`),
-        language: 'en',
         phoneKey: '+639171234567',
         dueAt: new Date(now),
       });

@@ -1,0 +1,30 @@
+/** Receivers' SMS: the feature's public entry (the sender's job; the review's and the record's lines). */
+import type { App } from '@slack/bolt';
+import type { SmsSettings } from '../../operations/sms.js';
+import { logGateway, type SmsGateway } from '../../sms/gateway.js';
+import { semaphoreGateway } from '../../sms/semaphore.js';
+import type { Core } from '../core.js';
+import { clockJob } from '../runtime/jobs.js';
+import { smsTurnWith } from './send.js';
+
+export { smsFailuresText, smsReviewText } from './blocks.js';
+
+/** How often a replica looks for SMS due: one arrives within this of its booking or status. */
+const SMS_LOOK_MS = 10_000;
+
+/** The gateway SMS_GATEWAY names. */
+function gatewayOf(gateway: SmsSettings['gateway']): SmsGateway & { close?: () => Promise<void> } {
+  return gateway.kind === 'semaphore' ? semaphoreGateway(gateway) : logGateway;
+}
+
+export function register(app: App, core: Core): void {
+  const gateway = gatewayOf(core.bot.sms.gateway);
+  const job = clockJob(core, 'SMS', () => smsTurnWith(core, gateway, app.client), SMS_LOOK_MS);
+  core.jobs.add('sms', {
+    ...job,
+    stop: () => {
+      job.stop();
+      void gateway.close?.();
+    },
+  });
+}
