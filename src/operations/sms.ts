@@ -33,6 +33,7 @@ import { formatCents, parseCents } from '../waybill/fields.js';
 import { phoneKey } from '../waybill/phones.js';
 import type { Booking } from '../waybill/schemas.js';
 import type { ParcelStatus } from '../waybill/statuses.js';
+import { type Scope, scopeChannels } from './access.js';
 import { postOnce } from './post-once.js';
 
 export interface SmsSettings {
@@ -107,6 +108,19 @@ export function smsPlan(
   channelId: string,
 ): { events: readonly SmsEvent[]; language: SmsLanguage } {
   return { events: settings.events, language: settings.channelLanguages[channelId] ?? settings.language };
+}
+
+/**
+ * How often texts to this receiver's phone failed, counting only bookings `scope` sees (the access
+ * rule, as the receiver's record): undefined when the phone cannot be dialled.
+ */
+export async function receiverTexts(
+  store: Pick<StoreTables, 'sms'>,
+  receiver: { phone: string; country?: string },
+  scope: Scope,
+): Promise<{ texts: number; failed: number } | undefined> {
+  const key = phoneKey(receiver.phone, receiver.country);
+  return key ? store.sms.failuresTo(key, { channelIds: scopeChannels(scope) }) : undefined;
 }
 
 /** The message of `event` for a booking, as the receiver reads it. */

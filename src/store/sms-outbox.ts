@@ -165,9 +165,26 @@ export function smsOutbox({ db, atomically, lock }: Scope, context: Context): Sm
       return rows.map(toRow);
     },
 
-    async failuresTo(phoneKey) {
+    async failuresTo(phoneKey, where = {}) {
+      const { channelIds } = where;
       const row = await db
         .selectFrom('sms_outbox')
+        .$if(channelIds !== undefined, (query) =>
+          query.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('bookings')
+                .select('bookings.tracking_number')
+                .whereRef('bookings.tracking_number', '=', 'sms_outbox.tracking_number')
+                // An empty scope counts nothing.
+                .where(
+                  'bookings.channel_id',
+                  'in',
+                  channelIds && channelIds.length > 0 ? [...channelIds] : [''],
+                ),
+            ),
+          ),
+        )
         .select((eb) => [
           eb.fn.countAll<number | string>().as('texts'),
           eb.fn

@@ -876,8 +876,11 @@ export interface SmsOutbox {
   release(keys: readonly SmsKey[]): Promise<void>;
   /** The booking's SMS, in the order they were queued. */
   of(trackingNumber: string): Promise<SmsRow[]>;
-  /** Texts to a receiver's phone (phoneKey) that the gateway refused or that may not have arrived, of all finished. */
-  failuresTo(phoneKey: string): Promise<{ texts: number; failed: number }>;
+  /**
+   * Texts to a receiver's phone (phoneKey) that the gateway refused or that may not have arrived, of all
+   * finished; of bookings in these channels only, when given (the access rule's scope).
+   */
+  failuresTo(phoneKey: string, where?: InChannels): Promise<{ texts: number; failed: number }>;
 }
 
 export interface StoreTables {

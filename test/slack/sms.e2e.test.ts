@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { FakeSemaphore } from '../../fakes/semaphore-fake.js';
 import { describeEachBackend } from '../store/backends.js';
-import { bookThroughModal, botsPerTest } from '../support/booking-flow.js';
+import { bookThroughModal, botsPerTest, fillToReview } from '../support/booking-flow.js';
 import { manilaClock, type TestBot } from '../support/bot-harness.js';
 
 const API_KEY = 'semaphore-test-key-7f3a9c';
@@ -165,6 +165,20 @@ describeEachBackend(import.meta.filename, 'receiver SMS', (backend) => {
     expect(lines).toEqual([
       expect.stringMatching(/^:speech_balloon: Texted the receiver the failed attempt SMS/),
     ]);
+  });
+
+  it('the review says which SMS the receiver gets, in which language, and how texts to that phone fared', async () => {
+    const bot = await booked({ SMS_CHANNEL_LANGUAGES: 'CDISPATCH=fil', SMS_EVENTS: 'booked,failed_attempt' });
+    semaphore.respond({ status: 422, body: { number: ['The number is blocked.'] } });
+    await smsTurn(bot);
+    expect(await smsLines(bot)).toEqual([
+      ':warning: The booking SMS was not sent: Semaphore refused it (422): The number is blocked.',
+    ]);
+    const review = await fillToReview(bot);
+    const said = JSON.stringify(review.blocks);
+    expect(said).toContain(
+      ':speech_balloon: The receiver is texted in Filipino at booking and failed attempt. · Texts to this phone so far: 1, 1 failed.',
+    );
   });
 
   it('the log gateway (the default) sends nothing and shows what it would have texted', async () => {

@@ -24,7 +24,8 @@ export function smsLine(row: SmsRow, gateway: string): string {
   const which = `the ${eventWords(row.event)} SMS`;
   const quoted = row.message ? ` “${escapeMrkdwn(row.message)}”` : '';
   const language = row.language ? ` (${languageWord(row.language)})` : '';
-  const detail = escapeMrkdwn(row.detail ?? '');
+  // Said inside a sentence of ours: its own full stop left out.
+  const detail = escapeMrkdwn(row.detail ?? '').replace(/\.+$/, '');
   if (row.note === 'held') {
     return `:zzz: Receiver's quiet hours: ${which} is held and goes at ${manilaTime(row.heldUntil ?? row.dueAt)} (Manila).`;
   }
@@ -62,8 +63,8 @@ export function smsReviewText(
   return `:speech_balloon: The receiver is texted in ${languageWord(plan.language)} at ${list}.`;
 }
 
-/** The receiver record's line of texts to that phone, when any failed. */
+/** The receiver's record of texts to that phone: how many, how many failed; nothing before the first. */
 export function smsFailuresText(texts: number, failed: number): string | undefined {
   if (texts === 0) return undefined;
-  return `Texts to this phone: ${texts}, ${failed} failed.`;
+  return `Texts to this phone so far: ${texts}, ${failed} failed.`;
 }

@@ -7,7 +7,7 @@ import type { Core } from '../core.js';
 import { clockJob } from '../runtime/jobs.js';
 import { smsTurnWith } from './send.js';
 
-export { smsFailuresText, smsReviewText } from './blocks.js';
+export { smsReviewBlocks } from './review.js';
 
 /** How often a replica looks for SMS due: one arrives within this of its booking or status. */
 const SMS_LOOK_MS = 10_000;
