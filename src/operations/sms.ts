@@ -157,8 +157,8 @@ export interface SmsDeps {
   gateway: SmsGateway;
 }
 
-/** Rows claimed a turn; a turn a minute or more sends at most the gateway's calls a minute anyway. */
-export const SMS_TURN_ROWS = 200;
+/** Rows claimed a turn: a turn every 10 s takes up to 300 a minute, more than a gateway's 120. */
+export const SMS_TURN_ROWS = 50;
 
 /** How long an SMS the gateway did not take waits without a Retry-After: a minute, doubling to 15. */
 function backOffMs(tries: number): number {
@@ -175,9 +175,11 @@ export interface SmsTurn {
 export async function smsTurn(deps: SmsDeps, port: SmsPort): Promise<SmsTurn> {
   const rows = await deps.store.sms.claim(SMS_TURN_ROWS);
   let called = 0;
+  // Once the minute's calls are spent, the rest wait for the next turn (their lines are still posted).
+  const turn = { spent: false };
   try {
     for (const claimed of rows) {
-      const row = await settle(deps, claimed).catch((err: unknown) => {
+      const row = await settle(deps, claimed, turn).catch((err: unknown) => {
         deps.logger.warn({ err, trackingNumber: claimed.trackingNumber }, 'an SMS could not be settled');
         return undefined;
       });
@@ -186,13 +188,17 @@ export async function smsTurn(deps: SmsDeps, port: SmsPort): Promise<SmsTurn> {
       if (row.note) await tell(deps, port, row);
     }
   } finally {
-    await deps.store.sms.release(rows).catch(() => undefined);
+    await deps.store.sms.release().catch(() => undefined);
   }
   return { claimed: rows.length, called };
 }
 
 /** The row after what is due now: sent, held, queued again or found done. */
-async function settle(deps: SmsDeps, row: SmsRow): Promise<(SmsRow & { called?: boolean }) | undefined> {
+async function settle(
+  deps: SmsDeps,
+  row: SmsRow,
+  turn: { spent: boolean },
+): Promise<(SmsRow & { called?: boolean }) | undefined> {
   const change = async (change: Partial<SmsRow>) => {
     const note = change.note && row.noted.includes(change.note) ? undefined : change.note;
     const next = { ...row, ...change, note: note ?? row.note };
@@ -207,7 +213,7 @@ async function settle(deps: SmsDeps, row: SmsRow): Promise<(SmsRow & { called?: 
       note: 'done',
     });
   }
-  if (row.state === 'done' || row.dueAt.getTime() > deps.now().getTime()) return row;
+  if (row.state === 'done' || turn.spent || row.dueAt.getTime() > deps.now().getTime()) return row;
   const stored = await deps.store.bookings.get(row.trackingNumber);
   if (!stored) return change({ state: 'done', outcome: 'no booking' });
   const booking = stored.record as Booking;
@@ -220,7 +226,10 @@ async function settle(deps: SmsDeps, row: SmsRow): Promise<(SmsRow & { called?: 
   if (from.getTime() > now.getTime()) return change({ dueAt: from, heldUntil: from, note: 'held' });
   const { language } = smsPlan(deps.settings, stored.channelId);
   const message = smsText(deps, { booking, row, language });
-  if (!(await deps.store.sms.startCall(row, deps.gateway.perMinute))) return row;
+  if (!(await deps.store.sms.startCall(row, deps.gateway.perMinute))) {
+    turn.spent = true;
+    return row;
+  }
   const outcome = await deps.gateway.send(mobile.number, message);
   return { ...(await change(recorded(outcome, row, now, message, language))), called: true };
 }

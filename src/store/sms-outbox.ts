@@ -87,6 +87,8 @@ export function smsOutbox({ db, atomically, lock }: Scope, context: Context): Sm
             ]),
           )
           .orderBy('due_at')
+          .orderBy('created_at')
+          .orderBy('occurrence')
           .limit(limit)
           .execute();
         for (const row of rows) {
@@ -143,15 +145,12 @@ export function smsOutbox({ db, atomically, lock }: Scope, context: Context): Sm
       return Number(updated.numUpdatedRows) === 1;
     },
 
-    async release(keys) {
-      for (const key of keys) {
-        await db
-          .updateTable('sms_outbox')
-          .set({ claimed_by: null })
-          .where(ofKey(key))
-          .where('claimed_by', '=', context.replicaId)
-          .execute();
-      }
+    async release() {
+      await db
+        .updateTable('sms_outbox')
+        .set({ claimed_by: null })
+        .where('claimed_by', '=', context.replicaId)
+        .execute();
     },
 
     async of(trackingNumber) {

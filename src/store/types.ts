@@ -872,8 +872,8 @@ export interface SmsOutbox {
   startCall(key: SmsKey, perMinute: number): Promise<boolean>;
   /** Changes a row this replica holds; false when it no longer does. */
   update(key: SmsKey, change: SmsChange): Promise<boolean>;
-  /** Gives these rows' claims back. */
-  release(keys: readonly SmsKey[]): Promise<void>;
+  /** Gives back every row this replica holds (its turn is over). */
+  release(): Promise<void>;
   /** The booking's SMS, in the order they were queued. */
   of(trackingNumber: string): Promise<SmsRow[]>;
   /**

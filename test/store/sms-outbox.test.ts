@@ -39,8 +39,8 @@ describeEachBackend(import.meta.filename, 'sms outbox', (backend) => {
       noted: [],
     });
     expect(await b.sms.claim(10)).toEqual([]);
-    await a.sms.release([key('WB1')]);
-    expect((await b.sms.claim(10)).map((r) => r.event)).toEqual(['booked']);
+    await a.sms.release();
+    expect((await b.sms.claim(1)).map((r) => r.event)).toEqual(['booked']);
     // Later: what this replica holds still, and what fell due; b's claim stays b's.
     now += 10_000;
     expect((await a.sms.claim(10)).map((r) => `${r.trackingNumber} ${r.event}`)).toEqual([
