@@ -12,7 +12,7 @@ export interface SemaphoreSettings {
   apiKey: string;
   /** The API's base address, ending with `/`. */
   url: string;
-  /** The registered sender name (at most 11 characters). */
+  /** The registered sender name (at most 11 characters); '' for Semaphore's default. */
   senderName: string;
   /** How long a call may wait for Semaphore's answer once sent. Default 15 s. */
   timeoutMs?: number;
@@ -42,11 +42,12 @@ export function semaphoreGateway(settings: SemaphoreSettings): SmsGateway & { cl
     name: 'semaphore',
     perMinute: SEMAPHORE_PER_MINUTE,
     async send(number, message): Promise<SendOutcome> {
+      // No sender name: Semaphore's own default, rather than an empty one it may refuse.
       const body = new URLSearchParams({
         apikey: settings.apiKey,
         number,
         message,
-        sendername: settings.senderName,
+        ...(settings.senderName ? { sendername: settings.senderName } : {}),
       }).toString();
       let response: Awaited<ReturnType<typeof request>>;
       try {

@@ -167,6 +167,19 @@ describeEachBackend(import.meta.filename, 'receiver SMS', (backend) => {
     ]);
   });
 
+  it('Out for delivery, recorded by its words, texts the receiver to have the COD money ready', async () => {
+    const bot = await booked({ SMS_EVENTS: 'out_for_delivery' });
+    await bot.command('/waybill', 'status WB000001 ofd');
+    await bot.idle();
+    await smsTurn(bot);
+    expect(semaphore.calls.map((call) => call.message)).toEqual([
+      expect.stringContaining('order WB000001 is out for delivery today. Please prepare PHP 1,500.00.'),
+    ]);
+    expect(await smsLines(bot)).toEqual([
+      expect.stringMatching(/^:speech_balloon: Texted the receiver the out for delivery SMS \(English\)/),
+    ]);
+  });
+
   it('the review says which SMS the receiver gets, in which language, and how texts to that phone fared', async () => {
     const bot = await booked({ SMS_CHANNEL_LANGUAGES: 'CDISPATCH=fil', SMS_EVENTS: 'booked,failed_attempt' });
     semaphore.respond({ status: 422, body: { number: ['The number is blocked.'] } });
