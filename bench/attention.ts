@@ -53,6 +53,7 @@ export async function measureAttention(
         staleAfterMs: 5 * 86_400_000,
         unknownAfterMs: 900_000,
         codAfterMs: 7 * 86_400_000,
+        attemptLimit: 3,
       },
       now: new Date(Date.now() + 30 * 86_400_000),
       timeZone: 'Asia/Manila',

@@ -38,12 +38,16 @@ function stateValue(
       return externalSelect(value);
     case 'file_input':
       return fileInput(value === null ? [] : value.split(','));
-    case 'checkboxes': {
-      // The ticked options' values, comma-separated; none ticked: null.
-      const ticked = value === null ? [] : value.split(',');
+    case 'checkboxes':
+    case 'multi_static_select': {
+      // The ticked (or picked) options' values, comma-separated; none: null. A value no option has is
+      // sent as a forged request would.
+      const picked = value === null ? [] : value.split(',');
       return {
-        type: 'checkboxes',
-        selected_options: (element.options ?? []).filter((o) => ticked.includes(o.value)),
+        type: element.type,
+        selected_options: picked.map(
+          (v) => element.options?.find((o) => o.value === v) ?? { value: v, text: { text: v } },
+        ),
       };
     }
     default:

@@ -576,6 +576,9 @@ const botEnvSchema = z.object({
   RETURN_FEE: optionalSetting(moneySetting).default(0n),
   COD_FEE_FROM: optionalSetting(daySetting),
   ATTENTION_FAILED_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+  COURIER_ATTEMPT_LIMIT: optionalSetting(wholeNumber(1, 10, 'a whole number of delivery attempts')).default(
+    3,
+  ),
   ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
   ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
   ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
@@ -915,6 +918,7 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
       staleAfterMs: settings.ATTENTION_STALE_AFTER,
       unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
       codAfterMs: settings.ATTENTION_COD_AFTER,
+      attemptLimit: settings.COURIER_ATTEMPT_LIMIT,
     },
     receiverRisk: {
       ...(settings.RECEIVER_RISK_RETURNS ? { returns: settings.RECEIVER_RISK_RETURNS } : {}),

@@ -761,19 +761,29 @@ describe('what needs attention', () => {
       staleAfterMs: 5 * 86_400_000,
       unknownAfterMs: 15 * 60_000,
       codAfterMs: 7 * 86_400_000,
+      attemptLimit: 3,
     });
     const config = loadBotConfig({
       ATTENTION_FAILED_AFTER: '0',
       ATTENTION_STALE_AFTER: ' 36h ',
       ATTENTION_UNKNOWN_AFTER: '90m',
       ATTENTION_COD_AFTER: '366d',
+      COURIER_ATTEMPT_LIMIT: ' 2 ',
     });
     expect(config.attention).toEqual({
       failedAfterMs: 0,
       staleAfterMs: 36 * 3_600_000,
       unknownAfterMs: 90 * 60_000,
       codAfterMs: 366 * 86_400_000,
+      attemptLimit: 2,
     });
+  });
+
+  it("names COURIER_ATTEMPT_LIMIT in one line when it is not the courier's number of attempts", () => {
+    for (const wrong of ['0', '11', '2.5', 'three', '-1'])
+      expect(botError({ COURIER_ATTEMPT_LIMIT: wrong }), wrong).toBe(
+        'COURIER_ATTEMPT_LIMIT must be a whole number of delivery attempts between 1 and 10',
+      );
   });
 
   it('names the setting in one line when a duration is wrong', () => {

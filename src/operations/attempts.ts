@@ -82,6 +82,14 @@ export function beginAttempt<R>(
   });
 }
 
+/**
+ * A succeeded call's result again, now with where its card or change went: that is known only once
+ * the courier's answer was recorded and posted, so the result a Resolve or a retry shows says it too.
+ */
+export function noteSucceeded<R>(store: Pick<Store, 'attempts'>, key: string, result: R): Promise<void> {
+  return store.attempts.finish<R>(key, 'succeeded', result);
+}
+
 /** The draft an attempt was made from (a booking's claim names it, an update's key does). */
 export function draftIdOfAttempt(attempt: Pick<Attempt, 'claim' | 'operation' | 'key'>): string | undefined {
   const [operation, draftId] = attempt.claim?.split(':') ?? [];

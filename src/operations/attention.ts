@@ -9,6 +9,8 @@ export interface AttentionSettings {
   staleAfterMs: number;
   unknownAfterMs: number;
   codAfterMs: number;
+  /** The courier's attempts at delivery before it returns the parcel (`COURIER_ATTEMPT_LIMIT`). */
+  attemptLimit: number;
 }
 
 export type AttentionRule = 'failed' | 'stale' | 'pickup' | 'unknown' | 'cod';
@@ -31,6 +33,8 @@ export interface AttentionItem {
   since: Date;
   /** When the rule raised it. */
   dueAt: Date;
+  /** A failed attempt's: the courier's attempts still to come (0: the last one failed). */
+  attemptsLeft?: number;
 }
 
 /** Courier calls whose outcome can be unknown, each settled by Resolve. */
@@ -105,6 +109,23 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
           fromRow(rule, afterMs),
         )
       : [];
+  // Every failed attempt now, its attempts counted: the last one is raised at once, the others after
+  // ATTENTION_FAILED_AFTER; those with the fewest attempts left first, oldest first among equals.
+  const failed = async (): Promise<AttentionItem[]> => {
+    if (settings.failedAfterMs <= 0) return [];
+    const rows = await store.attention.lastStatusBefore({
+      statuses: ['failed_attempt'],
+      before: now,
+      counting: 'failed_attempt',
+    });
+    return rows
+      .map((row) => {
+        const attemptsLeft = Math.max(0, settings.attemptLimit - (row.counted ?? 1));
+        return { ...fromRow('failed', attemptsLeft > 0 ? settings.failedAfterMs : 0)(row), attemptsLeft };
+      })
+      .filter((item) => item.dueAt <= now)
+      .sort((a, b) => a.attemptsLeft - b.attemptsLeft);
+  };
   const pickup = async () => {
     // Due at the end of the day after the pickup date: picked up before the start of yesterday.
     const yesterday = instantFromZonedDateTime(zonedDateAfter(now, -1, timeZone), '00:00', timeZone);
@@ -116,7 +137,7 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
   };
   const rules = await Promise.all([
     ...(settings.unknownAfterMs > 0 ? UNKNOWN_OPERATIONS.map(unknown) : []),
-    statusRule('failed', settings.failedAfterMs, { statuses: ['failed_attempt'] }),
+    failed(),
     pickup(),
     statusRule('stale', settings.staleAfterMs, { statuses: ['picked_up', 'in_transit', 'out_for_delivery'] }),
     statusRule('cod', settings.codAfterMs, {

@@ -1,5 +1,5 @@
 /**
- * One row of a bulk booking file, booked once through the one booking path (sendBooking), and its
+ * One row of a bulk booking file, booked once through the one booking path (bookOnce), and its
  * outcome kept for its run and for later runs of the same file.
  *
  * Rules:
@@ -22,22 +22,12 @@ import {
 } from '../store/index.js';
 import { bookingOfRow, type CsvBooking } from '../waybill/csv/read-bookings.js';
 import type { RowResult } from '../waybill/csv/results.js';
-import { toBookingWire } from '../waybill/wire.js';
-import { type AccessPolicy, teamScope } from './access.js';
-import { beginAttempt, bookingAttempt, storeOutcome } from './attempts.js';
-import { sendBooking } from './book.js';
-import type { OperationDeps } from './call-once.js';
-import { type ReceiverRiskSettings, receiverCheck } from './receiver-record.js';
+import { storeOutcome } from './attempts.js';
+import { type BookingDeps, beginBooking, bookOnce, trackingNumberFor } from './book.js';
 
-/** What booking a row uses besides an operation's: the booking schema a row is read with, where the bot is, the prefix of a generated number. */
-export interface RowDeps extends OperationDeps {
+/** What booking a row uses besides a booking's: the booking schema a row is read with. */
+export interface RowDeps extends BookingDeps {
   schemas: { booking: Parameters<typeof bookingOfRow>[0]['schema'] };
-  waybill: { timeZone: string };
-  bot: {
-    trackingPrefix: string;
-    receiverRisk: ReceiverRiskSettings;
-    access: Pick<AccessPolicy, 'channelIds'>;
-  };
 }
 
 /** What a queued row carries, so any replica can book it without the file: the row as read, and its number from an earlier run. */
@@ -63,7 +53,7 @@ export interface RowBooking {
   databaseAway: () => void;
 }
 
-/** The row's tracking number: the one an earlier run gave it, the one typed, or the next free one. */
+/** The row's tracking number (trackingNumberFor), kept in the file's record for later runs. */
 async function numberFor(
   deps: Pick<RowDeps, 'store' | 'bot'>,
   run: ImportRun,
@@ -71,12 +61,9 @@ async function numberFor(
   holder: string,
 ): Promise<string | { taken: string }> {
   if (earlierNumber) return earlierNumber;
-  const { store } = deps;
-  if (row.trackingNumber && !(await store.trackingNumbers.reserve(row.trackingNumber, holder))) {
-    return { taken: row.trackingNumber };
-  }
-  const number = row.trackingNumber || (await store.trackingNumbers.next(deps.bot.trackingPrefix, holder));
-  return (await store.imports.addRow(run.fileHash, row.row, number)).trackingNumber;
+  const given = await trackingNumberFor(deps, holder, { typed: row.trackingNumber || undefined });
+  if (typeof given !== 'string') return given;
+  return (await deps.store.imports.addRow(run.fileHash, row.row, given)).trackingNumber;
 }
 
 function resultOf(row: number, receiver: string) {
@@ -148,29 +135,16 @@ export async function bookRow(
     if (!checked.ok) {
       return done(deps, run, result('not valid', number, checked.errors.map((e) => e.message).join('; ')));
     }
-    const request = toBookingWire(checked.value, deps.waybill.timeZone);
-    const attempt = bookingAttempt(holder, request);
-    // Kept with the booking, as the form's are: a file has no box to confirm a call with.
-    const receiver = await receiverCheck(
-      deps.store,
-      deps.bot.receiverRisk,
-      checked.value.consignee,
-      teamScope(deps.bot.access),
-    );
     if (stopping()) return { again: 'stopping' };
+    // Kept with the booking, as the form's are: a file has no box to confirm a call with.
     const who = { userId: run.userId, channelId: run.channelId };
-    const started = await beginAttempt(deps.store, attempt, who, { again: 'failed' });
-    if (!started.started) return kept(deps, run, earlierAttempt(run, started.attempt, result, number));
+    const begin = await beginBooking(deps, { holder, booking: checked.value, who, again: 'failed' });
+    if (begin.state === 'answered')
+      return kept(deps, run, earlierAttempt(run, begin.attempt, result, number));
     begun = true;
     const booked = (reference: string, message = '') => result('booked', number ?? '', message, reference);
-    const sent = await sendBooking(deps, {
-      attempt,
-      request,
-      booking: checked.value,
-      userId: run.userId,
-      channelId: run.channelId,
+    const sent = await bookOnce(deps, begin.begun, {
       postedNote: `Booked from ${run.fileName}.`,
-      ...(receiver ? { receiver } : {}),
       // The row is done with its booking, in the same transaction.
       alsoRecord: (tx, answer) => keepRow(tx, run, booked(answer.trackingRefNo)),
       waiting: async () => databaseAway(),

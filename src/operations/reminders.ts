@@ -1,7 +1,13 @@
-/** Reminders of what needs attention, decided: who is sent what now, when quiet hours end, what is escalated, a snooze's end (pure). */
-import type { ReminderRow } from '../store/index.js';
+/**
+ * Reminders of what needs attention: decided (who is sent what now, when quiet hours end, what is
+ * escalated, a snooze's end), then each DM and escalation sent once across replicas (post-once.ts),
+ * posted through the caller's port.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ReminderRow, Store } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../waybill/dates.js';
 import type { AttentionItem } from './attention.js';
+import { type OnceClaim, type PostOnceResult, postOnce } from './post-once.js';
 
 export interface ReminderSettings {
   /** HH:MM to HH:MM in WAYBILL_TIMEZONE (across midnight when `from` is later); undefined: none, weekends too. */
@@ -81,10 +87,14 @@ function escalationLost(row: ReminderRow, now: Date): boolean {
   );
 }
 
+/** A failed attempt that was the courier's last: its reminder does not wait for the batch, and it escalates once reminded. */
+const lastAttempt = (item: AttentionItem) => item.attemptsLeft === 0;
+
 /**
  * The turn's decisions at `now`. Only the items the rules return now are looked at, so one fixed
  * meanwhile sends nothing. A person's items wait together for quiet hours to end and for
- * `batchEveryMs` after their last DM, then go in one DM.
+ * `batchEveryMs` after their last DM, then go in one DM; a last attempt does not wait for the batch,
+ * and is escalated at the first turn after its reminder.
  */
 export function planReminders(input: {
   items: readonly AttentionItem[];
@@ -105,7 +115,7 @@ export function planReminders(input: {
     if (from) {
       if (!due(from)) continue;
       const last = lastDmAt.get(item.ownerId);
-      if (last && last.getTime() + settings.batchEveryMs > now.getTime()) continue;
+      if (last && last.getTime() + settings.batchEveryMs > now.getTime() && !lastAttempt(item)) continue;
       send.set(item.ownerId, [...(send.get(item.ownerId) ?? []), { item, row }]);
     } else if (
       row?.sentAt &&
@@ -113,7 +123,7 @@ export function planReminders(input: {
       !row.snoozedUntil &&
       settings.channelId &&
       settings.escalateAfterMs > 0 &&
-      due(new Date(row.sentAt.getTime() + settings.escalateAfterMs))
+      due(new Date(row.sentAt.getTime() + (lastAttempt(item) ? 0 : settings.escalateAfterMs)))
     ) {
       escalate.push({ item, row });
     }
@@ -134,4 +144,161 @@ export function snoozeEnd(choice: SnoozeChoice, now: Date, timeZone: string): Da
   if (choice === 'hour') return new Date(now.getTime() + 3_600_000);
   if (choice === 'days') return new Date(now.getTime() + 3 * 86_400_000);
   return instantFromZonedDateTime(zonedDateAfter(now, 1, timeZone), '09:00', timeZone);
+}
+
+/** Puts off `item`'s reminder until `until`; false when it was never sent. */
+export function snoozeReminder(
+  store: Pick<Store, 'reminders'>,
+  item: { rule: string; key: string },
+  until: Date,
+): Promise<boolean> {
+  return store.reminders.snooze(item, until);
+}
+
+/** How long a claim row outlives its item's last reminder, escalation or snooze once the item is no longer open. */
+const CLOSED_KEPT_MS = 30 * 24 * 3_600_000;
+
+/** Deletes the claim rows of items not `open`, kept CLOSED_KEPT_MS: the table holds open items and a month's past. How many. */
+export function purgeClosedReminders(
+  store: Pick<Store, 'reminders'>,
+  open: readonly { rule: string; key: string }[],
+  now: Date,
+): Promise<number> {
+  return store.reminders.purgeClosed(open, new Date(now.getTime() - CLOSED_KEPT_MS));
+}
+
+/** Where a DM or an escalation went. */
+export interface PostedIn {
+  channel: string;
+  ts: string;
+}
+
+/** How a reminder goes out (Slack): the port. */
+export interface ReminderPort {
+  /** The DM's conversation with `ownerId`. */
+  open(ownerId: string): Promise<string>;
+  /** Which of these earlier claims' posts are in `channel` already (a replica stopped after posting), with their ts. */
+  postedEarlier(channel: string, batches: ReadonlySet<string>): Promise<Map<string, string>>;
+  /** Posts the items in one message naming its claim `batch`; its ts. */
+  post(channel: string, batch: string, items: AttentionItem[]): Promise<string>;
+  /** Whether the failure says this person can never be sent a DM (a bot, gone, another organisation's). */
+  unreachable(err: unknown): boolean;
+}
+
+type Entries = ReminderPlan['send'] extends Map<string, infer E> ? E : never;
+
+/** One person's DM: what the plan chose, and when they were last claimed a DM for (as read). */
+export interface ReminderDm {
+  ownerId: string;
+  entries: Entries;
+  lastDmAt: Date | undefined;
+}
+
+/**
+ * The claim of one DM's items, all or none (none when another replica claimed a DM for that person
+ * since `lastDmAt`, or changed an item). A person who can never be sent a DM is recorded as reminded
+ * (no DM): trying every turn would never reach them, and the item escalates as a delivered one would.
+ */
+export function reminderBatch(
+  store: Pick<Store, 'reminders'>,
+  { ownerId, entries, lastDmAt }: ReminderDm,
+  unreachable: (err: unknown) => boolean,
+): OnceClaim<string, { items: AttentionItem[]; dm: PostedIn }> {
+  return {
+    claim: () =>
+      store.reminders.claim({
+        ownerId,
+        lastDmAt,
+        items: entries.map(({ item, row }) => ({
+          rule: item.rule,
+          key: item.key,
+          since: item.since,
+          version: row?.version ?? 0,
+        })),
+      }),
+    release: (batch) => store.reminders.release(batch),
+    sent: async (batch, { items, dm }) => {
+      if (items.length > 0) await store.reminders.sent(batch, items, dm);
+    },
+    final: async (batch, err) => {
+      if (!unreachable(err)) return false;
+      const items = entries.map(({ item }) => item);
+      await store.reminders.sent(batch, items, { channel: '', ts: '' });
+      return true;
+    },
+  };
+}
+
+/**
+ * Claims `dm`'s items, then posts them through `port`, except those an earlier claim's DM is found
+ * to hold (its replica stopped after Slack took it): those are recorded with that DM.
+ */
+export function remindOnce(
+  store: Pick<Store, 'reminders'>,
+  dm: ReminderDm,
+  port: ReminderPort,
+): Promise<PostOnceResult<{ items: AttentionItem[]; dm: PostedIn }>> {
+  return postOnce(reminderBatch(store, dm, port.unreachable), async (batch) => {
+    const channel = await port.open(dm.ownerId);
+    // Claimed before and never recorded sent: that replica stopped, or its post failed, perhaps after Slack took it.
+    const earlier = new Set(dm.entries.flatMap(({ row }) => (row && !row.sentAt ? [row.batch] : [])));
+    const posted = earlier.size > 0 ? await port.postedEarlier(channel, earlier) : new Map<string, string>();
+    const found = dm.entries.filter(({ row }) => row && posted.has(row.batch));
+    for (const [earlierBatch, ts] of posted) {
+      const items = found.filter(({ row }) => row?.batch === earlierBatch).map(({ item }) => item);
+      await store.reminders.sent(batch, items, { channel, ts });
+    }
+    const items = dm.entries.filter((entry) => !found.includes(entry)).map(({ item }) => item);
+    const ts = items.length > 0 ? await port.post(channel, batch, items) : '';
+    return { items, dm: { channel, ts } };
+  });
+}
+
+/**
+ * The claim of escalating these items together: each claimed as it was read (those another replica
+ * took meanwhile left out), none claimed: taken. Given back item by item when the post fails.
+ */
+export function escalationBatch(
+  store: Pick<Store, 'reminders'>,
+  entries: ReminderPlan['escalate'],
+): OnceClaim<{ batch: string; claimed: ReminderPlan['escalate'] }, unknown> {
+  return {
+    claim: async () => {
+      const batch = randomUUID();
+      const claimed: ReminderPlan['escalate'] = [];
+      for (const entry of entries) {
+        const { item, row } = entry;
+        if (await store.reminders.claimEscalation({ ...item, version: row.version }, batch))
+          claimed.push(entry);
+      }
+      return claimed.length > 0 ? { batch, claimed } : undefined;
+    },
+    release: async ({ claimed }) => {
+      for (const { item } of claimed) await store.reminders.releaseEscalation(item).catch(() => undefined);
+    },
+    sent: ({ batch }) => store.reminders.escalated(batch),
+  };
+}
+
+/**
+ * Escalates the items still open after their reminder to `channel`, once: an earlier claim's
+ * escalation found posted (its replica gone after Slack took it) is not posted again.
+ */
+export function escalateOnce(
+  store: Pick<Store, 'reminders'>,
+  channel: string,
+  entries: ReminderPlan['escalate'],
+  port: Pick<ReminderPort, 'postedEarlier' | 'post'>,
+): Promise<PostOnceResult<unknown>> {
+  return postOnce(escalationBatch(store, entries), async ({ batch, claimed }) => {
+    const earlier = new Set(claimed.flatMap(({ row }) => row.escalationBatch ?? []));
+    const posted = earlier.size > 0 ? await port.postedEarlier(channel, earlier) : new Map<string, string>();
+    const rest = claimed.filter(({ row }) => !(row.escalationBatch && posted.has(row.escalationBatch)));
+    if (rest.length > 0)
+      await port.post(
+        channel,
+        batch,
+        rest.map(({ item }) => item),
+      );
+  });
 }

@@ -8,6 +8,7 @@ import {
   STATUS_NOTE_MAX,
   statusLabel,
 } from '../waybill/statuses.js';
+import { recordDone } from './audit.js';
 import type { OperationDeps } from './call-once.js';
 import { queueStatusSms } from './sms.js';
 
@@ -72,11 +73,10 @@ export async function recordParcelStatus(
     return recorded;
   });
   if (!result.recorded) return result;
-  await deps.store.audit.record({
+  await recordDone(deps.store, {
     userId,
     operation: 'status',
     trackingNumber,
-    outcome: 'ok',
     detail: `recorded ${statusLabel(choice.status, choice.reason)}${choice.note ? `: ${choice.note}` : ''}`,
   });
   deps.activity.changed(userId);

@@ -6,12 +6,10 @@ import { App, HTTPReceiver, type SocketModeReceiver } from '@slack/bolt';
 import type { SlackConfig } from '../config.js';
 import { ConfigError } from '../settings-error.js';
 import { listenFailure } from '../startup.js';
-import * as addresses from './addresses/index.js';
-import * as book from './book/index.js';
-import * as bulk from './bulk/index.js';
 import type { Core } from './core.js';
-import * as digest from './digest/index.js';
-import * as find from './find/index.js';
+import type { FeatureJobs } from './feature.js';
+import { features } from './features.js';
+import { aroundRequests } from './guards/around-request.js';
 import { refuseNonObjectBodies } from './guards/body-guard.js';
 import { MalformedRequestError, refuseMalformed } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
@@ -19,23 +17,10 @@ import { instrumentRequests, requestFailed } from './guards/requests.js';
 import { retryGuard } from './guards/retries.js';
 import { storeFaultGuard } from './guards/store-faults.js';
 import { answerUnmatched, markFailed } from './guards/unmatched.js';
-import * as home from './home/index.js';
-import * as labels from './labels/index.js';
-import * as owners from './owners/index.js';
-import * as places from './places/index.js';
-import * as quote from './quote/index.js';
-import * as recognise from './recognise/index.js';
-import * as reminders from './reminders/index.js';
-import * as remittance from './remittance/index.js';
-import * as report from './report/index.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { waitOutRateLimits } from './runtime/rate-limits.js';
 import { slackErrorCode } from './runtime/slack-errors.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
-import * as sms from './sms/index.js';
-import * as status from './status/index.js';
-import * as steps from './steps/index.js';
-import * as update from './update/index.js';
 import * as waybillCommand from './waybill-command.js';
 
 export interface BotOptions {
@@ -90,37 +75,24 @@ export function createBot({
       : httpReceiver(slack, deps, { processBeforeResponse, unhandledRequestTimeoutMs }),
   });
   // Innermost, so that a refused request is counted and timed like any other.
-  refuseMalformed(app);
-  answerUnmatched(app, deps);
-  // Outside answerUnmatched, so that its answers are counted and timed too.
-  instrumentRequests(app, deps);
+  // Around each request, outermost first: timed and counted (the unmatched answers too); answered
+  // when no listener did; refused when malformed, before Bolt reads it.
+  app.processEvent = aroundRequests(app.processEvent.bind(app), [
+    instrumentRequests(deps),
+    answerUnmatched(app.client, deps),
+    refuseMalformed,
+  ]);
   // Before every listener: a database out of reach told plainly, and Slack's re-deliveries. Who may do
   // what each listener states itself (`requires`), so a refusal never reaches the courier.
   app.use(storeFaultGuard(deps));
   app.use(retryGuard(deps));
-  for (const feature of [
-    quote,
-    book,
-    update,
-    status,
-    find,
-    owners,
-    reminders,
-    recognise,
-    addresses,
-    places,
-    bulk,
-    remittance,
-    home,
-    labels,
-    digest,
-    report,
-    sms,
-    steps,
-    waybillCommand,
-    modalClosed,
-  ])
-    feature.register(app, deps);
+  for (const { register } of features) {
+    const jobs: FeatureJobs | undefined = register?.(app, deps) ?? undefined;
+    for (const [name, job] of Object.entries(jobs ?? {})) deps.jobs.add(name, job);
+  }
+  // Last: /waybill routes to the features' verbs; a closed modal is answered whatever its feature.
+  waybillCommand.register(app, deps);
+  modalClosed.register(app, deps);
   app.error(async ({ error, context }: { error: Error; context?: Record<string, unknown> }) => {
     requestFailed();
     markFailed(context, error);

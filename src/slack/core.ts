@@ -1,18 +1,19 @@
 /**
  * The core every feature is built on (settings, courier, store, logger, clock, work in flight,
  * access, activity, metrics, background jobs), built once at start-up. It knows no feature: each
- * feature works out its own form from the schemas here, and adds its own background work to `jobs`.
+ * feature works out its own form from the schemas here; bot.ts adds the jobs each feature's register returns to `jobs`.
  */
+
 import type { Logger } from 'pino';
 import type { BotConfig, WaybillConfig } from '../config.js';
 import { Metrics } from '../metrics.js';
 import { Access } from '../operations/access.js';
+import { Activity } from '../operations/activity.js';
 import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
-import { Activity } from './runtime/activity.js';
 import { InFlight } from './runtime/in-flight.js';
 import { Jobs } from './runtime/jobs.js';
 import { Probes } from './runtime/probes.js';

@@ -3,14 +3,9 @@
  * the bot's whole: /quote and /book, then each verb's own line, then what has no command.
  */
 import type { App } from '@slack/bolt';
-import { addressesVerb } from './addresses/index.js';
-import { attentionVerb } from './attention/index.js';
-import { rebookVerb } from './book/index.js';
 import type { Core } from './core.js';
-import { digestVerb } from './digest/index.js';
-import { findVerb } from './find/index.js';
+import { features } from './features.js';
 import { requires } from './guards/access.js';
-import { exportVerb } from './home/index.js';
 import {
   type CommandAnswer,
   type CommandArgs,
@@ -20,33 +15,9 @@ import {
   type WaybillVerb,
   waybillVerb,
 } from './kit/command-request.js';
-import { labelVerb, manifestVerb } from './labels/index.js';
-import { assignVerb } from './owners/index.js';
-import { recogniseVerb } from './recognise/index.js';
-import { codVerb, remittanceVerb } from './remittance/index.js';
-import { reportVerb } from './report/index.js';
-import { statusVerb } from './status/index.js';
-import { showVerb, updateVerb } from './update/index.js';
 
-// The order the help lists them in, and a mistyped word's close verbs are named in.
-const verbs: readonly WaybillVerb<unknown, Core>[] = [
-  showVerb,
-  findVerb,
-  updateVerb,
-  rebookVerb,
-  addressesVerb,
-  exportVerb,
-  statusVerb,
-  assignVerb,
-  labelVerb,
-  manifestVerb,
-  digestVerb,
-  attentionVerb,
-  remittanceVerb,
-  codVerb,
-  recogniseVerb,
-  reportVerb,
-];
+// The order the help lists them in, and a mistyped word's close verbs are named in: the features'.
+const verbs: readonly WaybillVerb<unknown, Core>[] = features.flatMap((feature) => feature.verbs ?? []);
 
 /** What `/waybill help` says: every command, each verb in its own words, and what the buttons are. */
 export function waybillHelp(): string {

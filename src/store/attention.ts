@@ -23,7 +23,14 @@ function toRow(row: {
 
 export function attention({ db }: Scope, _context: Context): AttentionQueries {
   return {
-    async lastStatusBefore({ statuses, before, paymentMethod, withoutRemittance, limit = DEFAULT_LIMIT }) {
+    async lastStatusBefore({
+      statuses,
+      before,
+      paymentMethod,
+      withoutRemittance,
+      counting,
+      limit = DEFAULT_LIMIT,
+    }) {
       // From the (status, at) index: the entries of those statuses before the cutoff, kept when
       // nothing was recorded after them (the primary key finds a later one).
       let query = db
@@ -63,12 +70,27 @@ export function attention({ db }: Scope, _context: Context): AttentionQueries {
             ),
           ),
         );
+      // Counted on the primary key (tracking_number, seq): one booking's history, never the table.
       const rows = await query
+        .$if(counting !== undefined, (counted) =>
+          counted.select((eb) =>
+            eb
+              .selectFrom('booking_status as c')
+              .select((c) => c.fn.countAll().as('n'))
+              .whereRef('c.tracking_number', '=', 's.tracking_number')
+              .where('c.status', '=', counting ?? '')
+              .as('counted'),
+          ),
+        )
         .orderBy('s.at')
         .orderBy('s.tracking_number')
         .limit(checkedLimit(limit))
         .execute();
-      return rows.map((row) => ({ ...toRow(row), status: row.status }));
+      return rows.map((row) => ({
+        ...toRow(row),
+        status: row.status,
+        ...(row.counted === undefined ? {} : { counted: Number(row.counted) }),
+      }));
     },
     async notPickedUp({ pickupBefore, limit = DEFAULT_LIMIT }) {
       // From the pickup index: bookings whose pickup time has passed with no status recorded at all.

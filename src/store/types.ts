@@ -672,15 +672,17 @@ export interface AttentionQueries {
   /**
    * Bookings whose latest status is one of `statuses`, recorded at or before `before` (`since`: when), oldest
    * first; at most `limit` (default 1000). Only those paid by `paymentMethod`, and with no remittance line
-   * of an outcome in `withoutRemittance`, when given.
+   * of an outcome in `withoutRemittance`, when given; with `counting`, how many entries of that status
+   * each booking's history has (`counted`).
    */
   lastStatusBefore(input: {
     statuses: readonly string[];
     before: Date;
     paymentMethod?: string;
     withoutRemittance?: readonly string[];
+    counting?: string;
     limit?: number;
-  }): Promise<(AttentionRow & { status: string })[]>;
+  }): Promise<(AttentionRow & { status: string; counted?: number })[]>;
   /** Bookings to be picked up before `pickupBefore` (`since`: then) with no status recorded, oldest first. */
   notPickedUp(input: { pickupBefore: Date; limit?: number }): Promise<AttentionRow[]>;
 }

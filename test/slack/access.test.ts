@@ -176,7 +176,7 @@ describe('who may quote, book and update', () => {
     const typos = {
       shwo: 'did you mean `show`?',
       Lable: 'did you mean `label`?',
-      stat: 'did you mean `status`?',
+      stat: 'did you mean `status` or `statuses`?',
       remitance: 'did you mean `remittance`?',
     };
     for (const [word, guess] of Object.entries(typos)) {

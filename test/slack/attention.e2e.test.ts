@@ -1,7 +1,8 @@
 /**
  * What needs attention on both backends with a clock the test moves: each rule raised when due and not a
  * minute before (a failed attempt, no pickup by the end of the next day in Manila, in transit, COD not
- * remitted, an unknown booking), a fixed one dropped, a rule set to 0 off; `/waybill attention` and the Home
+ * remitted, an unknown booking), a fixed one dropped, a rule set to 0 off; failed attempts counted against
+ * COURIER_ATTEMPT_LIMIT (the fewest left first, the last raised at once); `/waybill attention` and the Home
  * tab, yours first and the team's with owners; 500 items within Block Kit's limits.
  */
 // What needs attention, on both backends with a clock the test moves: each rule raises its item when it falls
@@ -116,6 +117,44 @@ describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
     clock.set(new Date(fixedNow.getTime() + 15 * 60_000));
     expect(await attentionNow(bot)).toContain(
       "*Yours (1)*\\n• `WB000001`: the courier call's outcome is still unknown, 15 min after it was made: Resolve it",
+    );
+  });
+
+  it('failed attempts counted against COURIER_ATTEMPT_LIMIT: the attempts left said, the fewest first; the last raised at once', async () => {
+    const clock = testClock();
+    const store = await backend.open({ now: clock.now });
+    const bot = await started({ store, now: clock.now });
+    await bookThroughModal(bot);
+    await copyOfFirst(bot, 'WB000002', fixedNow);
+    await copyOfFirst(bot, 'WB000003', fixedNow);
+    // A reattempt puts the parcel back in transit between two failures: each failure is an attempt.
+    const attempts = { WB000001: 1, WB000002: 2, WB000003: 3 };
+    for (const [tn, count] of Object.entries(attempts)) {
+      for (let attempt = 1; attempt <= count; attempt++) {
+        await bot.command('/waybill', `status ${tn} failed not at home`);
+        if (attempt < count) await bot.command('/waybill', `status ${tn} in transit`);
+      }
+    }
+    await bot.idle();
+
+    const now = await attentionNow(bot);
+    expect(now).toContain('Needs attention (1)');
+    expect(now).toContain(
+      '• `WB000003`: a failed attempt 1 min ago, and nothing recorded since · *no attempts left*: the courier returns it to the sender',
+    );
+
+    clock.set(new Date(fixedNow.getTime() + DAY));
+    const day = await attentionNow(bot);
+    expect(day).toContain('Needs attention (3)');
+    const lines = day.split('\\n').filter((line) => line.startsWith('• '));
+    expect(lines.map((line) => line.slice(0, 12))).toEqual(['• `WB000003`', '• `WB000002`', '• `WB000001`']);
+    expect(lines[1]).toContain('· *1 attempt left*');
+    expect(lines[2]).toContain('· *2 attempts left*');
+
+    // With a courier that tries twice, WB000002's second failure was its last.
+    const twice = await started({ store, now: clock.now, env: { COURIER_ATTEMPT_LIMIT: '2' } });
+    expect(await attentionNow(twice)).toContain(
+      '• `WB000002`: a failed attempt 24 h ago, and nothing recorded since · *no attempts left*',
     );
   });
 

@@ -6,8 +6,8 @@
 // Block Kit of the Home tab, bulk booking and COD remittance at their largest: within Slack's limits, everything typed escaped.
 
 import { describe, expect, it } from 'vitest';
+import { countOutcomes } from '../../src/operations/bulk-queue.js';
 import {
-  countOutcomes,
   importModal,
   PROBLEMS_PER_PAGE,
   pageCount,

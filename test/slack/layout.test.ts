@@ -91,21 +91,42 @@ describe('src/slack layout', () => {
     expect(importsOf('kit').filter(into('guards'))).toEqual([]);
   });
 
-  it.each(features)('in %s only register takes the whole core', (feature) => {
+  it.each(features)('%s declares itself in its index.ts, and src/slack/features.ts lists it', (feature) => {
+    const index = join(slackDir, feature, 'index.ts');
+    const declares = existsSync(index) ? readFileSync(index, 'utf8') : '';
+    expect(
+      declares,
+      `declare \`export const feature: Feature = { name: '${feature}', … }\` in src/slack/${feature}/index.ts (CONTRIBUTING: A new feature)`,
+    ).toMatch(new RegExp(`export const feature: Feature = \\{\\s*name: '${feature}',`));
+    expect(
+      readFileSync(join(slackDir, 'features.ts'), 'utf8'),
+      `add \`import { feature as ${feature} } from './${feature}/index.js'\` to src/slack/features.ts and ${feature} to its list`,
+    ).toMatch(
+      new RegExp(
+        `import \\{ feature as ${feature} \\} from './${feature}/index\\.js';[\\s\\S]*\\n  ${feature},\\n`,
+      ),
+    );
+  });
+
+  it.each(features)('in %s only register takes the whole core, and it returns its jobs', (feature) => {
     const whole = (line: string) => /:\s*Core\b(?!\[)/.test(line);
     const registers = (line: string) => /\bfunction register\(/.test(line);
     // As CONTRIBUTING says: a feature with listeners or jobs has a register, which takes the whole core;
     // one with neither (the booking card, attention's lists) has none.
     const listens = (line: string) =>
-      /\bapp\.(?:action|view|command|shortcut|options|event|function|message)\b|\bjobs\.add\(/.test(line);
+      /\bapp\.(?:action|view|command|shortcut|options|event|function|message)\b|\bFeatureJobs\b/.test(line);
     const hasRegister = linesOf(feature, (line) => whole(line) && registers(line)).length > 0;
     expect(
       hasRegister,
       hasRegister
-        ? `${feature} has a register but no listener or job: remove it`
-        : `${feature} has listeners or jobs: give its index.ts a register(app, core) and call it from bot.ts`,
+        ? `${feature} has a register but no listener or job: remove it from its feature declaration`
+        : `${feature} has listeners or jobs: give its index.ts a register(app, core) and name it in its feature declaration`,
     ).toBe(linesOf(feature, listens).length > 0);
     expect(linesOf(feature, (line) => whole(line) && !registers(line))).toEqual([]);
+    expect(
+      linesOf(feature, (line) => /\bjobs\.add\(/.test(line)),
+      'return the job from register (`{ name: clockJob(…) }`): bot.ts adds it',
+    ).toEqual([]);
   });
 
   it('every file that reads stored bookings asks the access rule, or is listed here with why it need not', () => {
@@ -153,7 +174,7 @@ describe('src/slack layout', () => {
 
   it("registers listeners in Bolt's own shape: no function but a register (and the request-wide guards bot.ts installs) takes the App", () => {
     // Bolt's Receiver interface (`init`) takes the App too.
-    const installers = ['refuseMalformed', 'answerUnmatched', 'instrumentRequests', 'init'];
+    const installers = ['init'];
     const takingApp = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts') && name !== 'bot.ts')
       .flatMap((name) =>

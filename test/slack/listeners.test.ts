@@ -97,6 +97,8 @@ const expectedPermissions: Record<string, string[]> = {
   update: [
     'action owner_assign',
     'action owner_take',
+    'action reattempt_open',
+    'action reminder_return',
     'action reminder_snooze',
     'action resolve_open',
     'action resolve_update_open',
@@ -109,6 +111,7 @@ const expectedPermissions: Record<string, string[]> = {
     'view resolve_form',
     'view resolve_update_form',
     'view status_form',
+    'view statuses_form',
     'view update_form',
   ],
   addresses: [

@@ -6,7 +6,11 @@
  * back when it ends; Assign and Record status (the status modal submitted) from the DM; an unknown outcome's
  * Resolve (its form) from the DM; the permission and the booking's conversation checked again at the click;
  * fixed before due, nothing; due in quiet hours, sent at 08:00 in Manila with another in one DM; escalated
- * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; two replicas on one database (their turns and their claims
+ * once to `ATTENTION_CHANNEL_ID` naming the owner, also when the owner cannot be sent a DM; the courier's last
+ * attempt reminded at once and escalated at the next turn; a failed attempt's attempts left, Call receiver (`tel:`),
+ * Reattempt (the update form pre-filled, the courier's Update once, the card changed, back in transit) and
+ * Return to sender (recorded, refused without the permission or outside the booking's conversation), over HTTP and
+ * Socket Mode; two replicas on one database (their turns and their claims
  * at once) sending once; a replica gone between its claim and its post (its DM found in
  * `conversations.history`, or not there and sent once; a live one's claim left alone); 500 items in one DM
  * within Block Kit's limits, escaped.
@@ -59,6 +63,19 @@ async function turn(bot: TestBot): Promise<void> {
   await bot.idle();
 }
 
+/** The modal a button of a reminder DM opens for WB000001, as Slack shows it (its id and hash). */
+async function openedFromDm(
+  bot: TestBot,
+  actionId: string,
+  where: { channelId: string; messageTs?: string },
+): Promise<View> {
+  const before = bot.fake.callsTo('views.open').length;
+  await bot.clickInMessage(actionId, 'WB000001', where);
+  const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
+  const answer = opened.response?.body as { view: { id: string; hash: string } };
+  return { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
+}
+
 /** Booked by UDISPATCH, a failed attempt recorded at fixedNow: due 24 h later (Tuesday 09:00 in Manila). */
 async function failedBooking(bot: TestBot): Promise<void> {
   await bookThroughModal(bot);
@@ -68,7 +85,10 @@ async function failedBooking(bot: TestBot): Promise<void> {
 
 describeEachBackend(import.meta.filename, 'reminders of what needs attention', (backend) => {
   /** A bot on a clock the test moves, on this test's store, with WB000001 booked by UDISPATCH and `status` recorded at fixedNow. */
-  async function recordedOnClock(status: string, options: { env?: Record<string, string> } = {}) {
+  async function recordedOnClock(
+    status: string,
+    options: { env?: Record<string, string>; socketMode?: boolean } = {},
+  ) {
     const clock = testClock();
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now, ...options });
@@ -79,7 +99,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
   }
 
   /** As recordedOnClock, the status UDISPATCH's failed attempt. */
-  const failedOnClock = (options: { env?: Record<string, string> } = {}) =>
+  const failedOnClock = (options: { env?: Record<string, string>; socketMode?: boolean } = {}) =>
     recordedOnClock('failed not at home', options);
 
   it('a due item: one DM with its buttons, never again; Snooze puts it off, then it comes back; Assign and Record status from the DM', async () => {
@@ -152,6 +172,127 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     clock.advance(3 * DAY);
     await turn(bot);
     expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it("a failed attempt's reminder: the attempts left, Call receiver, Reattempt (the update form pre-filled, the courier's Update once, the card changed) and Return to sender", async () => {
+    const { clock, store, bot } = await failedOnClock();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const channel = String(dm?.body.channel);
+    const messageTs = String((dm?.response?.body as { ts?: string } | undefined)?.ts);
+    const blocks = textOf(dm?.body.blocks);
+    expect(blocks).toContain('and nothing recorded since · *2 attempts left*');
+    expect(blocks).toContain(':telephone_receiver: <tel:+639171234567|Call receiver>');
+    const buttons = JSON.parse(blocks)
+      .flatMap((b: { elements?: { action_id?: string; value?: string }[] }) => b.elements ?? [])
+      .map((e: { action_id?: string; value?: string }) => [e.action_id, e.value]);
+    expect(buttons).toEqual(
+      expect.arrayContaining([
+        [ids.reattemptOpen, 'WB000001'],
+        [ids.reminderReturn, 'WB000001'],
+        [ids.statusOpen, 'WB000001'],
+      ]),
+    );
+    expectWithinSlackLimits(dm?.body);
+
+    // Reattempt: the update form with the record as stored, saying what to correct.
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId: channel, messageTs });
+    expect(form.callback_id).toBe(ids.updateForm);
+    expect(textOf(form.blocks)).toContain('*Reattempt*');
+    const initial = (path: string) => form.blocks.find((b) => b.block_id?.split('#')[0] === path)?.element;
+    expect(initial('consignee.phone').initial_value).toBe('0917 123 4567');
+    expectWithinSlackLimits(form);
+
+    // Sent: the courier's Update once, with the corrected phone; the card shows it, back in transit.
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    const updates = bot.sandbox.received.filter((r) => r.operation === 'update');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.body).toMatchObject({ consigneeContact: '0918 765 4321' });
+    const card = await store.bookings.get('WB000001');
+    expect(card?.record).toMatchObject({ consignee: { phone: '0918 765 4321' } });
+    const lastCard = bot.fake
+      .callsTo('chat.update')
+      .filter((c) => c.body.ts === card?.cardTs)
+      .at(-1);
+    expect(textOf(lastCard?.body.blocks)).toContain('0918 765 4321');
+    expect(textOf(lastCard?.body.blocks)).toContain('In transit');
+    expect(await store.statuses.latest('WB000001')).toMatchObject({
+      status: 'in_transit',
+      userId: 'UDISPATCH',
+    });
+    expect(textOf(bot.fake.callsTo('views.update').at(-1)?.body.view)).toContain('Recorded for `WB000001`');
+
+    // Its next failure is another attempt: reminded with one left, and returned from that reminder.
+    await bot.command('/waybill', 'status WB000001 failed not at home');
+    await bot.idle();
+    clock.advance(DAY);
+    await turn(bot);
+    const again = reminderDms(bot)[1];
+    expect(textOf(again?.body.blocks)).toContain('*1 attempt left*');
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', {
+      channelId: String(again?.body.channel),
+      messageTs: String((again?.response?.body as { ts?: string } | undefined)?.ts),
+    });
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toContain(
+      'Recorded for `WB000001` (Maria Santos): *Returned to sender*',
+    );
+    await bot.idle();
+    expect(await store.statuses.latest('WB000001')).toMatchObject({
+      status: 'returned',
+      userId: 'UDISPATCH',
+    });
+    const thread = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.thread_ts === card?.cardTs);
+    expect(thread.map((c) => c.body.text)).toEqual(
+      expect.arrayContaining([
+        ':memo: `WB000001` In transit, recorded by <@UDISPATCH>: Reattempt, with the update sent to the courier',
+      ]),
+    );
+    expect(thread.at(-1)?.body.text).toBe(':memo: `WB000001` Returned to sender, recorded by <@UDISPATCH>');
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    clock.advance(DAY);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+  });
+
+  it('a Reattempt sent after the parcel was delivered meanwhile: the courier gets the update, and it stays delivered', async () => {
+    const { clock, store, bot } = await failedOnClock();
+    clock.advance(DAY);
+    await turn(bot);
+    const [dm] = reminderDms(bot);
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId: String(dm?.body.channel) });
+    await bot.command('/waybill', 'status WB000001 delivered');
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.statuses.history('WB000001')).map((entry) => entry.status)).toEqual([
+      'failed_attempt',
+      'delivered',
+    ]);
+  });
+
+  it('over Socket Mode: Reattempt sends the Update once, Return to sender records the status', async () => {
+    const { clock, store, bot } = await failedOnClock({ socketMode: true });
+    clock.advance(DAY);
+    await turn(bot);
+    const channelId = String(reminderDms(bot)[0]?.body.channel);
+    const form = await openedFromDm(bot, ids.reattemptOpen, { channelId });
+    await bot.submit(form, { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.bookings.get('WB000001'))?.record).toMatchObject({
+      consignee: { phone: '0918 765 4321' },
+    });
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', { channelId });
+    // The envelope is acknowledged before the click is worked: its answer says when it is done.
+    expect(String((await bot.fake.waitFor('response_url')).body.text)).toContain('*Returned to sender*');
+    await bot.idle();
+    expect((await store.statuses.history('WB000001')).map((entry) => entry.status)).toEqual([
+      'failed_attempt',
+      'in_transit',
+      'returned',
+    ]);
   });
 
   it("each item carries the call: the receiver, their phone as a tel: link, the COD, the last status's reason and note, escaped", async () => {
@@ -275,9 +416,39 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       '1 booking still needs attention after a reminder.',
     ]);
     expect(textOf(escalations()[0]?.body.blocks)).toContain(
-      '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · <@UDISPATCH>',
+      '• `WB000001`: a failed attempt 2 days ago, and nothing recorded since · *2 attempts left* · <@UDISPATCH>',
     );
     expect(reminderDms(bot)).toHaveLength(1);
+  });
+
+  it("the courier's last attempt failed: reminded at once, even within the batch, and escalated at the next turn", async () => {
+    const { clock, bot } = await failedOnClock({
+      env: { ATTENTION_CHANNEL_ID: 'CESCALATE', COURIER_ATTEMPT_LIMIT: '2' },
+    });
+    const escalations = () =>
+      bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CESCALATE');
+    // The first failure reminded a day later, the second (the last) a minute after it was recorded.
+    clock.advance(DAY);
+    await turn(bot);
+    expect(textOf(reminderDms(bot)[0]?.body.blocks)).toContain('*1 attempt left*');
+    await bot.command('/waybill', 'status WB000001 in transit');
+    await bot.command('/waybill', 'status WB000001 failed refused');
+    await bot.idle();
+    clock.advance(MINUTE);
+    await turn(bot);
+    expect(reminderDms(bot)).toHaveLength(2);
+    expect(textOf(reminderDms(bot)[1]?.body.blocks)).toContain(
+      '• `WB000001`: a failed attempt 1 min ago, and nothing recorded since · *no attempts left*: the courier returns it to the sender',
+    );
+    expect(escalations()).toEqual([]);
+    clock.advance(MINUTE);
+    await turn(bot);
+    await turn(bot);
+    expect(escalations().map((c) => c.body.text)).toEqual([
+      '1 booking still needs attention after a reminder.',
+    ]);
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('*no attempts left*');
+    expect(textOf(escalations()[0]?.body.blocks)).toContain('<@UDISPATCH>');
   });
 
   it('an owner who cannot be sent a DM (a bot, gone, another organisation): tried once, then escalated as a reminded item is', async () => {
@@ -412,12 +583,15 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
       channelId: channel,
       user: 'UEVE',
     });
+    await bot.clickInMessage(ids.reminderReturn, 'WB000001', { channelId: channel, user: 'UEVE' });
     await bot.idle();
     const refusals = bot.fake.callsTo('chat.postEphemeral').filter((c) => c.body.user === 'UEVE');
     expect(refusals.map((c) => c.body.text)).toEqual([
       expect.stringContaining('not on the list of people who may update waybills'),
       expect.stringContaining('not on the list of people who may update waybills'),
+      expect.stringContaining('not on the list of people who may update waybills'),
     ]);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('failed_attempt');
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
 
@@ -436,7 +610,12 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect(String((await strict.fake.waitFor('response_url', undefined, { count: 2 })).body.text)).toContain(
       'in a conversation where you may update waybills',
     );
+    await strict.clickInMessage(ids.reminderReturn, 'WB000001', { channelId: channel });
+    expect(String((await strict.fake.waitFor('response_url', undefined, { count: 3 })).body.text)).toContain(
+      'in a conversation where you may update waybills',
+    );
     await strict.idle();
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('failed_attempt');
     expect((await store.bookings.get('WB000001'))?.ownerId).toBe('UDISPATCH');
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeUndefined();
   });
@@ -460,7 +639,7 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await store.reminders.of([failed]))[0]?.snoozedUntil).toBeDefined();
   });
 
-  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign and Record status work from the DM", async () => {
+  it("with ALLOWED_CHANNEL_IDS listing the booking's channel, the DM's Snooze, Assign, Reattempt and Record status work from the DM", async () => {
     const { clock, store, bot } = await failedOnClock({ env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
     clock.advance(DAY);
     await turn(bot);
@@ -473,14 +652,14 @@ describeEachBackend(import.meta.filename, 'reminders of what needs attention', (
     expect((await bot.fake.waitFor('response_url', undefined, { count: 2 })).body.text).toBe(
       "`WB000001` is now <@UANA>'s (it was <@UDISPATCH>'s).",
     );
-    const before = bot.fake.callsTo('views.open').length;
-    await bot.clickInMessage(ids.statusOpen, 'WB000001', { channelId: channel });
-    const opened = await bot.fake.waitFor('views.open', undefined, { count: before + 1 });
-    const answer = opened.response?.body as { view: { id: string; hash: string } };
-    const modal = { ...(opened.body.view as View), id: answer.view.id, hash: answer.view.hash };
-    expect(textOf((await bot.submit(modal, { status: 'delivered' })).body.view)).toContain(
-      'Recorded for `WB000001`',
-    );
+    const openedBy = (actionId: string) => openedFromDm(bot, actionId, { channelId: channel });
+    await bot.submit(await openedBy(ids.reattemptOpen), { 'consignee.phone': '0918 765 4321' });
+    await bot.idle();
+    expect(bot.sandbox.received.filter((r) => r.operation === 'update')).toHaveLength(1);
+    expect((await store.statuses.latest('WB000001'))?.status).toBe('in_transit');
+    expect(
+      textOf((await bot.submit(await openedBy(ids.statusOpen), { status: 'delivered' })).body.view),
+    ).toContain('Recorded for `WB000001`');
     await bot.idle();
     expect(bot.fake.callsTo('chat.postEphemeral').map((c) => c.body.text)).toEqual([]);
     expect((await store.statuses.latest('WB000001'))?.status).toBe('delivered');

@@ -117,7 +117,8 @@ type Viewer = keyof typeof VIEWERS;
 
 /**
  * Every surface that names a booking, driven by `viewer` from `channel`: a message naming all four
- * numbers, their links, Show all, /waybill show and find, the Home tab and its find, and exports.
+ * numbers, their links, Show all, /waybill show and find, the Home tab and its find, exports, and
+ * the parcels /waybill statuses offers.
  */
 async function everySurface(
   bot: TestBot,
@@ -146,6 +147,7 @@ async function everySurface(
   await bot.command('/waybill', 'find 0917 123 4567', { channel_id: channel, user_id: user, team_id: team });
   await bot.event({ type: 'app_home_opened', user, tab: 'home' });
   await bot.command('/waybill', 'export 2026-11-23', { channel_id: channel, user_id: user, team_id: team });
+  await bot.command('/waybill', 'statuses', { channel_id: channel, user_id: user, team_id: team });
   await bot.idle();
 }
 

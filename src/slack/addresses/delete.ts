@@ -1,5 +1,6 @@
 /** Delete, in the address book window (Slack asks to confirm first): the party goes, the list stays. */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { deleteParty } from '../../operations/addresses.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
@@ -17,15 +18,7 @@ export function register(app: App, deps: Core): void {
       if (!body.view) return;
       const partyId = action.value ?? '';
       const saved = await deps.store.parties.get(partyId);
-      const deleted = saved !== undefined && (await deps.store.parties.delete(partyId));
-      if (deleted) {
-        await deps.store.audit.record({
-          userId: body.user.id,
-          operation: 'addresses',
-          outcome: 'deleted',
-          detail: `saved party ${partyId}`,
-        });
-      }
+      const deleted = saved !== undefined && (await deleteParty(deps, { userId: body.user.id, partyId }));
       const notice = deleted ? `Deleted ${saved.name}.` : 'That party was already deleted.';
       await showInModal(client, body.view.id, await listView(deps, draft, notice));
     },

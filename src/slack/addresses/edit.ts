@@ -1,5 +1,6 @@
 /** Edit, in the address book window: the party's form on top, checked by the party schema, saved, the list again. */
 import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import { editParty } from '../../operations/addresses.js';
 import { partyRevision, type SavedParty } from '../../store/index.js';
 import { validate } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
@@ -63,7 +64,12 @@ export function register(app: App, deps: Core): void {
         await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });
         return;
       }
-      const edited = await deps.store.parties.edit(partyId, result.value.party, revision);
+      const edited = await editParty(deps, {
+        userId: body.user.id,
+        partyId,
+        party: result.value.party,
+        revision,
+      });
       if (!edited.ok && edited.reason === 'changed') {
         await ack({
           response_action: 'update',
@@ -86,12 +92,6 @@ export function register(app: App, deps: Core): void {
       }
       // Closing this form shows the list below it; the list then shows the change.
       await ack();
-      await deps.store.audit.record({
-        userId: body.user.id,
-        operation: 'addresses',
-        outcome: 'edited',
-        detail: `saved party ${edited.party.id}`,
-      });
       if (view.root_view_id) {
         await showInModal(
           client,

@@ -1,7 +1,7 @@
 /** What needs attention, in words: each rule a plain sentence with its age; the list for /waybill attention and the Home tab. */
 import type { KnownBlock } from '@slack/types';
 import { ATTENTION_RULES, type AttentionItem } from '../../operations/attention.js';
-import { context, header, section } from '../kit/blocks.js';
+import { context, header, plural, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
 const MINUTE = 60_000;
@@ -26,7 +26,15 @@ export function itemLine(item: AttentionItem, now: Date, withOwner: boolean): st
     stale: `picked up or in transit ${ago} ago, and not delivered`,
     cod: `COD delivered ${ago} ago, and not remitted`,
   };
-  return `• ${what}: ${why[item.rule]}${withOwner ? ` · <@${item.ownerId}>` : ''}`;
+  return `• ${what}: ${why[item.rule]}${attemptsLeftText(item)}${withOwner ? ` · <@${item.ownerId}>` : ''}`;
+}
+
+/** A failed attempt's attempts to come, as the courier counts them; nothing for other items. */
+function attemptsLeftText({ attemptsLeft }: AttentionItem): string {
+  if (attemptsLeft === undefined) return '';
+  return attemptsLeft > 0
+    ? ` · *${plural(attemptsLeft, 'attempt')} left*`
+    : ' · *no attempts left*: the courier returns it to the sender';
 }
 
 /** The lines one section lists at most: a section's text stays far below Slack's 3,000 characters. */

@@ -1,4 +1,5 @@
 /** A booking's draft: created, found from a modal, what is typed on screen merged in, validated, listed to resume. */
+import { trackingNumberFor } from '../../operations/book.js';
 import type { Draft } from '../../store/index.js';
 import { bookingDefaults, toBookingInput } from '../../waybill/booking-input.js';
 import {
@@ -121,8 +122,7 @@ export async function withTrackingNumber(
 ): Promise<BookingDraft> {
   const typed = typeof data.input.trackingNumber === 'string' && data.input.trackingNumber.trim() !== '';
   if (typed || data.generatedTrackingNumber) return data;
-  const generated = await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId);
-  return { ...data, generatedTrackingNumber: generated };
+  return { ...data, generatedTrackingNumber: await trackingNumberFor(deps, draftId, {}) };
 }
 
 /** Someone's booking drafts not sent yet, the latest first: what the Home tab offers to resume. */

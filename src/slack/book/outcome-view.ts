@@ -1,11 +1,19 @@
-/** A booking's outcome modals: working, booked, failed, unknown, resolved as not booked, expired. */
-import type { ModalView } from '@slack/types';
+/** A booking's outcome modals, each drawn here alone: working, booked, failed, unknown, resolved as not booked, expired. */
+import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
 import type { BookingResult } from '../../waybill/responses.js';
 import { bookingIds, resolveActions } from '../booking/index.js';
 import { context, plain, retryActions, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { type Outcome, type OutcomeWords, outcomeScreen, outcomeView, type Screen } from '../kit/outcome.js';
+import {
+  type Outcome,
+  type OutcomeWords,
+  outcomeOfAttempt,
+  outcomeOfFailure,
+  outcomeScreen,
+  outcomeView,
+  type Screen,
+} from '../kit/outcome.js';
 import { ids } from './ids.js';
 
 /** What a booked attempt shows: the courier's reference, and where the card went (or why not). */
@@ -86,6 +94,70 @@ export function bookingDoneView(
 ): ModalView {
   const detail = { trackingRefNo: result.trackingRefNo, postedNote };
   return bookingOutcomeView({ state: 'done', detail }, trackingNumber, env, metadata);
+}
+
+/** Under "Booked" while the database does not answer after the courier booked. */
+const recordedLaterNote =
+  ":hourglass_flowing_sand: The bot's database is not answering, so this booking is not recorded yet: the bot keeps trying, and posts the booking card once it is. Do not book it again.";
+
+/** Under "Booked" when the database never answered: the dispatcher holds the only record. */
+const unrecordedNote =
+  'But the bot could not record it: its database did not answer. No booking card was posted and `/waybill` does not know this waybill. Do not book it again; tell whoever runs the bot.';
+
+/** Where a confirmed booking stands, each state drawn here alone. */
+export type BookingShown =
+  | { state: 'working' }
+  /** The attempt already made with this key (a double click, a replay). */
+  | { state: 'earlier'; attempt: { key: string; state: string; result?: unknown } }
+  /** Booked, while the database keeps it waiting. */
+  | { state: 'waiting'; answer: Pick<BookingResult, 'trackingRefNo'> }
+  | { state: 'failed' | 'unknown'; message: string; key: string }
+  /** Booked, but the database never answered. */
+  | { state: 'unrecorded'; answer: Pick<BookingResult, 'trackingRefNo'> }
+  | { state: 'done'; answer: Pick<BookingResult, 'trackingRefNo'>; note: string };
+
+/** What the dispatcher is told in a message when the modal was closed. */
+export interface BookingTold {
+  emoji: string;
+  text: string;
+  blocks?: KnownBlock[];
+}
+
+const isBooked = (result: unknown): result is BookingDone =>
+  typeof result === 'object' && result !== null && 'trackingRefNo' in result;
+
+/** A confirmed booking's modal at any state, and for a failure, what to say should the modal be closed. */
+export function bookingOutcome(
+  shown: BookingShown,
+  trackingNumber: string,
+  env: WaybillEnv,
+  metadata: string,
+): { view: ModalView; tell?: BookingTold } {
+  const done = (answer: Pick<BookingResult, 'trackingRefNo'>, note: string) =>
+    bookingDoneView(trackingNumber, answer, note, env, metadata);
+  switch (shown.state) {
+    case 'working':
+      return { view: bookingWorkingView(trackingNumber, env, metadata) };
+    case 'earlier': {
+      const outcome = outcomeOfAttempt<BookingDone, undefined>(shown.attempt, isBooked);
+      return { view: bookingOutcomeView(outcome, trackingNumber, env, metadata) };
+    }
+    case 'waiting':
+      return { view: done(shown.answer, recordedLaterNote) };
+    case 'failed':
+    case 'unknown': {
+      const view = bookingOutcomeView(outcomeOfFailure(shown, shown.key), trackingNumber, env, metadata);
+      const blocks = shown.state === 'unknown' ? { blocks: [resolveActions(shown.key)] } : {};
+      return { view, tell: { emoji: ':warning:', text: escapeMrkdwn(shown.message), ...blocks } };
+    }
+    case 'unrecorded': {
+      const booked = `Booked \`${escapeMrkdwn(trackingNumber)}\`, courier reference \`${escapeMrkdwn(shown.answer.trackingRefNo)}\`.`;
+      const view = done(shown.answer, `:warning: ${unrecordedNote}`);
+      return { view, tell: { emoji: ':warning:', text: `${booked} ${unrecordedNote}` } };
+    }
+    case 'done':
+      return { view: done(shown.answer, shown.note) };
+  }
 }
 
 /** Resolved as not booked: the usual confirmation sends it again. */

@@ -7,11 +7,10 @@
 
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { teamScope } from '../../operations/access.js';
-import { type BookingAttemptResult, settleBooking } from '../../operations/book.js';
+import { type BookingAttemptResult, placeCard, settleBooking } from '../../operations/book.js';
 import { receiverCheck } from '../../operations/receiver-record.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import {
-  bookingCard,
   bookingIds,
   type Resolution,
   resolveButton,
@@ -25,10 +24,10 @@ import { requires } from '../guards/access.js';
 import { type Asker, refusalOnBooking } from '../guards/booking-access.js';
 import { ackNow, type ButtonClick, type Told, tellClicker } from '../kit/listener.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import { cardPoster } from './card.js';
 import { type BookDeps, bookingMetadata, validateDraft } from './draft.js';
 import type { BookingDraft } from './form.js';
 import { bookingDoneView, resolvedNotBookedView } from './outcome-view.js';
-import { postCard } from './send.js';
 
 /**
  * The unknown booking a Resolve names, with its draft; or why it cannot be resolved, in words.
@@ -47,7 +46,7 @@ async function settle(
   { attempt, draft }: { attempt: Attempt; draft: Draft<BookingDraft> },
   { verdict, reference, userId, client }: Resolution,
 ): Promise<Settled> {
-  const { env, catalog, currency, timeZone } = deps.waybill;
+  const { env } = deps.waybill;
   const trackingNumber = attempt.trackingNumber ?? '';
   const metadata = bookingMetadata(draft);
   const key = attempt.key;
@@ -95,19 +94,20 @@ async function settle(
   if (settled.state !== 'booked' || !settled.recorded) return resolvedMeanwhile;
   const saved = settled.recorded;
   const post = async () => {
-    const card = bookingCard({
+    const card = {
       booking,
       trackingRefNo: reference,
       bookedBy,
       bookedAt: settled.bookedAt,
       ...(receiver ? { receiver } : {}),
-      ...(draft.data.bookedVia ? { via: draft.data.bookedVia } : {}),
-      catalog,
-      currency,
-      env,
-      timeZone,
-    });
-    await postCard(deps, client, saved, card);
+      ...(draft.data.bookedVia ? { bookedVia: draft.data.bookedVia } : {}),
+    };
+    const destination = {
+      channelId: saved.channelId,
+      userId: saved.userId,
+      responseUrl: saved.data.responseUrl,
+    };
+    await placeCard(deps, card, cardPoster(deps, client, destination));
   };
   deps.inFlight.run('resolved booking card', post, {
     client,

@@ -3,6 +3,8 @@
  * courier call of unknown outcome, and telling dispatchers of calls a stopped bot abandoned. No
  * listener of its own: the features that answer the card's buttons and Resolve register them.
  */
+import type { Feature } from '../feature.js';
+
 export { tellAbandoned } from './abandoned.js';
 export { resolveActions, unresolvedWithDraft } from './attempts.js';
 export { bookingCard, bookingOfBlock, ownerBlockId, slackDate, statusLine } from './booking-card.js';
@@ -28,3 +30,8 @@ export {
   storedBooking,
   storedBookingCard,
 } from './stored-booking.js';
+
+/** The feature as bot.ts registers it (src/slack/features.ts). */
+export const feature: Feature = {
+  name: 'booking',
+};

@@ -1,6 +1,7 @@
 /** Block Kit for bulk booking: the file modal, the check's summary (paged), progress, the card and its thread. */
 import type { ActionsBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
+import type { OutcomeCounts } from '../../operations/bulk-queue.js';
 import type { CsvProblem } from '../../waybill/csv/read-bookings.js';
 import type { RowOutcome, RowResult } from '../../waybill/csv/results.js';
 import { bookingIds } from '../booking/index.js';
@@ -193,14 +194,6 @@ export function summaryView(input: SummaryInput): ModalView {
     notify_on_close: false,
     blocks,
   };
-}
-
-export type OutcomeCounts = Record<RowOutcome, number>;
-
-export function countOutcomes(results: readonly RowResult[]): OutcomeCounts {
-  const counts: OutcomeCounts = { booked: 0, 'already booked': 0, failed: 0, unknown: 0, 'not valid': 0 };
-  for (const result of results) counts[result.outcome] += 1;
-  return counts;
 }
 
 function countsLine(counts: OutcomeCounts): string {

@@ -1,10 +1,11 @@
 /** "Book N rows": the progress window at once, then the file's rows queued for the replicas to book, once per check. */
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import { countOutcomes, firstStart } from '../../operations/bulk-queue.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { viewMetadata } from '../kit/ids.js';
-import { countOutcomes, notCheckedView, progressView } from './blocks.js';
+import { notCheckedView, progressView } from './blocks.js';
 import { BULK_KIND, type BulkDraft } from './check.js';
 import { ids } from './ids.js';
 import { startImport } from './send.js';
@@ -20,7 +21,7 @@ export function register(app: App, deps: Core, rows: BulkWorker): void {
     }),
     async ({ ack, view, client, context: { draft } }) => {
       // A double click, or the same submission delivered twice, books the check once.
-      const first = !draft.data.startedAt && (await deps.store.deliveries.claim(`bulk:${draft.id}`));
+      const first = !draft.data.startedAt && (await firstStart(deps.store, draft.id));
       if (!first) {
         await ack({
           response_action: 'update',

@@ -1,5 +1,6 @@
-/** Booking a checked file: its rows queued in the store (each booked by operations/book-row.ts), then one card, its thread and a results file. */
+/** Booking a checked file: its rows queued (operations/bulk-queue.ts, each booked by book-row.ts), then one card, its thread and a results file. */
 import { type QueuedBooking, settledResult } from '../../operations/book-row.js';
+import { type OutcomeCounts, startRun } from '../../operations/bulk-queue.js';
 import type { Draft, ImportRow, ImportRun, NewQueuedRow } from '../../store/index.js';
 import type { BookingCsv, CsvBooking, CsvProblem } from '../../waybill/csv/read-bookings.js';
 import { type RowResult, resultsCsv } from '../../waybill/csv/results.js';
@@ -9,14 +10,7 @@ import { getPath } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { type Delivered, deliveredNote, postToChannel, type SlackClient } from '../runtime/delivery.js';
-import {
-  alreadyRunningView,
-  countOutcomes,
-  finishedView,
-  notCheckedView,
-  rowMessages,
-  summaryCard,
-} from './blocks.js';
+import { alreadyRunningView, finishedView, notCheckedView, rowMessages, summaryCard } from './blocks.js';
 import { type BulkDeps, type BulkDraft, fileHash, readBookings, settledBefore } from './check.js';
 
 /** One line per row with problems: what the results file and the thread say of it. */
@@ -50,9 +44,9 @@ async function report(
   client: SlackClient,
   run: ImportRun,
   results: RowResult[],
+  counts: OutcomeCounts,
 ): Promise<Delivered | undefined> {
   const { fileName } = run;
-  const counts = countOutcomes(results);
   const card = summaryCard({
     fileName,
     userId: run.userId,
@@ -86,29 +80,19 @@ async function report(
 }
 
 /**
- * Once every row of a run is done (on whichever replica finished it): the audit entry, the card,
- * its thread and the results file, and the finished window.
+ * The summary port (operations/bulk-queue.ts) once every row of a run is done: the card, its
+ * thread and the results file, and the finished window.
  */
 export async function summarise(
-  deps: Pick<BulkDeps, 'store' | 'logger' | 'waybill'>,
+  deps: Pick<BulkDeps, 'logger' | 'waybill'>,
   client: SlackClient,
   run: ImportRun,
+  results: RowResult[],
+  counts: OutcomeCounts,
 ): Promise<void> {
   const { env } = deps.waybill;
   const { fileName } = run;
-  const results = await deps.store.imports.runResults<RowResult>(run.id);
-  const counts = countOutcomes(results);
-  deps.logger.info({ fileName, ...counts, ms: Date.now() - run.startedAt.getTime() }, 'bulk booking done');
-  await deps.store.audit
-    .record({
-      userId: run.userId,
-      operation: 'bulk',
-      outcome: 'done',
-      detail: `${fileName}: ${counts.booked} booked, ${counts['already booked']} booked earlier, ${counts.failed} refused, ${counts.unknown} unknown, ${counts['not valid']} not valid`,
-    })
-    // Each row has its own audit entry already; the card still comes.
-    .catch((err: unknown) => deps.logger.error({ err }, 'the bulk booking could not be audited'));
-  const delivered = await report(deps, client, run, results);
+  const delivered = await report(deps, client, run, results, counts);
   const postedNote = delivered
     ? deliveredNote(delivered)
     : 'Slack did not take the summary card; the results file is in your DM with the bot.';
@@ -117,7 +101,6 @@ export async function summarise(
     run.viewId,
     finishedView({ fileName, counts, postedNote, env, metadata: viewMetadata({ draftId: run.id }) }),
   ).catch((err: unknown) => deps.logger.warn({ err }, 'the finished bulk booking could not be shown'));
-  await deps.store.imports.closeRun(run.id);
 }
 
 /** Each row of the file as the run starts: to book (queued), or settled already (not valid, or by an earlier run). */
@@ -173,27 +156,9 @@ export async function startImport(
     return;
   }
   const csv = readBookings(deps, bytes);
-  await deps.store.imports.record({
-    fileHash: hash,
-    fileName,
-    userId: draft.userId,
-    channelId: draft.channelId,
-    rowCount: csv.rowCount,
-  });
-  const earlier = new Map((await deps.store.imports.rows(hash)).map((row) => [row.row, row]));
-  const rows = queueOf(csv, earlier);
-  const started = await deps.store.imports.startRun(
-    {
-      id: draft.id,
-      fileHash: hash,
-      fileName,
-      userId: draft.userId,
-      channelId: draft.channelId,
-      viewId,
-      toBook: rows.filter((row) => 'booking' in row).length,
-    },
-    rows,
-  );
+  const { id, userId, channelId } = draft;
+  const run = { id, fileHash: hash, fileName, userId, channelId, viewId, rowCount: csv.rowCount };
+  const started = await startRun(deps, run, (earlier) => queueOf(csv, earlier));
   if (!started.started) {
     await showInModal(client, viewId, alreadyRunningView(started.running, env));
     return;

@@ -4,13 +4,20 @@
  * replica finishes it, and rows left by a replica that is gone (or by this one's last run) resumed.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { bookRow, type QueuedBooking, type RowDone } from '../../operations/book-row.js';
-import { type ClaimedRow, type ImportRun, StoreUnavailableError } from '../../store/index.js';
+import type { RowDone } from '../../operations/book-row.js';
+import {
+  bookNextRow,
+  countOutcomes,
+  type OutcomeCounts,
+  postSummaries,
+  requeueLeft,
+} from '../../operations/bulk-queue.js';
+import { type ImportRun, StoreUnavailableError } from '../../store/index.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { BackOff } from './back-off.js';
-import { countOutcomes, type OutcomeCounts, progressView } from './blocks.js';
+import { progressView } from './blocks.js';
 import type { BulkDeps } from './check.js';
 import { summarise } from './send.js';
 
@@ -87,19 +94,19 @@ export class BulkWorker {
   }
 
   async poll(): Promise<void> {
-    const { store } = this.deps;
-    if (this.stopping || !(await store.imports.anyRunning())) return;
-    // With no row in hand, a row still claimed here lost its answer with a connection: queued again.
-    if (this.loops === 0 && !this.releasing) {
+    if (this.stopping) return;
+    // With no row in hand, a row still claimed here lost its answer with a connection: queued
+    // again, while no loop claims.
+    const releaseOwn = async (release: () => Promise<unknown>) => {
+      if (this.loops > 0 || this.releasing) return;
       this.releasing = true;
       try {
-        await store.imports.releaseClaimed();
+        await release();
       } finally {
         this.releasing = false;
       }
-    }
-    await store.imports.requeueAbandoned();
-    this.wake();
+    };
+    if (await requeueLeft(this.deps.store, releaseOwn)) this.wake();
   }
 
   /**
@@ -160,64 +167,44 @@ export class BulkWorker {
       for (let wait = this.backOff.waitMs(); wait > 0 && !this.stopping; wait = this.backOff.waitMs())
         await delay(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
       if (this.stopping) return;
-      const claimed = await deps.store.imports.claimRow();
-      if (!claimed) break;
-      const run = await this.book(deps, client, claimed);
-      if (run) booking.set(run.id, run);
+      const taken = await bookNextRow(deps, (id) => this.runOf(deps, id), {
+        stopping: () => this.stopping,
+        databaseAway: (run) => this.tellDatabaseAway(deps, client, [run]),
+      });
+      if (!taken) break;
+      if (taken.run) {
+        this.went(deps, client, taken.run, taken.done);
+        booking.set(taken.run.id, taken.run);
+      }
     }
-    for (const run of await deps.store.imports.takeReports()) {
+    await postSummaries(deps, (run, results, counts) => {
       this.runs.delete(run.id);
       this.progress.delete(run.id);
-      await summarise(deps, client, run);
-    }
+      return summarise(deps, client, run, results, counts);
+    });
   }
 
+  /** The run of a claimed row, read once per run; read again after a failure. */
   private runOf(deps: Pick<WorkerDeps, 'store'>, id: string): Promise<ImportRun | undefined> {
     let run = this.runs.get(id);
     if (!run) {
       run = deps.store.imports.run(id);
+      run.catch(() => this.runs.delete(id));
       this.runs.set(id, run);
     }
     return run;
   }
 
-  /** Books a claimed row (or puts it back in the queue); returns its run. */
-  private async book(
-    deps: WorkerDeps,
-    client: SlackClient,
-    claimed: ClaimedRow,
-  ): Promise<ImportRun | undefined> {
-    let run: ImportRun | undefined;
-    try {
-      run = await this.runOf(deps, claimed.runId);
-    } catch (err) {
-      // Not sent: back in the queue for this replica or another, rather than held by a live one for ever.
-      this.runs.delete(claimed.runId);
-      await deps.store.imports.releaseRow(claimed.runId, claimed.row).catch(() => undefined);
-      throw err;
-    }
-    if (!run) return undefined;
-    const booking = run;
-    const done: RowDone = await bookRow(deps, run, claimed.booking as QueuedBooking, {
-      stopping: () => this.stopping,
-      databaseAway: () => this.tellDatabaseAway(deps, client, [booking]),
-    });
+  /** What a booked (or released) row changes here: the pace, the metrics, the run's window. */
+  private went(deps: WorkerDeps, client: SlackClient, run: ImportRun, done: RowDone): void {
     if ('again' in done) {
       if (done.again === 'slow down') this.slowDown(deps, done.retryAfterMs);
-      const released = deps.store.imports.releaseRow(run.id, claimed.row);
-      if (done.again !== 'database') {
-        await released;
-        return run;
-      }
-      // The release may not get through either: `poll` queues the row again then.
-      await released.catch(() => undefined);
-      this.tellDatabaseAway(deps, client, [run]);
-      return run;
+      if (done.again === 'database') this.tellDatabaseAway(deps, client, [run]);
+      return;
     }
     deps.metrics.bulkRows.inc({ outcome: done.outcome });
     this.wentThrough();
     this.showProgress(deps, client, run);
-    return run;
   }
 
   /** A 429: fewer rows at once, none for a while (the back-off's); said in the log. */

@@ -1,6 +1,7 @@
 /** Who may quote, book and update: `requires(op)`, the middleware each listener is registered with. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Access, Operation, Refusal, Verdict } from '../../operations/access.js';
+import { recordRefusal } from '../../operations/audit.js';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { firstWord, HELP } from '../kit/command-request.js';
@@ -136,11 +137,11 @@ export function requires(
       return;
     }
     const text = refusalText(verdict.reason, operation);
-    await core.store.audit.record({
+    await recordRefusal(core.store, {
       userId,
       operation,
-      outcome: 'refused',
-      detail: `not allowed (${verdict.reason}) in ${channelId ?? 'an unknown conversation'}`,
+      reason: verdict.reason,
+      where: channelId ?? 'an unknown conversation',
     });
     core.logger.warn(
       { user: userId, channel: channelId, operation, reason: verdict.reason },

@@ -1,5 +1,6 @@
 /** Acting on a booking: allowed only where its sender may do that in the booking's own conversation too. */
 import type { Operation } from '../../operations/access.js';
+import { recordRefusal } from '../../operations/audit.js';
 import type { BookingRecord } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -42,12 +43,12 @@ export async function refusalOnBooking(
   const { trackingNumber, channelId } = booking;
   const verdict = await verdictOn(core.access, operation, { ...asker, channelId });
   if (verdict.ok) return undefined;
-  await core.store.audit.record({
+  await recordRefusal(core.store, {
     userId: asker.userId,
     operation,
     trackingNumber,
-    outcome: 'refused',
-    detail: `not allowed (${verdict.reason}) in ${channelId}, the booking's conversation`,
+    reason: verdict.reason,
+    where: `${channelId}, the booking's conversation`,
   });
   core.logger.warn(
     { user: asker.userId, channel: channelId, trackingNumber, operation, reason: verdict.reason },

@@ -3,8 +3,8 @@
  * cannot hold one), a command without its text, a workflow step's event without what identifies it.
  * A NUL typed into a form is bad input instead.
  */
-import type { App } from '@slack/bolt';
 import { inputBlockIds } from '../kit/forms.js';
+import type { AroundRequest } from './around-request.js';
 
 /** A request that is the sender's fault: the HTTP receiver answers it 400, Socket Mode acknowledges it; one log line. */
 export class MalformedRequestError extends Error {}
@@ -19,32 +19,29 @@ type Body = Record<string, unknown> & {
 };
 
 /**
- * Wraps Bolt's processEvent, where both receivers hand each request over. A NUL in a tracking number,
+ * Around each request (around-request.ts): a NUL in a tracking number,
  * draft id, attempt key or note failed deep in a listener on PostgreSQL (HTTP 500), and every
  * command's text is read before its listener runs. What a form's inputs hold is typing: a submission
  * with a NUL there is answered on those inputs; a click in the modal passes (its draft keeps text as JSON).
  */
-export function refuseMalformed(app: App): void {
-  const processEvent = app.processEvent.bind(app);
-  app.processEvent = async (event) => {
-    const body = event.body as Body;
-    const typed = body.view?.state;
-    if (body.command !== undefined && typeof body.text !== 'string')
-      throw new MalformedRequestError('a slash command without its text');
-    if (malformedStep(body.event))
-      throw new MalformedRequestError('a workflow step without its execution, function or inputs');
-    if (holdsNul(body, typed)) throw new MalformedRequestError('a NUL character in the request');
-    const blocks = body.type === 'view_submission' ? inputsHoldingNul(typed?.values, body.view?.blocks) : [];
-    if (blocks.length) {
-      await event.ack({
-        response_action: 'errors',
-        errors: Object.fromEntries(blocks.map((blockId) => [blockId, nulInputText])),
-      });
-      return;
-    }
-    await processEvent(event);
-  };
-}
+export const refuseMalformed: AroundRequest = (processEvent) => async (event) => {
+  const body = event.body as Body;
+  const typed = body.view?.state;
+  if (body.command !== undefined && typeof body.text !== 'string')
+    throw new MalformedRequestError('a slash command without its text');
+  if (malformedStep(body.event))
+    throw new MalformedRequestError('a workflow step without its execution, function or inputs');
+  if (holdsNul(body, typed)) throw new MalformedRequestError('a NUL character in the request');
+  const blocks = body.type === 'view_submission' ? inputsHoldingNul(typed?.values, body.view?.blocks) : [];
+  if (blocks.length) {
+    await event.ack({
+      response_action: 'errors',
+      errors: Object.fromEntries(blocks.map((blockId) => [blockId, nulInputText])),
+    });
+    return;
+  }
+  await processEvent(event);
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,9 +4,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { App, ReceiverEvent } from '@slack/bolt';
+import type { ReceiverEvent } from '@slack/bolt';
 import { inRequest } from '../../logger.js';
 import type { Core } from '../core.js';
+import type { AroundRequest } from './around-request.js';
 
 const kinds = new Set([
   'view_submission',
@@ -34,17 +35,13 @@ export function requestFailed(): void {
 }
 
 /**
- * Wraps `app.processEvent`, where both receivers hand each request over: the request runs with an id
+ * Around each request (around-request.ts): it runs with an id
  * of its own (every log line carries it, the courier's call line and work after the ack included),
  * its acknowledgement is timed from there (work after acks waits for it: `InFlight`), and once its
  * listeners are done it is counted.
  */
-export function instrumentRequests(
-  app: App,
-  { metrics, inFlight }: Pick<Core, 'metrics' | 'inFlight'>,
-): void {
-  const process = app.processEvent.bind(app);
-  app.processEvent = (event: ReceiverEvent) => {
+export function instrumentRequests({ metrics, inFlight }: Pick<Core, 'metrics' | 'inFlight'>): AroundRequest {
+  return (process) => (event: ReceiverEvent) => {
     const kind = requestKind(event.body);
     const started = performance.now();
     const ack = event.ack;

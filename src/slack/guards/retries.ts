@@ -1,5 +1,6 @@
 /** Slack's re-deliveries of a request already received, by any replica: acknowledged and dropped. */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { firstDelivery } from '../../operations/deliveries.js';
 import type { Core } from '../core.js';
 import { partsOf } from './request-parts.js';
 
@@ -24,7 +25,7 @@ export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<Any
     // The Events API is what Slack documents re-delivering (X-Slack-Retry-Num): an event by its id.
     const id = eventId ?? triggerId ?? (view?.id ? `${view.id}:${view.hash}` : undefined);
     if (!id) return args.next();
-    const first = await deps.store.deliveries.claim(id);
+    const first = await firstDelivery(deps.store, id);
     if (!first && args.context.retryNum) {
       deps.logger.info(
         { retryNum: args.context.retryNum, reason: args.context.retryReason },

@@ -4,6 +4,7 @@ import type { ModalView } from '@slack/types';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
+import type { AroundRequest } from './around-request.js';
 import { partsOf, type SlackRequest } from './request-parts.js';
 import { tellOutside } from './store-faults.js';
 
@@ -74,15 +75,17 @@ export function markFailed(requestContext: Record<string, unknown> | undefined, 
 }
 
 /**
- * Wraps Bolt's processEvent, which both receivers call for every request. Bolt leaves a request
+ * Around each request (around-request.ts). Bolt leaves a request
  * nobody acknowledged unanswered until its unhandled-request timeout (about 3 s, then 404, and
  * Slack shows an error). Instead, when processEvent is done: a request a listener failed on goes to
  * the receiver's error handler at once (as an error Bolt throws itself does), and one no listener
  * matched is acknowledged, and its sender told where Slack allows.
  */
-export function answerUnmatched(app: App, deps: Pick<Core, 'logger' | 'inFlight'>): void {
-  const processEvent = app.processEvent.bind(app);
-  app.processEvent = async (event) => {
+export function answerUnmatched(
+  client: App['client'],
+  deps: Pick<Core, 'logger' | 'inFlight'>,
+): AroundRequest {
+  return (processEvent) => async (event) => {
     const state: RequestState = { acknowledged: false };
     await processEvent({
       ...event,
@@ -102,7 +105,7 @@ export function answerUnmatched(app: App, deps: Pick<Core, 'logger' | 'inFlight'
     await event.ack(acknowledgement(body));
     if (TOLD_OUTSIDE.has(body.type ?? '')) {
       deps.inFlight.run('tell out of date', () =>
-        tellOutside(app.client, partsOf(body as SlackRequest), {
+        tellOutside(client, partsOf(body as SlackRequest), {
           text: `:warning: ${outOfDateText}`,
           view: outOfDateView(),
         }),

@@ -43,6 +43,7 @@ type StateValue = {
   type?: string;
   value?: string | null;
   selected_option?: { value?: string } | null;
+  selected_options?: { value?: string }[] | null;
   selected_date?: string | null;
   selected_time?: string | null;
   timezone?: string;
@@ -60,6 +61,8 @@ function readStateValue(state: StateValue): unknown {
     case 'static_select':
     case 'external_select':
       return state.selected_option?.value ?? null;
+    case 'multi_static_select':
+      return (state.selected_options ?? []).flatMap((option) => option.value ?? []);
     case 'datepicker':
       return state.selected_date ?? null;
     case 'timepicker':

@@ -1,6 +1,7 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
 import type { App } from '@slack/bolt';
 import { type LabelBooking, parcelsOf } from '../../labels/label.js';
+import { recordDone } from '../../operations/audit.js';
 import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -103,11 +104,10 @@ async function printBooking(
     files,
     job: { kind: 't', ref: trackingNumber },
   });
-  await deps.store.audit.record({
+  await recordDone(deps.store, {
     userId,
     operation: 'label',
     trackingNumber,
-    outcome: 'ok',
     detail: `${pages} page(s) as ${request.formats.join(' and ')} to ${where}`,
   });
 }
@@ -241,11 +241,10 @@ export async function printImport(
   });
   for (const item of items) {
     const { trackingNumber } = item.booking;
-    await deps.store.audit.record({
+    await recordDone(deps.store, {
       userId,
       operation: 'label',
       trackingNumber,
-      outcome: 'ok',
       detail: `with ${file.fileName} to ${where}`,
     });
   }

@@ -1,5 +1,5 @@
-/** A booking handed to a new owner: stored once, an audit row, the cards redrawn, a line in each thread, the new owner told. */
-
+/** A booking handed to a new owner (operations/owners.ts), then the cards redrawn, a line in each thread, the new owner told. */
+import { handOver } from '../../operations/owners.js';
 import { cardPlaces, redrawCards } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
@@ -62,16 +62,8 @@ export async function assignOwner(
   if (refused) return refused;
   const cannot = await cannotOwn(client, ownerId, userId);
   if (cannot) return cannotOwnText(trackingNumber, ownerId, cannot);
-  const change = await deps.store.bookings.setOwner(trackingNumber, ownerId);
+  const change = await handOver(deps, { userId, trackingNumber, ownerId });
   if (!change.changed) return alreadyOwnedText(trackingNumber, ownerId);
-  await deps.store.audit.record({
-    userId,
-    operation: 'assign',
-    trackingNumber,
-    outcome: 'ok',
-    detail: `owner ${change.previous} to ${ownerId}`,
-  });
-  deps.activity.changed(userId);
   deps.inFlight.run('owner cards', async () => {
     const text = ownerThreadText(trackingNumber, ownerId, userId);
     for (const place of cardPlaces(deps, change.booking)) {

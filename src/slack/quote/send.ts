@@ -1,8 +1,7 @@
-/** A quote sent: the courier's price, the channel post, the way back to the filled form on failure. */
-import { type Draft, StoreUnavailableError } from '../../store/index.js';
-import { isWaybillApiError } from '../../waybill/errors.js';
+/** A quote sent: the courier's price (operations/quote.ts), the channel post, the way back to the filled form on failure. */
+import { priceQuote } from '../../operations/quote.js';
+import type { Draft } from '../../store/index.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
-import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { section } from '../kit/blocks.js';
 import { viewMetadata } from '../kit/ids.js';
@@ -24,13 +23,12 @@ export async function runQuote(
 ): Promise<void> {
   const { env, catalog, currency } = deps.waybill;
   const metadata = viewMetadata({ draftId: draft.id });
-  const request = toQuotationWire(quote);
   const destination = {
     channelId: draft.channelId,
     userId: draft.userId,
     responseUrl: draft.data.responseUrl,
   };
-  const priced = await priceQuote(deps, draft.userId, request);
+  const priced = await priceQuote(deps, draft.userId, quote);
   if (!priced.ok) {
     const { reason } = priced;
     const shown = await showInModal(client, viewId, quoteErrorView({ reason, env, metadata }));
@@ -68,39 +66,6 @@ export async function runQuote(
     viewId,
     quoteResultView({ quote, price, currency, catalog, env, metadata, postedNote }),
   );
-}
-
-/**
- * A quote changes nothing at the courier, so its audit entry is not worth withholding the price
- * for: with the database away, the dispatcher still gets the answer and the gap is logged.
- */
-type Price = Awaited<ReturnType<Core['courier']['quote']>>;
-
-/**
- * The courier's price for `request`, or why it refused, in its words; either way audited as
- * `userId`'s quote (their Home tab lists their recent ones). A database away does not lose the price.
- */
-export async function priceQuote(
-  deps: Pick<Core, 'store' | 'logger' | 'courier'>,
-  userId: string,
-  request: ReturnType<typeof toQuotationWire>,
-): Promise<{ ok: true; price: Price } | { ok: false; reason: string }> {
-  const audit = (entry: { outcome: 'ok'; response: Price } | { outcome: 'failed'; detail: string }) =>
-    deps.store.audit.record({ userId, operation: 'quote', request, ...entry }).catch((err: unknown) => {
-      if (!(err instanceof StoreUnavailableError)) throw err;
-      deps.logger.error({ err, outcome: entry.outcome }, 'a quote could not be written to the audit log');
-    });
-  let price: Price;
-  try {
-    price = await deps.courier.quote(request);
-  } catch (err) {
-    if (!isWaybillApiError(err)) throw err;
-    const reason = err.userMessage();
-    await audit({ outcome: 'failed', detail: reason });
-    return { ok: false, reason };
-  }
-  await audit({ outcome: 'ok', response: price });
-  return { ok: true, price };
 }
 
 function reopenButton(draftId: string) {

@@ -1,4 +1,5 @@
 /** `/waybill recognise on|off`: tracking numbers in this channel's messages answered, or not, for every replica. */
+import { turnRecognition } from '../../operations/recognition.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 
@@ -18,7 +19,11 @@ const recogniseCommand: CommandAnswer<{ setting: string }, Pick<Core, 'store'>> 
     });
     return;
   }
-  await deps.store.recognition.turn(command.channel_id, setting === 'on', command.user_id);
+  await turnRecognition(deps.store, {
+    channelId: command.channel_id,
+    on: setting === 'on',
+    userId: command.user_id,
+  });
   await ack({
     response_type: 'ephemeral',
     text:

@@ -2,6 +2,8 @@
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import type { Access, Person } from '../../operations/access.js';
+import { postOnce } from '../../operations/post-once.js';
+import { threadReply } from '../../operations/recognition.js';
 import type { BookingRecord } from '../../store/index.js';
 import { writtenTrackingNumber } from '../../waybill/fields.js';
 import { bookingLine } from '../booking/index.js';
@@ -96,33 +98,25 @@ export function register(app: App, deps: Core): void {
         ...recognisedReply(await shown(deps, named)),
       });
     }
-    const fresh = new Set(
-      await deps.store.recognition.claim(
+    await postOnce(
+      threadReply(
+        deps.store,
         channel,
         thread,
         shownTo.public.map((b) => b.trackingNumber),
       ),
+      async (fresh) => {
+        // In the order the message names them.
+        const replied = numbers.flatMap((n) =>
+          shownTo.public.filter((b) => b.trackingNumber === n && fresh.has(n)),
+        );
+        await client.chat.postMessage({
+          channel,
+          thread_ts: thread,
+          ...recognisedReply(await shown(deps, replied)),
+        });
+      },
     );
-    // In the order the message names them.
-    const replied = numbers.flatMap((n) =>
-      shownTo.public.filter((b) => b.trackingNumber === n && fresh.has(n)),
-    );
-    if (replied.length === 0) return;
-    try {
-      await client.chat.postMessage({
-        channel,
-        thread_ts: thread,
-        ...recognisedReply(await shown(deps, replied)),
-      });
-    } catch (err) {
-      // Not answered after all: the next mention in the thread may try again.
-      await deps.store.recognition.release(
-        channel,
-        thread,
-        replied.map((b) => b.trackingNumber),
-      );
-      throw err;
-    }
   });
 
   app.action<ButtonClick, Told>(

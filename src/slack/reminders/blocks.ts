@@ -31,14 +31,27 @@ export function readSnoozeValue(
   return { choice: choice as SnoozeChoice, rule, key: key.join(' ') };
 }
 
+const button = (action_id: string, text: string, value: string) => ({
+  type: 'button' as const,
+  action_id,
+  text: plain(text),
+  value,
+});
+
+/**
+ * A failed attempt's ways forward, before the courier returns the parcel: Reattempt (the update form,
+ * to correct the phone, address or delivery date) and Return to sender. Calling is the phone's link.
+ */
+function attemptButtons(item: AttentionItem) {
+  if (item.rule !== 'failed' || !item.trackingNumber) return [];
+  return [
+    { ...button(updateIds.reattemptOpen, 'Reattempt', item.trackingNumber), style: 'primary' as const },
+    button(ids.reminderReturn, 'Return to sender', item.trackingNumber),
+  ];
+}
+
 /** The button that ends an item: Resolve, the remittance import for COD not remitted, else Record status. */
 function endButton(item: AttentionItem, remittance: boolean) {
-  const button = (action_id: string, text: string, value: string) => ({
-    type: 'button' as const,
-    action_id,
-    text: plain(text),
-    value,
-  });
   if (item.rule === 'unknown')
     return button(
       item.operation === 'update' ? updateIds.resolveUpdateOpen : bookingIds.resolveOpen,
@@ -55,7 +68,7 @@ function endButton(item: AttentionItem, remittance: boolean) {
   return button(bookingIds.statusOpen, 'Record status', item.trackingNumber);
 }
 
-/** The buttons of an item: how it ends, Snooze, and Assign where there is a booking. */
+/** The buttons of an item: a failed attempt's ways forward, how it ends, Snooze, and Assign where there is a booking. */
 function itemActions(item: AttentionItem, remittance: boolean): ActionsBlock {
   // An unknown outcome is its caller's to resolve, and its booking may not be stored yet: no Assign.
   const trackingNumber = item.rule === 'unknown' ? undefined : item.trackingNumber;
@@ -65,6 +78,7 @@ function itemActions(item: AttentionItem, remittance: boolean): ActionsBlock {
     // The people picker carries no value: the block names the booking, as on the card.
     ...(trackingNumber ? { block_id: ownerBlockId(trackingNumber) } : {}),
     elements: [
+      ...attemptButtons(item),
       ...(end ? [end] : []),
       {
         type: 'static_select',
@@ -88,17 +102,26 @@ function andMore(items: readonly AttentionItem[], shown: number): KnownBlock[] {
   return more > 0 ? [context(`…and ${more} more: \`/waybill attention\` lists them all.`)] : [];
 }
 
+/** The number the receiver's phone is dialled on; undefined when it cannot be dialled. */
+const dialledOf = ({ phone, country }: ItemCall) => (phone ? phoneKey(phone, country) : undefined);
+
 /** The receiver's phone, as a `tel:` link when it can be dialled. */
-function phoneText({ phone, country }: ItemCall): string {
-  const dialled = phone ? phoneKey(phone, country) : undefined;
-  return dialled ? `<tel:${dialled}|${escapeMrkdwn(phone)}>` : escapeMrkdwn(phone);
+function phoneText(call: ItemCall): string {
+  const dialled = dialledOf(call);
+  return dialled ? `<tel:${dialled}|${escapeMrkdwn(call.phone)}>` : escapeMrkdwn(call.phone);
+}
+
+/** A failed attempt's Call receiver: the phone's link, one click, where it can be dialled. */
+function callReceiver(item: AttentionItem, call: ItemCall): string {
+  const dialled = item.rule === 'failed' ? dialledOf(call) : undefined;
+  return dialled ? `\n:telephone_receiver: <tel:${dialled}|Call receiver>` : '';
 }
 
 /** Under an item's line, what its call needs: receiver, phone, COD, then the last status with its reason and note. */
-function callLines(call: ItemCall, timeZone: string): string {
+function callLines(item: AttentionItem, call: ItemCall, timeZone: string): string {
   const who = [escapeMrkdwn(call.receiver), phoneText(call), call.cod && `COD ${escapeMrkdwn(call.cod)}`];
   const last = call.status ? `\nLast: ${statusLine(call.status, timeZone)}` : '';
-  return `\n${who.filter(Boolean).join(' · ')}${last}`;
+  return `\n${who.filter(Boolean).join(' · ')}${last}${callReceiver(item, call)}`;
 }
 
 /**
@@ -118,7 +141,7 @@ export function reminderMessage(
       ...items.slice(0, ITEMS_SHOWN).flatMap((item) => {
         const call = item.trackingNumber ? owner.calls.get(item.trackingNumber) : undefined;
         return [
-          section(itemLine(item, now, false) + (call ? callLines(call, owner.timeZone) : '')),
+          section(itemLine(item, now, false) + (call ? callLines(item, call, owner.timeZone) : '')),
           itemActions(item, owner.remittance),
         ];
       }),

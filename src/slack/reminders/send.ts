@@ -1,11 +1,19 @@
 /**
- * A reminders turn: what needs attention now, planned (operations/reminders.ts), each person's DM
- * and each escalation to ATTENTION_CHANNEL_ID claimed in the database before it is posted and
- * recorded after, so it goes out once whatever the replicas.
+ * A reminders turn: what needs attention now, planned, each person's DM and each escalation to
+ * ATTENTION_CHANNEL_ID sent once whatever the replicas (operations/reminders.ts); here, how Slack
+ * posts them and finds an earlier claim's post.
  */
-import { randomUUID } from 'node:crypto';
 import type { AttentionItem } from '../../operations/attention.js';
-import { planReminders, type ReminderPlan, reminderId } from '../../operations/reminders.js';
+import {
+  escalateOnce,
+  planReminders,
+  purgeClosedReminders,
+  type ReminderDm,
+  type ReminderPlan,
+  type ReminderPort,
+  reminderId,
+  remindOnce,
+} from '../../operations/reminders.js';
 import { attentionNow } from '../attention/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -51,82 +59,44 @@ export async function remindersTurn(deps: Reminding, client: SlackClient): Promi
   if (plan.escalate.length > 0) await escalate(deps, client, plan.escalate);
 }
 
-/** How long a claim row outlives its item's last reminder, escalation or snooze once the item is no longer open. */
-const CLOSED_KEPT_MS = 30 * 24 * 3_600_000;
-
-/** Deletes the claim rows of items no longer open, kept CLOSED_KEPT_MS: the table holds open items and a month's past. */
+/** Deletes the claim rows of items no longer open, after a while (operations/reminders.ts). */
 export async function purgeClosed(deps: Reminding): Promise<void> {
-  const open = await attentionNow(deps);
-  const purged = await deps.store.reminders.purgeClosed(
-    open,
-    new Date(deps.now().getTime() - CLOSED_KEPT_MS),
-  );
+  const purged = await purgeClosedReminders(deps.store, await attentionNow(deps), deps.now());
   if (purged > 0) deps.logger.debug({ purged }, 'reminders of items no longer open deleted');
 }
 
-type Entries = ReminderPlan['send'] extends Map<string, infer E> ? E : never;
+/** Posting and finding reminders and escalations in Slack: the port of operations/reminders.ts. */
+function slackPort(deps: Reminding, client: SlackClient, ownerId: string): ReminderPort {
+  return {
+    open: async (user) => (await client.conversations.open({ users: user })).channel?.id ?? user,
+    postedEarlier: (channel, batches) => postedBatches(client, channel, REMINDER_EVENT, batches),
+    post: async (channel, batch, items) => {
+      const [first] = items as [AttentionItem];
+      // Only the items the DM lists with their details are read.
+      const calls = await callsFor(deps, client, ownerId, items.slice(0, ITEMS_SHOWN));
+      const message = await client.chat.postMessage({
+        channel,
+        ...reminderMessage(items, deps.now(), calls),
+        metadata: {
+          event_type: REMINDER_EVENT,
+          event_payload: { batch, rule: first.rule, key: first.key, count: items.length },
+        },
+      });
+      return message.ts ?? '';
+    },
+    unreachable: (err) => NO_DM.has(slackErrorCode(err) ?? ''),
+  };
+}
 
-/** Claims `entries` for one DM to `ownerId`, then posts it, unless an earlier claim's DM is found posted. */
-async function remind(
-  deps: Reminding,
-  client: SlackClient,
-  { ownerId, entries, lastDmAt }: { ownerId: string; entries: Entries; lastDmAt: Date | undefined },
-): Promise<void> {
-  const batch = await deps.store.reminders.claim({
-    ownerId,
-    lastDmAt,
-    items: entries.map(({ item, row }) => ({
-      rule: item.rule,
-      key: item.key,
-      since: item.since,
-      version: row?.version ?? 0,
-    })),
-  });
-  if (!batch) return;
-  try {
-    const opened = await client.conversations.open({ users: ownerId });
-    const channel = opened.channel?.id ?? ownerId;
-    // Claimed before and never recorded sent: that replica stopped, or its post failed, perhaps after Slack took it.
-    const earlier = new Set(entries.flatMap(({ row }) => (row && !row.sentAt ? [row.batch] : [])));
-    const posted =
-      earlier.size > 0
-        ? await postedBatches(client, channel, REMINDER_EVENT, earlier)
-        : new Map<string, string>();
-    const found = entries.filter(({ row }) => row && posted.has(row.batch));
-    for (const [earlierBatch, ts] of posted) {
-      const items = found.filter(({ row }) => row?.batch === earlierBatch).map(({ item }) => item);
-      await deps.store.reminders.sent(batch, items, { channel, ts });
-    }
-    const rest = entries.filter((entry) => !found.includes(entry)).map(({ item }) => item);
-    if (rest.length === 0) return;
-    const [first] = rest as [AttentionItem];
-    // Only the items the DM lists with their details are read.
-    const calls = await callsFor(deps, client, ownerId, rest.slice(0, ITEMS_SHOWN));
-    const message = await client.chat.postMessage({
-      channel,
-      ...reminderMessage(rest, deps.now(), calls),
-      metadata: {
-        event_type: REMINDER_EVENT,
-        event_payload: { batch, rule: first.rule, key: first.key, count: rest.length },
-      },
-    });
-    await deps.store.reminders.sent(batch, rest, { channel, ts: message.ts ?? '' });
-    deps.logger.info({ user: ownerId, items: rest.length }, 'reminder sent');
-  } catch (err) {
-    const code = slackErrorCode(err);
-    if (code && NO_DM.has(code)) {
-      // Trying again every turn would never reach them: recorded as reminded (no DM), so the item
-      // escalates when a delivered reminder's would.
-      await deps.store.reminders.sent(
-        batch,
-        entries.map(({ item }) => item),
-        { channel: '', ts: '' },
-      );
-      deps.logger.warn({ user: ownerId, error: code }, 'a reminder cannot reach its owner: left to escalate');
-      return;
-    }
-    await deps.store.reminders.release(batch).catch(() => undefined);
-    throw err;
+/** One DM to `dm.ownerId`, once (operations/reminders.ts), unless an earlier claim's DM is found posted. */
+async function remind(deps: Reminding, client: SlackClient, dm: ReminderDm): Promise<void> {
+  const done = await remindOnce(deps.store, dm, slackPort(deps, client, dm.ownerId));
+  const user = dm.ownerId;
+  if (done.state === 'given up') {
+    const error = slackErrorCode(done.error);
+    deps.logger.warn({ user, error }, 'a reminder cannot reach its owner: left to escalate');
+  } else if (done.state === 'posted' && done.posted.items.length > 0) {
+    deps.logger.info({ user, items: done.posted.items.length }, 'reminder sent');
   }
 }
 
@@ -163,11 +133,7 @@ async function postedBatches(
   return posted;
 }
 
-/**
- * Each item still open after its reminder claimed, then all posted together to the channel and
- * recorded; an earlier claim's escalation found posted (its replica gone after Slack took it) is not
- * posted again.
- */
+/** The items still open after their reminder, escalated together to the attention channel, once (operations/reminders.ts). */
 async function escalate(
   deps: Reminding,
   client: SlackClient,
@@ -175,34 +141,15 @@ async function escalate(
 ): Promise<void> {
   const { channelId } = deps.bot.reminders;
   if (!channelId) return;
-  const batch = randomUUID();
-  const claimed: ReminderPlan['escalate'] = [];
-  for (const entry of entries) {
-    const { item, row } = entry;
-    if (await deps.store.reminders.claimEscalation({ ...item, version: row.version }, batch))
-      claimed.push(entry);
-  }
-  if (claimed.length === 0) return;
-  try {
-    const earlier = new Set(claimed.flatMap(({ row }) => row.escalationBatch ?? []));
-    const posted =
-      earlier.size > 0
-        ? await postedBatches(client, channelId, ESCALATION_EVENT, earlier)
-        : new Map<string, string>();
-    const rest = claimed.filter(({ row }) => !(row.escalationBatch && posted.has(row.escalationBatch)));
-    if (rest.length > 0) {
-      await client.chat.postMessage({
-        channel: channelId,
-        ...escalationMessage(
-          rest.map(({ item }) => item),
-          deps.now(),
-        ),
-        metadata: { event_type: ESCALATION_EVENT, event_payload: { batch, count: rest.length } },
+  await escalateOnce(deps.store, channelId, entries, {
+    postedEarlier: (channel, batches) => postedBatches(client, channel, ESCALATION_EVENT, batches),
+    post: async (channel, batch, items) => {
+      const message = await client.chat.postMessage({
+        channel,
+        ...escalationMessage(items, deps.now()),
+        metadata: { event_type: ESCALATION_EVENT, event_payload: { batch, count: items.length } },
       });
-    }
-    await deps.store.reminders.escalated(batch);
-  } catch (err) {
-    for (const { item } of claimed) await deps.store.reminders.releaseEscalation(item).catch(() => undefined);
-    throw err;
-  }
+      return message.ts ?? '';
+    },
+  });
 }

@@ -1,6 +1,6 @@
 /** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; its owner's alone, their permission checked again. */
 import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
-import { snoozeEnd } from '../../operations/reminders.js';
+import { snoozeEnd, snoozeReminder } from '../../operations/reminders.js';
 import { slackDate } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -36,7 +36,7 @@ export function register(app: App, deps: Core): void {
       const refused = booking && (await refusalOnBooking(deps, askerOf(client, body), 'update', booking));
       if (refused) return answer(refused);
       const until = snoozeEnd(chosen.choice, deps.now(), deps.waybill.timeZone);
-      const snoozed = await deps.store.reminders.snooze(chosen, until);
+      const snoozed = await snoozeReminder(deps.store, chosen, until);
       await answer(snoozed ? snoozedText(slackDate(until, deps.waybill.timeZone)) : notSnoozedText);
     },
   );

@@ -4,6 +4,7 @@ import type { SmsSettings } from '../../operations/sms.js';
 import { logGateway, type SmsGateway } from '../../sms/gateway.js';
 import { semaphoreGateway } from '../../sms/semaphore.js';
 import type { Core } from '../core.js';
+import type { Feature, FeatureJobs } from '../feature.js';
 import { clockJob } from '../runtime/jobs.js';
 import { smsTurnWith } from './send.js';
 
@@ -17,14 +18,20 @@ function gatewayOf(gateway: SmsSettings['gateway']): SmsGateway & { close?: () =
   return gateway.kind === 'semaphore' ? semaphoreGateway(gateway) : logGateway;
 }
 
-export function register(app: App, core: Core): void {
+function register(app: App, core: Core): FeatureJobs {
   const gateway = gatewayOf(core.bot.sms.gateway);
   const job = clockJob(core, 'SMS', () => smsTurnWith(core, gateway, app.client), SMS_LOOK_MS);
-  core.jobs.add('sms', {
-    ...job,
-    stop: () => {
-      job.stop();
-      void gateway.close?.();
+  return {
+    sms: {
+      ...job,
+      stop: () => {
+        job.stop();
+        // Graceful: a call under way is answered first.
+        void gateway.close?.();
+      },
     },
-  });
+  };
 }
+
+/** The feature as bot.ts registers it (src/slack/features.ts). */
+export const feature: Feature = { name: 'sms', register };

@@ -8,7 +8,7 @@ import { VALUE_ACTION } from '../kit/forms.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { ids } from './ids.js';
 
-export const statusBlocks = { status: 'status', reason: 'reason', note: 'note' } as const;
+export const statusBlocks = { status: 'status', reason: 'reason', note: 'note', parcels: 'parcels' } as const;
 
 /** History lines shown by /waybill show: the latest ones, the rest summed up. */
 export const HISTORY_SHOWN = 10;
@@ -16,6 +16,52 @@ export const HISTORY_SHOWN = 10;
 function options(labels: Record<string, string>): PlainTextOption[] {
   return Object.entries(labels).map(([value, text]) => ({ text: plain(text), value }));
 }
+
+/** The status, a failed attempt's reason and a note: the inputs both status modals ask. */
+function statusInputs(): KnownBlock[] {
+  return [
+    {
+      type: 'input',
+      block_id: statusBlocks.status,
+      label: plain('Status'),
+      element: {
+        type: 'static_select',
+        action_id: VALUE_ACTION,
+        placeholder: plain('Choose'),
+        options: options(PARCEL_STATUSES),
+      },
+    },
+    {
+      type: 'input',
+      block_id: statusBlocks.reason,
+      optional: true,
+      label: plain('Reason (failed attempt)'),
+      element: {
+        type: 'static_select',
+        action_id: VALUE_ACTION,
+        placeholder: plain('Choose'),
+        options: options(FAILURE_REASONS),
+      },
+    },
+    {
+      type: 'input',
+      block_id: statusBlocks.note,
+      optional: true,
+      label: plain('Note'),
+      hint: plain(
+        'Needed for Other and for Cancelled with the courier: the courier’s interface cannot cancel, so say how it was done (phone, portal).',
+      ),
+      element: {
+        type: 'plain_text_input',
+        action_id: VALUE_ACTION,
+        multiline: true,
+        max_length: STATUS_NOTE_MAX,
+      },
+    },
+  ];
+}
+
+const RECORDED_AS_SAID = 'It is recorded as you say it, with your name: the courier is not asked.';
 
 /** The small modal a card's Record status opens: the status, a failed attempt's reason, a note. */
 export function statusModal(input: {
@@ -34,48 +80,78 @@ export function statusModal(input: {
     close: plain('Cancel'),
     blocks: [
       section(
-        `What happened to \`${tn}\`? It is recorded as you say it, with your name: the courier is not asked.` +
+        `What happened to \`${tn}\`? ${RECORDED_AS_SAID}` +
           (input.current ? `\nNow: ${statusLine(input.current, input.timeZone)}` : ''),
       ),
+      ...statusInputs(),
+    ],
+  };
+}
+
+/** A parcel offered for one status among many: its number, receiver and city, and where it stands. */
+export interface ParcelChoice {
+  trackingNumber: string;
+  receiver: string;
+  city: string;
+  latest?: StatusEntry;
+}
+
+/** Slack's most options in one select. */
+export const PARCELS_OFFERED = 100;
+
+/** `/waybill statuses`: the parcels to record one status for, then the status as for one. */
+export function statusesModal(input: { parcels: readonly ParcelChoice[]; metadata: string }): ModalView {
+  return {
+    type: 'modal',
+    callback_id: ids.statusesForm,
+    private_metadata: input.metadata,
+    title: plain('Record statuses'),
+    submit: plain('Record'),
+    close: plain('Cancel'),
+    blocks: [
+      section(`One status for every parcel you pick. ${RECORDED_AS_SAID}`),
       {
         type: 'input',
-        block_id: statusBlocks.status,
-        label: plain('Status'),
-        element: {
-          type: 'static_select',
-          action_id: VALUE_ACTION,
-          placeholder: plain('Choose'),
-          options: options(PARCEL_STATUSES),
-        },
-      },
-      {
-        type: 'input',
-        block_id: statusBlocks.reason,
-        optional: true,
-        label: plain('Reason (failed attempt)'),
-        element: {
-          type: 'static_select',
-          action_id: VALUE_ACTION,
-          placeholder: plain('Choose'),
-          options: options(FAILURE_REASONS),
-        },
-      },
-      {
-        type: 'input',
-        block_id: statusBlocks.note,
-        optional: true,
-        label: plain('Note'),
+        block_id: statusBlocks.parcels,
+        label: plain('Parcels'),
         hint: plain(
-          'Needed for Other and for Cancelled with the courier: the courier’s interface cannot cancel, so say how it was done (phone, portal).',
+          'Those picked up in the last week and not delivered, returned or cancelled, newest first.',
         ),
         element: {
-          type: 'plain_text_input',
+          type: 'multi_static_select',
           action_id: VALUE_ACTION,
-          multiline: true,
-          max_length: STATUS_NOTE_MAX,
+          placeholder: plain('Type a number or a name'),
+          options: input.parcels.slice(0, PARCELS_OFFERED).map((parcel) => ({
+            // Plain text: nothing in it is read as mrkdwn.
+            text: plain(
+              cut(
+                [
+                  parcel.trackingNumber,
+                  parcel.receiver,
+                  parcel.city,
+                  parcel.latest ? statusLabel(parcel.latest.status, parcel.latest.reason) : 'no status yet',
+                ]
+                  .filter(Boolean)
+                  .join(' · '),
+                75,
+              ),
+            ),
+            value: parcel.trackingNumber,
+          })),
         },
       },
+      ...statusInputs(),
     ],
+  };
+}
+
+/** The modal while many statuses are recorded, and after: what came of each parcel. */
+export function statusesView(text: string): ModalView {
+  return {
+    type: 'modal',
+    title: plain('Record statuses'),
+    close: plain('Close'),
+    blocks: [section(cut(text, 3000))],
   };
 }
 

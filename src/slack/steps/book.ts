@@ -1,28 +1,31 @@
 /**
  * book_waybill: a booking from a workflow, at most once per execution. The step's draft is keyed on
  * the function execution id, so a delivery again finds the first one's draft, number and attempt,
- * and is answered with its outcome; the booking goes the way every booking goes (sendBooking).
+ * and is answered with its outcome; the booking goes the way every booking goes (operations/book.ts).
  */
 
 import type { App } from '@slack/bolt';
-import { teamScope } from '../../operations/access.js';
-import { beginAttempt, bookingAttempt } from '../../operations/attempts.js';
-import { type BookingAttemptResult, sendBooking } from '../../operations/book.js';
-import { receiverCheck } from '../../operations/receiver-record.js';
+import {
+  type BegunBooking,
+  type BookingAttemptResult,
+  beginBooking,
+  bookOnce,
+  cardPlaceOf,
+  chargeOf,
+  trackingNumberFor,
+} from '../../operations/book.js';
 import type { Attempt, Draft } from '../../store/index.js';
 import { bookingOfRow, PENDING_TRACKING_NUMBER } from '../../waybill/csv/read-bookings.js';
 import { zonedDateAfter } from '../../waybill/dates.js';
 import { isCalendarDate } from '../../waybill/fields.js';
 import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { applyProfile } from '../../waybill/profiles.js';
-import { type Booking, validate } from '../../waybill/schemas.js';
-import { toBookingWire, toQuotationWire } from '../../waybill/wire.js';
-import { type BookingDraft, postCard } from '../book/index.js';
-import { bookingCard, resolveActions } from '../booking/index.js';
+import { type BookingDraft, cardPoster } from '../book/index.js';
+import { resolveActions } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { stepActor } from '../guards/request-parts.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import type { SlackClient } from '../runtime/delivery.js';
+import type { Delivered, SlackClient } from '../runtime/delivery.js';
 import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './send.js';
@@ -154,27 +157,8 @@ async function answerEarlier(
     const outcome = attempt.state === 'failed' ? 'refused' : 'unknown';
     return void (await end.complete({ outputs: outputs(outcome, number) }));
   }
-  const stored = await deps.store.bookings.get(number);
-  const link = await cardLink(client, { channelId: stored?.cardChannelId, ts: stored?.cardTs });
+  const link = await cardLink(client, await cardPlaceOf(deps.store, number));
   await end.complete({ outputs: outputs('booked', number, { totalCharge: draft.data.totalCharge, link }) });
-}
-
-/** The booking's price, for `total_charge`; '' when the courier will not price it (the booking goes on). */
-async function priceOf(
-  deps: Pick<Core, 'courier' | 'schemas' | 'store'>,
-  values: Record<string, unknown>,
-): Promise<string> {
-  const { pickupAt, expectedDeliveryAt } = values as Record<string, { date?: string } | undefined>;
-  const quote = validate(deps.schemas.quote, {
-    ...values,
-    pickupDate: pickupAt?.date,
-    expectedDeliveryDate: expectedDeliveryAt?.date,
-  });
-  if (!quote.ok) return '';
-  return deps.courier.quote(toQuotationWire(quote.value)).then(
-    (price) => price.totalCharge,
-    () => '',
-  );
 }
 
 /** How far a delivery of the step got: whether an earlier one had made its draft, whether this one began the courier call. */
@@ -200,11 +184,13 @@ async function sentNothing(
 
 const draftIdOf = (execution: string) => `step-${execution}`;
 
+type BookStepDeps = Pick<
+  Core,
+  'activity' | 'bot' | 'courier' | 'logger' | 'now' | 'profiles' | 'schemas' | 'store' | 'waybill'
+>;
+
 async function bookStep(
-  deps: Pick<
-    Core,
-    'activity' | 'bot' | 'courier' | 'logger' | 'now' | 'profiles' | 'schemas' | 'store' | 'waybill'
-  >,
+  deps: BookStepDeps,
   client: SlackClient,
   execution: string,
   given: GivenInputs,
@@ -224,9 +210,7 @@ async function bookStep(
   const draftId = draftIdOf(execution);
   const earlier = await deps.store.drafts.get<StepDraft>(draftId);
   progress.firstDelivery = earlier === undefined;
-  const number =
-    earlier?.data.generatedTrackingNumber ??
-    (await deps.store.trackingNumbers.next(deps.bot.trackingPrefix, draftId));
+  const number = await trackingNumberFor(deps, draftId, { held: earlier?.data.generatedTrackingNumber });
   const kept = await deps.store.drafts.createOnce<StepDraft>(draftId, {
     kind: 'booking',
     userId,
@@ -245,45 +229,32 @@ async function bookStep(
   const { draft } = kept;
   const booking = checkedBooking(deps, draft.data.input, draft.data.generatedTrackingNumber ?? number);
   if (!booking.ok) return void (await end.fail({ error: refusal(booking.errors, bookInputs) }));
-  const request = toBookingWire(booking.value, deps.waybill.timeZone);
-  const attempt = bookingAttempt(draftId, request);
-  const begun = await beginAttempt<BookingAttemptResult>(deps.store, attempt, { userId, channelId });
+  // Kept with the booking, as the form's are: a workflow has no box to confirm a call with.
+  const begin = await beginBooking(deps, {
+    holder: draftId,
+    booking: booking.value,
+    who: { userId, channelId },
+  });
   // An attempt is begun, by this delivery or an earlier one: a failure can no longer be "nothing sent".
   progress.begun = true;
-  if (!begun.started) return answerEarlier(deps, client, draft, begun.attempt, end);
-  const totalCharge = await priceOf(deps, draft.data.input);
-  await sendAndTell(deps, client, { draft, booking: booking.value, attempt, request, totalCharge }, end);
+  if (begin.state === 'answered') return answerEarlier(deps, client, draft, begin.attempt, end);
+  const totalCharge = await chargeOf(deps, draft.data.input);
+  await sendAndTell(deps, client, { draft, begun: begin.begun, totalCharge }, end);
 }
 
+/** The step's card: posted as a form's is; kept only with a message to link to. */
+const stepCardNote = (delivered: Delivered) =>
+  'ts' in delivered ? 'The booking card was posted.' : undefined;
+
 async function sendAndTell(
-  deps: Pick<Core, 'activity' | 'bot' | 'courier' | 'logger' | 'now' | 'store' | 'waybill'>,
+  deps: BookStepDeps,
   client: SlackClient,
-  input: {
-    draft: Draft<StepDraft>;
-    booking: Booking;
-    attempt: ReturnType<typeof bookingAttempt>;
-    request: ReturnType<typeof toBookingWire>;
-    totalCharge: string;
-  },
+  { draft, begun, totalCharge }: { draft: Draft<StepDraft>; begun: BegunBooking; totalCharge: string },
   end: StepEnd,
 ): Promise<void> {
-  const { draft, booking, attempt, totalCharge } = input;
-  const { trackingNumber } = booking;
-  // Kept with the booking, as the form's are: a workflow has no box to confirm a call with.
-  const receiver = await receiverCheck(
-    deps.store,
-    deps.bot.receiverRisk,
-    booking.consignee,
-    teamScope(deps.bot.access),
-  );
-  const sent = await sendBooking(deps, {
-    attempt,
-    request: input.request,
-    booking,
-    userId: draft.userId,
-    channelId: draft.channelId,
+  const { trackingNumber } = begun.booking;
+  const sent = await bookOnce(deps, begun, {
     postedNote: 'The booking card is being posted.',
-    ...(receiver ? { receiver } : {}),
     bookedVia: 'workflow',
     alsoRecord: (tx) =>
       tx.drafts.save<StepDraft>(draft.id, {
@@ -291,6 +262,7 @@ async function sendAndTell(
         bookedTrackingNumber: trackingNumber,
         totalCharge,
       }),
+    card: cardPoster(deps, client, { channelId: draft.channelId, userId: draft.userId }, stepCardNote),
   });
   if (sent.state === 'failed')
     return void (await end.complete({ outputs: outputs('refused', trackingNumber) }));
@@ -301,42 +273,14 @@ async function sendAndTell(
       .postMessage({
         channel: draft.channelId,
         text,
-        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, resolveActions(attempt.key)],
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }, resolveActions(begun.attempt.key)],
       })
       .catch((err: unknown) =>
         deps.logger.error({ err, trackingNumber }, 'an unknown outcome could not be posted'),
       );
     return void (await end.complete({ outputs: outputs('unknown', trackingNumber) }));
   }
-  if (sent.state === 'unrecorded' || !sent.recorded) {
-    return void (await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge }) }));
-  }
-  const { env, catalog, currency, timeZone } = deps.waybill;
-  const card = bookingCard({
-    booking,
-    trackingRefNo: sent.answer.trackingRefNo,
-    bookedBy: draft.userId,
-    bookedAt: sent.at,
-    catalog,
-    currency,
-    env,
-    timeZone,
-    via: 'workflow',
-    ...(receiver ? { receiver } : {}),
-  });
-  const delivered = await postCard(deps, client, sent.recorded, card);
-  const placed = delivered && 'ts' in delivered ? delivered : undefined;
-  await deps.store.attempts
-    .finish<BookingAttemptResult>(attempt.key, 'succeeded', {
-      trackingRefNo: sent.answer.trackingRefNo,
-      postedNote: placed
-        ? 'The booking card was posted.'
-        : 'Slack did not accept the booking card; the booking is stored.',
-    })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, trackingNumber }, 'where the booking card went could not be recorded'),
-    );
-  const link = await cardLink(client, { channelId: placed?.channelId, ts: placed?.ts });
+  const link = sent.state === 'done' && sent.card ? await cardLink(client, sent.card) : '';
   await end.complete({ outputs: outputs('booked', trackingNumber, { totalCharge, link }) });
 }
 

@@ -1,13 +1,13 @@
 /** quote_delivery: a delivery priced by the courier inside a workflow, checked by the Quotation schema. */
 import type { App } from '@slack/bolt';
+import { priceQuote } from '../../operations/quote.js';
 import { formatMoney } from '../../waybill/fields.js';
 import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { validate } from '../../waybill/schemas.js';
-import { toQuotationWire } from '../../waybill/wire.js';
 import type { Core } from '../core.js';
 import { stepActor } from '../guards/request-parts.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
-import { priceQuote, quoteDefaults, routeLine } from '../quote/index.js';
+import { quoteDefaults, routeLine } from '../quote/index.js';
 import { ids } from './ids.js';
 import { type GivenInputs, refusal, type StepInputs, schemaInput } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './send.js';
@@ -51,10 +51,9 @@ async function quoteStep(
   const checked = validate(deps.schemas.quote, quoteInput(deps, given));
   if (!checked.ok) return void (await end.fail({ error: refusal(checked.errors, quoteInputs) }));
   const quote = checked.value;
-  const request = toQuotationWire(quote);
   // Audited as /quote's are, so the requester's Home tab lists it with their recent quotes.
   const actor = stepActor(given);
-  const priced = await priceQuote(deps, actor.ok ? actor.userId : '', request);
+  const priced = await priceQuote(deps, actor.ok ? actor.userId : '', quote);
   if (!priced.ok) return void (await end.fail({ error: `The courier did not price it: ${priced.reason}` }));
   const { price } = priced;
   const total = formatMoney(price.totalCharge, deps.waybill.currency);

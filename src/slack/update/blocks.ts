@@ -21,7 +21,13 @@ export interface UpdateFormInput {
   notices?: readonly string[];
   /** Bumped on every render, so Slack shows these values rather than state it kept. */
   rev: number;
+  /** Opened by Reattempt, after a failed attempt: says what to correct and what follows. */
+  reattempt?: true;
 }
+
+/** What the form says when Reattempt opened it. */
+const reattemptNotice =
+  ':repeat: *Reattempt*: correct what made the attempt fail (the receiver phone or address) or set a new delivery date. Once the courier has the update, the parcel is recorded *In transit* for its next attempt.';
 
 export function updateFormView(input: UpdateFormInput): ModalView {
   const blocks: KnownBlock[] = [
@@ -29,6 +35,7 @@ export function updateFormView(input: UpdateFormInput): ModalView {
     section(
       `Updating \`${escapeMrkdwn(input.trackingNumber)}\`. The courier receives the complete record with your changes.`,
     ),
+    ...(input.reattempt ? [section(reattemptNotice)] : []),
     ...(input.notices ?? []).map((notice) => section(`:warning: ${notice}`)),
   ];
   for (const group of input.groups) {

@@ -28,6 +28,8 @@ export interface UpdateDraft extends FormDraftData {
   baseVersion: number;
   input: Record<string, unknown>;
   rev: number;
+  /** Opened by Reattempt: once the courier has the update, the parcel is back in transit for its next attempt. */
+  reattempt?: true;
 }
 
 /** A booking as form values: dates split for the pickers, in WAYBILL_TIMEZONE. */
@@ -48,6 +50,7 @@ export async function createUpdateDraft(
   deps: Pick<UpdateDeps, 'store' | 'waybill' | 'logger' | 'schemas'>,
   where: { userId: string; channelId: string },
   trackingNumber: string,
+  options: Pick<UpdateDraft, 'reattempt'> = {},
 ) {
   const stored = await storedBooking(deps, trackingNumber);
   if (!stored) return undefined;
@@ -59,6 +62,7 @@ export async function createUpdateDraft(
       baseVersion: stored.record.version,
       input: formValuesOf(stored.booking, deps.waybill.timeZone),
       rev: 0,
+      ...options,
     },
   });
 }

@@ -6,4 +6,6 @@ export const ids = {
   updateSendChecked: 'update_send_checked',
   resolveUpdateOpen: 'resolve_update_open',
   resolveUpdateForm: 'resolve_update_form',
+  /** Reattempt, on a failed attempt's reminder: the update form, to correct what made it fail. */
+  reattemptOpen: 'reattempt_open',
 } as const;

@@ -1,6 +1,11 @@
 /** Sending an update from its modal: the attempt begun, the update operation run, the card and its thread told, and the outcome shown. */
 import { setTimeout as delay } from 'node:timers/promises';
-import { beginAttempt, type CourierAttempt, updateAttempt } from '../../operations/attempts.js';
+import {
+  beginAttempt,
+  type CourierAttempt,
+  noteSucceeded,
+  updateAttempt,
+} from '../../operations/attempts.js';
 import { type FieldChange, sendUpdate, type UpdateAttemptResult } from '../../operations/update.js';
 import type { Attempt, BookingRecord, Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
@@ -13,6 +18,7 @@ import { type SendStep, showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { outcomeOfAttempt, outcomeOfFailure } from '../kit/outcome.js';
 import { postToChannel, postToUser, type SlackClient } from '../runtime/delivery.js';
+import { recordStatus, tellCards } from '../status/index.js';
 import {
   changesMessage,
   type UpdateShown,
@@ -104,7 +110,10 @@ async function showWhenSettled(
  * An update of unknown outcome never blocks a different one: the complete record replaces it.
  */
 export async function startUpdate(
-  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot'>,
+  deps: Pick<
+    UpdateDeps,
+    'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot' | 'access'
+  >,
   client: SlackClient,
   input: OnScreen & { proposal: ProposedUpdate; again?: 'failed' | 'unknown' },
 ): Promise<SendStep> {
@@ -176,7 +185,10 @@ async function tellOutside(
  * to the dispatcher when a failure finds the modal closed).
  */
 async function runUpdate(
-  deps: Pick<UpdateDeps, 'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot'>,
+  deps: Pick<
+    UpdateDeps,
+    'store' | 'waybill' | 'schemas' | 'logger' | 'courier' | 'now' | 'activity' | 'bot' | 'access'
+  >,
   client: SlackClient,
   input: OnScreen & ProposedUpdate & { attempt: CourierAttempt; request: UpdateRequestWire; note?: string },
 ): Promise<void> {
@@ -216,13 +228,33 @@ async function runUpdate(
     draft.userId,
     changes,
   );
-  const note = input.note ? `${input.note} ${posted}` : posted;
-  await deps.store.attempts
-    .finish<UpdateAttemptResult>(attempt.key, 'succeeded', { changes, note })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
-    );
+  const reattempted = draft.data.reattempt ? await backInTransit(deps, client, draft) : undefined;
+  const note = [input.note, posted, reattempted].filter(Boolean).join(' ');
+  await noteSucceeded<UpdateAttemptResult>(deps.store, attempt.key, { changes, note }).catch((err: unknown) =>
+    deps.logger.warn({ err, trackingNumber }, 'where the change went was not recorded'),
+  );
   await showInModal(client, viewId, updateDoneView(trackingNumber, changes, note, env, metadata));
+}
+
+/**
+ * After a Reattempt's update reached the courier: the parcel recorded back in transit for its next
+ * attempt, by whoever sent it, on the cards and in their threads; what was recorded, in words. Not
+ * when a status other than the failed attempt was recorded meanwhile (delivered, returned).
+ */
+async function backInTransit(
+  deps: Parameters<typeof recordStatus>[0] & Parameters<typeof tellCards>[0],
+  client: SlackClient,
+  draft: Draft<UpdateDraft>,
+): Promise<string | undefined> {
+  const latest = await deps.store.statuses.latest(draft.data.trackingNumber);
+  if (latest?.status !== 'failed_attempt') return undefined;
+  const { text, recorded } = await recordStatus(deps, client, {
+    userId: draft.userId,
+    trackingNumber: draft.data.trackingNumber,
+    choice: { status: 'in_transit', note: 'Reattempt, with the update sent to the courier' },
+  });
+  if (recorded) await tellCards(deps, client, recorded);
+  return text;
 }
 
 /** The card shows the current record; the change goes in its thread (and the audit card's). */

@@ -29,6 +29,7 @@ export function updateForm(
     env: deps.waybill.env,
     notices,
     rev: draft.data.rev,
+    ...(draft.data.reattempt ? { reattempt: true } : {}),
   });
 }
 

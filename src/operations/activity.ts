@@ -1,9 +1,11 @@
-/** Who just booked or updated something, on any replica: features that show it (the Home tab) listen, those that do it tell. */
+/** Who just booked or updated something, on any replica: surfaces that show it (the Home tab) listen, operations that do it tell. */
 import type { Logger } from 'pino';
-import type { Store } from '../../store/index.js';
-import type { InFlight } from './in-flight.js';
+import type { Store } from '../store/index.js';
 
 type Listener = (userId: string) => void;
+
+/** Work run after the request was answered (the Slack side's in-flight tracking), so a stop waits for it. */
+type Later = { run(name: string, work: () => Promise<void>): void };
 
 /** How often a replica reads the others' changes: a Home tab open elsewhere is redrawn within about this. */
 export const DEFAULT_FOLLOW_MS = 2000;
@@ -20,7 +22,7 @@ export class Activity {
 
   constructor(
     private readonly store: Pick<Store, 'activity'>,
-    private readonly inFlight: InFlight,
+    private readonly inFlight: Later,
     private readonly logger: Logger,
   ) {}
 
