@@ -3,12 +3,19 @@ import { pino } from 'pino';
 import { ids } from '../fakes/ids.js';
 import { quoteCommandText as quoteText, quoteTyped } from '../fakes/quote-values.js';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
-import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fakes/slack-requests.js';
+import {
+  externalSelect,
+  interactiveBody,
+  plainText,
+  slashCommandBody,
+  viewSubmissionPayload,
+} from '../fakes/slack-requests.js';
 import { stateFor } from '../fakes/view-state.js';
 import { loadBotConfig, loadWaybillConfig } from '../src/config.js';
 import { validateDraft } from '../src/slack/book/draft.js';
 import type { BookingDraft } from '../src/slack/book/form.js';
 import { createCore } from '../src/slack/core.js';
+import { placeOptions } from '../src/slack/places/options.js';
 import { openStore } from '../src/store/index.js';
 import type { WaybillClient } from '../src/waybill/client.js';
 import { type Json, viewOf } from './slack-calls.js';
@@ -91,6 +98,39 @@ export function quoteCommand(fake: FakeSlack, tag: string, i: number) {
   return { key, body };
 }
 
+/** What a dispatcher types into each place input of the quote form before picking the first name offered. */
+const placesTyped = {
+  shipper: { region: 'metro', city: 'makati', barangay: 'bel-a' },
+  consignee: { region: 'cebu', city: 'cebu c', barangay: 'lahu' },
+};
+
+let placesPicked: Record<string, string> | undefined;
+
+/**
+ * The quote form's places as a dispatcher fills them: a few letters typed into each type-ahead, the
+ * first name it offers (the bot's own answer) picked, province, city, then barangay, so that the bot
+ * prices every form rather than refusing a place.
+ */
+function pickedPlaces(): Record<string, string> {
+  if (placesPicked) return placesPicked;
+  const picked: Record<string, string> = {};
+  for (const [party, fields] of Object.entries(placesTyped)) {
+    const state: Record<string, Record<string, ReturnType<typeof plainText>>> = {
+      [`${party}.country`]: { value: plainText('PH') },
+    };
+    for (const [field, typed] of Object.entries(fields)) {
+      const path = `${party}.${field}`;
+      const first = placeOptions(path, typed, state, 'refuse')[0]?.value;
+      if (first === undefined)
+        throw new Error(`the bench's place type-ahead offers nothing for "${typed}" in ${path}`);
+      picked[path] = first;
+      state[path] = { value: externalSelect(first) };
+    }
+  }
+  placesPicked = picked;
+  return picked;
+}
+
 export interface OpenedForm {
   viewId: string;
   draftId: string;
@@ -115,7 +155,7 @@ export function quoteSubmission(open: FakeCall): OpenedForm {
     // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake recorded it
     blocks: blocks as any[],
     // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON as the fake recorded it
-    stateValues: stateFor(blocks as any[], quoteTyped),
+    stateValues: stateFor(blocks as any[], { ...quoteTyped, ...pickedPlaces() }),
     user,
   });
   return {

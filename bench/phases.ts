@@ -72,21 +72,34 @@ export interface StartupMemory {
   externalMB: number;
 }
 
-/** The memory after each start-up step, as the bot's /metrics gives it, in the order the steps came. */
-async function startupMemoryOf(started: Started): Promise<StartupMemory[]> {
+/**
+ * The memory after each start-up step, as the bot's /metrics gives it, in the order the steps came;
+ * then its memory now (`after`), from the process metrics on the same page.
+ */
+async function startupMemoryOf(started: Started, after: string): Promise<StartupMemory[]> {
   const text = await (await fetch(started.metricsUrl)).text();
+  const mbOf = (bytes: string | number) => Math.round((Number(bytes) / 1048576) * 10) / 10;
   const steps = new Map<string, StartupMemory>();
-  for (const [, step = '', kind, bytes] of text.matchAll(
+  for (const [, step = '', kind, bytes = ''] of text.matchAll(
     /^waybill_startup_memory_bytes\{step="([^"]+)",kind="(rss|heap|external)"\} (\d+(?:\.\d+)?(?:e\+\d+)?)$/gm,
   )) {
     const row = steps.get(step) ?? { step, rssMB: 0, heapMB: 0, externalMB: 0 };
-    const mb = Math.round((Number(bytes) / 1048576) * 10) / 10;
+    const mb = mbOf(bytes);
     if (kind === 'rss') row.rssMB = mb;
     else if (kind === 'heap') row.heapMB = mb;
     else row.externalMB = mb;
     steps.set(step, row);
   }
-  return [...steps.values()];
+  const now = (name: string) => mbOf(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return [
+    ...steps.values(),
+    {
+      step: after,
+      rssMB: now('process_resident_memory_bytes'),
+      heapMB: now('nodejs_heap_size_used_bytes'),
+      externalMB: now('nodejs_external_memory_bytes'),
+    },
+  ];
 }
 
 export interface Context {
@@ -218,7 +231,9 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       );
     }, quoteWait);
 
-    const startupMemory = started[0] ? await startupMemoryOf(started[0]) : [];
+    const startupMemory = started[0]
+      ? await startupMemoryOf(started[0], 'after the phases (the place list and what the requests loaded)')
+      : [];
     // Stop (the bot finishes what is in flight), then count everything that reached Slack.
     const stopped = await Promise.all(started.map((s) => stopProcess(s, latencyMs + 25_000)));
     const final = new CallIndex(fake).update();

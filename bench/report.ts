@@ -116,7 +116,42 @@ export function targets(instances: InstanceReport[], n: number): TargetCheck[] {
     figure: `worst ${startup} ms (${bots.map((b) => b.startupMs).join(', ')} ms)`,
     met: startup < 1500,
   });
-  return checks;
+  return [...checks, ...budget(embedded, bare)];
+}
+
+/**
+ * Issue 46's budget, each figure of the bot (one, SQLite) against bare Bolt's in the same run:
+ * memory and start-up from the run with the courier at once, the peak from the one at 2 s, as the
+ * issue measured it.
+ */
+function budget(embedded: InstanceReport[], bare: InstanceReport | undefined): TargetCheck[] {
+  const at = (ms: number) => embedded.find((i) => i.upstreamLatencyMs === ms);
+  const bot0 = at(0);
+  const ratio = (
+    target: string,
+    ours: number | null | undefined,
+    theirs: number | null | undefined,
+    most: number,
+    unit: string,
+  ): TargetCheck => {
+    const known =
+      ours !== null && ours !== undefined && theirs !== null && theirs !== undefined && theirs > 0;
+    return {
+      target: `${target} ≤ ${most}× bare Bolt's (issue 46)`,
+      figure: known ? `${ours} ${unit} vs ${theirs} ${unit} = ${(ours / theirs).toFixed(2)}×` : 'n/a',
+      met: known ? ours / theirs <= most : null,
+    };
+  };
+  if (!bot0 || !bare) return [];
+  const acks = (name: string) =>
+    ratio(`${name}: p99 ack`, phase(bot0, name)?.ack.ackMs.p99, phase(bare, name)?.ack.ackMs.p99, 1, 'ms');
+  return [
+    ratio('idle RSS', bot0.idleRssMB, bare.idleRssMB, 1.1, 'MB'),
+    ratio('peak RSS (courier at 2 s)', (at(2000) ?? bot0).peakRssMB, bare.peakRssMB, 1.1, 'MB'),
+    acks('/quote command'),
+    acks('quote submission'),
+    ratio('start-up', bot0.startupMs, bare.startupMs, 1.5, 'ms'),
+  ];
 }
 
 /**

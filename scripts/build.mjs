@@ -99,6 +99,10 @@ export async function bundle(outdir, entries = entryPoints) {
     target: `node${manifest.engines.node.match(/\d+\.\d+\.\d+/)[0]}`,
     external: Object.keys(manifest.dependencies).filter((name) => !bundled.includes(name)),
     plugins: [withoutZodTranslations],
+    // What a rare feature imports when first used (`await import()`) is a file of its own beside the
+    // bundles, read then, not at start-up; code the bundles share is in such files too.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     // Without comments (a few of the libraries' are not ASCII, see refuseNonAscii) and indentation: a
     // smaller source to hold in memory. Names are kept, so a stack trace still names its functions.
     minifyWhitespace: true,
@@ -113,14 +117,15 @@ export async function bundle(outdir, entries = entryPoints) {
  * expressions and String.raw: write their non-ASCII characters as \u escapes.
  */
 function refuseNonAscii() {
-  for (const name of Object.keys(entryPoints)) {
-    const lines = readFileSync(at(`dist/${name}.js`), 'utf8').split('\n');
+  const files = readdirSync(at('dist'), { recursive: true }).filter((file) => String(file).endsWith('.js'));
+  for (const name of files) {
+    const lines = readFileSync(at(`dist/${name}`), 'utf8').split('\n');
     const index = lines.findIndex((line) => /[\u0080-\uffff]/.test(line));
     if (index === -1) continue;
     const found = lines[index].match(/.{0,40}[\u0080-\uffff].{0,20}/)?.[0].trim();
     rmSync(at('dist'), { recursive: true, force: true });
     process.stderr.write(
-      `dist/${name}.js line ${index + 1} is not ASCII ("${found}"): write the character as a \\u escape in src/ (see scripts/build.mjs)\n`,
+      `dist/${name} line ${index + 1} is not ASCII ("${found}"): write the character as a \\u escape in src/ (see scripts/build.mjs)\n`,
     );
     process.exit(1);
   }

@@ -18,7 +18,6 @@ import {
   readyMessage,
 } from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
-import { warmPlaces } from './waybill/places.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -119,12 +118,6 @@ async function main(): Promise<void> {
   logger.info(
     { mode: slack.appToken ? 'socket' : 'http', port, ...(probes ? { healthPort: probePort } : {}) },
     readyMessage(port),
-  );
-  // Once ready, in slices between requests: the place list's type-ahead indexes, which the first
-  // country-wide barangay search would otherwise build while a dispatcher's keystroke waits.
-  void warmPlaces().then(
-    () => step('place list and its type-ahead indexes'),
-    (err: unknown) => logger.warn({ err }, 'place list warm-up failed'),
   );
 }
 

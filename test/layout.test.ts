@@ -65,6 +65,7 @@ const slackReads = new Set([
   'runResults',
   'runCounts',
   'anyRunning',
+  'threadOf',
 ]);
 
 /** What the store itself answers without a table: whether it is up, its pool, where it is. */

@@ -16,7 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { bundled } from '../scripts/build.mjs';
 
@@ -57,14 +57,15 @@ function runtimePackages(): Set<string> {
   return packages;
 }
 
-/** The packages a bundle loads from node_modules (what esbuild left as imports). */
-function loadedBy(bundleFile: string): Set<string> {
+/** The packages a bundle loads from node_modules (what esbuild left as imports), with the files of its own it loads. */
+function loadedBy(bundleFile: string, read = new Set<string>()): Set<string> {
+  read.add(bundleFile);
   const text = readFileSync(bundleFile, 'utf8');
   // Static imports (`import x from"pkg"`, `import"pkg"`), dynamic ones, require() and esbuild's shim of it.
   const shapes =
     /(?:\bfrom\s*|\bimport\s*\(?\s*|\b(?:__)?require\d*\()"((?:@[\w.-]+\/)?[\w.-]+(?:\/[\w./-]+)?)"/g;
   const specifiers = [...text.matchAll(shapes)].map(([, specifier]) => specifier ?? '');
-  return new Set(
+  const packages = new Set(
     specifiers
       .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
       .map((specifier) => {
@@ -72,6 +73,12 @@ function loadedBy(bundleFile: string): Set<string> {
         return scope.startsWith('@') ? `${scope}/${name}` : scope;
       }),
   );
+  // The chunks the bundle shares with others or loads when first needed (scripts/build.mjs).
+  for (const chunk of specifiers.filter((specifier) => /^\.\/[\w-]+\.js$/.test(specifier))) {
+    const file = join(dirname(bundleFile), chunk);
+    if (!read.has(file)) for (const name of loadedBy(file, read)) packages.add(name);
+  }
+  return packages;
 }
 
 describe('start-up', () => {

@@ -107,8 +107,15 @@ export async function bookNextRow(
   return { run, done };
 }
 
-/** The caller's port for a run's summary: posts it (Slack, say); what it returns is the caller's. */
-export type PostSummary = (run: ImportRun, results: RowResult[], counts: OutcomeCounts) => Promise<unknown>;
+/**
+ * The caller's port for a run's summary: posts it (Slack, say), and says where, when it went where a
+ * thread can follow it: the file's bookings have no card, so their later lines go in that thread.
+ */
+export type PostSummary = (
+  run: ImportRun,
+  results: RowResult[],
+  counts: OutcomeCounts,
+) => Promise<{ channelId: string; ts: string } | undefined>;
 
 /**
  * Each run whose rows are all done (or whose reporter is gone), taken by this replica alone: its
@@ -126,7 +133,7 @@ export async function postSummaries(
         claim: async () => run,
         // Taken under this replica's lease: another replica posts it once the lease lapses.
         release: async () => undefined,
-        sent: () => imports.closeRun(run.id),
+        sent: (_run, at) => imports.closeRun(run.id, at),
       },
       async () => {
         const results = await imports.runResults<RowResult>(run.id);

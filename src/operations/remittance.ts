@@ -15,7 +15,7 @@ import type { BookingRecord, RemittanceFileRecord, Store } from '../store/index.
 import type { Catalog } from '../waybill/catalog.js';
 import { ageCod, type CodAgeing, daysBetween } from '../waybill/cod-ageing.js';
 import { type CodFeeRule, codFee } from '../waybill/cod-fee.js';
-import { type RemittanceColumns, readRemittanceCsv } from '../waybill/csv/read-remittance.js';
+import type { RemittanceColumns } from '../waybill/csv/read-remittance.js';
 import type { OutstandingBooking } from '../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../waybill/dates.js';
 import { formatCents, isObject, type Money } from '../waybill/fields.js';
@@ -255,6 +255,8 @@ export async function reconcileRemittance(
   },
   file: RemittanceFile,
 ): Promise<Reconciled> {
+  // The CSV reader is loaded by the first file: most days no file comes.
+  const { readRemittanceCsv } = await import('../waybill/csv/read-remittance.js');
   const read = readRemittanceCsv(file.bytes, {
     columns: deps.bot.remittance.columns,
     maxLines: MAX_REMITTANCE_LINES,

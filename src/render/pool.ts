@@ -22,8 +22,13 @@ export class RenderRefused extends Error {
 }
 
 export interface RenderPoolOptions {
-  /** Worker threads at most, started on first use and kept (each loads pdfkit and the font once). */
+  /** Worker threads at most, started on first use (each loads pdfkit and the fonts once). */
   workers: number;
+  /**
+   * How long a worker is kept once it has nothing to do: a print is usually followed by others, but a
+   * worker holds its own heap with the libraries and fonts, tens of MB, which the bot needs only while printing.
+   */
+  idleMs: number;
   /** Tasks that may wait for a worker; one more is refused. */
   queue: number;
   /** The worker's bundle when it is elsewhere (the tests' bundles); by default, found as below. */
@@ -34,6 +39,7 @@ export interface RenderPoolOptions {
 const defaults: RenderPoolOptions = {
   workers: Math.max(1, Math.min(2, availableParallelism() - 1)),
   queue: 16,
+  idleMs: 60_000,
 };
 
 // Bundled, this module is in dist/app.js beside dist/render-worker.js (scripts/build.mjs); run from the
@@ -57,6 +63,8 @@ export class RenderPool {
   private readonly busy = new Map<Worker, Job>();
   private readonly waiting: Job[] = [];
   private readonly workers = new Set<Worker>();
+  /** When each idle worker is ended. */
+  private readonly ending = new Map<Worker, NodeJS.Timeout>();
   private stopped = false;
 
   private readonly options: RenderPoolOptions;
@@ -77,6 +85,11 @@ export class RenderPool {
     });
   }
 
+  /** Worker threads running now, at work or idle. */
+  get threads(): number {
+    return this.workers.size;
+  }
+
   /** Ends every worker now: what was being made and what waited is refused, so a stop waits for none of it. */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -84,6 +97,8 @@ export class RenderPool {
     for (const job of [...this.waiting.splice(0), ...this.busy.values()]) job.reject(refused);
     this.busy.clear();
     this.idle.length = 0;
+    for (const timer of this.ending.values()) clearTimeout(timer);
+    this.ending.clear();
     const workers = [...this.workers];
     this.workers.clear();
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -93,6 +108,8 @@ export class RenderPool {
     while (this.waiting.length > 0) {
       const worker = this.idle.pop() ?? (this.workers.size < this.options.workers ? this.start() : undefined);
       if (!worker) return;
+      clearTimeout(this.ending.get(worker));
+      this.ending.delete(worker);
       const job = this.waiting.shift() as Job;
       this.busy.set(worker, job);
       // A worker at work keeps the process alive; an idle one does not.
@@ -110,6 +127,7 @@ export class RenderPool {
       this.busy.delete(worker);
       worker.unref();
       this.idle.push(worker);
+      this.endWhenIdle(worker);
       if ('error' in reply) job?.reject(reply.error);
       else job?.resolve(withBuffers(reply.value));
       this.next();
@@ -119,9 +137,24 @@ export class RenderPool {
     return worker;
   }
 
+  /** Ends `worker` once it has had nothing to do for `idleMs`; another is started when a task comes. */
+  private endWhenIdle(worker: Worker): void {
+    const timer = setTimeout(() => {
+      this.ending.delete(worker);
+      if (!this.idle.includes(worker)) return;
+      this.idle.splice(this.idle.indexOf(worker), 1);
+      this.workers.delete(worker);
+      void worker.terminate();
+    }, this.options.idleMs);
+    timer.unref();
+    this.ending.set(worker, timer);
+  }
+
   /** A worker that failed or exited: its task refused, another started for the next. */
   private lost(worker: Worker, err: unknown): void {
     if (!this.workers.delete(worker)) return;
+    clearTimeout(this.ending.get(worker));
+    this.ending.delete(worker);
     const index = this.idle.indexOf(worker);
     if (index >= 0) this.idle.splice(index, 1);
     this.busy.get(worker)?.reject(err);

@@ -11,7 +11,7 @@ import {
   type SqliteDialectConfig,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import { PoolDialect } from './postgres-driver.js';
 import type { Db, Tables } from './schema.js';
@@ -318,8 +318,8 @@ function isPostgresUnavailable(err: unknown): boolean {
 }
 
 /** pg's Client, giving up on opening its connection after `timeoutMs` (the password is in the URL, which the copy keeps). */
-function clientOpeningWithin(timeoutMs: number): typeof pg.Client {
-  return class extends pg.Client {
+function clientOpeningWithin(driver: typeof pg, timeoutMs: number): typeof pg.Client {
+  return class extends driver.Client {
     constructor(config: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis: timeoutMs });
     }
@@ -328,6 +328,8 @@ function clientOpeningWithin(timeoutMs: number): typeof pg.Client {
 
 /** A pool of connections to the PostgreSQL database at `url`; nothing is connected until the first query. */
 export function connectPostgres(url: string, options: PostgresOptions): Backend {
+  // Loaded on first use: a SQLite deployment never loads the PostgreSQL driver.
+  const driver: typeof pg = require('pg');
   let password = '';
   try {
     password = decodeURIComponent(new URL(url).password);
@@ -345,14 +347,14 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
     const said = timeouts[text] ?? text;
     return password ? said.replaceAll(password, '***') : said;
   };
-  const pool = new pg.Pool({
+  const pool = new driver.Pool({
     connectionString: url,
     max: options.poolSize,
     // pg-pool bounds opening a connection and waiting for a busy pool's with this one timeout.
     // Only a connection that does not open says the database is away; a full pool only says it
     // is busy, so its queue gets the longer bound and each connection the short one of its own.
     connectionTimeoutMillis: options.poolWaitMs,
-    Client: clientOpeningWithin(options.connectTimeoutMs),
+    Client: clientOpeningWithin(driver, options.connectTimeoutMs),
     statement_timeout: options.statementTimeoutMs,
     // A server that answers cancels a statement at statement_timeout; one that has not even said so
     // a connect timeout later is gone (a host that hangs, a network that loses everything), and
@@ -363,9 +365,9 @@ export function connectPostgres(url: string, options: PostgresOptions): Backend 
     // Times are BIGINT milliseconds: read them as numbers (exact below 2^53), not strings.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === pg.types.builtins.INT8
+        oid === driver.types.builtins.INT8
           ? Number
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+          : driver.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   const db = new Kysely<Tables>({ dialect: new PoolDialect(pool, options.onPoolError) });

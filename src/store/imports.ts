@@ -300,12 +300,29 @@ export function imports({ db, atomically, lock, kind }: Scope, context: Context)
         return result === undefined ? [] : [result];
       });
     },
-    async closeRun(runId) {
+    async closeRun(runId, at) {
       await db
         .updateTable('import_runs')
-        .set({ state: 'done', finished_at: context.now() })
+        .set({
+          state: 'done',
+          finished_at: context.now(),
+          ...(at ? { summary_channel_id: at.channelId, summary_ts: at.ts } : {}),
+        })
         .where('id', '=', runId)
         .execute();
+    },
+    async threadOf(trackingNumber) {
+      const found = await db
+        .selectFrom('import_rows')
+        .innerJoin('import_runs', 'import_runs.file_hash', 'import_rows.file_hash')
+        .select(['import_runs.summary_channel_id as channelId', 'import_runs.summary_ts as ts'])
+        .where('import_rows.tracking_number', '=', trackingNumber)
+        .where('import_rows.state', '=', 'booked')
+        .where('import_runs.summary_ts', 'is not', null)
+        .orderBy('import_runs.finished_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return found?.channelId && found.ts ? { channelId: found.channelId, ts: found.ts } : undefined;
     },
   };
 }

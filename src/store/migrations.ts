@@ -674,6 +674,20 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 26,
+    name: "an import's summary keeps where it was posted",
+    async up(db) {
+      // A booking from a file has no card: its statuses and changes go in its import's thread.
+      await db.schema.alterTable('import_runs').addColumn('summary_channel_id', 'text').execute();
+      await db.schema.alterTable('import_runs').addColumn('summary_ts', 'text').execute();
+      await db.schema
+        .createIndex('import_rows_tracking_number')
+        .on('import_rows')
+        .column('tracking_number')
+        .execute();
+    },
+  },
+  {
+    version: 27,
     name: 'receivers texted once per booking and event, through an outbox',
     async up(db, kind) {
       const time = epochMs(kind);

@@ -172,6 +172,9 @@ export interface ImportRunsTable {
   reporter: string | null;
   started_at: number;
   finished_at: number | null;
+  /** Where its summary was posted, whose thread names each booking of the file. */
+  summary_channel_id: string | null;
+  summary_ts: string | null;
 }
 
 /** A row of a run: `queued` until a replica claims it, `done` with its result. */

@@ -427,8 +427,13 @@ export interface Imports {
   takeReports(): Promise<ImportRun[]>;
   /** The results of a run's rows, in row order. */
   runResults<R>(runId: string): Promise<R[]>;
-  /** The run's summary is posted: it is over, and the file may be run again. */
-  closeRun(runId: string): Promise<void>;
+  /** The run's summary is posted (`at`, where Slack took it): it is over, and the file may be run again. */
+  closeRun(runId: string, at?: { channelId: string; ts: string }): Promise<void>;
+  /**
+   * The thread of the latest import summary that names this booking, booked from its file (a booking
+   * from a file has no card of its own).
+   */
+  threadOf(trackingNumber: string): Promise<{ channelId: string; ts: string } | undefined>;
 }
 
 export type ImportRunState = 'running' | 'reporting' | 'done';

@@ -139,10 +139,46 @@ function push<T>(map: Map<string, T[]>, key: string, value: T) {
   } else map.set(key, [value]);
 }
 
-/** Cities whose barangays a warm-up reads between yields: a few milliseconds' work. */
-const WARM_UP_CITIES = 50;
+/** A barangay as its city's text lists it (`name|former name`). */
+const barangayOf = (listed: string, city: City): Barangay => ({
+  name: nameOf(listed),
+  keys: keysOf(listed),
+  city,
+});
 
-/** The places, and maps from every key to what it names. */
+/** The official name of a place as listed, before its former names. */
+const nameOf = (listed: string) => listed.split('|')[0] as string;
+
+/** A city's barangays as listed, in the list's order. */
+const listedIn = (text: string) => text.split('\t').filter((listed) => listed !== '');
+
+/**
+ * A city's barangays are made when asked for and kept only for the few cities asked for last: the
+ * keystrokes of one form ask for the same city again and again, and all 42,000 kept took most of the
+ * bot's memory.
+ */
+const RECENT_CITIES = 8;
+
+/** The values last asked for, at most `size` of them, the oldest forgotten first. */
+class Recent<K, V> {
+  private readonly kept = new Map<K, V>();
+
+  constructor(private readonly size: number) {}
+
+  get(key: K, make: () => V): V {
+    const value = this.kept.get(key) ?? make();
+    this.kept.delete(key);
+    this.kept.set(key, value);
+    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value as K);
+    return value;
+  }
+}
+
+/**
+ * The places, and maps from every province and city key to what it names. The 42,000 barangays stay
+ * as the file gives them, one text per city, and are made into objects only when asked for (a city's
+ * barangays, a search's results): an object per barangay held for the bot's life took most of its memory.
+ */
 export class PlaceIndex {
   readonly source: string;
   readonly release: string;
@@ -150,17 +186,22 @@ export class PlaceIndex {
   readonly cities: City[];
   private readonly provincesByKey = new Map<string, Province[]>();
   private readonly citiesByKey = new Map<string, City[]>();
-  private barangaysByKey: Map<string, Barangay[]> | undefined;
   private postalByCity: Map<City, Set<string>> | undefined;
   private readonly postal: PlaceFile['postal'];
   private readonly prefixes = new Map<PlaceLevel, PrefixIndex>();
+  /** Every barangay by number, in the list's order: its city, and where it starts in that city's text. */
+  private numbered: { cityOf: Uint16Array; startOf: Uint32Array } | undefined;
+
+  /** Per city, its barangays as the file lists them. */
+  private readonly barangayTexts: string[];
 
   constructor(file: PlaceFile) {
+    this.barangayTexts = file.barangays;
     this.source = file.source;
     this.release = file.release;
     this.postal = file.postal;
     this.provinces = file.provinces.map(([names, region]) => ({
-      name: names.split('|')[0] as string,
+      name: nameOf(names),
       keys: keysOf(names),
       region: file.regions[region] as string,
       cities: [],
@@ -169,23 +210,20 @@ export class PlaceIndex {
       for (const key of [...province.keys, ...regionKeys(province.region)])
         push(this.provincesByKey, key, province);
     }
+    const texts = this.barangayTexts;
+    const recent = new Recent<City, Barangay[]>(RECENT_CITIES);
     this.cities = file.cities.map(([names, index], cityIndex) => {
       const province = this.provinces[index] as Province;
       const keys = keysOf(names);
-      let barangays: Barangay[] | undefined;
-      // A city's barangays are read when one of them is first checked: building all 42,000 at once
-      // takes long enough, on a busy machine, to hold up the first request past Slack's 3 seconds.
       const city: City = {
-        name: names.split('|')[0] as string,
+        name: nameOf(names),
         keys: [...new Set([...keys, ...keys.map(withoutCity)])],
         province,
         districts: [],
         get barangays() {
-          barangays ??= (file.barangays[cityIndex] as string)
-            .split('\t')
-            .filter((listed) => listed !== '')
-            .map((listed) => ({ name: listed.split('|')[0] as string, keys: keysOf(listed), city }));
-          return barangays;
+          return recent.get(city, () =>
+            listedIn(texts[cityIndex] as string).map((listed) => barangayOf(listed, city)),
+          );
         },
       };
       province.cities.push(city);
@@ -237,53 +275,78 @@ export class PlaceIndex {
     return this.postalByCity.get(city);
   }
 
+  /** Barangay number `id` as its city's text lists it. */
+  private listedAt(id: number): string {
+    const { cityOf, startOf } = this.barangayNumbers();
+    const text = this.barangayTexts[cityOf[id] as number] as string;
+    const start = startOf[id] as number;
+    const end = text.indexOf('\t', start);
+    return text.slice(start, end === -1 ? text.length : end);
+  }
+
+  /** Every barangay numbered, the first time a search spans them all: two small typed arrays. */
+  private barangayNumbers() {
+    if (!this.numbered) {
+      const texts = this.barangayTexts;
+      let count = 0;
+      for (const text of texts) count += listedIn(text).length;
+      const cityOf = new Uint16Array(count);
+      const startOf = new Uint32Array(count);
+      let id = 0;
+      texts.forEach((text, city) => {
+        for (let start = 0; start < text.length; ) {
+          const end = text.indexOf('\t', start) >>> 0;
+          if (end > start) {
+            cityOf[id] = city;
+            startOf[id++] = start;
+          }
+          start = Math.min(end, text.length) + 1;
+        }
+      });
+      this.numbered = { cityOf, startOf };
+    }
+    return this.numbered;
+  }
+
   /** Every province, city or barangay by the words of its names, built the first time a level is searched whole. */
   prefixIndex(level: PlaceLevel): PrefixIndex {
     let built = this.prefixes.get(level);
     if (!built) {
-      const all =
-        level === 'province'
-          ? // A province is also found by its region, as the province field reads it (`NCR`, `Region VII`).
-            this.provinces.map((province) => ({
-              ...province,
-              keys: [...province.keys, ...regionKeys(province.region)],
-            }))
-          : level === 'city'
-            ? this.cities
-            : this.cities.flatMap((city) => city.barangays);
-      built = new PrefixIndex(all);
+      if (level === 'province') {
+        // A province is also found by its region, as the province field reads it (`NCR`, `Region VII`).
+        const { provinces } = this;
+        built = new PrefixIndex(
+          provinces.length,
+          (id) => {
+            const province = provinces[id] as Province;
+            return [...province.keys, ...regionKeys(province.region)];
+          },
+          (id) => provinces[id] as Province,
+        );
+      } else if (level === 'city') {
+        const { cities } = this;
+        built = new PrefixIndex(
+          cities.length,
+          (id) => (cities[id] as City).keys,
+          (id) => cities[id] as City,
+        );
+      } else {
+        const { cityOf } = this.barangayNumbers();
+        built = new PrefixIndex(
+          cityOf.length,
+          (id) => keysOf(this.listedAt(id)),
+          (id) => barangayOf(this.listedAt(id), this.cities[cityOf[id] as number] as City),
+          (id) => nameOf(this.listedAt(id)),
+        );
+      }
       this.prefixes.set(level, built);
     }
     return built;
   }
 
-  /**
-   * Builds what a country-wide search would, a slice at a time between other work: done when the bot
-   * is idle after it is ready, the first dispatcher to type a barangay with no city does not wait
-   * the seconds it takes on a busy machine. Sorting the barangays' words is the one slice not split.
-   */
-  async warmUp(between: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))) {
-    for (let from = 0; from < this.cities.length; from += WARM_UP_CITIES) {
-      for (const city of this.cities.slice(from, from + WARM_UP_CITIES)) void city.barangays;
-      await between();
-    }
-    for (const level of ['province', 'city', 'barangay'] as const) {
-      this.prefixIndex(level);
-      await between();
-    }
-  }
-
-  /** The barangays of that name, anywhere (every city's read the first time). */
+  /** The barangays of that name, anywhere (the country-wide index built the first time). */
   barangaysNamed(text: string): Barangay[] {
-    if (!this.barangaysByKey) {
-      this.barangaysByKey = new Map();
-      for (const city of this.cities) {
-        for (const barangay of city.barangays) {
-          for (const key of barangay.keys) push(this.barangaysByKey, key, barangay);
-        }
-      }
-    }
-    return this.barangaysByKey.get(placeKey(text)) ?? [];
+    return this.prefixIndex('barangay').named(placeKey(text)) as Barangay[];
   }
 }
 
@@ -293,11 +356,6 @@ let loaded: PlaceIndex | undefined;
 export function places(): PlaceIndex {
   loaded ??= new PlaceIndex(JSON.parse(readFileSync(placesPath, 'utf8')) as PlaceFile);
   return loaded;
-}
-
-/** The place index loaded and its type-ahead indexes built, a slice at a time (`PlaceIndex.warmUp`). */
-export function warmPlaces(): Promise<void> {
-  return places().warmUp();
 }
 
 /** Edit distance with adjacent letters swapped counting once (Damerau), stopped once over `limit`. */
@@ -512,56 +570,110 @@ function matchRank(place: Named, key: string): number | undefined {
 
 const byName = (a: Named, b: Named) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** The character that ends each key in a PrefixIndex's text: below every character of a key, as an end is. */
+const END = 10;
+
 /**
  * Every place of a level by each word its keys begin with, sorted, so that what was typed is found by
  * binary search and read off in order: scanning and sorting all 42,000 barangays at every key typed
- * takes too long on a busy machine.
+ * takes too long on a busy machine. Kept compact: every key once in one text, and per word only where
+ * it starts there, whose place it is and its rank, in typed arrays; places are made only for results.
  */
 class PrefixIndex {
-  private readonly words: string[];
-  private readonly owners: Named[];
+  /** Every key of every place, each ended by END. */
+  private readonly text: string;
+  /** Per entry, sorted by word: where its word starts in `text`, its place's number, matchRank's rank. */
+  private readonly starts: Uint32Array;
+  private readonly owners: Uint32Array;
   private readonly ranks: Uint8Array;
-  /** Every place, by key: what an empty query shows. */
-  private readonly sorted: Named[] = [];
-  /** How many places have each name. */
-  private readonly counts = new Map<string, number>();
+  /** Per place, how many places have its name. */
+  private readonly sameName: Uint16Array;
 
-  constructor(all: readonly Named[]) {
+  constructor(
+    size: number,
+    keysAt: (id: number) => readonly string[],
+    private readonly placeAt: (id: number) => Named,
+    private readonly nameAt: (id: number) => string = (id) => placeAt(id).name,
+  ) {
     // Each word once with its entries in the order met, the words alone sorted: the same order as a
     // stable sort of every entry, in a fraction of the time (fewer to sort, no comparing in JavaScript).
     const byWord = new Map<string, number[]>();
-    const owners: Named[] = [];
+    const starts: number[] = [];
+    const owners: number[] = [];
     const ranks: number[] = [];
-    const add = (word: string, place: Named, rank: number) => {
-      const entry = owners.push(place) - 1;
+    const keys: string[] = [];
+    let length = 0;
+    const named = new Map<string, number>();
+    const add = (word: string, start: number, id: number, rank: number) => {
+      const entry = starts.push(start) - 1;
+      owners.push(id);
       ranks.push(rank);
       const entries = byWord.get(word);
       if (entries) entries.push(entry);
       else byWord.set(word, [entry]);
     };
-    for (const place of all) {
-      this.counts.set(place.name, (this.counts.get(place.name) ?? 0) + 1);
-      place.keys.forEach((key, i) => {
-        add(key, place, i === 0 ? 0 : 1);
+    for (let id = 0; id < size; id++) {
+      const name = nameAt(id);
+      named.set(name, (named.get(name) ?? 0) + 1);
+      keysAt(id).forEach((key, i) => {
+        add(key, length, id, i === 0 ? 0 : 1);
         for (let at = key.indexOf(' '); at !== -1; at = key.indexOf(' ', at + 1))
-          add(key.slice(at + 1), place, 2);
+          add(key.slice(at + 1), length + at + 1, id, 2);
+        keys.push(key);
+        length += key.length + 1;
       });
     }
-    this.words = new Array(owners.length);
-    this.owners = new Array(owners.length);
-    this.ranks = new Uint8Array(owners.length);
+    this.sameName = Uint16Array.from({ length: size }, (_, id) => named.get(nameAt(id)) ?? 1);
+    this.text = `${keys.join(String.fromCharCode(END))}${String.fromCharCode(END)}`;
+    this.starts = new Uint32Array(starts.length);
+    this.owners = new Uint32Array(starts.length);
+    this.ranks = new Uint8Array(starts.length);
     let at = 0;
-    // The default sort compares by UTF-16 code units, as `<` does in find().
+    // The default sort compares by UTF-16 code units, as compare() does.
     for (const word of [...byWord.keys()].sort()) {
       for (const entry of byWord.get(word) as number[]) {
-        const owner = owners[entry] as Named;
-        const rank = ranks[entry] as number;
-        this.words[at] = word;
-        this.owners[at] = owner;
-        this.ranks[at++] = rank;
-        if (rank === 0) this.sorted.push(owner);
+        this.starts[at] = starts[entry] as number;
+        this.owners[at] = owners[entry] as number;
+        this.ranks[at++] = ranks[entry] as number;
       }
     }
+  }
+
+  /** Entry `i`'s word against `key`: below 0 if it sorts before, 0 if it begins with `key`, above 0 after. */
+  private compare(i: number, key: string): number {
+    let at = this.starts[i] as number;
+    for (let j = 0; j < key.length; j++, at++) {
+      const difference = this.text.charCodeAt(at) - key.charCodeAt(j);
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  }
+
+  /** Whether entry `i`'s word is `key` itself (it begins with it). */
+  private isWhole(i: number, key: string): boolean {
+    return this.text.charCodeAt((this.starts[i] as number) + key.length) === END;
+  }
+
+  /** The first entry whose word does not sort before `key`. */
+  private first(key: string): number {
+    let low = 0;
+    let high = this.starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.compare(middle, key) < 0) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** The places one of whose names or former names is `key`, in the list's order. */
+  named(key: string): Named[] {
+    const found = new Set<number>();
+    if (key === '') return [];
+    for (let i = this.first(key); i < this.starts.length && this.compare(i, key) === 0; i++) {
+      if (this.isWhole(i, key) && (this.ranks[i] as number) < 2) found.add(this.owners[i] as number);
+    }
+    return [...found].map(this.placeAt);
   }
 
   /**
@@ -569,28 +681,20 @@ class PrefixIndex {
    * each with one place of that name and how many there are.
    */
   find(key: string, limit: number): { place: Named; count: number }[] {
-    const taken = new Map<string, Named>();
-    const take = (place: Named) => {
-      if (!taken.has(place.name)) taken.set(place.name, place);
+    const taken = new Map<string, number>();
+    const take = (id: number) => {
+      const name = this.nameAt(id);
+      if (!taken.has(name)) taken.set(name, id);
     };
-    if (key === '') {
-      for (let i = 0; i < this.sorted.length && taken.size < limit; i++) take(this.sorted[i] as Named);
-    } else {
-      let low = 0;
-      let high = this.words.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if ((this.words[middle] as string) < key) low = middle + 1;
-        else high = middle;
-      }
-      for (let rank = 0; rank <= 2; rank++) {
-        for (let i = low; i < this.words.length && taken.size < limit; i++) {
-          if (!(this.words[i] as string).startsWith(key)) break;
-          if (this.ranks[i] === rank) take(this.owners[i] as Named);
-        }
+    // An empty key begins every word: the whole level by key, each place by its name (rank 0).
+    const low = this.first(key);
+    for (let rank = 0; rank <= (key === '' ? 0 : 2); rank++) {
+      for (let i = low; i < this.starts.length && taken.size < limit; i++) {
+        if (this.compare(i, key) !== 0) break;
+        if (this.ranks[i] === rank) take(this.owners[i] as number);
       }
     }
-    return [...taken.values()].map((place) => ({ place, count: this.counts.get(place.name) ?? 1 }));
+    return [...taken.values()].map((id) => ({ place: this.placeAt(id), count: this.sameName[id] as number }));
   }
 }
 

@@ -2,7 +2,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createWaybillClient, type WaybillClient, type WaybillClientOptions } from './client.js';
-import { startSandbox } from './sandbox/server.js';
 
 export interface Upstream {
   client: WaybillClient;
@@ -33,6 +32,8 @@ export async function connectUpstream(
   }
   // A fresh random token: the sandbox is only reachable from this process's loopback anyway.
   const token = randomBytes(24).toString('base64url');
+  // Loaded only here: a bot against the courier's test or live API never holds the sandbox's code.
+  const { startSandbox } = await import('./sandbox/server.js');
   const sandbox = await startSandbox({
     token,
     ...(config.sandboxLatencyMs > 0 ? { faults: { latencyMs: config.sandboxLatencyMs } } : {}),

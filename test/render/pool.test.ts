@@ -1,10 +1,10 @@
 /**
  * The render pool: a PDF's bytes and its unprintable characters back, and a manifest (BigInt cents) made into
  * the same CSV as on the main thread; a task past the queue refused; on stop, the task running and those
- * waiting refused, and any after.
+ * waiting refused, and any after; a worker ended once idle, another started for the next task.
  */
 // The render pool: results as the rendering functions return them (Buffers, BigInts), its queue bounded, everything refused once stopped.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleBooking, samplePrintSettings as settings } from '../../fakes/label-bookings.js';
 import { buildManifest, lineOfBooking, manifestCsv } from '../../src/labels/manifest.js';
 import { RenderPool, RenderRefused } from '../../src/render/pool.js';
@@ -47,5 +47,16 @@ describe('RenderPool', () => {
       expect(result.status === 'rejected' && result.reason).toEqual(new RenderRefused('the bot is stopping'));
     }
     await expect(pool.run('manifestCsv', buildManifest('2026-11-23', [], []))).rejects.toThrow(RenderRefused);
+  }, 60_000);
+
+  it('ends a worker that has had nothing to do for its idle time, and starts another for the next task', async () => {
+    pool = new RenderPool({ workers: 1, queue: 4, idleMs: 50 });
+    const empty = buildManifest('2026-11-23', [], []);
+    expect(pool.threads).toBe(0);
+    await expect(pool.run('manifestCsv', empty)).resolves.toBe(manifestCsv(empty));
+    expect(pool.threads).toBe(1);
+    await vi.waitFor(() => expect(pool?.threads).toBe(0), { timeout: 10_000 });
+    await expect(pool.run('manifestCsv', empty)).resolves.toBe(manifestCsv(empty));
+    expect(pool.threads).toBe(1);
   }, 60_000);
 });

@@ -138,6 +138,27 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     });
   });
 
+  it("a booking from a file has its import's thread: its statuses, changes and new owner go there, not to the channel's top", async () => {
+    bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
+    await confirm(await check(bulkFile(bulkRow('Ana Cruz'), bulkRow('Ben Reyes'))));
+    const card = await bot.fake.waitFor('chat.postMessage', (c) => textOf(c.body).includes('Bulk booking'));
+    const cardTs = (card.response?.body as { ts?: string } | undefined)?.ts;
+    bot.fake.reset();
+
+    await bot.command('/waybill', 'status WB000002 delivered');
+    await bot.command('/waybill', 'assign WB000002 <@UANA>');
+    await bot.command('/waybill', 'update WB000002');
+    await bot.submit(await bot.openedView(), { handlingInstructions: 'Keep upright' });
+    await bot.idle();
+
+    const posts = bot.fake.callsTo('chat.postMessage').filter((c) => c.body.channel === 'CDISPATCH');
+    // Each names the booking, in the thread of the file's summary; nothing at the channel's top.
+    expect(posts.map((c) => c.body.thread_ts)).toEqual([cardTs, cardTs, cardTs]);
+    for (const post of posts) expect(textOf(post.body)).toContain('WB000002');
+    expect(textOf(posts[0]?.body)).toContain('Delivered');
+    expect(textOf(posts[2]?.body)).toContain('Keep upright');
+  });
+
   it('places are kept by their official names: Paranaque, Bacoor, QC and a district of Manila as the list names them', async () => {
     bot = await startTestBot({ env: { BULK_CONCURRENCY: '1' } });
     const typed = [

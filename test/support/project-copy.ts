@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { basename, delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
@@ -58,15 +58,12 @@ export async function projectCopy(
   const scripts = image ? [] : ['scripts/start.mjs', 'scripts/build.mjs'];
   for (const file of ['package.json', 'package-lock.json', '.npmrc', ...scripts])
     cpSync(file, join(dir, file));
-  mkdirSync(join(dir, 'dist'));
-  for (const file of [
-    'app.js',
-    'render-worker.js',
-    'sandbox.js',
-    'sender-profiles.example.json',
-    'psgc.json',
-  ])
-    cpSync(join(inject('bundles'), file), join(dir, 'dist', file));
+  // The whole build: the bundles, the chunks they share and load when first needed, the files they
+  // read; not the tests' compile cache beside them.
+  cpSync(inject('bundles'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (path) => !basename(path).startsWith('compile-cache'),
+  });
   if (dependencies === 'linked') symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
   else {
     // From npm's cache where it can: the registry is asked only for what the cache lacks.

@@ -1,7 +1,7 @@
 /**
  * The official place list as shipped: names however written, places that do not fit together, nearest
  * matches, a postal code not of its city, the type-ahead's names (narrowed by the part above, in order, 100
- * at most, each name once), loaded on first use within 20 MB with its indexes; the refresh script's
+ * at most, each name once), loaded on first use within 6 MB with its indexes; the refresh script's
  * derivation.
  */
 // The official place list (the shipped psgc.json, not a subset): names as written matched, places that do not fit together found, nearest matches, memory, and the refresh script's derivation.
@@ -185,7 +185,7 @@ describe('the place list', () => {
     expect(suggestPlaces('barangay', 'zzzz')).toEqual([]);
   });
 
-  it('is built by a warm-up in slices, every city read and every level indexed, so a country-wide search builds nothing', async () => {
+  it('reads no barangay until one is asked for, and builds the country-wide index once, on the first search that needs it', () => {
     const file = JSON.parse(readFileSync(placesPath, 'utf8'));
     const read = new Set<string>();
     file.barangays = new Proxy(file.barangays, {
@@ -196,29 +196,27 @@ describe('the place list', () => {
     });
     const index = new PlaceIndex(file);
     expect(read.size).toBe(0);
-    let slices = 0;
-    await index.warmUp(async () => {
-      slices++;
-    });
+    expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahug'), index)).toEqual([]);
+    expect(read.size).toBe(1);
+    for (const level of ['province', 'city', 'barangay'] as const)
+      expect(suggestPlaces(level, 'ce', {}, 100, index).length).toBeGreaterThan(0);
     expect(read.size).toBe(index.cities.length);
-    // Other work gets its turn between slices of a few cities each.
-    expect(slices).toBeGreaterThan(index.cities.length / 100);
-    // Building an index sorts every word; finding in one never does.
+    // Building an index sorts every word; finding in one never does, nor does a name looked up anywhere.
     const sort = vi.spyOn(Array.prototype, 'sort');
     try {
       for (const level of ['province', 'city', 'barangay'] as const)
-        expect(suggestPlaces(level, 'ce', {}, 100, index).length).toBeGreaterThan(0);
+        expect(suggestPlaces(level, 'sa', {}, 100, index).length).toBeGreaterThan(0);
+      expect(index.barangaysNamed('Lahug').map((barangay) => barangay.city.name)).toContain('City of Cebu');
       expect(sort).not.toHaveBeenCalled();
     } finally {
       sort.mockRestore();
     }
   });
 
-  it('is read from disk on first use and holds within 20 MB', () => {
+  it('is read from disk on first use and holds within 6 MB with every index built', () => {
     const script = `
-      const { places, suggestPlaces, warmPlaces } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
+      const { places, suggestPlaces } = await import(${JSON.stringify(new URL('../../src/waybill/places.ts', import.meta.url).href)});
       gc(); const before = process.memoryUsage().heapUsed;
-      await warmPlaces();
       const index = places();
       index.barangaysNamed('Lahug');
       // The type-ahead's indexes of every province, city and barangay too.
@@ -236,8 +234,8 @@ describe('the place list', () => {
       .map(Number);
     expect(cities).toBeGreaterThan(1600);
     // Loaded by the first call, not by the import: the calls are what take the memory.
-    expect(bytes).toBeGreaterThan(2_000_000);
-    expect(bytes).toBeLessThan(20 * 1024 * 1024);
+    expect(bytes).toBeGreaterThan(1_000_000);
+    expect(bytes).toBeLessThan(6 * 1024 * 1024);
   });
 });
 

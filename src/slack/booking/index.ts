@@ -29,6 +29,7 @@ export {
   redrawCards,
   storedBooking,
   storedBookingCard,
+  threadPlaces,
 } from './stored-booking.js';
 
 /** The feature as bot.ts registers it (src/slack/features.ts). */

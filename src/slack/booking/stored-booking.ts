@@ -93,6 +93,20 @@ export function cardPlaces(
 }
 
 /**
+ * Where a booking's lines go (a status, a change, a new owner): its cards' threads; a booking from a
+ * file has no card, so its import's summary thread, which names it already.
+ */
+export async function threadPlaces(
+  deps: Pick<Core, 'bot' | 'store'>,
+  record: BookingRecord,
+): Promise<{ channel: string; ts: string }[]> {
+  const cards = cardPlaces(deps, record);
+  if (cards.length > 0) return cards;
+  const imported = await deps.store.imports.threadOf(record.trackingNumber);
+  return imported ? [{ channel: imported.channelId, ts: imported.ts }] : [];
+}
+
+/**
  * A booking's cards (its channel's and the audit channel's) redrawn as the store has it now; false when it
  * has none to edit. Its record is read only when there is a card: a booking from a file may have none.
  */

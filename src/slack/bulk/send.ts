@@ -81,7 +81,7 @@ async function report(
 
 /**
  * The summary port (operations/bulk-queue.ts) once every row of a run is done: the card, its
- * thread and the results file, and the finished window.
+ * thread and the results file, and the finished window; where the card went, for the thread.
  */
 export async function summarise(
   deps: Pick<BulkDeps, 'logger' | 'waybill'>,
@@ -89,7 +89,7 @@ export async function summarise(
   run: ImportRun,
   results: RowResult[],
   counts: OutcomeCounts,
-): Promise<void> {
+): Promise<{ channelId: string; ts: string } | undefined> {
   const { env } = deps.waybill;
   const { fileName } = run;
   const delivered = await report(deps, client, run, results, counts);
@@ -101,6 +101,7 @@ export async function summarise(
     run.viewId,
     finishedView({ fileName, counts, postedNote, env, metadata: viewMetadata({ draftId: run.id }) }),
   ).catch((err: unknown) => deps.logger.warn({ err }, 'the finished bulk booking could not be shown'));
+  return delivered && 'ts' in delivered ? { channelId: delivered.channelId, ts: delivered.ts } : undefined;
 }
 
 /** Each row of the file as the run starts: to book (queued), or settled already (not valid, or by an earlier run). */

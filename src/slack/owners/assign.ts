@@ -1,6 +1,6 @@
 /** A booking handed to a new owner (operations/owners.ts), then the cards redrawn, a line in each thread, the new owner told. */
 import { handOver } from '../../operations/owners.js';
-import { cardPlaces, redrawCards } from '../booking/index.js';
+import { redrawCards, threadPlaces } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -66,7 +66,7 @@ export async function assignOwner(
   if (!change.changed) return alreadyOwnedText(trackingNumber, ownerId);
   deps.inFlight.run('owner cards', async () => {
     const text = ownerThreadText(trackingNumber, ownerId, userId);
-    for (const place of cardPlaces(deps, change.booking)) {
+    for (const place of await threadPlaces(deps, change.booking)) {
       await client.chat
         .postMessage({ channel: place.channel, thread_ts: place.ts, text })
         .catch((err: unknown) => deps.logger.warn({ err, trackingNumber }, 'owner not posted in the thread'));

@@ -1,7 +1,7 @@
 /** Recording a parcel's status from Slack: the person's access checked, the status recorded (operations/status.ts), the card redrawn, a line in its thread. */
 import { recordParcelStatus, type StatusChoice } from '../../operations/status.js';
 import type { StatusEntry } from '../../store/index.js';
-import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
+import { cardPlaces, storedBooking, storedBookingCard, threadPlaces } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -49,7 +49,7 @@ export async function recordStatus(
 /**
  * After a status is recorded: every card of the booking shows the latest status (redrawn again if
  * another replica recorded a newer one meanwhile, so the last edit shows the last status), and
- * the status gets its line in each card's thread.
+ * the status gets its line in each card's thread (a booking from a file: in its import's thread).
  */
 export async function tellCards(
   deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
@@ -58,17 +58,17 @@ export async function tellCards(
 ): Promise<void> {
   const known = await storedBooking(deps, entry.trackingNumber);
   if (!known) return;
-  const places = cardPlaces(deps, known.record);
   const message = statusThreadMessage(entry);
-  for (const place of places) {
+  for (const place of await threadPlaces(deps, known.record)) {
     await client.chat
       .postMessage({ channel: place.channel, thread_ts: place.ts, ...message })
       .catch((err: unknown) =>
         deps.logger.warn({ err, trackingNumber: entry.trackingNumber }, 'status not posted in the thread'),
       );
   }
+  const places = cardPlaces(deps, known.record);
   let shown: number | undefined;
-  for (let round = 0; round < REDRAWS; round++) {
+  for (let round = 0; places.length > 0 && round < REDRAWS; round++) {
     const latest = await deps.store.statuses.latest(entry.trackingNumber);
     if (!latest || latest.seq === shown) return;
     const card = await storedBookingCard(deps, known.record, known.booking, known.record.updatedBy, latest);

@@ -11,7 +11,7 @@ import type { Attempt, BookingRecord, Draft } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { toUpdateWire } from '../../waybill/wire.js';
 import type { UpdateRequestWire } from '../../waybill/wire-types.js';
-import { cardPlaces, storedBooking, storedBookingCard } from '../booking/index.js';
+import { cardPlaces, storedBooking, storedBookingCard, threadPlaces } from '../booking/index.js';
 import { notice } from '../kit/blocks.js';
 import { viewMetadata } from '../kit/ids.js';
 import { type SendStep, showInModal } from '../kit/modal.js';
@@ -269,11 +269,14 @@ export async function announce(
   // A recorded status and what remittance files paid stay on the card through an update.
   const card = await storedBookingCard(deps, record, booking, userId);
   const message = changesMessage(booking.trackingNumber, userId, changes);
-  const places = cardPlaces(deps, record);
-  for (const place of places) {
+  for (const place of cardPlaces(deps, record)) {
     await client.chat.update({ channel: place.channel, ts: place.ts, ...card }).catch((err: unknown) => {
       deps.logger.warn({ err, trackingNumber: booking.trackingNumber }, 'booking card could not be edited');
     });
+  }
+  // A booking from a file has no card: its import's thread names it.
+  const places = await threadPlaces(deps, record);
+  for (const place of places) {
     await client.chat
       .postMessage({ channel: place.channel, thread_ts: place.ts, ...message })
       .catch((err: unknown) => {
@@ -283,8 +286,8 @@ export async function announce(
         );
       });
   }
-  if (places.length > 0) return `Posted in the thread of the booking card in <#${places[0]?.channel}>.`;
-  // No card to thread under (it went out through a response_url): tell the channel directly.
+  if (places.length > 0) return `Posted in the thread of the booking in <#${places[0]?.channel}>.`;
+  // No thread to post under (its card went out through a response_url): tell the channel directly.
   const delivered = await postToChannel(
     client,
     { channelId: record.channelId, userId },
