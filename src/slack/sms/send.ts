@@ -2,6 +2,7 @@
 import { type SmsDeps, smsTurn } from '../../operations/sms.js';
 import type { SmsGateway } from '../../sms/gateway.js';
 import type { SmsRow } from '../../store/index.js';
+import { threadPlaces } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { smsLine } from './blocks.js';
@@ -18,12 +19,13 @@ export function smsTurnWith(
   return smsTurn(sms, {
     async tell(row: SmsRow, name: string) {
       const stored = await deps.store.bookings.get(row.trackingNumber);
-      // A booking with no card (its post failed) has no thread: the line is left unposted.
-      if (!stored?.cardChannelId || !stored.cardTs) return;
+      // Its card's thread (a booking from a file: its import's); none when its card was never posted.
+      const [place] = stored ? await threadPlaces(deps, stored) : [];
+      if (!place) return;
       const text = smsLine(row, name);
       await client.chat.postMessage({
-        channel: stored.cardChannelId,
-        thread_ts: stored.cardTs,
+        channel: place.channel,
+        thread_ts: place.ts,
         text,
         metadata: {
           event_type: SMS_LINE_EVENT,
