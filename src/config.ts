@@ -5,7 +5,18 @@ import type { AccessPolicy } from './operations/access.js';
 import type { AttentionSettings } from './operations/attention.js';
 import type { ReceiverRiskSettings, RiskThreshold } from './operations/receiver-record.js';
 import type { ReminderSettings } from './operations/reminders.js';
+import type { SmsSettings } from './operations/sms.js';
 import { ConfigError } from './settings-error.js';
+import { SEMAPHORE_URL } from './sms/gateway.js';
+import { DEFAULT_QUIET_HOURS } from './sms/quiet-hours.js';
+import {
+  SMS_EVENTS,
+  SMS_LANGUAGES,
+  type SmsEvent,
+  type SmsLanguage,
+  SmsTemplates,
+  TemplateError,
+} from './sms/templates.js';
 import { passwordEndsHostEarly } from './store/errors.js';
 import type { Catalog, Choice } from './waybill/catalog.js';
 import { defaultCatalog } from './waybill/catalog.js';
@@ -31,6 +42,7 @@ const secretNames = new Set([
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
+  'SEMAPHORE_API_KEY',
   // PostgreSQL's own variable: the password of a DATABASE_URL that has none (compose.yaml).
   'PGPASSWORD',
 ]);
@@ -614,6 +626,104 @@ const botEnvSchema = z.object({
   ),
 });
 
+const smsLanguage = z.enum(Object.keys(SMS_LANGUAGES) as [SmsLanguage], 'one of en, fil');
+
+/** Receivers' SMS (docs/receiver-messages.md). */
+const smsEnvSchema = z.object({
+  SMS_GATEWAY: optionalSetting(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(['log', 'semaphore'], 'one of log, semaphore')),
+  ).default('log'),
+  // The value is never echoed.
+  SEMAPHORE_API_KEY: optionalSetting(
+    z.string().trim().min(8, 'the API key from semaphore.co (Account → API)'),
+  ),
+  SEMAPHORE_URL: optionalSetting(baseUrl).default(SEMAPHORE_URL),
+  SMS_SENDER_NAME: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9 .-]{1,11}$/,
+        'the sender name registered with Semaphore: at most 11 letters, digits or spaces',
+      ),
+  ),
+  SMS_QUIET_HOURS: optionalSetting(
+    z
+      .string()
+      .trim()
+      .regex(
+        /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/,
+        'HH:MM-HH:MM such as 21:00-08:00 (Manila time), or off',
+      )
+      .refine(
+        (text) => text.slice(0, 5) !== text.slice(6),
+        'two different times, such as 21:00-08:00, or off',
+      )
+      .transform((text) => (text === 'off' ? null : { from: text.slice(0, 5), to: text.slice(6) })),
+  ).default(DEFAULT_QUIET_HOURS),
+  SMS_EVENTS: optionalSetting(
+    z
+      .string()
+      .trim()
+      .transform((text) => (text === 'off' ? [] : text.split(',').map((item) => item.trim())))
+      .refine(
+        (events) => events.every((event) => (SMS_EVENTS as readonly string[]).includes(event)),
+        `a comma-separated list of ${SMS_EVENTS.join(', ')}, or off`,
+      )
+      .transform((events) => events as SmsEvent[]),
+  ).default([...SMS_EVENTS]),
+  SMS_LANGUAGE: optionalSetting(z.string().trim().pipe(smsLanguage)).default('en'),
+  SMS_CHANNEL_LANGUAGES: optionalSetting(
+    commaList()
+      .refine(
+        (items) => items.every((item) => /^[CG][A-Z0-9]{2,}=(en|fil)$/.test(item)),
+        'a comma-separated list of channel=language items, such as C0123ABCD=fil',
+      )
+      .transform(
+        (items) => Object.fromEntries(items.map((item) => item.split('='))) as Record<string, SmsLanguage>,
+      ),
+  ).default({}),
+  SMS_TEMPLATES_FILE: optionalSetting(z.string().trim().min(1, 'a file path')),
+});
+
+/** The receivers' SMS settings, the templates read and checked (a bad one is one line naming it). */
+function loadSmsSettings(env: Env, problems: Problems): SmsSettings | undefined {
+  const settings = parseEnv(smsEnvSchema, env, problems);
+  if (
+    settings.SMS_GATEWAY === 'semaphore' &&
+    !settings.SEMAPHORE_API_KEY &&
+    !problems.has('SEMAPHORE_API_KEY')
+  )
+    problems.add(['SEMAPHORE_API_KEY'], 'SEMAPHORE_API_KEY must be set when SMS_GATEWAY is semaphore');
+  let templates: SmsTemplates | undefined;
+  try {
+    templates = SmsTemplates.load(settings.SMS_TEMPLATES_FILE);
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err;
+    problems.add(['SMS_TEMPLATES_FILE'], err.message);
+  }
+  if (!templates) return undefined;
+  return {
+    gateway:
+      settings.SMS_GATEWAY === 'semaphore'
+        ? {
+            kind: 'semaphore',
+            apiKey: settings.SEMAPHORE_API_KEY ?? '',
+            url: settings.SEMAPHORE_URL,
+            senderName: settings.SMS_SENDER_NAME ?? '',
+          }
+        : { kind: 'log' },
+    templates,
+    ...(settings.SMS_QUIET_HOURS ? { quietHours: settings.SMS_QUIET_HOURS } : {}),
+    events: settings.SMS_EVENTS,
+    language: settings.SMS_LANGUAGE,
+    channelLanguages: settings.SMS_CHANNEL_LANGUAGES,
+  };
+}
+
 /** Day names as REPORT_TIME takes them, Sunday first as Date.getDay() counts. */
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -673,6 +783,8 @@ export interface BotConfig {
   reminders: ReminderSettings;
   /** The weekly report: where, on which day (0 Sunday … 6 Saturday) and at what time in WAYBILL_TIMEZONE; undefined: off. */
   report?: { channelId: string; weekday: number; time: string };
+  /** Receivers' SMS: the gateway, templates, quiet hours, events and languages. */
+  sms: SmsSettings;
 }
 
 export interface RemittanceSettings {
@@ -737,8 +849,10 @@ export function loadBotConfig(env: Env = process.env): BotConfig {
         : 'REPORT_CHANNEL_ID must be set with REPORT_TIME: the channel the weekly report is posted to',
     );
   }
-  if (problems.any()) throw problems.error();
+  const sms = loadSmsSettings(env, problems);
+  if (problems.any() || !sms) throw problems.error();
   return {
+    sms,
     ...(reportChannel && reportTime ? { report: { channelId: reportChannel, ...reportTime } } : {}),
     ...(digestChannel && digestTime ? { digest: { channelId: digestChannel, time: digestTime } } : {}),
     database: {

@@ -1,6 +1,6 @@
 /**
- * The layers hold: src/operations knows no Slack (only src/waybill and src/store), src/waybill and
- * src/store know neither, and the bookkeeping is the operations' alone (src/slack writes only
+ * The layers hold: src/operations knows no Slack (only src/waybill, src/store and src/sms), src/waybill,
+ * src/store and src/sms know neither, and the bookkeeping is the operations' alone (src/slack writes only
  * drafts, calls the courier nowhere); no circle of imports among
  * the layers, the Slack features, or the files of slack/kit, guards and runtime.
  */
@@ -134,11 +134,11 @@ function courierCalls(file: string, text: string): string[] {
 }
 
 describe('layers under src/', () => {
-  it('src/operations imports only src/waybill, src/store, itself, pino and node built-ins', () => {
+  it('src/operations imports only src/waybill, src/store, src/sms, itself, pino and node built-ins', () => {
     const imports = importsOf('operations');
     expect(imports.length).toBeGreaterThan(0);
     const allowed = (target: string) =>
-      /^(waybill|store|operations)\//.test(target) ||
+      /^(waybill|store|sms|operations)\//.test(target) ||
       target === 'package:pino' ||
       target.startsWith('package:node:');
     expect(imports.filter(({ target }) => !allowed(target))).toEqual([]);
@@ -196,7 +196,7 @@ describe('layers under src/', () => {
     expect(courierCalls('sample.ts', text)).toEqual(['10: deps.courier']);
   });
 
-  it.each(['waybill', 'store'])('src/%s imports neither src/operations nor src/slack', (folder) => {
+  it.each(['waybill', 'store', 'sms'])('src/%s imports neither src/operations nor src/slack', (folder) => {
     const imports = importsOf(folder);
     expect(imports.length).toBeGreaterThan(0);
     expect(imports.filter(({ target }) => /^(operations|slack)\//.test(target))).toEqual([]);

@@ -139,7 +139,7 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
     ...(settings.unknownAfterMs > 0 ? UNKNOWN_OPERATIONS.map(unknown) : []),
     failed(),
     pickup(),
-    statusRule('stale', settings.staleAfterMs, { statuses: ['picked_up', 'in_transit'] }),
+    statusRule('stale', settings.staleAfterMs, { statuses: ['picked_up', 'in_transit', 'out_for_delivery'] }),
     statusRule('cod', settings.codAfterMs, {
       statuses: ['delivered'],
       paymentMethod: input.codPaymentMethod,

@@ -32,6 +32,7 @@ import { beginAttempt, bookingAttempt, type CourierAttempt } from './attempts.js
 import { type CallResult, callOnce, type OperationDeps } from './call-once.js';
 import { keepCheck, type ReceiverRiskSettings, receiverCheck } from './receiver-record.js';
 import { settleUnknown, verdictAudit } from './resolve.js';
+import { queueBookedSms } from './sms.js';
 
 /** What an attempt to book records, so a replayed confirmation is answered with the first outcome. */
 export type BookingAttemptResult = { trackingRefNo: string; postedNote: string } | { message: string };
@@ -331,6 +332,8 @@ export async function recordBooking<T>(
     ...(booked.bookedVia ? { bookedVia: booked.bookedVia } : {}),
   });
   if (booked.receiver) await keepCheck(tx, booking.trackingNumber, booked.bookedBy, booked.receiver);
+  // The receiver's SMS, with the booking: neither is kept without the other.
+  await queueBookedSms(tx, booking, booked.bookedAt);
   const recorded = await also();
   // Last, just before the commit: a party every booking of a file shares (its sender) is locked for
   // as short a time as can be.

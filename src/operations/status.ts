@@ -10,6 +10,7 @@ import {
 } from '../waybill/statuses.js';
 import { recordDone } from './audit.js';
 import type { OperationDeps } from './call-once.js';
+import { queueStatusSms } from './sms.js';
 
 export interface StatusChoice {
   status: ParcelStatus;
@@ -58,14 +59,19 @@ export type RecordedStatus =
 
 /**
  * Records a status for a booking the caller found and may update. A status it already has writes
- * nothing; a new one is audited and tells the Home tab of whoever recorded it.
+ * nothing; a new one queues the receiver's SMS it calls for in the same transaction, is audited and
+ * tells the Home tab of whoever recorded it.
  */
 export async function recordParcelStatus(
   deps: { store: Store; activity: OperationDeps['activity'] },
   input: { userId: string; trackingNumber: string; choice: StatusChoice },
 ): Promise<RecordedStatus> {
   const { userId, trackingNumber, choice } = input;
-  const result = await deps.store.statuses.record({ trackingNumber, userId, ...choice });
+  const result = await deps.store.transaction(async (tx) => {
+    const recorded = await tx.statuses.record({ trackingNumber, userId, ...choice });
+    if (recorded.recorded) await queueStatusSms(tx, recorded.entry);
+    return recorded;
+  });
   if (!result.recorded) return result;
   await recordDone(deps.store, {
     userId,

@@ -52,6 +52,7 @@ export interface Core {
     | 'reminders'
     | 'report'
     | 'receiverRisk'
+    | 'sms'
   > & {
     /** How often a replica renews its lease, and so looks for work another replica left. */
     database: Pick<BotConfig['database'], 'leaseRenewMs'>;

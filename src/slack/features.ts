@@ -19,6 +19,7 @@ import { feature as recognise } from './recognise/index.js';
 import { feature as reminders } from './reminders/index.js';
 import { feature as remittance } from './remittance/index.js';
 import { feature as report } from './report/index.js';
+import { feature as sms } from './sms/index.js';
 import { feature as status } from './status/index.js';
 import { feature as steps } from './steps/index.js';
 import { feature as update } from './update/index.js';
@@ -39,6 +40,7 @@ export const features: readonly Feature[] = [
   recognise,
   report,
   reminders,
+  sms,
   places,
   bulk,
   steps,

@@ -29,6 +29,7 @@ import { recognition } from './recognition.js';
 import { reminders } from './reminders.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
+import { smsOutbox } from './sms-outbox.js';
 import { digests, statuses } from './statuses.js';
 import { trackingNumbers } from './tracking-numbers.js';
 import type { SearchThresholds, Store, StoreTables } from './types.js';
@@ -133,6 +134,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     recognition: recognition(scope, context),
     receivers: receivers(scope),
     reminders: reminders(scope, context),
+    sms: smsOutbox(scope, context),
     weeklyReports: digests(scope, context, 'week'),
   };
 }

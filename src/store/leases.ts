@@ -42,7 +42,8 @@ export function leaseGone(
     | 'import_queue.claimed_by'
     | 'import_runs.reporter'
     | 'attention_reminders.claimed_by'
-    | 'attention_reminders.escalation_by',
+    | 'attention_reminders.escalation_by'
+    | 'sms_outbox.claimed_by',
   at: number,
 ): RawBuilder<boolean> {
   return sql<boolean>`not exists (select 1 from replica_leases where replica_leases.replica_id = ${sql.ref(owner)} and replica_leases.expires_at > ${at})`;

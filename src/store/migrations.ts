@@ -694,6 +694,48 @@ export const MIGRATIONS: readonly Migration[] = [
       await db.schema.alterTable('attention_reminders').addColumn('settled_at', epochMs(kind)).execute();
     },
   },
+  {
+    version: 28,
+    name: 'receivers texted once per booking and event, through an outbox',
+    async up(db, kind) {
+      const time = epochMs(kind);
+      // The key is the "once": a booking's event (the status's seq; 0 for the booking) has one row.
+      await db.schema
+        .createTable('sms_outbox')
+        .addColumn('tracking_number', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('occurrence', 'integer', (c) => c.notNull())
+        .addColumn('language', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('attempt', 'integer')
+        .addColumn('phone_key', 'text')
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('outcome', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('message', 'text')
+        .addColumn('due_at', time, (c) => c.notNull())
+        .addColumn('held_until', time)
+        .addColumn('called_at', time)
+        .addColumn('tries', 'integer', (c) => c.notNull())
+        .addColumn('claimed_by', 'text')
+        .addColumn('note', 'text')
+        .addColumn('noted', 'text', (c) => c.notNull())
+        .addColumn('created_at', time, (c) => c.notNull())
+        .addColumn('done_at', time)
+        .addPrimaryKeyConstraint('sms_outbox_pk', ['tracking_number', 'event', 'occurrence'])
+        .addCheckConstraint('sms_outbox_state', sql`state in ('queued', 'calling', 'done')`)
+        .$call(strict(kind))
+        .execute();
+      await db.schema.createIndex('sms_outbox_due').on('sms_outbox').columns(['state', 'due_at']).execute();
+      await db.schema.createIndex('sms_outbox_note').on('sms_outbox').column('note').execute();
+      await db.schema.createIndex('sms_outbox_called').on('sms_outbox').column('called_at').execute();
+      await db.schema
+        .createIndex('sms_outbox_phone')
+        .on('sms_outbox')
+        .columns(['phone_key', 'outcome'])
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -286,6 +286,30 @@ export interface StoreMigrationsTable {
   applied_at: number;
 }
 
+/** Receivers' SMS, one row per booking and event (the status's seq), sent once across replicas. */
+export interface SmsOutboxTable {
+  tracking_number: string;
+  event: string;
+  occurrence: number;
+  language: string | null;
+  reason: string | null;
+  attempt: number | null;
+  phone_key: string | null;
+  state: string;
+  outcome: string | null;
+  detail: string | null;
+  message: string | null;
+  due_at: number;
+  held_until: number | null;
+  called_at: number | null;
+  tries: number;
+  claimed_by: string | null;
+  note: string | null;
+  noted: string;
+  created_at: number;
+  done_at: number | null;
+}
+
 export interface Tables {
   drafts: DraftsTable;
   bookings: BookingsTable;
@@ -311,6 +335,7 @@ export interface Tables {
   recognised_replies: RecognisedRepliesTable;
   receiver_checks: ReceiverChecksTable;
   attention_reminders: AttentionRemindersTable;
+  sms_outbox: SmsOutboxTable;
   store_migrations: StoreMigrationsTable;
 }
 

@@ -830,6 +830,75 @@ export interface Receivers {
   countFlagged(range: TimeRange): Promise<number>;
 }
 
+/** Which SMS: a booking's event, and which of its kind (the status's seq; 0 for the booking). */
+export interface SmsKey {
+  trackingNumber: string;
+  event: string;
+  occurrence: number;
+}
+
+/** A thread line an SMS row waits to have posted: held for quiet hours, waiting for the gateway, or its outcome. */
+export type SmsNote = 'held' | 'waiting' | 'done';
+
+/** An SMS in the outbox, as the sender reads it. */
+export interface SmsRow extends SmsKey {
+  /** The language it was written in, once it was. */
+  language?: string;
+  reason?: string;
+  attempt?: number;
+  phoneKey?: string;
+  /** `calling`: a replica began the gateway call and has not recorded what came of it. */
+  state: 'queued' | 'calling' | 'done';
+  /** sent, logged, refused, unknown, not_mobile, off, expired. */
+  outcome?: string;
+  detail?: string;
+  message?: string;
+  dueAt: Date;
+  heldUntil?: Date;
+  tries: number;
+  /** The line to post in the booking's thread, if one waits. */
+  note?: SmsNote;
+  /** The lines posted so far: each kind once. */
+  noted: SmsNote[];
+}
+
+/** What a change to a claimed row may set. */
+export type SmsChange = Partial<
+  Pick<
+    SmsRow,
+    'state' | 'outcome' | 'detail' | 'message' | 'language' | 'dueAt' | 'heldUntil' | 'note' | 'noted'
+  >
+>;
+
+/** The receivers' SMS outbox: one row per booking and event, claimed by one replica at a time. */
+export interface SmsOutbox {
+  /** Queues an SMS unless that booking's event has one already: true when queued now. */
+  enqueue(
+    row: SmsKey & { reason?: string; attempt?: number; phoneKey?: string; dueAt: Date },
+  ): Promise<boolean>;
+  /**
+   * Claims for this replica up to `limit` rows with work now: due to be sent, a thread line to post,
+   * or a call a replica that is gone began. Rows another live replica holds are left to it.
+   */
+  claim(limit: number): Promise<SmsRow[]>;
+  /**
+   * Marks a claimed row as being sent, unless `perMinute` calls were begun in the last minute (by any
+   * replica): false then, and it waits for the next turn.
+   */
+  startCall(key: SmsKey, perMinute: number): Promise<boolean>;
+  /** Changes a row this replica holds; false when it no longer does. */
+  update(key: SmsKey, change: SmsChange): Promise<boolean>;
+  /** Gives back every row this replica holds (its turn is over). */
+  release(): Promise<void>;
+  /** The booking's SMS, in the order they were queued. */
+  of(trackingNumber: string): Promise<SmsRow[]>;
+  /**
+   * Texts to a receiver's phone (phoneKey) that the gateway refused or that may not have arrived, of all
+   * finished; of bookings in these channels only, when given (the access rule's scope).
+   */
+  failuresTo(phoneKey: string, where?: InChannels): Promise<{ texts: number; failed: number }>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -847,6 +916,7 @@ export interface StoreTables {
   recognition: Recognition;
   receivers: Receivers;
   reminders: Reminders;
+  sms: SmsOutbox;
   /** The weekly report's claims, keyed on the day it is due (YYYY-MM-DD). */
   weeklyReports: Digests;
 }

@@ -6,6 +6,7 @@
 export const PARCEL_STATUSES = {
   picked_up: 'Picked up',
   in_transit: 'In transit',
+  out_for_delivery: 'Out for delivery',
   delivered: 'Delivered',
   failed_attempt: 'Failed attempt',
   returned: 'Returned to sender',
@@ -46,6 +47,7 @@ export function statusLabel(status: string, reason?: string): string {
 export const STATUS_WORDS: { readonly [S in ParcelStatus]: readonly string[] } = {
   picked_up: ['picked up', 'pickup', 'picked'],
   in_transit: ['in transit', 'transit'],
+  out_for_delivery: ['out for delivery', 'ofd', 'on delivery'],
   delivered: ['delivered'],
   failed_attempt: ['failed', 'fail', 'failed delivery'],
   returned: ['returned', 'rts', 'return to sender', 'return'],

@@ -145,6 +145,7 @@ describe('src/slack layout', () => {
       'update/retry.ts': 'the same, sent again',
       'digest/data.ts': "the digest's counts; its file asks (digest/send.ts)",
       'report/data.ts': "the weekly report's counts by place and sender: no booking's receiver",
+      'sms/send.ts': "an SMS line in the booking card's own thread: shown only where the card is",
     };
     const files = readdirSync(slackDir, { recursive: true, encoding: 'utf8' }).filter((name) =>
       name.endsWith('.ts'),

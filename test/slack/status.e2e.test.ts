@@ -43,6 +43,7 @@ describeEachBackend(import.meta.filename, 'recording a parcel status', (backend)
     expect(statusSelect.options.map((o: { text: { text: string } }) => o.text.text)).toEqual([
       'Picked up',
       'In transit',
+      'Out for delivery',
       'Delivered',
       'Failed attempt',
       'Returned to sender',

@@ -209,6 +209,16 @@ async function seed(path: string): Promise<void> {
     const reminder = { rule: 'failed', key: 'WB000001', since: new Date(0), version: 0 };
     const batch = await store.reminders.claim({ ownerId: 'U1', lastDmAt: undefined, items: [reminder] });
     await store.reminders.sent(batch ?? '', [reminder], { channel: 'D1', ts: '1764000000.000200' });
+    const sms = { trackingNumber: 'WB000001', event: 'failed_attempt', occurrence: 2 };
+    await store.sms.enqueue({ ...sms, reason: 'not_at_home', attempt: 1, dueAt: new Date(0) });
+    await store.sms.claim(1);
+    await store.sms.update(sms, {
+      state: 'done',
+      outcome: 'sent',
+      detail: '1001',
+      message: 'Hindi <naihatid>',
+      language: 'fil',
+    });
   } finally {
     await store.close();
   }

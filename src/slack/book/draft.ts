@@ -31,7 +31,10 @@ export type BookDeps = Pick<
   | 'schemas'
   | 'profiles'
 > & {
-  bot: Pick<Core['bot'], 'maxParcels' | 'trackingPrefix' | 'auditChannelId' | 'receiverRisk' | 'access'>;
+  bot: Pick<
+    Core['bot'],
+    'maxParcels' | 'trackingPrefix' | 'auditChannelId' | 'receiverRisk' | 'access' | 'sms'
+  >;
 };
 
 export function bookingMetadata(draft: Draft<BookingDraft>): string {

@@ -11,6 +11,7 @@ import {
 import type { ReceiverCheck } from '../../store/index.js';
 import type { Booking } from '../../waybill/schemas.js';
 import { RECEIVER_CONFIRM_BLOCK, receiverConfirmMissing, receiverReviewBlocks } from '../booking/index.js';
+import { smsReviewBlocks } from '../sms/index.js';
 import type { BookDeps } from './draft.js';
 
 type Deps = Pick<BookDeps, 'store' | 'waybill' | 'bot'>;
@@ -30,10 +31,17 @@ async function recordOf(
   return { ...(record ? { record } : {}), confirm: needsConfirmation(record, cod) };
 }
 
-/** The review's record line and checkbox, for the booking the review shows. */
-export async function receiverReviewOf(deps: Deps, booking: Booking): Promise<KnownBlock[]> {
-  const { record, confirm } = await recordOf(deps, booking);
-  return receiverReviewBlocks(record, confirm);
+/** The review's record line and checkbox, and the SMS the receiver will get, for the booking the review shows. */
+export async function receiverReviewOf(
+  deps: Deps,
+  booking: Booking,
+  channelId: string,
+): Promise<KnownBlock[]> {
+  const [{ record, confirm }, sms] = await Promise.all([
+    recordOf(deps, booking),
+    smsReviewBlocks(deps, booking, channelId),
+  ]);
+  return [...receiverReviewBlocks(record, confirm), ...sms];
 }
 
 /**

@@ -116,6 +116,7 @@ export async function showStep(
 ): Promise<ModalView> {
   const shown = stepToShow(deps, draft.data, step, notices, validated);
   const saved = await saveToShow(deps.store.drafts, draft, { step: shown.step });
-  const receiver = shown.step === 'review' ? await receiverReviewOf(deps, shown.booking) : [];
+  const receiver =
+    shown.step === 'review' ? await receiverReviewOf(deps, shown.booking, draft.channelId) : [];
   return renderShown(deps, saved, shown, receiver);
 }
