@@ -1,5 +1,6 @@
 // The store's interface: what callers may ask of it, whichever database runs underneath.
 
+import type { StatusColumns } from '../waybill/csv/read-statuses.js';
 import type { Party } from '../waybill/schemas.js';
 
 /*
@@ -821,6 +822,12 @@ export interface Receivers {
   countFlagged(range: TimeRange): Promise<number>;
 }
 
+/** The columns a person chose for a courier's status export, kept by the file's headers (as JSON). */
+export interface StatusColumnsTable {
+  get(headers: string): Promise<StatusColumns | undefined>;
+  put(input: { headers: string; columns: StatusColumns; userId: string }): Promise<void>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -833,6 +840,7 @@ export interface StoreTables {
   activity: ActivityLog;
   remittances: Remittances;
   statuses: Statuses;
+  statusColumns: StatusColumnsTable;
   digests: Digests;
   attention: AttentionQueries;
   recognition: Recognition;
