@@ -16,10 +16,11 @@ const TITLE = 'Courier status file';
 /** The value of "not in this file", for the optional columns: an option's value may not be empty. */
 export const NO_COLUMN = '-';
 
-export function statusFileModal(maxRows: number): ModalView {
+export function statusFileModal(maxRows: number, metadata: string): ModalView {
   return {
     type: 'modal',
     callback_id: ids.statusesFile,
+    private_metadata: metadata,
     title: plain(TITLE),
     submit: plain('Read'),
     close: plain('Cancel'),

@@ -50,21 +50,27 @@ import { readStatusWords } from './words.js';
 export const MAX_STATUS_ROWS = 2000;
 
 const DRAFT_KIND = 'status-file';
+/** The file and its headers, once read and the columns are to be chosen. */
 interface StatusFileDraft {
-  fileId: string;
-  fileName: string;
-  headers: string[];
+  file?: { fileId: string; fileName: string; headers: string[] };
 }
 
 type FileDeps = StatusDeps & Pick<Core, 'bot'>;
 
 /** `/waybill statuses file`: the file modal. */
 export async function openStatusFile(
-  deps: Pick<Core, 'logger' | 'inFlight'>,
+  deps: Pick<Core, 'logger' | 'inFlight' | 'store'>,
   args: CommandArgs,
 ): Promise<void> {
+  // The modal belongs to the command's conversation, as the access rule asks of each submission.
+  const draft = await deps.store.drafts.create<StatusFileDraft>({
+    kind: DRAFT_KIND,
+    userId: args.command.user_id,
+    channelId: args.command.channel_id,
+    data: {},
+  });
   await answerWithForm(deps, args, 'Type `/waybill statuses file` again to choose the file.', () =>
-    statusFileModal(MAX_STATUS_ROWS),
+    statusFileModal(MAX_STATUS_ROWS, viewMetadata({ draftId: draft.id })),
   );
 }
 
@@ -149,7 +155,7 @@ async function recordRows(
 async function readChosenFile(
   deps: FileDeps,
   client: SlackClient,
-  input: { viewId: string; userId: string; fileId: string; columns?: StatusColumns },
+  input: { viewId: string; userId: string; fileId: string; draftId: string; columns?: StatusColumns },
 ): Promise<void> {
   let file: { name: string; bytes: Uint8Array };
   try {
@@ -184,11 +190,8 @@ async function readChosenFile(
     });
     return;
   }
-  const draft = await deps.store.drafts.create<StatusFileDraft>({
-    kind: DRAFT_KIND,
-    userId: input.userId,
-    channelId: '',
-    data: { fileId: input.fileId, fileName: file.name, headers: read.headers },
+  await deps.store.drafts.save<StatusFileDraft>(input.draftId, {
+    file: { fileId: input.fileId, fileName: file.name, headers: read.headers },
   });
   await showInModal(
     client,
@@ -197,7 +200,7 @@ async function readChosenFile(
       fileName: file.name,
       headers: read.headers,
       guess: guessStatusColumns(read.headers),
-      metadata: viewMetadata({ draftId: draft.id }),
+      metadata: viewMetadata({ draftId: input.draftId }),
     }),
   );
 }
@@ -226,11 +229,14 @@ function chosenColumns(values: StateValues, headers: readonly string[]) {
   return { columns };
 }
 
+const expired = 'This window has expired. Close it and type `/waybill statuses file` again.';
+
 export function register(app: App, deps: Core): void {
-  app.view<ViewSubmitAction>(
+  app.view<ViewSubmitAction, DraftContext<StatusFileDraft>>(
     ids.statusesFile,
     requires(deps, 'update'),
-    async ({ ack, body, view, client }) => {
+    withDraft(deps.store.drafts, DRAFT_KIND, { error: expired, block: FILE_BLOCK }),
+    async ({ ack, body, view, client, context: { draft } }) => {
       const fileId = chosenFile(view.state.values);
       if (!fileId) {
         await ack({ response_action: 'errors', errors: { [FILE_BLOCK]: 'Choose the status file (CSV)' } });
@@ -241,24 +247,21 @@ export function register(app: App, deps: Core): void {
       const userId = body.user.id;
       deps.inFlight.run(
         'status file',
-        () => readChosenFile(deps, client, { viewId: view.id, userId, fileId }),
-        {
-          client,
-          userId,
-          what: 'the status file you sent',
-        },
+        () => readChosenFile(deps, client, { viewId: view.id, userId, fileId, draftId: draft.id }),
+        { client, userId, what: 'the status file you sent' },
       );
     },
   );
   app.view<ViewSubmitAction, DraftContext<StatusFileDraft>>(
     ids.statusesFileColumns,
     requires(deps, 'update'),
-    withDraft(deps.store.drafts, DRAFT_KIND, {
-      error: 'This window has expired. Close it and type `/waybill statuses file` again.',
-      block: 'trackingNumber',
-    }),
+    withDraft(deps.store.drafts, DRAFT_KIND, { error: expired, block: 'trackingNumber' }),
     async ({ ack, body, view, client, context: { draft } }) => {
-      const { headers, fileId } = draft.data;
+      if (!draft.data.file) {
+        await ack({ response_action: 'errors', errors: { trackingNumber: expired } });
+        return;
+      }
+      const { headers, fileId } = draft.data.file;
       const chosen = chosenColumns(view.state.values as StateValues, headers);
       if (!chosen.columns) {
         await ack({ response_action: 'errors', errors: chosen.errors });
@@ -271,8 +274,8 @@ export function register(app: App, deps: Core): void {
         'status file',
         async () => {
           await keepColumns(deps, { headers, columns, userId });
+          await readChosenFile(deps, client, { viewId: view.id, userId, fileId, draftId: draft.id, columns });
           await deps.store.drafts.delete(draft.id);
-          await readChosenFile(deps, client, { viewId: view.id, userId, fileId, columns });
         },
         { client, userId, what: 'the status file you sent' },
       );
