@@ -181,6 +181,7 @@ async function readChosenFile(
   }
   const columns = input.columns ?? (await keptColumns(deps, read.headers));
   if (columns) {
+    await deps.store.drafts.delete(input.draftId);
     const statusRows = readStatusRows(read, columns, deps.waybill.timeZone);
     await recordRows(deps, client, {
       viewId: input.viewId,
@@ -275,7 +276,6 @@ export function register(app: App, deps: Core): void {
         async () => {
           await keepColumns(deps, { headers, columns, userId });
           await readChosenFile(deps, client, { viewId: view.id, userId, fileId, draftId: draft.id, columns });
-          await deps.store.drafts.delete(draft.id);
         },
         { client, userId, what: 'the status file you sent' },
       );
