@@ -62,10 +62,15 @@ export type RecordedStatus =
  */
 export async function recordParcelStatus(
   deps: { store: Store; activity: OperationDeps['activity'] },
-  input: { userId: string; trackingNumber: string; choice: StatusChoice },
+  input: { userId: string; trackingNumber: string; choice: StatusChoice; at?: Date },
 ): Promise<RecordedStatus> {
   const { userId, trackingNumber, choice } = input;
-  const result = await deps.store.statuses.record({ trackingNumber, userId, ...choice });
+  const result = await deps.store.statuses.record({
+    trackingNumber,
+    userId,
+    ...choice,
+    ...(input.at ? { at: input.at } : {}),
+  });
   if (!result.recorded) return result;
   await recordDone(deps.store, {
     userId,

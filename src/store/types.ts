@@ -642,10 +642,11 @@ export interface Statuses {
   /**
    * Appends a status to the tracking number's history, unless it already has that status (and
    * reason): then nothing is written and `current` says what it is. Concurrent calls, on any replica,
-   * are numbered in the order they commit.
+   * are numbered in the order they commit. `at`: when it happened, as a courier's file says (never
+   * later than now); by default, now.
    */
   record(
-    input: Omit<StatusEntry, 'seq' | 'at'>,
+    input: Omit<StatusEntry, 'seq' | 'at'> & { at?: Date },
   ): Promise<{ recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry }>;
   /** The tracking number's status now: the last one recorded. */
   latest(trackingNumber: string): Promise<StatusEntry | undefined>;

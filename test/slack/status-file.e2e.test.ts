@@ -111,6 +111,10 @@ describeEachBackend(import.meta.filename, "the courier's status file", (backend)
       return entry && [entry.status, entry.reason, entry.note];
     };
     expect(await latest('WB000001')).toEqual(['delivered', undefined, 'Received by guard']);
+    // When the courier says it happened (09:00 in Manila), not when the file was read.
+    expect((await bot.deps.store.statuses.latest('WB000001'))?.at.toISOString()).toBe(
+      '2026-11-20T01:00:00.000Z',
+    );
     expect(await latest('WB000002')).toEqual(['delivered', undefined, undefined]);
     expect(await latest('WB000003')).toEqual(['returned', undefined, undefined]);
     expect(await latest('WB000004')).toEqual(['picked_up', undefined, undefined]);
@@ -130,13 +134,15 @@ describeEachBackend(import.meta.filename, "the courier's status file", (backend)
     );
 
     // The same headers again: not asked; the statuses are already so.
+    // WB000006's delivery after its failed attempt (14:05) is no conflict, though the first file was read later.
     const again = await sendFile(
       bot,
       'next.csv',
-      [header, 'WB000002,2026-11-21 09:00,Delivered,,0'].join('\n'),
+      [header, 'WB000002,2026-11-21 09:00,Delivered,,0', 'WB000006,2026-11-20 16:00,Delivered,,0'].join('\n'),
     );
     await bot.idle();
-    expect(await outcome(bot, again)).toContain('*next.csv* read: 1 already so.');
+    expect(await outcome(bot, again)).toContain('*next.csv* read: 1 recorded, 1 already so.');
+    expect(await latest('WB000006')).toEqual(['delivered', undefined, undefined]);
     expect(
       bot.fake
         .callsTo('views.update')

@@ -140,7 +140,7 @@ export function statusFileDoneView(fileName: string, outcome: FileOutcome): Moda
   const blocks: KnownBlock[] = [section(`*${escapeMrkdwn(fileName)}* read: ${counts || 'no rows'}.`)];
   for (const [kind, emoji, words] of KINDS) {
     const lines = outcome[kind];
-    if (lines.length === 0 || kind === 'already') continue;
+    if (lines.length === 0) continue;
     const more = lines.length > LISTED ? `\n…and ${plural(lines.length - LISTED, 'more row')}` : '';
     blocks.push(section(cut(`${emoji} *${words}*\n${lines.slice(0, LISTED).join('\n')}${more}`, 3000)));
   }

@@ -138,14 +138,18 @@ async function recordRows(
       userId: input.userId,
       trackingNumber: row.trackingNumber,
       choice: row.choice,
+      // When the courier says it happened: a later file's row is compared with that, not with the import.
+      ...(row.at ? { at: row.at } : {}),
       conflict: (current) => conflictOf(row, current),
     });
+    // The answer names the booking and its receiver already.
+    const said = `Row ${row.line}: ${answer.text}`;
     if (answer.refused) outcome.refused.push(rowLine(row, 'no booking of ours you may update'));
     else if (answer.conflict) outcome.conflicts.push(rowLine(row, escapeMrkdwn(answer.text)));
     else if (answer.recorded) {
-      outcome.recorded.push(rowLine(row, answer.text));
+      outcome.recorded.push(said);
       told.push(answer.recorded);
-    } else outcome.already.push(rowLine(row, answer.text));
+    } else outcome.already.push(said);
   }
   await showInModal(client, input.viewId, statusFileDoneView(input.fileName, outcome));
   for (const entry of told) await tellCards(deps, client, entry);

@@ -32,6 +32,8 @@ export async function recordStatus(
     userId: string;
     trackingNumber: string;
     choice: StatusChoice;
+    /** When it happened, as a courier's file says; by default, now. */
+    at?: Date;
     /** Asked once the person may see the booking: why the status must not go over the latest one (nothing written). */
     conflict?: (latest: StatusEntry | undefined) => string | undefined;
   },
@@ -43,7 +45,12 @@ export async function recordStatus(
   if (refused) return { text: refused, refused: true };
   const conflict = input.conflict?.(await deps.store.statuses.latest(trackingNumber));
   if (conflict) return { text: conflict, conflict: true };
-  const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
+  const result = await recordParcelStatus(deps, {
+    userId,
+    trackingNumber,
+    choice,
+    ...(input.at ? { at: input.at } : {}),
+  });
   return {
     text: recordedText(
       { trackingNumber, receiver: known.booking.consignee.name },
