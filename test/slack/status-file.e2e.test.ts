@@ -56,7 +56,7 @@ const file = [
   'WB000003,2020-01-01 10:00,Delivered,,0',
   'WB000004,2020-01-01 10:00,In transit,,0',
   'WB000005,2026-11-20 10:00,delivered,,0',
-  'WB000006,11/20/2026 2:05 PM,Failed Delivery,Not home,0',
+  'WB000006,11/20/2026 2:05 PM,Undelivered,Not home,0',
   'WB000009,2026-11-20 10:00,Delivered,,0',
   'WB999999,2026-11-20 10:00,Delivered,,0',
   'WB000007,2026-11-20 10:00,Lost <in> space,,0',

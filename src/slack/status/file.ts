@@ -78,7 +78,7 @@ export async function openStatusFile(
  * The courier's words read onto our statuses: the status cell ("Delivered", "RTS", "Failed
  * delivery"), a failed attempt's reason from the remarks when they name one; the remarks are the note.
  */
-export function choiceOfRow(row: StatusRow): StatusChoice | { problem: string } {
+function choiceOfRow(row: StatusRow): StatusChoice | { problem: string } {
   const said = `status "${row.statusText}"`;
   const read = readStatusWords(row.statusText);
   if ('ambiguous' in read) return { problem: `${said} could mean more than one status` };
@@ -92,7 +92,7 @@ export function choiceOfRow(row: StatusRow): StatusChoice | { problem: string } 
   const checked = checkStatus({
     status: read.status,
     ...(reason ? { reason } : {}),
-    // A courier's cancellation needs no more words than that it came from its file.
+    // A cancellation, or an attempt failed for no reason we know, says at least where it came from.
     note: (
       note || (read.status === 'cancelled' || reason === 'other' ? "from the courier's status file" : '')
     ).slice(0, STATUS_NOTE_MAX),
