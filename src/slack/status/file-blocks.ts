@@ -130,8 +130,24 @@ const KINDS: [keyof FileOutcome, string, string][] = [
   ['already', ':heavy_equals_sign:', 'already so'],
 ];
 
-/** Rows listed under each kind; the modal stays far under 100 blocks and each section under 3000 characters. */
-const LISTED = 15;
+/** Rows listed under each kind, and the characters they may fill: one section each, under Slack's 3000. */
+const LISTED = 10;
+const LISTED_CHARS = 2800;
+
+/** The first rows that fit whole (a row is never cut: its escaping and links stay intact); the rest counted. */
+function listedRows(lines: readonly string[]): string {
+  const shown: string[] = [];
+  let size = 0;
+  for (const line of lines.slice(0, LISTED)) {
+    if (size + line.length + 1 > LISTED_CHARS) break;
+    shown.push(line);
+    size += line.length + 1;
+  }
+  const rest = lines.length - shown.length;
+  return [...shown, ...(rest > 0 ? [`…and ${plural(rest, shown.length ? 'more row' : 'row')}`] : [])].join(
+    '\n',
+  );
+}
 
 export function statusFileDoneView(fileName: string, outcome: FileOutcome): ModalView {
   const counts = KINDS.filter(([kind]) => outcome[kind].length > 0)
@@ -140,9 +156,7 @@ export function statusFileDoneView(fileName: string, outcome: FileOutcome): Moda
   const blocks: KnownBlock[] = [section(`*${escapeMrkdwn(fileName)}* read: ${counts || 'no rows'}.`)];
   for (const [kind, emoji, words] of KINDS) {
     const lines = outcome[kind];
-    if (lines.length === 0) continue;
-    const more = lines.length > LISTED ? `\n…and ${plural(lines.length - LISTED, 'more row')}` : '';
-    blocks.push(section(cut(`${emoji} *${words}*\n${lines.slice(0, LISTED).join('\n')}${more}`, 3000)));
+    if (lines.length > 0) blocks.push(section(`${emoji} *${words}*\n${listedRows(lines)}`));
   }
   return statusFileView(blocks);
 }
