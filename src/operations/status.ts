@@ -64,11 +64,16 @@ export type RecordedStatus =
  */
 export async function recordParcelStatus(
   deps: { store: Store; activity: OperationDeps['activity'] },
-  input: { userId: string; trackingNumber: string; choice: StatusChoice },
+  input: { userId: string; trackingNumber: string; choice: StatusChoice; at?: Date },
 ): Promise<RecordedStatus> {
   const { userId, trackingNumber, choice } = input;
   const result = await deps.store.transaction(async (tx) => {
-    const recorded = await tx.statuses.record({ trackingNumber, userId, ...choice });
+    const recorded = await tx.statuses.record({
+      trackingNumber,
+      userId,
+      ...choice,
+      ...(input.at ? { at: input.at } : {}),
+    });
     if (recorded.recorded) await queueStatusSms(tx, recorded.entry);
     return recorded;
   });

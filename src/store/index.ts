@@ -30,6 +30,7 @@ import { reminders } from './reminders.js';
 import { remittances } from './remittances.js';
 import type { Db } from './schema.js';
 import { smsOutbox } from './sms-outbox.js';
+import { statusColumns } from './status-columns.js';
 import { digests, statuses } from './statuses.js';
 import { trackingNumbers } from './tracking-numbers.js';
 import type { SearchThresholds, Store, StoreTables } from './types.js';
@@ -129,6 +130,7 @@ function tablesOf(scope: Scope, context: Context): StoreTables {
     activity: activity(scope, context),
     remittances: remittances(scope, context),
     statuses: statuses(scope, context),
+    statusColumns: statusColumns(scope, context),
     digests: digests(scope, context),
     attention: attention(scope, context),
     recognition: recognition(scope, context),

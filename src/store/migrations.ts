@@ -736,6 +736,20 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 29,
+    name: "the columns chosen for a courier's status export, by its headers",
+    async up(db, kind) {
+      await db.schema
+        .createTable('status_file_columns')
+        .addColumn('headers', 'text', (c) => c.primaryKey())
+        .addColumn('columns', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('chosen_at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

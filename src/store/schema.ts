@@ -231,6 +231,15 @@ export interface DigestsTable {
   claimed_at: number;
 }
 
+/** The columns chosen for a courier's status export with these headers (a JSON list). */
+export interface StatusFileColumnsTable {
+  headers: string;
+  /** JSON: which header holds the tracking number, the status, the date, the remarks. */
+  columns: string;
+  user_id: string;
+  chosen_at: number;
+}
+
 /** A channel where tracking numbers in messages are recognised: a row while it is on. */
 export interface RecogniseChannelsTable {
   channel_id: string;
@@ -331,6 +340,7 @@ export interface Tables {
   remittance_lines: RemittanceLinesTable;
   booking_status: BookingStatusTable;
   digests: DigestsTable;
+  status_file_columns: StatusFileColumnsTable;
   recognise_channels: RecogniseChannelsTable;
   recognised_replies: RecognisedRepliesTable;
   receiver_checks: ReceiverChecksTable;

@@ -50,7 +50,7 @@ export function statuses({ db, atomically, lock }: Scope, context: Context): Sta
             reason: input.reason ?? null,
             note: input.note ?? null,
             user_id: input.userId,
-            at: context.now(),
+            at: Math.min(input.at?.getTime() ?? Number.POSITIVE_INFINITY, context.now()),
           })
           .returningAll()
           .executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 // The store's interface: what callers may ask of it, whichever database runs underneath.
 
+import type { StatusColumns } from '../waybill/csv/read-statuses.js';
 import type { Party } from '../waybill/schemas.js';
 
 /*
@@ -641,10 +642,11 @@ export interface Statuses {
   /**
    * Appends a status to the tracking number's history, unless it already has that status (and
    * reason): then nothing is written and `current` says what it is. Concurrent calls, on any replica,
-   * are numbered in the order they commit.
+   * are numbered in the order they commit. `at`: when it happened, as a courier's file says (never
+   * later than now); by default, now.
    */
   record(
-    input: Omit<StatusEntry, 'seq' | 'at'>,
+    input: Omit<StatusEntry, 'seq' | 'at'> & { at?: Date },
   ): Promise<{ recorded: true; entry: StatusEntry } | { recorded: false; current: StatusEntry }>;
   /** The tracking number's status now: the last one recorded. */
   latest(trackingNumber: string): Promise<StatusEntry | undefined>;
@@ -899,6 +901,12 @@ export interface SmsOutbox {
   failuresTo(phoneKey: string, where?: InChannels): Promise<{ texts: number; failed: number }>;
 }
 
+/** The columns a person chose for a courier's status export, kept by the file's headers (as JSON). */
+export interface StatusColumnsTable {
+  get(headers: string): Promise<StatusColumns | undefined>;
+  put(input: { headers: string; columns: StatusColumns; userId: string }): Promise<void>;
+}
+
 export interface StoreTables {
   drafts: Drafts;
   bookings: Bookings;
@@ -911,6 +919,7 @@ export interface StoreTables {
   activity: ActivityLog;
   remittances: Remittances;
   statuses: Statuses;
+  statusColumns: StatusColumnsTable;
   digests: Digests;
   attention: AttentionQueries;
   recognition: Recognition;

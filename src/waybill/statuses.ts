@@ -43,14 +43,17 @@ export function statusLabel(status: string, reason?: string): string {
   return why ? `${label} (${why})` : label;
 }
 
-/** Words dispatchers type for each status besides its key and its label, the usual one first. */
+/**
+ * Words dispatchers type for each status besides its key and its label, the usual one first; and
+ * words couriers' portals write in their status exports ("undelivered", "returned to shipper").
+ */
 export const STATUS_WORDS: { readonly [S in ParcelStatus]: readonly string[] } = {
   picked_up: ['picked up', 'pickup', 'picked'],
   in_transit: ['in transit', 'transit'],
   out_for_delivery: ['out for delivery', 'ofd', 'on delivery'],
   delivered: ['delivered'],
-  failed_attempt: ['failed', 'fail', 'failed delivery'],
-  returned: ['returned', 'rts', 'return to sender', 'return'],
+  failed_attempt: ['failed', 'fail', 'failed delivery', 'undelivered'],
+  returned: ['returned', 'rts', 'return to sender', 'return', 'returned to shipper'],
   cancelled: ['cancelled', 'canceled', 'cancel'],
 };
 

@@ -111,6 +111,8 @@ const expectedPermissions: Record<string, string[]> = {
     'view resolve_form',
     'view resolve_update_form',
     'view status_form',
+    'view statuses_file',
+    'view statuses_file_columns',
     'view statuses_form',
     'view update_form',
   ],

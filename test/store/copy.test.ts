@@ -204,6 +204,11 @@ async function seed(path: string): Promise<void> {
       userId: 'U2',
     });
     await store.digests.claim('2026-11-25');
+    await store.statusColumns.put({
+      headers: '["AWB","Status"]',
+      columns: { trackingNumber: 'AWB', status: 'Status' },
+      userId: 'U1',
+    });
     await store.recognition.turn('C1', true, 'U1');
     await store.recognition.claim('C1', '1764000000.000100', ['WB000001']);
     const reminder = { rule: 'failed', key: 'WB000001', since: new Date(0), version: 0 };

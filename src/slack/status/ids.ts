@@ -2,4 +2,7 @@
 export const ids = {
   statusForm: 'status_form',
   statusesForm: 'statuses_form',
+  /** The courier's status export: the file modal, then (for headers not seen before) its columns. */
+  statusesFile: 'statuses_file',
+  statusesFileColumns: 'statuses_file_columns',
 } as const;

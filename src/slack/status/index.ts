@@ -4,6 +4,7 @@ import type { App } from '@slack/bolt';
 import type { Core } from '../core.js';
 import type { Feature } from '../feature.js';
 import { statusVerb } from './command.js';
+import * as file from './file.js';
 import * as form from './form.js';
 import * as many from './many.js';
 import { statusesVerb } from './many.js';
@@ -16,6 +17,7 @@ export { readStatusWords, usualWords } from './words.js';
 function register(app: App, deps: Core): void {
   form.register(app, deps);
   many.register(app, deps);
+  file.register(app, deps);
 }
 
 export { ids as statusIds } from './ids.js';

@@ -12,12 +12,13 @@ import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { scopeOf } from '../guards/person.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
-import { answerWithForm, type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
+import { answerWithForm, type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { PARCELS_OFFERED, type ParcelChoice, statusBlocks, statusesModal, statusesView } from './blocks.js';
+import { openStatusFile } from './file.js';
 import { ids } from './ids.js';
 import { recordStatus, type StatusDeps, tellCards } from './send.js';
 
@@ -68,7 +69,15 @@ export async function parcelsOnTheirWay(
     .map(({ pickupAt: _, ...parcel }) => parcel);
 }
 
-const statusesCommand: CommandAnswer<object, StatusDeps & Pick<Core, 'now'>> = async (deps, args) => {
+const statusesCommand: CommandAnswer<{ file?: true }, StatusDeps & Pick<Core, 'now'>> = async (
+  deps,
+  args,
+  request,
+) => {
+  if (request.file) {
+    await openStatusFile(deps, args);
+    return;
+  }
   const { command } = args;
   const scope = await scopeOf(deps.access, args.client, command.user_id, command.team_id);
   const parcels = await parcelsOnTheirWay(deps, scope);
@@ -95,10 +104,11 @@ const statusesCommand: CommandAnswer<object, StatusDeps & Pick<Core, 'now'>> = a
 export const statusesVerb = waybillVerb({
   verb: 'statuses',
   usage:
-    '`/waybill statuses`: one status (picked up, delivered, …) for many parcels at once, picked from those on their way',
+    "`/waybill statuses`: one status (picked up, delivered, …) for many parcels at once, picked from those on their way; `/waybill statuses file`: the courier's status export (CSV) recorded row by row",
   // As one status: the update permission, and each parcel checked as its own.
   permission: 'update',
-  parse: noWords,
+  // `file`: the courier's export instead of a pick; any other words are ignored, as before.
+  parse: ({ rest }) => (rest.trim().toLowerCase() === 'file' ? { file: true as const } : {}),
   answer: statusesCommand,
 });
 

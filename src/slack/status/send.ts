@@ -28,14 +28,29 @@ const REDRAWS = 3;
 export async function recordStatus(
   deps: Pick<StatusDeps, 'store' | 'schemas' | 'logger' | 'access' | 'activity' | 'waybill'>,
   client: SlackClient,
-  input: { userId: string; trackingNumber: string; choice: StatusChoice },
-): Promise<{ text: string; recorded?: StatusEntry; refused?: true }> {
+  input: {
+    userId: string;
+    trackingNumber: string;
+    choice: StatusChoice;
+    /** When it happened, as a courier's file says; by default, now. */
+    at?: Date;
+    /** Asked once the person may see the booking: why the status must not go over the latest one (nothing written). */
+    conflict?: (latest: StatusEntry | undefined) => string | undefined;
+  },
+): Promise<{ text: string; recorded?: StatusEntry; refused?: true; conflict?: true }> {
   const { userId, trackingNumber, choice } = input;
   const known = await storedBooking(deps, trackingNumber);
   if (!known) return { text: unseenText(trackingNumber, 'update'), refused: true };
   const refused = await refusalOnBooking(deps, { client, userId }, 'update', known.record);
   if (refused) return { text: refused, refused: true };
-  const result = await recordParcelStatus(deps, { userId, trackingNumber, choice });
+  const conflict = input.conflict?.(await deps.store.statuses.latest(trackingNumber));
+  if (conflict) return { text: conflict, conflict: true };
+  const result = await recordParcelStatus(deps, {
+    userId,
+    trackingNumber,
+    choice,
+    ...(input.at ? { at: input.at } : {}),
+  });
   return {
     text: recordedText(
       { trackingNumber, receiver: known.booking.consignee.name },
