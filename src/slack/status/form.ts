@@ -17,6 +17,18 @@ import { recordAndTell } from './send.js';
 const DRAFT_KIND = 'status';
 type StatusDraft = { trackingNumber: string };
 
+/** What a status modal holds (either one): its inputs as read, and the status, reason and note checked. */
+export function statusChoiceOf(values: StateValues) {
+  const form = readFormState(values);
+  const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined);
+  const checked = checkStatus({
+    status: text(statusBlocks.status),
+    reason: text(statusBlocks.reason),
+    note: text(statusBlocks.note),
+  });
+  return { form, checked };
+}
+
 export function register(app: App, deps: Core): void {
   app.action<ButtonClick, Opening>(
     bookingIds.statusOpen,
@@ -55,13 +67,7 @@ export function register(app: App, deps: Core): void {
       block: statusBlocks.status,
     }),
     async ({ ack, view, body, client, context: { draft } }) => {
-      const form = readFormState(view.state.values as StateValues);
-      const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined);
-      const checked = checkStatus({
-        status: text(statusBlocks.status),
-        reason: text(statusBlocks.reason),
-        note: text(statusBlocks.note),
-      });
+      const { checked } = statusChoiceOf(view.state.values as StateValues);
       if (!checked.ok) {
         await ack({ response_action: 'errors', errors: checked.errors });
         return;

@@ -4,7 +4,6 @@
  */
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { type Scope, scopeChannels } from '../../operations/access.js';
-import { checkStatus } from '../../operations/status.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import { validate } from '../../waybill/schemas.js';
 import type { ParcelStatus } from '../../waybill/statuses.js';
@@ -13,12 +12,13 @@ import { requires } from '../guards/access.js';
 import { scopeOf } from '../guards/person.js';
 import { type DraftContext, withDraft } from '../guards/with-draft.js';
 import { answerWithForm, type CommandAnswer, waybillVerb } from '../kit/command-request.js';
-import { readFormState, type StateValues } from '../kit/forms.js';
+import type { StateValues } from '../kit/forms.js';
 import { viewMetadata } from '../kit/ids.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import { PARCELS_OFFERED, type ParcelChoice, statusBlocks, statusesModal, statusesView } from './blocks.js';
 import { openStatusFile } from './file.js';
+import { statusChoiceOf } from './form.js';
 import { ids } from './ids.js';
 import { recordStatus, type StatusDeps, tellCards } from './send.js';
 
@@ -125,16 +125,10 @@ export function register(app: App, deps: Core): void {
       block: statusBlocks.parcels,
     }),
     async ({ ack, view, body, client }) => {
-      const form = readFormState(view.state.values as StateValues);
-      const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : undefined);
+      const { form, checked } = statusChoiceOf(view.state.values as StateValues);
       const parcels = Array.isArray(form[statusBlocks.parcels])
         ? (form[statusBlocks.parcels] as string[])
         : [];
-      const checked = checkStatus({
-        status: text(statusBlocks.status),
-        reason: text(statusBlocks.reason),
-        note: text(statusBlocks.note),
-      });
       const errors = {
         ...(parcels.length === 0 ? { [statusBlocks.parcels]: 'Pick at least one parcel.' } : {}),
         ...(checked.ok ? {} : checked.errors),
