@@ -10,7 +10,8 @@
  *   recorded as unknown, never made again; so is any answer that may mean it was taken.
  * - The gateway said it did not take it (429, 503, not reached): queued again, for after its
  *   Retry-After or a back-off; the thread is told once that it waits.
- * - A receiver's phone that is not a Philippine mobile is not texted, and the thread says so.
+ * - A receiver's phone that is not a Philippine mobile is not texted, nor one whose receiver asked a
+ *   dispatcher not to be texted (setOptedOut); the thread says so.
  * - Each outcome, a hold and a wait is one line in the booking card's thread, posted through the
  *   caller's port once (post-once); the outbox row says which lines are out.
  * - The event's switch and the language are read when it is sent: the booking's channel's language,
@@ -123,6 +124,29 @@ export async function receiverTexts(
   return key ? store.sms.failuresTo(key, { channelIds: scopeChannels(scope) }) : undefined;
 }
 
+/**
+ * A receiver asked (a dispatcher heard it) not to be texted, or to be again: by their phone, however it
+ * is typed; audited. Undefined when the phone is not a Philippine mobile.
+ */
+export async function setReceiverOptOut(
+  store: Pick<Store, 'sms' | 'audit'>,
+  input: { phone: string; optedOut: boolean; userId: string },
+): Promise<{ changed: boolean; number: string } | undefined> {
+  const mobile = readMobile(input.phone, 'PH');
+  const key = mobile.ok ? phoneKey(input.phone, 'PH') : undefined;
+  if (!(mobile.ok && key)) return undefined;
+  const changed = await store.sms.setOptedOut(key, input.optedOut, input.userId);
+  if (changed) {
+    await store.audit.record({
+      userId: input.userId,
+      operation: 'sms',
+      outcome: 'ok',
+      detail: `${input.optedOut ? 'not to be texted' : 'texted again'}: ${mobile.number}`,
+    });
+  }
+  return { changed, number: mobile.number };
+}
+
 /** The message of `event` for a booking, as the receiver reads it. */
 export function smsText(
   deps: { settings: Pick<SmsSettings, 'templates'>; currency?: string },
@@ -221,6 +245,9 @@ async function settle(
   const mobile = readMobile(booking.consignee.phone, booking.consignee.country);
   if (!mobile.ok)
     return change({ state: 'done', outcome: 'not_mobile', detail: mobile.problem, note: 'done' });
+  const key = receiverKey(booking);
+  if (key && (await deps.store.sms.isOptedOut(key)))
+    return change({ state: 'done', outcome: 'opted_out', note: 'done' });
   const now = deps.now();
   const from = sendableFrom(now, deps.settings.quietHours);
   if (from.getTime() > now.getTime()) return change({ dueAt: from, heldUntil: from, note: 'held' });

@@ -750,6 +750,20 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 30,
+    name: 'receivers who asked not to be texted',
+    async up(db, kind) {
+      // By the phone's key (phones.ts): the same receiver however their number was typed.
+      await db.schema
+        .createTable('sms_opt_outs')
+        .addColumn('phone_key', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('at', epochMs(kind), (c) => c.notNull())
+        .$call(strict(kind))
+        .execute();
+    },
+  },
 ];
 
 /** The SQLite-only store kept its version (1 to 3) in PRAGMA user_version, and no migration table. */

@@ -295,6 +295,13 @@ export interface StoreMigrationsTable {
   applied_at: number;
 }
 
+/** Receivers who asked not to be texted, by their phone's key, and who recorded it. */
+export interface SmsOptOutsTable {
+  phone_key: string;
+  user_id: string;
+  at: number;
+}
+
 /** Receivers' SMS, one row per booking and event (the status's seq), sent once across replicas. */
 export interface SmsOutboxTable {
   tracking_number: string;
@@ -346,6 +353,7 @@ export interface Tables {
   receiver_checks: ReceiverChecksTable;
   attention_reminders: AttentionRemindersTable;
   sms_outbox: SmsOutboxTable;
+  sms_opt_outs: SmsOptOutsTable;
   store_migrations: StoreMigrationsTable;
 }
 

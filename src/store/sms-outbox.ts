@@ -164,6 +164,30 @@ export function smsOutbox({ db, atomically, lock }: Scope, context: Context): Sm
       return rows.map(toRow);
     },
 
+    async setOptedOut(phoneKey, optedOut, userId) {
+      if (!optedOut) {
+        const deleted = await db
+          .deleteFrom('sms_opt_outs')
+          .where('phone_key', '=', phoneKey)
+          .executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      }
+      const added = await db
+        .insertInto('sms_opt_outs')
+        .values({ phone_key: phoneKey, user_id: userId, at: context.now() })
+        .onConflict((conflict) => conflict.column('phone_key').doNothing())
+        .returning('phone_key')
+        .executeTakeFirst();
+      return added !== undefined;
+    },
+    async isOptedOut(phoneKey) {
+      const found = await db
+        .selectFrom('sms_opt_outs')
+        .select('phone_key')
+        .where('phone_key', '=', phoneKey)
+        .executeTakeFirst();
+      return found !== undefined;
+    },
     async failuresTo(phoneKey, where = {}) {
       const { channelIds } = where;
       const row = await db

@@ -899,6 +899,10 @@ export interface SmsOutbox {
    * finished; of bookings in these channels only, when given (the access rule's scope).
    */
   failuresTo(phoneKey: string, where?: InChannels): Promise<{ texts: number; failed: number }>;
+  /** The receiver with this phone key asked not to be texted (`optedOut`), or may be again; true when it changed. */
+  setOptedOut(phoneKey: string, optedOut: boolean, userId: string): Promise<boolean>;
+  /** Whether the receiver with this phone key asked not to be texted. */
+  isOptedOut(phoneKey: string): Promise<boolean>;
 }
 
 /** The columns a person chose for a courier's status export, kept by the file's headers (as JSON). */

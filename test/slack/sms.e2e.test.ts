@@ -2,7 +2,7 @@
  * Receivers' SMS end to end on both backends, through Slack's protocol and a fake Semaphore on
  * loopback: a booking texts once and says so in its card's thread; quiet hours hold it until 08:00
  * Manila; a 429 is sent again after its Retry-After, never twice; a gateway down leaves it queued and
- * says so; a phone that is no mobile is not texted; two replicas on one database text a failed
+ * says so; a phone that is no mobile is not texted, nor a receiver who asked not to be; two replicas on one database text a failed
  * attempt once; the log gateway sends nothing; the API key is never written anywhere.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -145,6 +145,35 @@ describeEachBackend(import.meta.filename, 'receiver SMS', (backend) => {
     expect(semaphore.calls).toEqual([]);
     expect(await smsLines(bot)).toEqual([
       ':no_mobile_phones: The receiver is not texted the booking SMS: their phone is not a mobile number.',
+    ]);
+  });
+
+  it('a receiver who asked not to be texted is not, on any booking, until a dispatcher says so; the thread says why', async () => {
+    const bot = await replica(env());
+    const stop = await bot.command('/waybill', 'sms stop +63 917 123 4567');
+    expect(String(stop.body.text)).toContain('639171234567 is not texted any more');
+    expect(String((await bot.command('/waybill', 'sms stop 0917-123-4567')).body.text)).toMatch(
+      /^Already so/,
+    );
+    expect(String((await bot.command('/waybill', 'sms stop 02 8123 4567')).body.text)).toContain(
+      'not a Philippine mobile number',
+    );
+    await bookThroughModal(bot);
+    await smsTurn(bot);
+    expect(semaphore.calls).toEqual([]);
+    expect(await smsLines(bot)).toEqual([
+      ':no_bell: The receiver is not texted the booking SMS: they asked not to be (`/waybill sms start <phone>` texts them again).',
+    ]);
+    expect(String((await bot.command('/waybill', 'sms start 09171234567')).body.text)).toContain(
+      'texted again',
+    );
+    await bot.command('/waybill', 'status WB000001 failed not at home');
+    await smsTurn(bot);
+    expect(semaphore.calls.map((call) => call.number)).toEqual([RECEIVER]);
+    // Newest first.
+    expect((await bot.deps.store.audit.list({ operation: 'sms' })).map((entry) => entry.detail)).toEqual([
+      'texted again: 639171234567',
+      'not to be texted: 639171234567',
     ]);
   });
 

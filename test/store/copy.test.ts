@@ -224,6 +224,7 @@ async function seed(path: string): Promise<void> {
       message: 'Hindi <naihatid>',
       language: 'fil',
     });
+    await store.sms.setOptedOut('+639181234567', true, 'U1');
   } finally {
     await store.close();
   }

@@ -43,6 +43,8 @@ export function smsLine(row: SmsRow, gateway: string): string {
       return `:warning: ${capital(which)} may or may not have reached the receiver (${detail}); it is not sent again, so they are never texted twice.`;
     case 'not_mobile':
       return `:no_mobile_phones: The receiver is not texted ${which}: their phone is ${detail}.`;
+    case 'opted_out':
+      return `:no_bell: The receiver is not texted ${which}: they asked not to be (\`/waybill sms start <phone>\` texts them again).`;
     default:
       return `${capital(which)}: ${escapeMrkdwn(row.outcome ?? 'not sent')}.`;
   }

@@ -6,6 +6,7 @@ import { semaphoreGateway } from '../../sms/semaphore.js';
 import type { Core } from '../core.js';
 import type { Feature, FeatureJobs } from '../feature.js';
 import { clockJob } from '../runtime/jobs.js';
+import { smsVerb } from './command.js';
 import { smsTurnWith } from './send.js';
 
 export { smsReviewBlocks } from './review.js';
@@ -34,4 +35,4 @@ function register(app: App, core: Core): FeatureJobs {
 }
 
 /** The feature as bot.ts registers it (src/slack/features.ts). */
-export const feature: Feature = { name: 'sms', register };
+export const feature: Feature = { name: 'sms', register, verbs: [smsVerb] };
