@@ -27,7 +27,7 @@
  * sizes, same proportions), --find-only (only the big store's bookings, for `/waybill find` and the attention turn),
  * --recognise-only (10,000 ordinary channel messages against events no listener takes, alone), --acks-only (the
  * phases against the bot and bare Bolt alone), --prints-only (the prints under load alone), --places-only (the place
- * type-ahead alone), --check (exit 1 when a result is lost or duplicated, an ack fails or
+ * type-ahead alone), --sms-only (the receivers' SMS outbox alone, bench/sms.ts), --check (exit 1 when a result is lost or duplicated, an ack fails or
  * an outcome is an error; timing targets are reported, never enforced).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +53,7 @@ import { benchRecognise, type RecogniseReport, recogniseTargets } from './recogn
 import { benchRemittance, type RemittanceReport } from './remittance.js';
 import { bulkTargets, machine, render, targets } from './report.js';
 import { trackArrivals } from './slack-calls.js';
+import { benchSms, type SmsReport, smsTargets } from './sms.js';
 import { benchTypeAhead, type TypeAheadRow, typeAheadTargets } from './type-ahead.js';
 
 const { values: flags } = parseArgs({
@@ -72,6 +73,7 @@ const { values: flags } = parseArgs({
     'big-store-only': { type: 'boolean', default: false },
     'big-store-scale': { type: 'string' },
     'places-only': { type: 'boolean', default: false },
+    'sms-only': { type: 'boolean', default: false },
     'find-only': { type: 'boolean', default: false },
     'recognise-only': { type: 'boolean', default: false },
   },
@@ -82,8 +84,9 @@ const acksOnly = flags['acks-only'] === true;
 const printsOnly = flags['prints-only'] === true;
 const recogniseOnly = flags['recognise-only'] === true;
 const placesOnly = flags['places-only'] === true;
+const smsOnly = flags['sms-only'] === true;
 /** A phase run alone: --prints-only, --recognise-only or --places-only. */
-const alone = printsOnly || recogniseOnly || placesOnly;
+const alone = printsOnly || recogniseOnly || placesOnly || smsOnly;
 const findOnly = flags['find-only'] === true;
 const bigStoreOnly = flags['big-store-only'] === true || findOnly;
 const bigStore =
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
   const find: FindRow[] = [];
   const flood: FloodRow[] = [];
   const attention: AttentionTurn[] = [];
+  let sms: SmsReport[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     for (const latencyMs of bulkOnly || bigStoreOnly || alone ? [] : latencies) {
@@ -174,6 +178,7 @@ async function main(): Promise<void> {
       typeAhead = await benchTypeAhead(parties, postgresAdminUrl);
     // In memory and quick: with every run that has no -only flag of another section's.
     if (placesOnly || (!bulkOnly && !acksOnly && !bigStoreOnly && !alone)) places = benchPlaces();
+    if (smsOnly || (!smoke && !bulkOnly && !acksOnly && !bigStoreOnly && !alone)) sms = await benchSms(tmp);
     const bigStoreBackends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
     for (const backend of bigStore ? bigStoreBackends : []) {
       const measured = await benchBigStore(ctx, backend, bigStoreScale, findOnly);
@@ -204,6 +209,7 @@ async function main(): Promise<void> {
     find,
     flood,
     attention,
+    sms,
     targets: [
       // None of the acks' targets when no phase ran against the bot (--bulk-only, --big-store-only, ...).
       ...(instances.length > 0 ? targets(instances, N) : []),
@@ -216,6 +222,7 @@ async function main(): Promise<void> {
       ...printsTargets(prints),
       ...recogniseTargets(recognise),
       ...attentionTargets(attention),
+      ...smsTargets(sms),
     ],
   };
   const text = render(report);
@@ -241,10 +248,11 @@ async function main(): Promise<void> {
       bulk.some((run) => run.outcomes.booked !== run.rows) ||
       exported.some((e) => e.lines !== e.expectedLines) ||
       (remittance !== undefined && remittance.notes.length > 0) ||
-      (prints !== undefined && prints.notes.length > 0)
+      (prints !== undefined && prints.notes.length > 0) ||
+      smsTargets(sms).some((check) => !check.met)
     ) {
       log(
-        '--check: a result was lost or duplicated, an ack or outcome failed, a row of the bulk file was not booked, the export lost lines, the remittance file was not reconciled in full, or a print was not shared whole',
+        '--check: a result was lost or duplicated, an ack or outcome failed, a row of the bulk file was not booked, the export lost lines, the remittance file was not reconciled in full, a print was not shared whole, or an SMS was lost, doubled or over the limit',
       );
       process.exitCode = 1;
     }

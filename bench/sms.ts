@@ -1,14 +1,11 @@
 /**
- * `npx tsx bench/sms.ts`: the receivers' SMS outbox's throughput. 1,000 bookings' SMS sent by two
- * replicas sharing one store (SQLite, and PostgreSQL with BENCH_DATABASE_URL or TEST_DATABASE_URL) to
- * the fake Semaphore on loopback, on a clock the bench moves 10 s a turn: the gateway's 120 calls a
- * minute are kept across the replicas (the most calls begun in any minute is reported), no SMS is sent
- * twice, and the wall-clock time is the outbox's own cost. Not in the smoke run: it is not a Slack
- * phase, and takes tens of seconds on PostgreSQL.
+ * The receivers' SMS outbox's throughput (`npm run bench`, or `-- --sms-only`). 1,000 bookings' SMS
+ * sent by two replicas sharing one store (SQLite, and PostgreSQL with BENCH_DATABASE_URL or
+ * TEST_DATABASE_URL) to the fake Semaphore on loopback, on a clock the bench moves 10 s a turn: the
+ * gateway's 120 calls a minute are kept across the replicas (the most calls begun in any minute is
+ * reported), no SMS is sent twice, and the wall-clock time is the outbox's own cost. Not in the smoke
+ * run: it is not a Slack phase, and takes tens of seconds on PostgreSQL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { insertBookings } from '../fakes/bookings.js';
 import { writeRows } from '../fakes/bulk-insert.js';
@@ -19,6 +16,7 @@ import { semaphoreGateway } from '../src/sms/semaphore.js';
 import { SmsTemplates } from '../src/sms/templates.js';
 import { openStore } from '../src/store/index.js';
 import { type Backend, benchDatabase, postgresAdminUrl } from './databases.js';
+import type { TargetCheck } from './lib.js';
 
 const BOOKINGS = 1000;
 /** A replica's turn comes every 10 s of the bench's clock. */
@@ -98,17 +96,21 @@ async function run(backend: Backend, tmp: string) {
   return report;
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'bench-sms-'));
-try {
+export type SmsReport = Awaited<ReturnType<typeof run>>;
+
+/** The outbox run on each backend there is, in the bench's temporary folder. */
+export async function benchSms(tmp: string): Promise<SmsReport[]> {
   const backends: Backend[] = postgresAdminUrl ? ['SQLite', 'PostgreSQL'] : ['SQLite'];
   const reports = [];
   for (const backend of backends) reports.push(await run(backend, tmp));
-  console.table(reports);
-  const bad = reports.filter((r) => r.doubled > 0 || r.busiestMinute > r.limit || r.sms !== BOOKINGS);
-  if (bad.length > 0) {
-    console.error('SMS lost, doubled, or over the limit:', bad.map((r) => r.backend).join(', '));
-    process.exitCode = 1;
-  }
-} finally {
-  rmSync(tmp, { recursive: true, force: true });
+  return reports;
+}
+
+/** Every SMS sent, none doubled, never over the gateway's calls a minute. */
+export function smsTargets(reports: readonly SmsReport[]): TargetCheck[] {
+  return reports.map((report) => ({
+    target: `SMS outbox, ${report.backend}, two replicas: ${BOOKINGS} sent, none doubled, <= ${report.limit} calls a minute`,
+    figure: `${report.sms} sent, ${report.doubled} doubled, busiest minute ${report.busiestMinute}, ${report.perSecond} SMS/s of wall time`,
+    met: report.sms === BOOKINGS && report.doubled === 0 && report.busiestMinute <= report.limit,
+  }));
 }
