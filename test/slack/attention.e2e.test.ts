@@ -13,10 +13,15 @@ import { ids } from '../../fakes/ids.js';
 import type { AttentionItem } from '../../src/operations/attention.js';
 import { attentionBlocks, HOME_SHOWN } from '../../src/slack/attention/blocks.js';
 import { snoozeValue } from '../../src/slack/attention/item.js';
-import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
 import { expectWithinSlackLimits } from '../support/block-kit-limits.js';
-import { bookThroughModal, bookUnknown, botsPerTest, openedHome } from '../support/booking-flow.js';
+import {
+  bookThroughModal,
+  bookUnknown,
+  botsPerTest,
+  copyOfFirst,
+  openedHome,
+} from '../support/booking-flow.js';
 import { fixedNow, type TestBot } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -31,17 +36,6 @@ const DAY = 24 * HOUR;
 function testClock() {
   let current = fixedNow.getTime();
   return { now: () => new Date(current), set: (instant: Date) => (current = instant.getTime()) };
-}
-
-/** A copy of WB000001 (booked through the modal) as `trackingNumber`, to be picked up at `pickupAt`. */
-async function copyOfFirst(bot: TestBot, trackingNumber: string, pickupAt: Date) {
-  const first = (await bot.deps.store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
-  await bot.deps.store.bookings.insert({
-    ...first,
-    trackingNumber,
-    record: { ...first.record, trackingNumber, pickupAt: pickupAt.toISOString() },
-    pickupAt,
-  });
 }
 
 /** The list's words, block after block (a section's text, a header's, a context's). */
@@ -63,13 +57,13 @@ describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
     await bookThroughModal(bot);
     const t0 = fixedNow.getTime();
     // WB000002: picked up tomorrow at 10:00 in Manila, nothing recorded: due when the day after ends.
-    await copyOfFirst(bot, 'WB000002', new Date('2026-11-24T02:00:00Z'));
+    await copyOfFirst(bot, 'WB000002', { pickupAt: new Date('2026-11-24T02:00:00Z') });
     for (const [tn, status] of [
       ['WB000001', 'in transit'],
       ['WB000003', 'failed not at home'],
       ['WB000004', 'delivered'],
     ] as const) {
-      if (tn !== 'WB000001') await copyOfFirst(bot, tn, fixedNow);
+      if (tn !== 'WB000001') await copyOfFirst(bot, tn, { pickupAt: fixedNow });
       await bot.command('/waybill', `status ${tn} ${status}`);
     }
     await bot.command('/waybill', 'assign WB000004 <@UANA>');
@@ -187,8 +181,8 @@ describeEachBackend(import.meta.filename, 'what needs attention', (backend) => {
     const store = await backend.open({ now: clock.now });
     const bot = await started({ store, now: clock.now });
     await bookThroughModal(bot);
-    await copyOfFirst(bot, 'WB000002', fixedNow);
-    await copyOfFirst(bot, 'WB000003', fixedNow);
+    await copyOfFirst(bot, 'WB000002', { pickupAt: fixedNow });
+    await copyOfFirst(bot, 'WB000003', { pickupAt: fixedNow });
     // A reattempt puts the parcel back in transit between two failures: each failure is an attempt.
     const attempts = { WB000001: 1, WB000002: 2, WB000003: 3 };
     for (const [tn, count] of Object.entries(attempts)) {

@@ -7,26 +7,14 @@
  */
 import { expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
-import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
-import { botsPerTest } from '../support/booking-flow.js';
+import { botsPerTest, copyOfFirst } from '../support/booking-flow.js';
 import type { TestBot, View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
 const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 const { booked } = botsPerTest();
-
-/** A copy of WB000001 as `trackingNumber`, booked in `channelId`. */
-async function copyOfFirst(bot: TestBot, trackingNumber: string, channelId = 'CDISPATCH') {
-  const first = (await bot.deps.store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
-  await bot.deps.store.bookings.insert({
-    ...first,
-    trackingNumber,
-    channelId,
-    record: { ...first.record, trackingNumber },
-  });
-}
 
 /** `/waybill statuses file` and the file chosen: the modal's id and what Slack got as the ack. */
 async function sendFile(bot: TestBot, name: string, content: string) {
@@ -68,7 +56,7 @@ describeEachBackend(import.meta.filename, "the courier's status file", (backend)
     const bot = await booked({ backend, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
     for (const tn of ['WB000002', 'WB000003', 'WB000004', 'WB000005', 'WB000006', 'WB000007', 'WB000008'])
       await copyOfFirst(bot, tn);
-    await copyOfFirst(bot, 'WB000009', 'COTHER');
+    await copyOfFirst(bot, 'WB000009', { channelId: 'COTHER' });
     const record = (trackingNumber: string, status: string) =>
       bot.deps.store.statuses.record({ trackingNumber, userId: 'UDISPATCH', status });
     await record('WB000003', 'returned');

@@ -5,9 +5,8 @@
  */
 import { expect, it } from 'vitest';
 import { ids } from '../../fakes/ids.js';
-import type { BookingRecord } from '../../src/store/index.js';
 import { describeEachBackend } from '../store/backends.js';
-import { botsPerTest } from '../support/booking-flow.js';
+import { botsPerTest, copyOfFirst } from '../support/booking-flow.js';
 import type { TestBot, View } from '../support/bot-harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Block Kit JSON
@@ -15,17 +14,10 @@ const textOf = (blocks: any): string => JSON.stringify(blocks);
 
 const { booked } = botsPerTest();
 
-/** A copy of WB000001 as `trackingNumber`, booked in `channelId`, picked up `daysAgo` before the first. */
-async function copyOfFirst(bot: TestBot, trackingNumber: string, channelId: string, daysAgo: number) {
-  const first = (await bot.deps.store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
-  const pickupAt = new Date(new Date(String(first.record.pickupAt)).getTime() - daysAgo * 86_400_000);
-  await bot.deps.store.bookings.insert({
-    ...first,
-    trackingNumber,
-    channelId,
-    record: { ...first.record, trackingNumber, pickupAt: pickupAt.toISOString() },
-    pickupAt,
-  });
+/** WB000001's pickup, `daysAgo` days earlier. */
+async function pickedUpBefore(bot: TestBot, daysAgo: number): Promise<Date> {
+  const first = await bot.deps.store.bookings.get('WB000001');
+  return new Date((first?.pickupAt?.getTime() ?? 0) - daysAgo * 86_400_000);
 }
 
 async function openStatuses(bot: TestBot): Promise<View> {
@@ -45,9 +37,9 @@ const offered = (view: View): string[] =>
 describeEachBackend(import.meta.filename, 'recording one status for many parcels', (backend) => {
   it('offers the parcels on their way in the person’s conversations, newest pickup first', async () => {
     const bot = await booked({ backend, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
-    await copyOfFirst(bot, 'WB000002', 'CDISPATCH', 1);
-    await copyOfFirst(bot, 'WB000003', 'CDISPATCH', 2);
-    await copyOfFirst(bot, 'WB000004', 'COTHER', 0);
+    await copyOfFirst(bot, 'WB000002', { pickupAt: await pickedUpBefore(bot, 1) });
+    await copyOfFirst(bot, 'WB000003', { pickupAt: await pickedUpBefore(bot, 2) });
+    await copyOfFirst(bot, 'WB000004', { channelId: 'COTHER' });
     await bot.deps.store.statuses.record({
       trackingNumber: 'WB000003',
       userId: 'UDISPATCH',
@@ -65,7 +57,7 @@ describeEachBackend(import.meta.filename, 'recording one status for many parcels
 
   it('records each parcel, says what came of each, and tells each card; errors inline; a forged parcel refused', async () => {
     const bot = await booked({ backend });
-    await copyOfFirst(bot, 'WB000002', 'CDISPATCH', 0);
+    await copyOfFirst(bot, 'WB000002');
     await bot.deps.store.statuses.record({
       trackingNumber: 'WB000002',
       userId: 'UDISPATCH',

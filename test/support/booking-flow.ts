@@ -2,6 +2,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterEach, expect } from 'vitest';
 import { ids } from '../../fakes/ids.js';
+import type { BookingRecord } from '../../src/store/index.js';
 import { parcel, receiver, shipment } from './booking-typed.js';
 import { secrets, startTestBot, type TestBot } from './bot-harness.js';
 import type { SlackDriver, View } from './slack-driver.js';
@@ -144,4 +145,23 @@ export function bookStepInputs(channel = 'CORDERS', name = 'Maria Santos') {
     channel_id: channel,
     requested_by: 'UDISPATCH',
   };
+}
+
+/**
+ * A copy of WB000001 (booked through the modal) stored as `trackingNumber`: in WB000001's conversation
+ * and picked up when it is, unless `channelId` or `pickupAt` says otherwise.
+ */
+export async function copyOfFirst(
+  bot: TestBot,
+  trackingNumber: string,
+  { channelId, pickupAt }: { channelId?: string; pickupAt?: Date } = {},
+): Promise<void> {
+  const first = (await bot.deps.store.bookings.get('WB000001')) as BookingRecord<Record<string, unknown>>;
+  await bot.deps.store.bookings.insert({
+    ...first,
+    trackingNumber,
+    ...(channelId ? { channelId } : {}),
+    record: { ...first.record, trackingNumber, ...(pickupAt ? { pickupAt: pickupAt.toISOString() } : {}) },
+    ...(pickupAt ? { pickupAt } : {}),
+  });
 }
