@@ -87,8 +87,8 @@ export function createBot({
   app.use(storeFaultGuard(deps));
   app.use(retryGuard(deps));
   for (const { register } of features) {
-    const jobs: FeatureJobs | undefined = register?.(app, deps) ?? undefined;
-    for (const [name, job] of Object.entries(jobs ?? {})) deps.jobs.add(name, job);
+    const jobs: FeatureJobs = register?.(app, deps) ?? {};
+    for (const [name, job] of Object.entries(jobs)) deps.jobs.add(name, job);
   }
   // Last: /waybill routes to the features' verbs; a closed modal is answered whatever its feature.
   waybillCommand.register(app, deps);
