@@ -76,13 +76,25 @@ export function secretScrubber(secrets: readonly string[]): (line: string) => st
     );
 }
 
-/** The Slack request being handled, carried through everything it starts (awaits, timers, work after the ack). */
-const currentRequest = new AsyncLocalStorage<string>();
-
-/** Runs `work` as the handling of request `requestId`: every log line it leads to carries the id. */
-export function inRequest<T>(requestId: string, work: () => T): T {
-  return currentRequest.run(requestId, work);
+/** A Slack request being handled: its id, and whether a listener of it failed. */
+export interface HandledRequest {
+  id: string;
+  failed: boolean;
 }
+
+/**
+ * The Slack request being handled, carried through everything it starts (awaits, timers, work after
+ * the ack). One store for all the request's bookkeeping: each store costs every promise a copy.
+ */
+const currentRequest = new AsyncLocalStorage<HandledRequest>();
+
+/** Runs `work` as the handling of `request`: every log line it leads to carries its id. */
+export function inRequest<T>(request: HandledRequest, work: () => T): T {
+  return currentRequest.run(request, work);
+}
+
+/** The request in hand, if any. */
+export const requestInHand = (): HandledRequest | undefined => currentRequest.getStore();
 
 export function createLogger(options: LoggerOptions = {}): pino.Logger {
   const scrub = secretScrubber(options.secrets ?? []);
@@ -91,8 +103,8 @@ export function createLogger(options: LoggerOptions = {}): pino.Logger {
     // Every line written while a request is handled (the courier's call line included, by whichever
     // logger or child logger writes it) names the request.
     mixin: () => {
-      const requestId = currentRequest.getStore();
-      return requestId === undefined ? {} : { requestId };
+      const request = currentRequest.getStore();
+      return request === undefined ? {} : { requestId: request.id };
     },
     redact: { paths: redactPaths, censor: REDACTED },
     hooks: { streamWrite: scrub },

@@ -11,7 +11,7 @@ import type { FeatureJobs } from './feature.js';
 import { features } from './features.js';
 import { aroundRequests } from './guards/around-request.js';
 import { refuseNonObjectBodies } from './guards/body-guard.js';
-import { MalformedRequestError, refuseMalformed } from './guards/malformed.js';
+import { MalformedRequestError, NUL_FREE, refuseMalformed, surelyNulFree } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
 import { instrumentRequests, requestFailed } from './guards/requests.js';
 import { retryGuard } from './guards/retries.js';
@@ -55,6 +55,8 @@ export function createBot({
     token: slack.botToken,
     signingSecret: slack.signingSecret,
     logger: boltLogger(deps.logger),
+    // No listener reads Bolt's conversation store: without it, no lookup runs for every request.
+    convoStore: false as const,
     // Rate limits (429) are waited out as Slack's Retry-After says (rate-limits.ts); other failures are
     // retried a few times within about a minute, not the WebClient's default half hour.
     clientOptions: {
@@ -186,6 +188,9 @@ function httpReceiver(
       signingSecret: slack.signingSecret,
       logger: boltLogger(deps.logger),
       processBeforeResponse: options.processBeforeResponse,
+      customPropertiesExtractor: (req) => ({
+        [NUL_FREE]: surelyNulFree((req as { rawBody: Buffer }).rawBody),
+      }),
       ...(options.unhandledRequestTimeoutMs
         ? { unhandledRequestTimeoutMillis: options.unhandledRequestTimeoutMs }
         : {}),

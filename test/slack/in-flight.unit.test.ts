@@ -63,6 +63,20 @@ describe('InFlight: acks first', () => {
     expect(startedAfter).toBeLessThan(3000);
   });
 
+  it('waits for a pause in arrivals, so work does not start in the gap before the next request of a burst is read', async () => {
+    const inFlight = new InFlight(silent, 60_000, 40);
+    let startedAfter = -1;
+    inFlight.awaitingAck()(); // arrived and answered at once
+    const arrivedAt = performance.now();
+    inFlight.run('quote', async () => {
+      startedAfter = performance.now() - arrivedAt;
+    });
+    await turns(20);
+    expect(startedAfter).toBe(-1);
+    await inFlight.idle();
+    expect(startedAfter).toBeGreaterThanOrEqual(39);
+  });
+
   it('keeps a failing piece from stopping the rest', async () => {
     const inFlight = new InFlight(silent, 60_000);
     const done: string[] = [];

@@ -2,10 +2,9 @@
  * Every Slack request as Bolt processes it: an id on each log line it leads to, counted by kind and
  * outcome, and the time to its acknowledgement measured.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ReceiverEvent } from '@slack/bolt';
-import { inRequest } from '../../logger.js';
+import { inRequest, requestInHand } from '../../logger.js';
 import type { Core } from '../core.js';
 import type { AroundRequest } from './around-request.js';
 
@@ -25,12 +24,9 @@ export function requestKind(body: Record<string, unknown>): string {
   return typeof body.type === 'string' && kinds.has(body.type) ? body.type : 'other';
 }
 
-/** The request in hand: set when a listener of it failed. */
-const handling = new AsyncLocalStorage<{ failed: boolean }>();
-
 /** For the app's error handler: the request in hand failed. */
 export function requestFailed(): void {
-  const request = handling.getStore();
+  const request = requestInHand();
   if (request) request.failed = true;
 }
 
@@ -56,20 +52,18 @@ export function instrumentRequests({ metrics, inFlight }: Pick<Core, 'metrics' |
         return ack(response);
       },
     };
-    const request = { failed: false };
-    return inRequest(randomUUID(), () =>
-      handling.run(request, () =>
-        process(timed).then(
-          () => {
-            answered();
-            metrics.requests.inc({ kind, outcome: request.failed ? 'error' : 'ok' });
-          },
-          (err: unknown) => {
-            answered();
-            metrics.requests.inc({ kind, outcome: 'error' });
-            throw err;
-          },
-        ),
+    const request = { id: randomUUID(), failed: false };
+    return inRequest(request, () =>
+      process(timed).then(
+        () => {
+          answered();
+          metrics.requests.inc({ kind, outcome: request.failed ? 'error' : 'ok' });
+        },
+        (err: unknown) => {
+          answered();
+          metrics.requests.inc({ kind, outcome: 'error' });
+          throw err;
+        },
       ),
     );
   };

@@ -22,6 +22,9 @@ export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<Any
     // Channel messages come by the thousand and most name no tracking number: no write each. The
     // reply to one that does is claimed per thread and number, so a re-delivery posts nothing again.
     if ((args.body as { event?: { type?: string } }).event?.type === 'message') return args.next();
+    // Slack never re-delivers a submission, a closed modal or a click, and a double click is a new
+    // request with a trigger of its own: these are not claimed, so nothing is written before their ack.
+    if (surface === 'submission' || surface === 'closed' || surface === 'button') return args.next();
     // The Events API is what Slack documents re-delivering (X-Slack-Retry-Num): an event by its id.
     const id = eventId ?? triggerId ?? (view?.id ? `${view.id}:${view.hash}` : undefined);
     if (!id) return args.next();

@@ -20,22 +20,20 @@ export function register(app: App, deps: Core): void {
     async ({ ack, view, client, context: { draft } }) => {
       const blockIds = inputBlockIds(view.blocks);
       const input = readFormState(view.state.values as StateValues);
-      // Kept whatever happens next, so a failure never loses what was typed.
-      const saved = await deps.store.drafts.save<QuoteDraft>(draft.id, { ...draft.data, input });
+      // What was typed is kept whatever happens next, so a failure never loses it; written after the
+      // ack, so a burst of submissions is acknowledged first.
+      const keep = () => deps.store.drafts.save<QuoteDraft>(draft.id, { ...draft.data, input });
       const result = validate(deps.schemas.quote, input);
       if (!result.ok) {
         await ack({ response_action: 'errors', errors: slackErrors(result.errors, blockIds) });
+        await keep();
         return;
       }
-      await ack({ response_action: 'update', view: quoteWorking(deps, saved, result.value) });
+      await ack({ response_action: 'update', view: quoteWorking(deps, draft, result.value) });
       deps.inFlight.run(
         'quote',
-        () => runQuote(deps, client, { viewId: view.id, draft: saved, quote: result.value }),
-        {
-          client,
-          userId: draft.userId,
-          viewId: view.id,
-        },
+        async () => runQuote(deps, client, { viewId: view.id, draft: await keep(), quote: result.value }),
+        { client, userId: draft.userId, viewId: view.id },
       );
     },
   );

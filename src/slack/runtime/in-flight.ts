@@ -11,6 +11,12 @@ import { slackErrorCode } from './slack-errors.js';
 const MAX_HOLD_MS = 750;
 
 /**
+ * How long after the last request arrived work still waits: in a burst the next request is often
+ * not read yet when the one before is answered, and work started in that gap delays its ack.
+ */
+const QUIET_MS = 10;
+
+/**
  * Where the person whose request started a piece of work is looking, so that its failure is told
  * there: in the modal showing its progress, else privately in the conversation, else in a DM.
  */
@@ -88,12 +94,14 @@ export class InFlight {
   private readonly tasks = new Set<Promise<void>>();
   private readonly queue: { start: () => void; since: number }[] = [];
   private unanswered = 0;
+  private lastArrival = Number.NEGATIVE_INFINITY;
   private turnScheduled = false;
   private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly logger: Logger,
     private readonly maxHoldMs = MAX_HOLD_MS,
+    private readonly quietMs = QUIET_MS,
   ) {}
 
   /**
@@ -121,6 +129,7 @@ export class InFlight {
   /** A request arrived and waits for its ack: call the function returned once it is answered (twice is harmless). */
   awaitingAck(): () => void {
     this.unanswered += 1;
+    this.lastArrival = performance.now();
     let answered = false;
     return () => {
       if (answered) return;
@@ -152,11 +161,14 @@ export class InFlight {
   private takeTurn(): void {
     const next = this.queue[0];
     if (!next) return;
-    const held = performance.now() - next.since;
-    if (this.unanswered > 0 && held < this.maxHoldMs) {
-      // Woken by the last ack, or when the oldest piece has waited long enough.
+    const now = performance.now();
+    const held = now - next.since;
+    const quietIn = this.lastArrival + this.quietMs - now;
+    if ((this.unanswered > 0 || quietIn > 0) && held < this.maxHoldMs) {
+      // Woken by the last ack, once arrivals have paused, or when the oldest piece has waited long enough.
       clearTimeout(this.holdTimer);
-      this.holdTimer = setTimeout(() => this.scheduleTurn(), this.maxHoldMs - held);
+      const wait = this.unanswered > 0 ? this.maxHoldMs - held : Math.min(quietIn, this.maxHoldMs - held);
+      this.holdTimer = setTimeout(() => this.scheduleTurn(), wait);
       return;
     }
     this.queue.shift();
