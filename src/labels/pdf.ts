@@ -1,6 +1,7 @@
 /** The PDF tools labels and manifests share: pdfkit, bwip-js and the embedded font, loaded on first use; barcodes drawn as vectors; text fitted to a box, with what the font cannot draw marked. */
 import { createRequire } from 'node:module';
 import type { Font } from 'fontkit';
+import { graphemes } from '../waybill/graphemes.js';
 
 type PdfKit = typeof import('pdfkit');
 export type Pdf = PDFKit.PDFDocument;
@@ -85,8 +86,6 @@ const RIGHT_TO_LEFT =
 /** Line breaks and tabs: pdfkit handles them, no glyph needed. */
 const LAYOUT = new Set([0x09, 0x0a, 0x0d]);
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
 /**
  * Whether a character (a grapheme: an emoji sequence, a letter and its accents) prints as written:
  * every code point has a glyph in both fonts, none is right to left, and all are in Unicode's first
@@ -113,7 +112,7 @@ export function printable(doc: Pdf, text: string): string {
   const state = unprintableOf.get(doc);
   if (!state) throw new Error('printable(): a document newDocument did not make');
   let out = '';
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of graphemes(text)) {
     if (printsAsWritten(segment, state.covered)) out += segment;
     else {
       out += UNPRINTABLE_MARK;

@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { labelOf } from '../waybill/catalog.js';
 import { zonedDateAndTime } from '../waybill/dates.js';
+import { graphemes } from '../waybill/graphemes.js';
 import {
   addressText,
   codText,
@@ -53,8 +54,6 @@ const COVERAGE: ReadonlySet<string> = new Set(
 
 /** Line breaks and Latin-1's printable characters only (no combining mark can follow one). */
 const LATIN_1 = /^[\n\u0020-\u007e\u00a0-\u00ff]*$/;
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** Advance widths of the characters font 0 prints, as a share of the font's height. */
 type Metrics = ReadonlyMap<string, number>;
@@ -107,7 +106,7 @@ class Writer {
     // Most text is Latin-1, all of which font 0 prints: segmenting it into graphemes is the slow part.
     if (LATIN_1.test(text)) return text;
     let out = '';
-    for (const { segment } of graphemes.segment(text)) {
+    for (const segment of graphemes(text)) {
       if (segment === '\n' || COVERAGE.has(segment)) out += segment;
       else {
         out += ZPL_UNPRINTABLE_MARK;

@@ -2,8 +2,8 @@
  * What the receiver is texted, per event and language: ICU MessageFormat (FormatJS's intl-messageformat),
  * whose plural and select rules come from the runtime's own CLDR data, so Filipino's plural rules
  * (1, 2, 3 are "one") are not English's. The operator may replace any template in a JSON file
- * (SMS_TEMPLATES_FILE); every template is checked at start-up: it parses, it names only the values its
- * event has, and with sample values it fits one SMS part.
+ * (SMS_TEMPLATES_FILE); each of the file's is checked at start-up (the shipped ones by the tests): it
+ * parses, it names only the values its event has, and with sample values it fits one SMS part.
  */
 import { readFileSync } from 'node:fs';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -110,37 +110,42 @@ export function deliveryDay(at: Date, language: SmsLanguage, timeZone: string): 
 /** Checked, compiled templates. */
 export class SmsTemplates {
   // Private, so two loads of the same templates compare equal (settings are compared in tests).
-  readonly #compiled: Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>;
+  readonly #compiled = new Map<string, IntlMessageFormat>();
 
-  private constructor(compiled: Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>) {
-    this.#compiled = compiled;
-  }
+  private constructor(private readonly given: TemplatesFile) {}
 
   /** The text of `event` in `language` with `values`. */
   render(language: SmsLanguage, event: SmsEvent, values: SmsValues): string {
-    return String(this.#compiled[language][event].format({ ...values }));
+    return String(this.message(language, event).format({ ...values }));
+  }
+
+  private message(language: SmsLanguage, event: SmsEvent): IntlMessageFormat {
+    const key = `${language}.${event}`;
+    let message = this.#compiled.get(key);
+    if (!message) {
+      const source = this.given[language]?.[event] ?? DEFAULT_TEMPLATES[language][event];
+      message = checked(source, language, event, `template ${key}`);
+      this.#compiled.set(key, message);
+    }
+    return message;
   }
 
   /**
-   * The shipped templates, each replaced by the file's where it has one (`{ "fil": { "booked": "…" } }`);
-   * a problem is thrown as one line naming `setting` and the template.
+   * The shipped templates, each replaced by the file's where it has one (`{ "fil": { "booked": "…" } }`).
+   * The file's are checked now, a problem thrown as one line naming `setting` and the template. The
+   * shipped ones are checked by the tests and compiled when first used: checking formats a date and a
+   * number, and the runtime's first date or number format costs several MB of memory.
    */
   static load(file: string | undefined, setting = 'SMS_TEMPLATES_FILE'): SmsTemplates {
     const given = file === undefined ? {} : readTemplatesFile(file, setting);
-    const compiled = {} as Record<SmsLanguage, Record<SmsEvent, IntlMessageFormat>>;
-    for (const language of Object.keys(SMS_LANGUAGES) as SmsLanguage[]) {
-      compiled[language] = {} as Record<SmsEvent, IntlMessageFormat>;
-      for (const event of SMS_EVENTS) {
-        const source = given[language]?.[event] ?? DEFAULT_TEMPLATES[language][event];
-        compiled[language][event] = checked(
-          source,
-          language,
-          event,
-          `${setting} template ${language}.${event}`,
+    const templates = new SmsTemplates(given);
+    for (const [language, events] of Object.entries(given) as [SmsLanguage, TemplatesFile[SmsLanguage]][])
+      for (const [event, source] of Object.entries(events ?? {}) as [SmsEvent, string][])
+        templates.#compiled.set(
+          `${language}.${event}`,
+          checked(source, language, event, `${setting} template ${language}.${event}`),
         );
-      }
-    }
-    return new SmsTemplates(compiled);
+    return templates;
   }
 }
 

@@ -8,14 +8,13 @@ import type {
   SectionBlock,
 } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
+import { graphemes } from '../../waybill/graphemes.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 // Money is worded by the domain, the same on a card as on a printed label.
 export { formatMoney } from '../../waybill/fields.js';
 
 export const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** "1 row", "3 rows"; "2 entries" with the plural given. */
 export function plural(count: number, one: string, many = `${one}s`): string {
@@ -29,7 +28,7 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   let kept = '';
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of graphemes(text)) {
     if (kept.length + segment.length > max - 1) break;
     kept += segment;
   }
