@@ -1,4 +1,7 @@
 /** What needs attention now: each rule one query of the store, its items with their owner and the moment they fell due. */
+
+import { z } from 'zod';
+import { DURATION_UNITS_MS, duration, envSettings, optionalSetting, wholeNumber } from '../settings/env.js';
 import type { AttentionRow, Store } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../waybill/dates.js';
 import { PAYING_OUTCOMES } from '../waybill/remittance.js';
@@ -148,3 +151,25 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
   ]);
   return rules.flat();
 }
+
+/** ATTENTION_*_AFTER and COURIER_ATTEMPT_LIMIT. */
+export const attentionEnv = envSettings(
+  z.object({
+    ATTENTION_FAILED_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+    COURIER_ATTEMPT_LIMIT: optionalSetting(wholeNumber(1, 10, 'a whole number of delivery attempts')).default(
+      3,
+    ),
+    ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
+    ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+    ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
+  }),
+  (settings): { attention: AttentionSettings } => ({
+    attention: {
+      failedAfterMs: settings.ATTENTION_FAILED_AFTER,
+      staleAfterMs: settings.ATTENTION_STALE_AFTER,
+      unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
+      codAfterMs: settings.ATTENTION_COD_AFTER,
+      attemptLimit: settings.COURIER_ATTEMPT_LIMIT,
+    },
+  }),
+);

@@ -1,8 +1,8 @@
 /** Resolve for courier calls of unknown outcome: its button, its form, and which call it names. */
 import type { ActionsBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import { draftIdOfAttempt } from '../../operations/attempts.js';
 import type { Attempt, Draft } from '../../store/index.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import type { Core } from '../core.js';
 import { environmentNotice, plain, section } from '../kit/blocks.js';
 import { VALUE_ACTION } from '../kit/forms.js';

@@ -7,7 +7,7 @@ import type {
   ModalView,
   SectionBlock,
 } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 // Money is worded by the domain, the same on a card as on a printed label.
