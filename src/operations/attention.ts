@@ -85,7 +85,10 @@ function dueAfterPickupDay(timeZone: string) {
  * each. The rules' queries run at once: on PostgreSQL each on its own pooled connection, so a turn
  * waits for the slowest rule instead of every rule in turn.
  */
-export async function needsAttention(store: Store, input: AttentionInput): Promise<AttentionItem[]> {
+export async function needsAttention(
+  store: Pick<Store, 'attempts' | 'attention'>,
+  input: AttentionInput,
+): Promise<AttentionItem[]> {
   const { settings, now, timeZone } = input;
   const before = (afterMs: number) => new Date(now.getTime() - afterMs);
 

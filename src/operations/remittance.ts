@@ -33,7 +33,7 @@ import {
 
 /** What reading the ledger of COD uses: the store, the clock, where the bot is and the fee rule. */
 export interface LedgerDeps {
-  store: Store;
+  store: Pick<Store, 'remittances' | 'statuses'>;
   now: () => Date;
   waybill: { timeZone: string; catalog: Pick<Catalog, 'codPaymentMethod'> };
   bot: { remittance: { fee: CodFeeRule; outstandingDays: number } };

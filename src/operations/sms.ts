@@ -184,7 +184,7 @@ export interface SmsPort {
 }
 
 export interface SmsDeps {
-  store: Store;
+  store: Pick<Store, 'sms' | 'bookings'>;
   logger: Logger;
   now: () => Date;
   settings: SmsSettings;
