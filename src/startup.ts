@@ -2,8 +2,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { DatabaseConfig } from './config.js';
 import { ConfigError } from './settings-error.js';
+import type { DatabaseConfig } from './store/settings.js';
 
 /** A failure of the surroundings rather than of a setting's value (port taken, Slack unreachable, …). */
 export class StartupError extends Error {

@@ -1,8 +1,9 @@
 /**
- * The layers hold: src/operations knows no Slack (only src/waybill, src/store and src/sms), src/waybill,
- * src/store and src/sms know neither, and the bookkeeping is the operations' alone (src/slack writes only
- * drafts, calls the courier nowhere); no circle of imports among
- * the layers, the Slack features, or the files of slack/kit, guards and runtime.
+ * The layers hold: src/operations knows no Slack (only src/waybill, src/store, src/sms and src/settings),
+ * src/waybill, src/store and src/sms know neither, src/settings nothing, and only app.ts imports
+ * src/config.ts; the bookkeeping is the operations' alone (src/slack writes only drafts, calls the
+ * courier nowhere); no circle of imports among the layers, the Slack features, or the files of
+ * slack/kit, guards and runtime.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -134,12 +135,13 @@ function courierCalls(file: string, text: string): string[] {
 }
 
 describe('layers under src/', () => {
-  it('src/operations imports only src/waybill, src/store, src/sms, itself, pino and node built-ins', () => {
+  it('src/operations imports only src/waybill, src/store, src/sms, src/settings, itself, pino, zod and node built-ins', () => {
     const imports = importsOf('operations');
     expect(imports.length).toBeGreaterThan(0);
     const allowed = (target: string) =>
-      /^(waybill|store|sms|operations)\//.test(target) ||
+      /^(waybill|store|sms|settings|operations)\//.test(target) ||
       target === 'package:pino' ||
+      target === 'package:zod' ||
       target.startsWith('package:node:');
     expect(imports.filter(({ target }) => !allowed(target))).toEqual([]);
   });
@@ -194,6 +196,19 @@ describe('layers under src/', () => {
       '8: parties.(the table itself)',
     ]);
     expect(courierCalls('sample.ts', text)).toEqual(['10: deps.courier']);
+  });
+
+  it('src/settings, the kit every module writes its settings with, imports only zod and the error it throws', () => {
+    const imports = importsOf('settings');
+    expect(imports.length).toBeGreaterThan(0);
+    expect(
+      imports.filter(({ target }) => target !== 'package:zod' && target !== 'settings-error.js'),
+    ).toEqual([]);
+  });
+
+  it('only the entry point imports src/config.ts: each module declares its settings, config.ts composes them', () => {
+    const importers = importsOf('.').filter(({ target }) => target === 'config.js');
+    expect(importers.map(({ file }) => file)).toEqual(['app.ts']);
   });
 
   it.each(['waybill', 'store', 'sms'])('src/%s imports neither src/operations nor src/slack', (folder) => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../fakes/slack-fake.js';
-import { exampleValues } from '../src/config.js';
+import { exampleValues } from '../src/slack/settings.js';
 import { unreachableReason } from '../src/startup.js';
 import {
   type BotProcess,

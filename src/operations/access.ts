@@ -20,6 +20,8 @@
  *
  * No Slack here: who a person is, and a user group's members, come in through `Person`.
  */
+import { z } from 'zod';
+import { channelId, envSettings, idList, optionalSetting } from '../settings/env.js';
 
 /** What a person asks to do. `show`: look up waybills, which is also what seeing a booking needs. */
 export type Operation = 'quote' | 'book' | 'update' | 'show' | 'addresses' | 'bulk' | 'remittance';
@@ -217,3 +219,32 @@ export function scopeChannels(scope: Scope): readonly string[] | undefined {
   const { channelIds } = scope;
   return channelIds === 'every' ? undefined : channelIds === 'none' ? [] : channelIds;
 }
+
+const userIds = () => idList(/^[UW][A-Z0-9]{2,}$/, 'user IDs such as U0123ABCD');
+const userGroupIds = () => idList(/^S[A-Z0-9]{2,}$/, 'user-group IDs such as S0123ABCD');
+
+/** The lists (ALLOWED_*), and the audit channel, which sees every booking (AUDIT_CHANNEL_ID). */
+export const accessEnv = envSettings(
+  z.object({
+    AUDIT_CHANNEL_ID: optionalSetting(channelId()),
+    ALLOWED_USER_IDS: optionalSetting(userIds()),
+    ALLOWED_USERGROUP_IDS: optionalSetting(userGroupIds()),
+    ALLOWED_CHANNEL_IDS: optionalSetting(idList(/^[CGD][A-Z0-9]{2,}$/, 'channel IDs such as C0123ABCD')),
+    ALLOWED_TEAM_IDS: optionalSetting(idList(/^[TE][A-Z0-9]{2,}$/, 'team IDs such as T0123ABCD')),
+    ALLOWED_BULK_USER_IDS: optionalSetting(userIds()),
+    ALLOWED_FINANCE_USER_IDS: optionalSetting(userIds()),
+    ALLOWED_FINANCE_USERGROUP_IDS: optionalSetting(userGroupIds()),
+  }),
+  (settings): { access: AccessPolicy; auditChannelId?: string } => ({
+    auditChannelId: settings.AUDIT_CHANNEL_ID,
+    access: {
+      userIds: settings.ALLOWED_USER_IDS ?? [],
+      userGroupIds: settings.ALLOWED_USERGROUP_IDS ?? [],
+      channelIds: settings.ALLOWED_CHANNEL_IDS ?? [],
+      bulkUserIds: settings.ALLOWED_BULK_USER_IDS,
+      financeUserIds: settings.ALLOWED_FINANCE_USER_IDS,
+      financeUserGroupIds: settings.ALLOWED_FINANCE_USERGROUP_IDS,
+      teamIds: settings.ALLOWED_TEAM_IDS ?? [],
+    },
+  }),
+);

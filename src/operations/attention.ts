@@ -1,4 +1,7 @@
 /** What needs attention now: each rule one query of the store, its items with their owner and the moment they fell due. */
+
+import { z } from 'zod';
+import { DURATION_UNITS_MS, duration, envSettings, optionalSetting, wholeNumber } from '../settings/env.js';
 import type { AttentionRow, Store } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../waybill/dates.js';
 import { PAYING_OUTCOMES } from '../waybill/remittance.js';
@@ -82,7 +85,10 @@ function dueAfterPickupDay(timeZone: string) {
  * each. The rules' queries run at once: on PostgreSQL each on its own pooled connection, so a turn
  * waits for the slowest rule instead of every rule in turn.
  */
-export async function needsAttention(store: Store, input: AttentionInput): Promise<AttentionItem[]> {
+export async function needsAttention(
+  store: Pick<Store, 'attempts' | 'attention'>,
+  input: AttentionInput,
+): Promise<AttentionItem[]> {
   const { settings, now, timeZone } = input;
   const before = (afterMs: number) => new Date(now.getTime() - afterMs);
 
@@ -148,3 +154,25 @@ export async function needsAttention(store: Store, input: AttentionInput): Promi
   ]);
   return rules.flat();
 }
+
+/** ATTENTION_*_AFTER and COURIER_ATTEMPT_LIMIT. */
+export const attentionEnv = envSettings(
+  z.object({
+    ATTENTION_FAILED_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+    COURIER_ATTEMPT_LIMIT: optionalSetting(wholeNumber(1, 10, 'a whole number of delivery attempts')).default(
+      3,
+    ),
+    ATTENTION_STALE_AFTER: optionalSetting(duration).default(5 * DURATION_UNITS_MS.d),
+    ATTENTION_UNKNOWN_AFTER: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+    ATTENTION_COD_AFTER: optionalSetting(duration).default(7 * DURATION_UNITS_MS.d),
+  }),
+  (settings): { attention: AttentionSettings } => ({
+    attention: {
+      failedAfterMs: settings.ATTENTION_FAILED_AFTER,
+      staleAfterMs: settings.ATTENTION_STALE_AFTER,
+      unknownAfterMs: settings.ATTENTION_UNKNOWN_AFTER,
+      codAfterMs: settings.ATTENTION_COD_AFTER,
+      attemptLimit: settings.COURIER_ATTEMPT_LIMIT,
+    },
+  }),
+);

@@ -14,6 +14,8 @@
  *   worth failing a booking for.
  */
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { envSettings, optionalSetting } from '../settings/env.js';
 import {
   type Attempt,
   type BookedVia,
@@ -444,3 +446,18 @@ export async function settleBooking<T = undefined>(
   deps.activity.changed(decidedBy);
   return { state: 'booked', bookedAt, recorded: settled.recorded };
 }
+
+/** TRACKING_PREFIX: the generated numbers' prefix. */
+export const trackingNumbersEnv = envSettings(
+  z.object({
+    TRACKING_PREFIX: optionalSetting(
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z0-9_-]{1,20}$/, 'letters, digits, - or _ (at most 20), e.g. WB')
+        // Tracking numbers are written in upper case (writtenTrackingNumber), the generated ones too.
+        .transform((prefix) => prefix.toUpperCase()),
+    ).default('WB'),
+  }),
+  (settings): { trackingPrefix: string } => ({ trackingPrefix: settings.TRACKING_PREFIX }),
+);

@@ -1,4 +1,7 @@
 /** The receiver's record before booking: their earlier parcels counted by phone, and the risk rule that flags them. */
+
+import { z } from 'zod';
+import { envSettings, optionalSetting } from '../settings/env.js';
 import type { ReceiverCheck, ReceiverCounts, ReceiverHistory, StoreTables } from '../store/index.js';
 import { phoneKey } from '../waybill/phones.js';
 import { type Scope, scopeChannels } from './access.js';
@@ -119,3 +122,36 @@ export async function keepCheck(
     detail: check.confirmedBy ? `${CONFIRMATION}: ${recordWords(check)}` : recordWords(check),
   });
 }
+
+/** The rule's `count/window` (`1/5`: one or more among the latest 5 parcels), or `0` for off: null when off. */
+const riskThreshold = z
+  .string()
+  .trim()
+  .regex(
+    /^(0|\d{1,3}\/\d{1,3})$/,
+    'count/window such as 1/5 (that many among the latest parcels), or 0 for off',
+  )
+  .transform((text): RiskThreshold | null => {
+    // Null, not undefined: the setting's default stands for undefined.
+    if (text === '0') return null;
+    const [count = 0, window = 0] = text.split('/').map(Number);
+    return { count, window };
+  })
+  .refine(
+    (rule) => !rule || (rule.count >= 1 && rule.count <= rule.window && rule.window <= 100),
+    'count/window with a count from 1 to the window and a window of at most 100 parcels, such as 1/5, or 0 for off',
+  );
+
+/** RECEIVER_RISK_RETURNS and RECEIVER_RISK_FAILED. */
+export const receiverRiskEnv = envSettings(
+  z.object({
+    RECEIVER_RISK_RETURNS: optionalSetting(riskThreshold).default({ count: 1, window: 5 }),
+    RECEIVER_RISK_FAILED: optionalSetting(riskThreshold).default({ count: 2, window: 5 }),
+  }),
+  (settings): { receiverRisk: ReceiverRiskSettings } => ({
+    receiverRisk: {
+      ...(settings.RECEIVER_RISK_RETURNS ? { returns: settings.RECEIVER_RISK_RETURNS } : {}),
+      ...(settings.RECEIVER_RISK_FAILED ? { failed: settings.RECEIVER_RISK_FAILED } : {}),
+    },
+  }),
+);

@@ -4,6 +4,8 @@
  * posted through the caller's port.
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { channelId, DURATION_UNITS_MS, duration, envSettings, optionalSetting } from '../settings/env.js';
 import type { ReminderRow, Store } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../waybill/dates.js';
 import type { AttentionItem } from './attention.js';
@@ -324,3 +326,32 @@ export function escalateOnce(
       );
   });
 }
+
+/** Quiet hours written `20:00-08:00` (across midnight when the first is later), or `off`: null when off (unset is the default). */
+const quietHours = z
+  .string()
+  .trim()
+  .regex(
+    /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/,
+    'HH:MM-HH:MM such as 20:00-08:00 (in WAYBILL_TIMEZONE), or off',
+  )
+  .refine((text) => text.slice(0, 5) !== text.slice(6), 'two different times, such as 20:00-08:00, or off')
+  .transform((text) => (text === 'off' ? null : { from: text.slice(0, 5), to: text.slice(6) }));
+
+/** ATTENTION_QUIET_HOURS, ATTENTION_BATCH_EVERY, ATTENTION_ESCALATE_AFTER and ATTENTION_CHANNEL_ID. */
+export const remindersEnv = envSettings(
+  z.object({
+    ATTENTION_QUIET_HOURS: optionalSetting(quietHours).default({ from: '20:00', to: '08:00' }),
+    ATTENTION_BATCH_EVERY: optionalSetting(duration).default(15 * DURATION_UNITS_MS.m),
+    ATTENTION_ESCALATE_AFTER: optionalSetting(duration).default(24 * DURATION_UNITS_MS.h),
+    ATTENTION_CHANNEL_ID: optionalSetting(channelId()),
+  }),
+  (settings): { reminders: ReminderSettings } => ({
+    reminders: {
+      ...(settings.ATTENTION_QUIET_HOURS ? { quietHours: settings.ATTENTION_QUIET_HOURS } : {}),
+      batchEveryMs: settings.ATTENTION_BATCH_EVERY,
+      escalateAfterMs: settings.ATTENTION_ESCALATE_AFTER,
+      ...(settings.ATTENTION_CHANNEL_ID ? { channelId: settings.ATTENTION_CHANNEL_ID } : {}),
+    },
+  }),
+);

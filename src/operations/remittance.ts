@@ -11,14 +11,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { z } from 'zod';
+import { envSettings, optionalSetting, wholeNumber } from '../settings/env.js';
 import type { BookingRecord, RemittanceFileRecord, Store } from '../store/index.js';
 import type { Catalog } from '../waybill/catalog.js';
 import { ageCod, type CodAgeing, daysBetween } from '../waybill/cod-ageing.js';
-import { type CodFeeRule, codFee } from '../waybill/cod-fee.js';
+import { type CodFeeRule, codFee, parsePercent } from '../waybill/cod-fee.js';
 import type { RemittanceColumns } from '../waybill/csv/read-remittance.js';
 import type { OutstandingBooking } from '../waybill/csv/remittance-results.js';
 import { zonedDateAndTime } from '../waybill/dates.js';
-import { formatCents, isObject, type Money } from '../waybill/fields.js';
+import { formatCents, isObject, MAX_MONEY_CENTS, type Money, parseCents } from '../waybill/fields.js';
 import {
   centsOf,
   type ExpectedCod,
@@ -31,7 +33,7 @@ import {
 
 /** What reading the ledger of COD uses: the store, the clock, where the bot is and the fee rule. */
 export interface LedgerDeps {
-  store: Store;
+  store: Pick<Store, 'remittances' | 'statuses'>;
   now: () => Date;
   waybill: { timeZone: string; catalog: Pick<Catalog, 'codPaymentMethod'> };
   bot: { remittance: { fee: CodFeeRule; outstandingDays: number } };
@@ -297,3 +299,96 @@ export async function reconcileRemittance(
   ];
   return { state: 'reconciled', result, paid };
 }
+
+/** COD remittance files: their column headers, and when an unpaid COD booking is outstanding. */
+export interface RemittanceSettings {
+  columns: RemittanceColumns;
+  /** A COD booking this many days old that files have not paid in full is outstanding. */
+  outstandingDays: number;
+  /** What the courier keeps of each COD booking (and charges for a return). */
+  fee: CodFeeRule;
+}
+
+/** A column's header in a file someone else writes: any text of at most 100 characters. */
+const columnHeader = z
+  .string()
+  .trim()
+  .min(1, 'a column header')
+  .max(100, 'a column header of at most 100 characters');
+
+/** An amount such as `25` or `25.50`, in cents. */
+const moneySetting = z
+  .string()
+  .trim()
+  .transform((value) => parseCents(value) ?? -1n)
+  .refine(
+    (cents) => cents >= 0n && cents <= MAX_MONEY_CENTS,
+    `an amount such as 25.00, at most ${formatCents(MAX_MONEY_CENTS)}`,
+  );
+
+const percentSetting = z
+  .string()
+  .trim()
+  .transform((value) => parsePercent(value) ?? -1n)
+  .refine((percent) => percent >= 0n, 'a percentage between 0 and 100 such as 2.75 (at most four decimals)');
+
+/** A day as YYYY-MM-DD that the calendar has. */
+const daySetting = z
+  .string()
+  .trim()
+  .refine(
+    (day) => /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day),
+    'a day as YYYY-MM-DD, such as 2026-12-01',
+  );
+
+/** REMITTANCE_* (the courier's file and when COD is overdue) and the COD fee rule (COD_FEE_*, RETURN_FEE). */
+export const remittanceEnv = envSettings(
+  z.object({
+    REMITTANCE_TRACKING_COLUMN: optionalSetting(columnHeader).default('tracking_number'),
+    REMITTANCE_AMOUNT_COLUMN: optionalSetting(columnHeader).default('amount'),
+    REMITTANCE_REMITTED_AT_COLUMN: optionalSetting(columnHeader).default('remitted_at'),
+    REMITTANCE_STATUS_COLUMN: optionalSetting(columnHeader).default('status'),
+    REMITTANCE_FEE_COLUMN: optionalSetting(columnHeader).default('fee'),
+    REMITTANCE_OUTSTANDING_DAYS: optionalSetting(wholeNumber(1, 365, 'a whole number of days')).default(7),
+    COD_FEE_PERCENT: optionalSetting(percentSetting).default(0n),
+    COD_FEE_FIXED: optionalSetting(moneySetting).default(0n),
+    COD_FEE_MIN: optionalSetting(moneySetting),
+    COD_FEE_MAX: optionalSetting(moneySetting),
+    COD_FEE_VAT_PERCENT: optionalSetting(percentSetting).default(0n),
+    RETURN_FEE: optionalSetting(moneySetting).default(0n),
+    COD_FEE_FROM: optionalSetting(daySetting),
+  }),
+  (settings, problems): { remittance: RemittanceSettings } => {
+    if (
+      settings.COD_FEE_MIN !== undefined &&
+      settings.COD_FEE_MAX !== undefined &&
+      settings.COD_FEE_MIN > settings.COD_FEE_MAX
+    ) {
+      problems.add(
+        ['COD_FEE_MIN', 'COD_FEE_MAX'],
+        `COD_FEE_MIN must be at most COD_FEE_MAX (${formatCents(settings.COD_FEE_MAX)}): the bounds of the courier's COD fee`,
+      );
+    }
+    return {
+      remittance: {
+        columns: {
+          trackingNumber: settings.REMITTANCE_TRACKING_COLUMN,
+          amount: settings.REMITTANCE_AMOUNT_COLUMN,
+          remittedAt: settings.REMITTANCE_REMITTED_AT_COLUMN,
+          status: settings.REMITTANCE_STATUS_COLUMN,
+          fee: settings.REMITTANCE_FEE_COLUMN,
+        },
+        outstandingDays: settings.REMITTANCE_OUTSTANDING_DAYS,
+        fee: {
+          percent: settings.COD_FEE_PERCENT,
+          fixed: settings.COD_FEE_FIXED,
+          ...(settings.COD_FEE_MIN === undefined ? {} : { min: settings.COD_FEE_MIN }),
+          ...(settings.COD_FEE_MAX === undefined ? {} : { max: settings.COD_FEE_MAX }),
+          vatPercent: settings.COD_FEE_VAT_PERCENT,
+          returnFee: settings.RETURN_FEE,
+          ...(settings.COD_FEE_FROM === undefined ? {} : { from: settings.COD_FEE_FROM }),
+        },
+      },
+    };
+  },
+);

@@ -18,16 +18,26 @@
  *   else the default.
  */
 import type { Logger } from 'pino';
-import type { SendOutcome, SmsGateway } from '../sms/gateway.js';
+import { z } from 'zod';
+import { baseUrl, commaList, envSettings, filePath, optionalSetting, secretsNamed } from '../settings/env.js';
+import { SEMAPHORE_URL, type SendOutcome, type SmsGateway } from '../sms/gateway.js';
 import { readMobile } from '../sms/mobile.js';
-import { type QuietHours, RECEIVERS_TIME_ZONE, sendableFrom } from '../sms/quiet-hours.js';
+import {
+  DEFAULT_QUIET_HOURS,
+  type QuietHours,
+  RECEIVERS_TIME_ZONE,
+  sendableFrom,
+} from '../sms/quiet-hours.js';
 import {
   deliveryDay,
   REASON_TEXT,
+  SMS_EVENTS,
+  SMS_LANGUAGES,
   type SmsEvent,
   type SmsLanguage,
-  type SmsTemplates,
+  SmsTemplates,
   type SmsValues,
+  TemplateError,
 } from '../sms/templates.js';
 import type { SmsKey, SmsNote, SmsRow, Store, StoreTables } from '../store/index.js';
 import { formatCents, parseCents } from '../waybill/fields.js';
@@ -174,7 +184,7 @@ export interface SmsPort {
 }
 
 export interface SmsDeps {
-  store: Store;
+  store: Pick<Store, 'sms' | 'bookings'>;
   logger: Logger;
   now: () => Date;
   settings: SmsSettings;
@@ -307,3 +317,104 @@ async function tell(deps: SmsDeps, port: SmsPort, row: SmsRow): Promise<void> {
     ),
   );
 }
+
+const smsLanguage = z.enum(Object.keys(SMS_LANGUAGES) as [SmsLanguage], 'one of en, fil');
+
+/** Receivers' SMS (SMS_*, SEMAPHORE_*; docs/receiver-messages.md), the templates read and checked. */
+export const smsEnv = envSettings(
+  z.object({
+    SMS_GATEWAY: optionalSetting(
+      z
+        .string()
+        .trim()
+        .pipe(z.enum(['log', 'semaphore'], 'one of log, semaphore')),
+    ).default('log'),
+    // The value is never echoed.
+    SEMAPHORE_API_KEY: optionalSetting(
+      z.string().trim().min(8, 'the API key from semaphore.co (Account → API)'),
+    ),
+    SEMAPHORE_URL: optionalSetting(baseUrl).default(SEMAPHORE_URL),
+    SMS_SENDER_NAME: optionalSetting(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[A-Za-z0-9 .-]{1,11}$/,
+          'the sender name registered with Semaphore: at most 11 letters, digits or spaces',
+        ),
+    ),
+    SMS_QUIET_HOURS: optionalSetting(
+      z
+        .string()
+        .trim()
+        .regex(
+          /^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d)$/,
+          'HH:MM-HH:MM such as 21:00-08:00 (Manila time), or off',
+        )
+        .refine(
+          (text) => text.slice(0, 5) !== text.slice(6),
+          'two different times, such as 21:00-08:00, or off',
+        )
+        .transform((text) => (text === 'off' ? null : { from: text.slice(0, 5), to: text.slice(6) })),
+    ).default(DEFAULT_QUIET_HOURS),
+    SMS_EVENTS: optionalSetting(
+      z
+        .string()
+        .trim()
+        .transform((text) => (text === 'off' ? [] : text.split(',').map((item) => item.trim())))
+        .refine(
+          (events) => events.every((event) => (SMS_EVENTS as readonly string[]).includes(event)),
+          `a comma-separated list of ${SMS_EVENTS.join(', ')}, or off`,
+        )
+        .transform((events) => events as SmsEvent[]),
+    ).default([...SMS_EVENTS]),
+    SMS_LANGUAGE: optionalSetting(z.string().trim().pipe(smsLanguage)).default('en'),
+    SMS_CHANNEL_LANGUAGES: optionalSetting(
+      commaList()
+        .refine(
+          (items) => items.every((item) => /^[CG][A-Z0-9]{2,}=(en|fil)$/.test(item)),
+          'a comma-separated list of channel=language items, such as C0123ABCD=fil',
+        )
+        .transform(
+          (items) => Object.fromEntries(items.map((item) => item.split('='))) as Record<string, SmsLanguage>,
+        ),
+    ).default({}),
+    SMS_TEMPLATES_FILE: optionalSetting(filePath()),
+  }),
+  (settings, problems): { sms: SmsSettings } => {
+    if (
+      settings.SMS_GATEWAY === 'semaphore' &&
+      !settings.SEMAPHORE_API_KEY &&
+      !problems.has('SEMAPHORE_API_KEY')
+    )
+      problems.add(['SEMAPHORE_API_KEY'], 'SEMAPHORE_API_KEY must be set when SMS_GATEWAY is semaphore');
+    let templates: SmsTemplates;
+    try {
+      templates = SmsTemplates.load(settings.SMS_TEMPLATES_FILE);
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      problems.add(['SMS_TEMPLATES_FILE'], err.message);
+      // Read as unset, as a bad value is: the settings are refused anyway.
+      templates = SmsTemplates.load(undefined);
+    }
+    return {
+      sms: {
+        gateway:
+          settings.SMS_GATEWAY === 'semaphore'
+            ? {
+                kind: 'semaphore',
+                apiKey: settings.SEMAPHORE_API_KEY ?? '',
+                url: settings.SEMAPHORE_URL,
+                senderName: settings.SMS_SENDER_NAME ?? '',
+              }
+            : { kind: 'log' },
+        templates,
+        ...(settings.SMS_QUIET_HOURS ? { quietHours: settings.SMS_QUIET_HOURS } : {}),
+        events: settings.SMS_EVENTS,
+        language: settings.SMS_LANGUAGE,
+        channelLanguages: settings.SMS_CHANNEL_LANGUAGES,
+      },
+    };
+  },
+  secretsNamed('SEMAPHORE_API_KEY'),
+);

@@ -3,7 +3,6 @@ import type { Server, ServerOptions } from 'node:http';
 import type { Server as HTTPSServer, ServerOptions as HTTPSServerOptions } from 'node:https';
 import type { ListenOptions } from 'node:net';
 import { App, HTTPReceiver, type SocketModeReceiver } from '@slack/bolt';
-import type { SlackConfig } from '../config.js';
 import { ConfigError } from '../settings-error.js';
 import { listenFailure } from '../startup.js';
 import type { Core } from './core.js';
@@ -21,6 +20,7 @@ import { boltLogger } from './runtime/bolt-logger.js';
 import { waitOutRateLimits } from './runtime/rate-limits.js';
 import { slackErrorCode } from './runtime/slack-errors.js';
 import { EnvelopeReceiver } from './runtime/socket-mode.js';
+import type { SlackConfig } from './settings.js';
 import * as waybillCommand from './waybill-command.js';
 
 export interface BotOptions {

@@ -5,15 +5,21 @@
  */
 
 import type { Logger } from 'pino';
-import type { BotConfig, WaybillConfig } from '../config.js';
 import { Metrics } from '../metrics.js';
-import { Access } from '../operations/access.js';
+import { Access, type AccessPolicy } from '../operations/access.js';
 import { Activity } from '../operations/activity.js';
+import type { AttentionSettings } from '../operations/attention.js';
+import type { ReceiverRiskSettings } from '../operations/receiver-record.js';
+import type { ReminderSettings } from '../operations/reminders.js';
+import type { RemittanceSettings } from '../operations/remittance.js';
+import type { SmsSettings } from '../operations/sms.js';
 import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
+import type { DatabaseConfig } from '../store/settings.js';
 import type { WaybillClient } from '../waybill/client.js';
 import type { SenderProfile } from '../waybill/profiles.js';
 import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
+import type { WaybillConfig } from '../waybill/settings.js';
 import { InFlight } from './runtime/in-flight.js';
 import { Jobs } from './runtime/jobs.js';
 import { Probes } from './runtime/probes.js';
@@ -26,6 +32,31 @@ export interface RefreshTiming {
   spacingMs: number;
 }
 
+/**
+ * The settings features read, each group read from the environment by the module it configures (src/config.ts
+ * composes them): those of modules below src/slack named here, and each feature's own added to this interface
+ * by its settings.ts (`declare module '../core.js'`), so the core names no feature.
+ */
+export interface BotSettings {
+  /** Generated tracking numbers are this prefix and a six-digit counter. */
+  trackingPrefix: string;
+  /** Every booking card is also posted here when set. */
+  auditChannelId?: string;
+  /** Who may quote, book and update; every list empty means everyone in the workspace. */
+  access: AccessPolicy;
+  remittance: RemittanceSettings;
+  /** After how long each rule of attention raises an item, in milliseconds; 0: the rule is off. */
+  attention: AttentionSettings;
+  /** The receiver's record before booking: when it flags a receiver (a COD booking to one needs a confirmation). */
+  receiverRisk: ReceiverRiskSettings;
+  /** When and how owners are reminded of what needs attention, and where what stays open is escalated. */
+  reminders: ReminderSettings;
+  /** Receivers' SMS: the gateway, templates, quiet hours, events and languages. */
+  sms: SmsSettings;
+  /** How often a replica renews its lease, and so looks for work another replica left. */
+  database: Pick<DatabaseConfig, 'leaseRenewMs'>;
+}
+
 export interface Core {
   waybill: WaybillConfig;
   schemas: WaybillSchemas;
@@ -33,30 +64,7 @@ export interface Core {
   store: Store;
   logger: Logger;
   inFlight: InFlight;
-  bot: Pick<
-    BotConfig,
-    | 'trackingPrefix'
-    | 'trackingUrlTemplate'
-    | 'maxParcels'
-    | 'auditChannelId'
-    | 'access'
-    | 'bulk'
-    | 'labelPageSize'
-    | 'labelFormat'
-    | 'labelDpi'
-    | 'labelPrinters'
-    | 'labelPrinterTimeoutMs'
-    | 'remittance'
-    | 'digest'
-    | 'attention'
-    | 'reminders'
-    | 'report'
-    | 'receiverRisk'
-    | 'sms'
-  > & {
-    /** How often a replica renews its lease, and so looks for work another replica left. */
-    database: Pick<BotConfig['database'], 'leaseRenewMs'>;
-  };
+  bot: BotSettings;
   /** Who may do what, and who sees a booking where: the one rule (operations/access.ts). */
   access: Access;
   profiles: SenderProfile[];

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { envSettings, filePath, optionalSetting } from '../settings/env.js';
 import { ConfigError } from '../settings-error.js';
 import { defaultCatalog } from './catalog.js';
 import { homePhone, isObject, text } from './fields.js';
@@ -259,3 +260,9 @@ export function applyProfile(
     operatorContactNumber: typedOr(input.operatorContactNumber, profile.operatorContactNumber),
   };
 }
+
+/** SENDER_PROFILES_FILE: unset, no profiles (the sandbox uses the shipped example). */
+export const senderProfilesEnv = envSettings(
+  z.object({ SENDER_PROFILES_FILE: optionalSetting(filePath()) }),
+  (settings): { senderProfilesFile?: string } => ({ senderProfilesFile: settings.SENDER_PROFILES_FILE }),
+);

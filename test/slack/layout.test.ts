@@ -1,7 +1,8 @@
 /**
  * The Slack side's layout holds: a feature reaches another only through its index.ts; the guards,
  * the kit and the runtime reach no feature; neither the kit nor the runtime reaches a guard; the
- * core knows only the runtime; in every feature only register takes the whole core; listeners are
+ * core knows only the runtime; in every feature only register takes the whole core, and a working
+ * function only the tables of the store it uses (but for a listed few); listeners are
  * registered by `register` functions only, with no wrapper; each feature declares its own ids, none
  * twice, and its own /waybill verbs.
  */
@@ -127,6 +128,31 @@ describe('src/slack layout', () => {
       linesOf(feature, (line) => /\bjobs\.add\(/.test(line)),
       'return the job from register (`{ name: clockJob(…) }`): bot.ts adds it',
     ).toEqual([]);
+  });
+
+  it('a working function takes the tables it uses (`{ store: Pick<Store, …> }`), not the whole store, or is listed here with why', () => {
+    const wholeStore = /Pick<\s*Core,[^>]*'store'|\bstore: Store\b/;
+    // Each hands its core on to an operation that takes the whole store (a transaction, callOnce), or to one of these.
+    const left = {
+      'book/draft.ts': 'the booking pipeline (operations/book.ts, callOnce)',
+      'book/modal-action.ts': "draws the next step with the booking's deps (book/draft.ts)",
+      'bulk/check.ts': "a file's rows, booked through the pipeline",
+      'home/send.ts': "lists open booking drafts with the booking's deps (book/draft.ts)",
+      'steps/book.ts': "the workflow step's booking, through the pipeline",
+      'steps/status.ts': "the workflow step's status, recorded in a transaction",
+      'status/send.ts': 'a status recorded in a transaction (operations/status.ts)',
+      'update/draft.ts': 'an update, sent through callOnce',
+    };
+    const files = readdirSync(slackDir, { recursive: true, encoding: 'utf8' }).filter(
+      (name) => name.endsWith('.ts') && name !== 'core.ts',
+    );
+    const whole = files.filter((name) => wholeStore.test(readFileSync(join(slackDir, name), 'utf8')));
+    expect(
+      whole.filter((name) => !(name in left)),
+      "take `{ store: Pick<Store, …the tables it uses> }` rather than `Pick<Core, 'store'>` (CONTRIBUTING: Narrow dependencies)",
+    ).toEqual([]);
+    // Each listed file still takes the whole store: none listed for nothing.
+    expect(Object.keys(left).filter((name) => !whole.includes(name))).toEqual([]);
   });
 
   it('every file that reads stored bookings asks the access rule, or is listed here with why it need not', () => {

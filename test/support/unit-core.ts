@@ -1,6 +1,5 @@
 /** For unit tests of the Slack layer's pure parts: the little of a core they read, and a booking typed step by step without Bolt. */
 import { stateFor } from '../../fakes/view-state.js';
-import type { WaybillConfig } from '../../src/config.js';
 import { addParcel } from '../../src/slack/book/changes.js';
 import { withTyped } from '../../src/slack/book/draft.js';
 import type { BookingDraft } from '../../src/slack/book/form.js';
@@ -10,6 +9,7 @@ import type { Draft } from '../../src/store/index.js';
 import { bookingDefaults } from '../../src/waybill/booking-input.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { createWaybillSchemas } from '../../src/waybill/schemas.js';
+import type { WaybillConfig } from '../../src/waybill/settings.js';
 import { parcel, receiver, shipment } from './booking-typed.js';
 
 export const MAX_PARCELS = 10;

@@ -1,4 +1,5 @@
 /** `/waybill addresses [name, phone or city]`: the address book window, opened on a search. */
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 import { openModalSoon } from '../kit/modal.js';
@@ -8,7 +9,7 @@ import { ADDRESS_BOOK, listView } from './draft.js';
 /** Opens the list after the command is acknowledged. */
 const addressesCommand: CommandAnswer<
   { query: string },
-  Pick<Core, 'inFlight' | 'logger' | 'store' | 'waybill'>
+  Pick<Core, 'inFlight' | 'logger' | 'waybill'> & { store: Pick<Store, 'drafts' | 'parties'> }
 > = async (deps, { ack, client, command, respond }, { query }) => {
   await ack();
   openModalSoon(deps, client, {

@@ -1,6 +1,7 @@
 /** The address book window: its draft (the search and the conversation it was opened in) and its list. */
+
 import type { ModalView } from '@slack/types';
-import type { Draft } from '../../store/index.js';
+import type { Draft, Store } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { viewMetadata } from '../kit/ids.js';
@@ -19,7 +20,7 @@ export const addressBookExpired = 'This window has expired. Close it and type /w
 
 /** The list for the draft's search, with `notice` (what was just done) at the top. */
 export async function listView(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'parties'> },
   draft: Draft<AddressBookDraft>,
   notice?: string,
 ): Promise<ModalView> {

@@ -1,5 +1,7 @@
 /** The type-ahead's options: saved parties matching what the dispatcher has typed so far. */
+
 import type { Middleware, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { MAX_OPTIONS } from '../kit/forms.js';
 import { partyOptions } from './blocks.js';
@@ -12,7 +14,7 @@ const ANSWER_WITHIN_MS = 2_500;
  * feature registers it for its menu, with what its form needs.
  */
 export function partyOptionsAnswer(
-  deps: Pick<Core, 'store' | 'logger'>,
+  deps: Pick<Core, 'logger'> & { store: Pick<Store, 'parties'> },
 ): Middleware<SlackOptionsMiddlewareArgs<'block_suggestion'>> {
   return async ({ ack, options }) => {
     const started = performance.now();

@@ -1,6 +1,8 @@
 /** What calling about each item needs (receiver, phone, COD, last status), read for its viewer only where the access rule lets them see it. */
+
 import type { Person, Scope } from '../../operations/access.js';
 import type { AttentionItem } from '../../operations/attention.js';
+import type { Store } from '../../store/index.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
 import { type BookingLine, bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
@@ -39,7 +41,7 @@ export async function viewerOf(deps: Pick<Core, 'access'>, person: Person): Prom
  * booking their scope sees is shown whole, one it does not is left at its number.
  */
 export async function callsFor(
-  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
+  deps: Pick<Core, 'waybill' | 'access'> & { store: Pick<Store, 'bookings' | 'statuses'> },
   { scope, remittance }: Viewer,
   items: readonly AttentionItem[],
 ): Promise<ViewerCalls> {

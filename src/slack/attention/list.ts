@@ -1,15 +1,19 @@
 /** `/waybill attention` and the Home tab's Needs attention: the rules run now, mine first. */
+
 import type { KnownBlock } from '@slack/types';
 import { type Person, type Scope, sees } from '../../operations/access.js';
 import { type AttentionItem, needsAttention } from '../../operations/attention.js';
 import { reminderId } from '../../operations/reminders.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { personOf } from '../guards/person.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { actedOn, attentionBlocks, attentionText, HOME_SHOWN, SHOWN, type Shown } from './blocks.js';
 import { callsFor, type Viewer, viewerOf } from './calls.js';
 
-type Listing = Pick<Core, 'access' | 'bot' | 'now' | 'store' | 'waybill'>;
+type Listing = Pick<Core, 'access' | 'bot' | 'now' | 'waybill'> & {
+  store: Pick<Store, 'attempts' | 'attention' | 'bookings' | 'reminders' | 'statuses'>;
+};
 
 /** The list's blocks for `userId`: what `viewer` sees, the first items with their call and buttons. */
 async function listBlocks(deps: Listing, userId: string, viewer: Viewer, shown: Shown = SHOWN) {
@@ -26,7 +30,7 @@ async function listBlocks(deps: Listing, userId: string, viewer: Viewer, shown: 
 
 /** What needs attention now, by the settings' rules; `scope`: only what that viewer sees (the access rule). */
 export async function itemsNow(
-  deps: Pick<Core, 'store' | 'bot' | 'waybill' | 'now'>,
+  deps: Pick<Core, 'bot' | 'waybill' | 'now'> & { store: Pick<Store, 'attempts' | 'attention'> },
   scope?: Scope,
 ): Promise<AttentionItem[]> {
   const items = await needsAttention(deps.store, {

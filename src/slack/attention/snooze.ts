@@ -1,6 +1,8 @@
 /** A reminder's Snooze: the item waits (1 hour, tomorrow 9:00, 3 days), then is reminded again; its owner's alone, their permission checked again. */
+
 import type { App, BlockAction, StaticSelectAction } from '@slack/bolt';
 import { snoozeEnd, snoozeReminder } from '../../operations/reminders.js';
+import type { Store } from '../../store/index.js';
 import { slackDate } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -10,7 +12,10 @@ import { ids } from './ids.js';
 import { notSnoozedText, notYoursText, readSnoozeValue, snoozedText } from './item.js';
 
 /** The booking an item is about, and who owns the item: the booking's owner, or an unknown outcome's caller. */
-async function itemOf(deps: Pick<Core, 'store'>, item: { rule: string; key: string }) {
+async function itemOf(
+  deps: { store: Pick<Store, 'attempts' | 'bookings'> },
+  item: { rule: string; key: string },
+) {
   const attempt = item.rule === 'unknown' ? await deps.store.attempts.get(item.key) : undefined;
   const trackingNumber = item.rule === 'unknown' ? attempt?.trackingNumber : item.key;
   const booking = trackingNumber ? await deps.store.bookings.get(trackingNumber) : undefined;

@@ -1,7 +1,7 @@
 /** A booking's outcome modals, each drawn here alone: working, booked, failed, unknown, resolved as not booked, expired. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { BookingResult } from '../../waybill/responses.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { bookingIds, resolveActions } from '../booking/index.js';
 import { context, plain, retryActions, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

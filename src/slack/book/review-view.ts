@@ -1,7 +1,7 @@
 /** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were, each field named as the form names it. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

@@ -1,8 +1,8 @@
 /** The booking modal's step forms (shipment, receiver, sender, parcels): their inputs, pickers and buttons, and what was copied or read on top. */
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { SenderProfile } from '../../waybill/profiles.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { partyPicker } from '../addresses/index.js';
 import { context, cut, environmentNotice, formatMoney, header, plain, section } from '../kit/blocks.js';
 import { inputBlock, option } from '../kit/forms.js';

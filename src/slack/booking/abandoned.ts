@@ -1,8 +1,8 @@
 /** Telling dispatchers that a stopped bot (or replica) abandoned their courier call: its outcome is unknown. */
 import type { ActionsBlock } from '@slack/types';
 import type { Logger } from 'pino';
-import type { WaybillEnv } from '../../config.js';
 import type { Attempt } from '../../store/index.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { context, notice, outcomeModal, section } from '../kit/blocks.js';
 import { showInModal } from '../kit/modal.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

@@ -1,9 +1,9 @@
 /** Resolve for courier calls of unknown outcome: its button, its form, and which call it names. */
+
 import type { ActionsBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import { draftIdOfAttempt } from '../../operations/attempts.js';
-import type { Attempt, Draft } from '../../store/index.js';
-import type { Core } from '../core.js';
+import type { Attempt, Draft, Store } from '../../store/index.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { environmentNotice, plain, section } from '../kit/blocks.js';
 import { VALUE_ACTION } from '../kit/forms.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -72,7 +72,7 @@ export function resolveNotice(text: string): ModalView {
 
 /** The courier call of unknown outcome a Resolve names; or why it cannot be resolved, in words. */
 export async function unresolvedAttempt<R>(
-  deps: Pick<Core, 'store'>,
+  deps: { store: Pick<Store, 'attempts' | 'audit'> },
   key: string,
 ): Promise<Attempt<R> | string> {
   const attempt = await deps.store.attempts.get<R>(key);
@@ -89,7 +89,7 @@ export async function unresolvedAttempt<R>(
 
 /** The unknown call a Resolve names with the draft (of `kind`) it was made from; or why it cannot be resolved, in words. */
 export async function unresolvedWithDraft<R, D>(
-  deps: Pick<Core, 'store'>,
+  deps: { store: Pick<Store, 'attempts' | 'audit' | 'drafts'> },
   key: string,
   kind: 'booking' | 'update',
 ): Promise<{ attempt: Attempt<R>; draft: Draft<D> } | string> {

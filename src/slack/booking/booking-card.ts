@@ -1,11 +1,11 @@
 /** The booking card: posted when a waybill is booked, edited when it is updated, assigned or a status is recorded, shown by /waybill show; Update, Record status, Rebook, Print labels, Take it and Assign on it. */
 import type { KnownBlock } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { BookedVia, ReceiverCheck, StatusEntry } from '../../store/index.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { centsOf, remittedTotal, signedMoney } from '../../waybill/remittance.js';
 import type { Booking } from '../../waybill/schemas.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { statusLabel } from '../../waybill/statuses.js';
 import {
   context,

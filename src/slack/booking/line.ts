@@ -3,9 +3,9 @@
  * booking, with its buttons; or, where its details may not be shown, its number and status.
  */
 import type { ActionsBlock, KnownBlock } from '@slack/types';
-import type { WaybillConfig } from '../../config.js';
 import type { BookingRecord, StatusEntry } from '../../store/index.js';
 import { fieldOf, stringOf } from '../../waybill/fields.js';
+import type { WaybillConfig } from '../../waybill/settings.js';
 import { statusLabel } from '../../waybill/statuses.js';
 import { context, formatMoney, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';

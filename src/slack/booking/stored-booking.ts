@@ -1,7 +1,7 @@
 /** A booking the bot made, read back from the store as the domain knows it (with its COD remittances): the one place features read it. */
 
 import { expectedCod } from '../../operations/remittance.js';
-import type { BookingRecord, StatusEntry } from '../../store/index.js';
+import type { BookingRecord, StatusEntry, Store } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { formatCents } from '../../waybill/fields.js';
 import { netCents, PAYING_OUTCOMES } from '../../waybill/remittance.js';
@@ -12,7 +12,7 @@ import { bookingCard, type CardRemittance } from './booking-card.js';
 
 /** A stored booking (stored JSON has dates as text), parsed by the Booking schema; undefined if unknown. */
 export async function storedBooking(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger'>,
+  deps: Pick<Core, 'schemas' | 'logger'> & { store: Pick<Store, 'bookings'> },
   trackingNumber: string,
 ): Promise<{ record: BookingRecord<Booking>; booking: Booking } | undefined> {
   const record = await deps.store.bookings.get<Booking>(trackingNumber);
@@ -27,7 +27,7 @@ export async function storedBooking(
 
 /** What remittance files paid on each of these bookings, oldest first, as their cards show it. */
 export async function bookingRemittances(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'remittances'> },
   trackingNumbers: readonly string[],
 ): Promise<Map<string, CardRemittance[]>> {
   const byBooking = new Map<string, CardRemittance[]>();
@@ -46,7 +46,7 @@ export async function bookingRemittances(
  * recorded status (read here unless the caller has it), so no surface draws a card that drops either.
  */
 export async function storedBookingCard(
-  deps: Pick<Core, 'store' | 'waybill' | 'bot'>,
+  deps: Pick<Core, 'waybill' | 'bot'> & { store: Pick<Store, 'receivers' | 'remittances' | 'statuses'> },
   record: BookingRecord<Booking>,
   booking: Booking,
   updatedBy = record.updatedBy,
@@ -97,7 +97,7 @@ export function cardPlaces(
  * file has no card, so its import's summary thread, which names it already.
  */
 export async function threadPlaces(
-  deps: Pick<Core, 'bot' | 'store'>,
+  deps: Pick<Core, 'bot'> & { store: Pick<Store, 'imports'> },
   record: BookingRecord,
 ): Promise<{ channel: string; ts: string }[]> {
   const cards = cardPlaces(deps, record);
@@ -111,7 +111,9 @@ export async function threadPlaces(
  * has none to edit. Its record is read only when there is a card: a booking from a file may have none.
  */
 export async function redrawCards(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
+  deps: Pick<Core, 'schemas' | 'logger' | 'waybill' | 'bot'> & {
+    store: Pick<Store, 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  },
   client: SlackClient,
   trackingNumber: string,
 ): Promise<boolean> {

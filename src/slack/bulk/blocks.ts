@@ -1,9 +1,9 @@
 /** Block Kit for bulk booking: the file modal, the check's summary (paged), progress, the card and its thread. */
 import type { ActionsBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { OutcomeCounts } from '../../operations/bulk-queue.js';
 import type { CsvProblem } from '../../waybill/csv/read-bookings.js';
 import type { RowOutcome, RowResult } from '../../waybill/csv/results.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { bookingIds } from '../booking/index.js';
 import {
   context,

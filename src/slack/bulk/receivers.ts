@@ -4,6 +4,7 @@
  * the dispatcher sees it before booking and takes it out of the file if the receiver does not
  * expect it.
  */
+
 import { teamScope } from '../../operations/access.js';
 import {
   needsConfirmation,
@@ -11,6 +12,7 @@ import {
   receiverRecord,
   recordWords,
 } from '../../operations/receiver-record.js';
+import type { Store } from '../../store/index.js';
 import type { CsvBooking } from '../../waybill/csv/read-bookings.js';
 import { phoneKey } from '../../waybill/phones.js';
 import type { Core } from '../core.js';
@@ -26,7 +28,7 @@ export interface FlaggedRow {
   words: string;
 }
 
-type Deps = Pick<Core, 'store' | 'waybill' | 'bot'>;
+type Deps = Pick<Core, 'waybill' | 'bot'> & { store: Pick<Store, 'receivers'> };
 
 const text = (values: Record<string, unknown>, path: string) => {
   const value = getPath(values, path);

@@ -1,5 +1,5 @@
 /** What one day's digest says, read from the store: bookings, refusals, unknown outcomes, statuses, tomorrow's pickups. */
-import type { Attempt, AuditEntry, BookingRecord, StatusEntry } from '../../store/index.js';
+import type { Attempt, AuditEntry, BookingRecord, StatusEntry, Store } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { fieldOf, parseCents, stringOf } from '../../waybill/fields.js';
 import { attentionCounts, attentionNow } from '../attention/index.js';
@@ -51,7 +51,12 @@ export function localNow(deps: Pick<Core, 'now' | 'waybill'>): { date: string; t
 
 /** The digest of `day`, as the store holds it now. */
 export async function digestData(
-  deps: Pick<Core, 'store' | 'waybill' | 'bot' | 'now'>,
+  deps: Pick<Core, 'waybill' | 'bot' | 'now'> & {
+    store: Pick<
+      Store,
+      'attempts' | 'attention' | 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'
+    >;
+  },
   day: string,
 ): Promise<DigestData> {
   const { timeZone, catalog } = deps.waybill;

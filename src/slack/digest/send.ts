@@ -4,7 +4,9 @@
  * none was at that time; never a day's digest on the next day. `/waybill digest` shows today's
  * to whoever asks.
  */
+
 import { postOnce, scheduledDay } from '../../operations/post-once.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, noWords, waybillVerb } from '../kit/command-request.js';
 import { uploadFile } from '../kit/files.js';
@@ -16,7 +18,20 @@ import { digestData, localNow } from './data.js';
 export const LATE_AFTER_MINUTES = 5;
 
 /** What the digest reads: the store, the settings, the clock; and the log it reports to. */
-type Digesting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger' | 'access'>;
+type Digesting = Pick<Core, 'waybill' | 'bot' | 'now' | 'logger' | 'access'> & {
+  store: Pick<
+    Store,
+    | 'attempts'
+    | 'attention'
+    | 'audit'
+    | 'bookings'
+    | 'digests'
+    | 'receivers'
+    | 'remittances'
+    | 'statuses'
+    | 'weeklyReports'
+  >;
+};
 
 const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
@@ -72,10 +87,15 @@ async function postDigest(
 }
 
 /** `/waybill digest`: today's digest so far, for the person asking only. */
-const digestCommand: CommandAnswer<object, Pick<Core, 'bot' | 'now' | 'store' | 'waybill'>> = async (
-  deps,
-  { ack },
-) => {
+const digestCommand: CommandAnswer<
+  object,
+  Pick<Core, 'bot' | 'now' | 'waybill'> & {
+    store: Pick<
+      Store,
+      'attempts' | 'attention' | 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'
+    >;
+  }
+> = async (deps, { ack }) => {
   const data = await digestData(deps, localNow(deps).date);
   await ack({
     response_type: 'ephemeral',

@@ -1,8 +1,10 @@
 /** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
+
 import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
 import { z } from 'zod';
 import { scopeChannels } from '../../operations/access.js';
 import { FIND_PAGE, findPage, readFindQuery } from '../../operations/find.js';
+import type { Store } from '../../store/index.js';
 import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -19,7 +21,7 @@ const usage =
 
 /** The page of `query` after `cursor` (the first page without one), as a message; or what is wrong with the query. */
 async function pageOf(
-  deps: Pick<Core, 'waybill' | 'access' | 'store'>,
+  deps: Pick<Core, 'waybill' | 'access'> & { store: Pick<Store, 'bookings' | 'statuses'> },
   asker: Asker,
   query: string,
   cursor?: FindCursor & { before: number },

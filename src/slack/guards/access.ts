@@ -1,7 +1,9 @@
 /** Who may quote, book and update: `requires(op)`, the middleware each listener is registered with. */
+
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Access, Operation, Refusal, Verdict } from '../../operations/access.js';
 import { recordRefusal } from '../../operations/audit.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { context, plain, section } from '../kit/blocks.js';
 import { firstWord, HELP } from '../kit/command-request.js';
@@ -94,7 +96,7 @@ const DM_SURFACES = new Set<RequestParts['surface']>(['button', 'suggestion', 's
  * logged and said where the request came from; it never reaches the listener.
  */
 export function requires(
-  core: Pick<Core, 'access' | 'store' | 'logger'>,
+  core: Pick<Core, 'access' | 'logger'> & { store: Pick<Store, 'audit' | 'drafts'> },
   permission: Permission | ((body: SlackRequest) => Permission),
 ): Guard {
   const guard: Middleware<AnyMiddlewareArgs> = async (args) => {

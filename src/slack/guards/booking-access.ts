@@ -1,7 +1,8 @@
 /** Acting on a booking: allowed only where its sender may do that in the booking's own conversation too. */
+
 import type { Operation } from '../../operations/access.js';
 import { recordRefusal } from '../../operations/audit.js';
-import type { BookingRecord } from '../../store/index.js';
+import type { BookingRecord, Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -35,7 +36,7 @@ export function unseenText(trackingNumber: string, operation: Operation): string
  * be one they may not use: then nothing is done, and the refusal is audited and logged like any.
  */
 export async function refusalOnBooking(
-  core: Pick<Core, 'access' | 'store' | 'logger'>,
+  core: Pick<Core, 'access' | 'logger'> & { store: Pick<Store, 'audit'> },
   asker: Asker,
   operation: Operation,
   booking: Pick<BookingRecord, 'trackingNumber' | 'channelId'>,

@@ -1,6 +1,8 @@
 /** Slack's re-deliveries of a request already received, by any replica: acknowledged and dropped. */
+
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { firstDelivery } from '../../operations/deliveries.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { partsOf } from './request-parts.js';
 
@@ -10,7 +12,9 @@ import { partsOf } from './request-parts.js';
  * already received is acknowledged and dropped, and nothing is done twice; anything that must
  * happen once (a booking, an update) is also guarded by its own attempt record.
  */
-export function retryGuard(deps: Pick<Core, 'store' | 'logger'>): Middleware<AnyMiddlewareArgs> {
+export function retryGuard(
+  deps: Pick<Core, 'logger'> & { store: Pick<Store, 'deliveries'> },
+): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { surface, eventId, triggerId, view } = partsOf(args.body);
     // A type-ahead asking for options only reads: answering it again is harmless, and claiming

@@ -1,6 +1,6 @@
 /** Block Kit for the Home tab and the export modal. */
 import type { ActionsBlock, Button, HomeView, KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { bookIds } from '../book/index.js';
 import { type BookingLine, bookingBlocks, bookingIds, slackDate } from '../booking/index.js';
 import { bulkIds } from '../bulk/index.js';

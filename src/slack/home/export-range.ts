@@ -1,5 +1,7 @@
 /** Export: `/waybill export <from>..<to>`, or the Home tab's Export and its two dates; the file comes in a DM. */
+
 import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { Store } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -13,7 +15,9 @@ import { ids } from './ids.js';
 
 /** Builds and sends the export after the ack; a failure is said to the person in their DM. */
 function exportSoon(
-  deps: Pick<Core, 'access' | 'bot' | 'store' | 'waybill' | 'inFlight' | 'logger'>,
+  deps: Pick<Core, 'access' | 'bot' | 'waybill' | 'inFlight' | 'logger'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  },
   client: SlackClient,
   userId: string,
   range: ExportRange,
@@ -28,7 +32,9 @@ function exportSoon(
 /** `/waybill export …`, answered at once with what happens next. */
 const exportCommand: CommandAnswer<
   { range: string },
-  Pick<Core, 'access' | 'bot' | 'inFlight' | 'logger' | 'store' | 'waybill'>
+  Pick<Core, 'access' | 'bot' | 'inFlight' | 'logger' | 'waybill'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  }
 > = async (deps, { ack, client, command }, { range }) => {
   const parsed = parseExportRange(range);
   if ('problem' in parsed) {

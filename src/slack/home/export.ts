@@ -1,8 +1,9 @@
 /** Exports: a date range of bookings and updates from the audit trail, as a CSV file in the person's DM. */
+
 import { setImmediate } from 'node:timers/promises';
 import { scopeChannels } from '../../operations/access.js';
 import { expectedOn } from '../../operations/remittance.js';
-import type { AuditEntry } from '../../store/index.js';
+import type { AuditEntry, Store } from '../../store/index.js';
 import { type ExportEntry, exportWriter } from '../../waybill/csv/export.js';
 import { instantFromZonedDateTime } from '../../waybill/dates.js';
 import { isCalendarDate } from '../../waybill/fields.js';
@@ -52,7 +53,7 @@ export function parseExportRange(text: string, verb = 'export'): ExportRange | {
  * and the requests that arrive meanwhile are read between pages (SQLite answers synchronously).
  */
 async function* pagesIn(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'audit'> },
   range: ExportRange,
   channelIds: readonly string[] | undefined,
 ): AsyncGenerator<AuditEntry[]> {
@@ -78,7 +79,7 @@ async function* pagesIn(
 
 /** Each entry with what remittance files paid on its booking so far, and the difference from its net, as the cards show it. */
 async function withRemittances(
-  deps: Pick<Core, 'store' | 'waybill' | 'bot'>,
+  deps: Pick<Core, 'waybill' | 'bot'> & { store: Pick<Store, 'remittances' | 'statuses'> },
   entries: AuditEntry[],
 ): Promise<ExportEntry[]> {
   const numbers = entries.flatMap((e) => (e.trackingNumber ? [e.trackingNumber] : []));
@@ -101,7 +102,9 @@ async function withRemittances(
  * Pages go to the CSV and on to the upload as they are read, so memory stays the same whatever the range.
  */
 export async function sendExport(
-  deps: Pick<Core, 'store' | 'waybill' | 'access' | 'bot'>,
+  deps: Pick<Core, 'waybill' | 'access' | 'bot'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  },
   client: SlackClient,
   userId: string,
   range: ExportRange,

@@ -7,8 +7,8 @@ import type {
   ModalView,
   SectionBlock,
 } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import { graphemes } from '../../waybill/graphemes.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 
 // Money is worded by the domain, the same on a card as on a printed label.

@@ -1,6 +1,6 @@
 /** A global shortcut comes from no conversation, so its first view asks where the result goes: that view and the choice. */
 import type { ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { environmentNotice, plain } from './blocks.js';
 import { getPath, VALUE_ACTION } from './forms.js';
 import type { ListenerMiddleware } from './listener.js';

@@ -1,6 +1,6 @@
 /** One outcome model for a courier call shown in a modal (working, done, failed, unknown, in flight) and its one renderer, which each feature feeds with its words. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { outcomeModal } from './blocks.js';
 
 /** What became of a courier call; `D`: what a success shows, `W`: what shows while it is being sent. */

@@ -1,4 +1,5 @@
 /** The pickup manifest: `/waybill manifest [day]` and the Home tab's Pickup list; a PDF and a CSV file to the channel asked from, or to the person. */
+
 import { setImmediate } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import {
@@ -10,6 +11,7 @@ import {
   type ManifestLine,
 } from '../../labels/manifest.js';
 import { type Scope, scopeChannels } from '../../operations/access.js';
+import type { Store } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import { isCalendarDate, isObject } from '../../waybill/fields.js';
 import { validate } from '../../waybill/schemas.js';
@@ -33,7 +35,9 @@ import { ids } from './ids.js';
 const PAGE = 100;
 
 /** What a manifest is made from: the stored bookings and attempts, and the settings. */
-type Manifesting = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'access'>;
+type Manifesting = Pick<Core, 'schemas' | 'logger' | 'waybill' | 'access'> & {
+  store: Pick<Store, 'attempts' | 'audit' | 'bookings' | 'statuses'>;
+};
 
 /** The day asked for (today in the waybill's time zone when none), or what is wrong with it. */
 export function manifestDay(deps: Pick<Core, 'now' | 'waybill'>, text: string): string | { problem: string } {
@@ -92,7 +96,7 @@ async function bookedLines(
 
 /** Bookings whose courier call has no known outcome, picked up that day: from the request sent. */
 async function unknownLines(
-  deps: Pick<Core, 'store' | 'waybill'>,
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'attempts' | 'audit' | 'bookings'> },
   { date, channelIds, channels }: ManifestScope,
 ): Promise<ManifestLine[]> {
   const lines: ManifestLine[] = [];
@@ -206,7 +210,9 @@ function manifestSoon(
 /** `/waybill manifest [day]`, answered at once with what happens next. */
 const manifestCommand: CommandAnswer<
   { date: string },
-  Pick<Core, 'access' | 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'store' | 'waybill'>
+  Pick<Core, 'access' | 'inFlight' | 'logger' | 'now' | 'render' | 'schemas' | 'waybill'> & {
+    store: Pick<Store, 'attempts' | 'audit' | 'bookings' | 'statuses'>;
+  }
 > = async (deps, { ack, client, command }, request) => {
   const date = manifestDay(deps, request.date);
   if (typeof date !== 'string') {

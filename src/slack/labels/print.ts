@@ -1,7 +1,9 @@
 /** Print labels: a booking card's button and `/waybill label <tracking number> [pdf|zpl]`; the files go into the card's thread, or to the person. */
+
 import type { App } from '@slack/bolt';
 import { type LabelBooking, parcelsOf } from '../../labels/label.js';
 import { recordDone } from '../../operations/audit.js';
+import type { Store } from '../../store/index.js';
 import { bookingIds, storedBooking } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
@@ -24,7 +26,9 @@ import { type LabelFile, type LabelFormat, labelFiles, labelFormats } from './fi
 import { ids } from './ids.js';
 
 /** What printing labels reads: the stored bookings and the settings. */
-type Printing = Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'>;
+type Printing = Pick<Core, 'schemas' | 'logger' | 'waybill' | 'bot' | 'access' | 'render'> & {
+  store: Pick<Store, 'audit' | 'bookings' | 'imports'>;
+};
 
 /** Where a booking's card is: its labels go into the card's thread. */
 type Card = { channel: string; ts: string };
@@ -34,7 +38,7 @@ type Card = { channel: string; ts: string };
  * words. Printed for `asker`, it must be theirs to look up in its own conversation too.
  */
 export async function labelBooking(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
+  deps: Pick<Core, 'schemas' | 'logger' | 'access'> & { store: Pick<Store, 'audit' | 'bookings'> },
   trackingNumber: string,
   asker: Asker,
 ): Promise<(LabelBooking & { card?: Card }) | string> {
@@ -194,7 +198,9 @@ export interface ImportPrintRequest {
  * what showing does: a row `asker` may not look up stops the whole print, naming it.
  */
 export async function importItems(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'access'>,
+  deps: Pick<Core, 'schemas' | 'logger' | 'access'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'imports'>;
+  },
   fileHash: string,
   asker: Asker,
 ) {

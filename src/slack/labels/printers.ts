@@ -1,7 +1,9 @@
 /** Send to printer, beside a ZPL file: the labels made again as ZPL and sent over TCP to the chosen printer after the ack; the outcome told plainly. */
+
 import type { App, BlockAction } from '@slack/bolt';
 import { parcelsOf } from '../../labels/label.js';
 import { PrinterError, sendToPrinter } from '../../labels/printer.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import { type Asker, askerOf } from '../guards/booking-access.js';
@@ -14,7 +16,9 @@ import { importItems, labelBooking } from './print.js';
 
 /** The labels a job names, as one ZPL file; or why there are none (a booking `asker` may not look up among them). */
 async function zplOf(
-  deps: Pick<Core, 'access' | 'bot' | 'logger' | 'render' | 'schemas' | 'store' | 'waybill'>,
+  deps: Pick<Core, 'access' | 'bot' | 'logger' | 'render' | 'schemas' | 'waybill'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'imports'>;
+  },
   job: PrintJob,
   asker: Asker,
 ): Promise<{ zpl: string; labels: number } | string> {

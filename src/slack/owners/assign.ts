@@ -1,5 +1,7 @@
 /** A booking handed to a new owner (operations/owners.ts), then the cards redrawn, a line in each thread, the new owner told. */
+
 import { handOver } from '../../operations/owners.js';
+import type { Store } from '../../store/index.js';
 import { redrawCards, threadPlaces } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { refusalOnBooking, unseenText } from '../guards/booking-access.js';
@@ -48,7 +50,9 @@ async function cannotOwn(client: SlackClient, ownerId: string, by: string): Prom
  * threads and the new owner are told after the answer.
  */
 export async function assignOwner(
-  deps: Pick<Core, 'store' | 'activity' | 'inFlight' | 'logger' | 'access' | 'bot' | 'waybill' | 'schemas'>,
+  deps: Pick<Core, 'activity' | 'inFlight' | 'logger' | 'access' | 'bot' | 'waybill' | 'schemas'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'imports' | 'receivers' | 'remittances' | 'statuses'>;
+  },
   client: SlackClient,
   input: { userId: string; trackingNumber: string; ownerId: string },
 ): Promise<string> {

@@ -1,10 +1,10 @@
 /** Block Kit for quotes: the form, "Getting a quote…", the price or the failure, and the channel message. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import { labelOf } from '../../waybill/catalog.js';
 import type { QuoteResult } from '../../waybill/responses.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { packageVolume } from '../../waybill/wire.js';
 import { partyPicker } from '../addresses/index.js';
 import {

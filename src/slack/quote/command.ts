@@ -1,5 +1,7 @@
 /** /quote: opens the quote form, pre-filled from `key=value` words and a dispatcher's usual defaults. */
+
 import type { App } from '@slack/bolt';
+import type { Store } from '../../store/index.js';
 import { zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { byCommand, requires } from '../guards/access.js';
@@ -44,7 +46,7 @@ export function quoteDefaults(deps: Pick<Core, 'waybill' | 'now'>): Record<strin
 
 /** A new quote's form, with the defaults under what was pre-filled; its price is posted in `channelId`. */
 export async function newQuoteForm(
-  deps: Pick<Core, 'store' | 'now' | 'waybill' | 'schemas'>,
+  deps: Pick<Core, 'now' | 'waybill' | 'schemas'> & { store: Pick<Store, 'drafts'> },
   where: { userId: string; channelId: string; responseUrl?: string },
   { values, notices }: Prefill = { values: {}, notices: [] },
 ) {

@@ -1,6 +1,7 @@
 /** A quote sent: the courier's price (operations/quote.ts), the channel post, the way back to the filled form on failure. */
+
 import { priceQuote } from '../../operations/quote.js';
-import type { Draft } from '../../store/index.js';
+import type { Draft, Store } from '../../store/index.js';
 import type { QuoteRequest } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
 import { section } from '../kit/blocks.js';
@@ -17,7 +18,7 @@ import { ids } from './ids.js';
  * and show it in the modal, or the reason it failed with a way back to the filled form.
  */
 export async function runQuote(
-  deps: Pick<Core, 'store' | 'logger' | 'courier' | 'waybill'>,
+  deps: Pick<Core, 'logger' | 'courier' | 'waybill'> & { store: Pick<Store, 'audit'> },
   client: SlackClient,
   { viewId, draft, quote }: { viewId: string; draft: Draft<QuoteDraft>; quote: QuoteRequest },
 ): Promise<void> {

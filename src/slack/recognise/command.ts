@@ -1,12 +1,13 @@
 /** `/waybill recognise on|off`: tracking numbers in this channel's messages answered, or not, for every replica. */
+
 import { turnRecognition } from '../../operations/recognition.js';
-import type { Core } from '../core.js';
+import type { Store } from '../../store/index.js';
 import { type CommandAnswer, waybillVerb } from '../kit/command-request.js';
 
 const usage =
   'Write `/waybill recognise on` to have the bot answer, in its thread, a message in this channel that names our tracking numbers; `/waybill recognise off` to stop. The bot must be a member of the channel.';
 
-const recogniseCommand: CommandAnswer<{ setting: string }, Pick<Core, 'store'>> = async (
+const recogniseCommand: CommandAnswer<{ setting: string }, { store: Pick<Store, 'recognition'> }> = async (
   deps,
   { ack, command },
   { setting },

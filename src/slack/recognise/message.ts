@@ -1,10 +1,11 @@
 /** Messages naming our tracking numbers, where recognition is on: one compact reply in the thread; and its Show all. */
+
 import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import type { Access, Person } from '../../operations/access.js';
 import { postOnce } from '../../operations/post-once.js';
 import { threadReply } from '../../operations/recognition.js';
-import type { BookingRecord } from '../../store/index.js';
+import type { BookingRecord, Store } from '../../store/index.js';
 import { writtenTrackingNumber } from '../../waybill/fields.js';
 import { bookingLine } from '../booking/index.js';
 import type { Core } from '../core.js';
@@ -50,7 +51,10 @@ export async function sorted(
 }
 
 /** Bookings as their lines are drawn: with their latest status. */
-export async function shown(deps: Pick<Core, 'store' | 'waybill'>, bookings: readonly BookingRecord[]) {
+export async function shown(
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'statuses'> },
+  bookings: readonly BookingRecord[],
+) {
   const statuses = await deps.store.statuses.latestOf(bookings.map((b) => b.trackingNumber));
   return bookings.map((b) => bookingLine(deps, b, statuses.get(b.trackingNumber)));
 }

@@ -3,6 +3,7 @@
  * ATTENTION_CHANNEL_ID sent once whatever the replicas (operations/reminders.ts); here, how Slack
  * posts them and finds an earlier claim's post.
  */
+
 import type { AttentionItem } from '../../operations/attention.js';
 import {
   escalateOnce,
@@ -14,6 +15,7 @@ import {
   reminderId,
   remindOnce,
 } from '../../operations/reminders.js';
+import type { Store } from '../../store/index.js';
 import { attentionNow, callsFor, viewerOf } from '../attention/index.js';
 import type { Core } from '../core.js';
 import { personOf } from '../guards/person.js';
@@ -31,7 +33,9 @@ export const ESCALATION_EVENT = 'attention_escalation';
 /** How far back in a DM (or the attention channel) a replica taking over looks for the post of a claim it takes over. */
 const HISTORY_LOOKED_AT = 100;
 
-type Reminding = Pick<Core, 'store' | 'bot' | 'waybill' | 'now' | 'logger' | 'access'>;
+type Reminding = Pick<Core, 'bot' | 'waybill' | 'now' | 'logger' | 'access'> & {
+  store: Pick<Store, 'attempts' | 'attention' | 'audit' | 'bookings' | 'reminders' | 'statuses'>;
+};
 
 /** One turn: every DM and escalation due now. */
 export async function remindersTurn(deps: Reminding, client: SlackClient): Promise<void> {

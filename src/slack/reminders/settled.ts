@@ -3,10 +3,11 @@
  * a resolve, a remittance): that item's line says so (what, by whom) instead of offering buttons.
  * Found by the reminders turn, which knows what is open; redrawn through chat.update, once per item.
  */
+
 import type { Scope } from '../../operations/access.js';
 import type { AttentionItem } from '../../operations/attention.js';
 import { reminderId, type SettledDm, settledDms } from '../../operations/reminders.js';
-import type { ReminderRow } from '../../store/index.js';
+import type { ReminderRow, Store } from '../../store/index.js';
 import { callsFor, viewerOf } from '../attention/index.js';
 import { statusLine } from '../booking/index.js';
 import type { Core } from '../core.js';
@@ -14,7 +15,9 @@ import { personOf } from '../guards/person.js';
 import type { SlackClient } from '../runtime/delivery.js';
 import { ITEMS_SHOWN, type RedrawnLine, redrawnMessage } from './blocks.js';
 
-type Redrawing = Pick<Core, 'store' | 'waybill' | 'now' | 'logger' | 'access'>;
+type Redrawing = Pick<Core, 'waybill' | 'now' | 'logger' | 'access'> & {
+  store: Pick<Store, 'attempts' | 'audit' | 'bookings' | 'reminders' | 'statuses'>;
+};
 
 /** Every DM with an item settled since the last turn, redrawn; `open`: what needs attention now. */
 export async function redrawSettled(
@@ -58,7 +61,9 @@ async function redraw(
 
 /** What settled a row's item, as its line says it: the booking's number, then how and by whom. */
 async function settlement(
-  deps: Pick<Core, 'store' | 'waybill' | 'access'>,
+  deps: Pick<Core, 'waybill' | 'access'> & {
+    store: Pick<Store, 'attempts' | 'audit' | 'bookings' | 'statuses'>;
+  },
   scope: Scope,
   row: ReminderRow,
 ): Promise<{ trackingNumber?: string; how: string }> {

@@ -1,6 +1,5 @@
 /** Block Kit for COD remittance: the file modal, its windows, the result card and the outstanding list. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { CodSummary } from '../../operations/remittance.js';
 import { AGE_BUCKETS, type AgeTotals } from '../../waybill/cod-ageing.js';
 import type { OutstandingBooking } from '../../waybill/csv/remittance-results.js';
@@ -10,6 +9,7 @@ import {
   type ReconcileTotals,
   type RemittanceOutcome,
 } from '../../waybill/remittance.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import {
   context,
   cut,

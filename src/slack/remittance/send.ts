@@ -1,6 +1,8 @@
 /** A remittance file from Slack: downloaded, reconciled and recorded (operations/remittance.ts), told in the modal; card, results file, the COD overdue, booking cards. */
+
 import { codLedger, reconcileRemittance, summariseCod } from '../../operations/remittance.js';
 import { RenderRefused } from '../../render/pool.js';
+import type { Store } from '../../store/index.js';
 import { type RemittanceFileRecord, StoreUnavailableError } from '../../store/index.js';
 import { zonedDateAndTime } from '../../waybill/dates.js';
 import { redrawCards } from '../booking/index.js';
@@ -51,7 +53,9 @@ async function postWithFile(
 
 /** Each paid booking's card (and audit card) redrawn with what it was remitted. */
 async function redrawPaidCards(
-  deps: Pick<Core, 'store' | 'schemas' | 'logger' | 'waybill' | 'bot'>,
+  deps: Pick<Core, 'schemas' | 'logger' | 'waybill' | 'bot'> & {
+    store: Pick<Store, 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  },
   client: SlackClient,
   trackingNumbers: readonly string[],
 ) {
@@ -79,10 +83,9 @@ async function tellReconciledBefore(
 }
 
 /** What reconciling a file from Slack reads and writes: the store, the settings, the clock, the files made. */
-type Reconciling = Pick<
-  Core,
-  'access' | 'store' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now' | 'render'
->;
+type Reconciling = Pick<Core, 'access' | 'schemas' | 'logger' | 'waybill' | 'bot' | 'now' | 'render'> & {
+  store: Pick<Store, 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+};
 
 /** After "Reconcile": the whole way from the chosen file to the card, told in the modal. */
 export async function reconcileFile(

@@ -1,5 +1,6 @@
 /** `/waybill report [from..to]`: the report of those days (the 7 before today if none), privately, its CSV in a DM. */
 
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { localNow } from '../digest/index.js';
 import { parseExportRange } from '../home/index.js';
@@ -12,7 +13,9 @@ import { weekBefore } from './send.js';
 /** Answered at once; the report, read from the store, follows after the ack. */
 const reportCommand: CommandAnswer<
   { range: string },
-  Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'store' | 'waybill'>
+  Pick<Core, 'bot' | 'inFlight' | 'logger' | 'now' | 'render' | 'waybill'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'remittances' | 'statuses'>;
+  }
 > = async (deps, { ack, client, command, respond }, { range }) => {
   const parsed = range ? parseExportRange(range, 'report') : undefined;
   if (parsed && 'problem' in parsed) {

@@ -1,5 +1,5 @@
 /** What the weekly report says, read from the store: the 7 days before its day, by outcome, returns and COD. */
-import type { AuditEntry, BookingRecord, TimeRange } from '../../store/index.js';
+import type { AuditEntry, BookingRecord, Store, TimeRange } from '../../store/index.js';
 import { type AgeTotals, ageCod } from '../../waybill/cod-ageing.js';
 import { codFee } from '../../waybill/cod-fee.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../../waybill/dates.js';
@@ -53,7 +53,7 @@ export interface ReportData {
 
 /** The quotes the courier priced in `range`, as the audit trail holds them, read a page at a time. */
 async function quotedIn(
-  deps: Pick<Core, 'store'>,
+  deps: { store: Pick<Store, 'audit'> },
   range: TimeRange,
 ): Promise<{ quotes: number; quotedCents: bigint }> {
   let quotes = 0;
@@ -86,7 +86,9 @@ const top = (counts: Map<string, number>) =>
 
 /** The report of the 7 days `from`..`to` (YYYY-MM-DD, inclusive), as the store holds them now. */
 export async function reportData(
-  deps: Pick<Core, 'store' | 'waybill' | 'bot' | 'now'>,
+  deps: Pick<Core, 'waybill' | 'bot' | 'now'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'remittances' | 'statuses'>;
+  },
   from: string,
   to: string,
 ): Promise<ReportData> {

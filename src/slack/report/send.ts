@@ -5,6 +5,7 @@
  */
 
 import { postOnce, scheduledDay } from '../../operations/post-once.js';
+import type { Store } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import type { Core } from '../core.js';
 import { lateNote, localNow } from '../digest/index.js';
@@ -13,7 +14,9 @@ import type { SlackClient } from '../runtime/delivery.js';
 import { reportFiles, reportMessage } from './blocks.js';
 import { reportData } from './data.js';
 
-type Reporting = Pick<Core, 'store' | 'waybill' | 'bot' | 'now' | 'logger' | 'render'>;
+type Reporting = Pick<Core, 'waybill' | 'bot' | 'now' | 'logger' | 'render'> & {
+  store: Pick<Store, 'audit' | 'bookings' | 'digests' | 'remittances' | 'statuses' | 'weeklyReports'>;
+};
 
 /** The 7 days before `date` (YYYY-MM-DD), as [first, last]. */
 export function weekBefore(date: string, deps: Pick<Core, 'now' | 'waybill'>): [string, string] {

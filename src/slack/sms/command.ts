@@ -1,6 +1,7 @@
 /** `/waybill sms stop|start <phone>`: a receiver who asked a dispatcher not to be texted, or to be again. */
+
 import { setReceiverOptOut } from '../../operations/sms.js';
-import type { Core } from '../core.js';
+import type { Store } from '../../store/index.js';
 import { type CommandAnswer, type VerbWords, waybillVerb } from '../kit/command-request.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
 
@@ -17,7 +18,7 @@ function readOptOut({ words, rest }: VerbWords): OptOutRequest | undefined {
   return { optedOut: word === 'stop', phone };
 }
 
-const optOutCommand: CommandAnswer<OptOutRequest, Pick<Core, 'store'>> = async (
+const optOutCommand: CommandAnswer<OptOutRequest, { store: Pick<Store, 'audit' | 'sms'> }> = async (
   deps,
   { ack, command },
   request,

@@ -1,7 +1,8 @@
 /** An SMS turn from Slack's side: the gateway from the settings, each line posted in the booking card's thread. */
+
 import { type SmsDeps, smsTurn } from '../../operations/sms.js';
 import type { SmsGateway } from '../../sms/gateway.js';
-import type { SmsRow } from '../../store/index.js';
+import type { SmsRow, Store } from '../../store/index.js';
 import { threadPlaces } from '../booking/index.js';
 import type { Core } from '../core.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -11,7 +12,7 @@ import { smsLine } from './blocks.js';
 export const SMS_LINE_EVENT = 'receiver_sms';
 
 export function smsTurnWith(
-  deps: Pick<Core, 'store' | 'logger' | 'now' | 'bot'>,
+  deps: Pick<Core, 'logger' | 'now' | 'bot'> & { store: Pick<Store, 'bookings' | 'imports' | 'sms'> },
   gateway: SmsGateway,
   client: SlackClient,
 ) {

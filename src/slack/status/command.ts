@@ -1,6 +1,8 @@
 /** `/waybill status <tracking number> <status> [note]`, and the status history `/waybill show` adds to the card. */
+
 import type { KnownBlock } from '@slack/types';
 import { checkStatus } from '../../operations/status.js';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { type CommandAnswer, trackingNumberFirst, waybillVerb } from '../kit/command-request.js';
 import type { SlackClient } from '../runtime/delivery.js';
@@ -38,7 +40,10 @@ async function recordTyped(
 }
 
 /** A booking's latest status and its history, for `/waybill show`. */
-export async function statusOfBooking(deps: Pick<Core, 'store' | 'waybill'>, trackingNumber: string) {
+export async function statusOfBooking(
+  deps: Pick<Core, 'waybill'> & { store: Pick<Store, 'statuses'> },
+  trackingNumber: string,
+) {
   const history = await deps.store.statuses.history(trackingNumber);
   const blocks: KnownBlock[] = historyBlocks(history, deps.waybill.timeZone);
   return { latest: history.at(-1), blocks };

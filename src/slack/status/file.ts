@@ -3,6 +3,7 @@
  * row as the person would record each status, with its duplicates and conflicts listed, not recorded
  * (operations/status-file.ts). The columns are chosen once for a file's headers and kept.
  */
+
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { checkStatus, type StatusChoice } from '../../operations/status.js';
 import {
@@ -12,7 +13,7 @@ import {
   keptColumns,
   latestRows,
 } from '../../operations/status-file.js';
-import type { StatusEntry } from '../../store/index.js';
+import type { StatusEntry, Store } from '../../store/index.js';
 import {
   guessStatusColumns,
   readStatusFile,
@@ -59,7 +60,7 @@ type FileDeps = StatusDeps & Pick<Core, 'bot'>;
 
 /** `/waybill statuses file`: the file modal. */
 export async function openStatusFile(
-  deps: Pick<Core, 'logger' | 'inFlight' | 'store'>,
+  deps: Pick<Core, 'logger' | 'inFlight'> & { store: Pick<Store, 'drafts'> },
   args: CommandArgs,
 ): Promise<void> {
   // The modal belongs to the command's conversation, as the access rule asks of each submission.

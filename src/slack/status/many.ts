@@ -2,8 +2,10 @@
  * `/waybill statuses`: one status recorded for many parcels at once (the morning's pickups, the
  * afternoon's deliveries), picked from those the person may update that are still on their way.
  */
+
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { type Scope, scopeChannels } from '../../operations/access.js';
+import type { Store } from '../../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter } from '../../waybill/dates.js';
 import { validate } from '../../waybill/schemas.js';
 import type { ParcelStatus } from '../../waybill/statuses.js';
@@ -34,7 +36,7 @@ const PAGES_READ = 10;
 
 /** The parcels on their way that `scope` sees, newest pickup first, at most PARCELS_OFFERED. */
 export async function parcelsOnTheirWay(
-  deps: Pick<Core, 'store' | 'schemas' | 'waybill' | 'now'>,
+  deps: Pick<Core, 'schemas' | 'waybill' | 'now'> & { store: Pick<Store, 'bookings' | 'statuses'> },
   scope: Scope,
 ): Promise<ParcelChoice[]> {
   const { timeZone } = deps.waybill;

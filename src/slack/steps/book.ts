@@ -14,7 +14,7 @@ import {
   chargeOf,
   trackingNumberFor,
 } from '../../operations/book.js';
-import type { Attempt, Draft } from '../../store/index.js';
+import type { Attempt, Draft, Store } from '../../store/index.js';
 import { bookingOfRow, PENDING_TRACKING_NUMBER } from '../../waybill/csv/read-bookings.js';
 import { zonedDateAfter } from '../../waybill/dates.js';
 import { isCalendarDate } from '../../waybill/fields.js';
@@ -144,7 +144,7 @@ function outputs(
 
 /** The outcome of the attempt a delivery before this one made: the same outputs again. */
 async function answerEarlier(
-  deps: Pick<Core, 'store'>,
+  deps: { store: Pick<Store, 'bookings'> },
   client: SlackClient,
   draft: Draft<StepDraft>,
   attempt: Attempt<BookingAttemptResult>,
@@ -173,7 +173,7 @@ interface StepProgress {
  * before the failure, or now, on a fresh connection).
  */
 async function sentNothing(
-  deps: Pick<Core, 'store'>,
+  deps: { store: Pick<Store, 'drafts'> },
   execution: string,
   progress: StepProgress,
 ): Promise<boolean> {

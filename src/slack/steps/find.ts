@@ -1,7 +1,9 @@
 /** find_waybill: bookings found by `/waybill find`'s words and filters, those the person it acts for sees, as a workflow's outputs (numbers and statuses). */
+
 import type { App } from '@slack/bolt';
 import { scopeChannels } from '../../operations/access.js';
 import { findPage, readFindQuery } from '../../operations/find.js';
+import type { Store } from '../../store/index.js';
 import { statusLabel } from '../../waybill/statuses.js';
 import type { Core } from '../core.js';
 import { scopeOf } from '../guards/person.js';
@@ -13,7 +15,7 @@ import type { GivenInputs } from './inputs.js';
 import { runStep, type StepEnd, stepRequires } from './send.js';
 
 async function findStep(
-  deps: Pick<Core, 'access' | 'store' | 'waybill'>,
+  deps: Pick<Core, 'access' | 'waybill'> & { store: Pick<Store, 'bookings' | 'statuses'> },
   client: SlackClient,
   given: GivenInputs,
   end: StepEnd,

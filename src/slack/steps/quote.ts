@@ -1,6 +1,8 @@
 /** quote_delivery: a delivery priced by the courier inside a workflow, checked by the Quotation schema. */
+
 import type { App } from '@slack/bolt';
 import { priceQuote } from '../../operations/quote.js';
+import type { Store } from '../../store/index.js';
 import { formatMoney } from '../../waybill/fields.js';
 import { HOME_COUNTRY } from '../../waybill/phones.js';
 import { validate } from '../../waybill/schemas.js';
@@ -44,7 +46,7 @@ function quoteInput(deps: Pick<Core, 'waybill' | 'now'>, given: GivenInputs) {
 }
 
 async function quoteStep(
-  deps: Pick<Core, 'courier' | 'logger' | 'now' | 'schemas' | 'store' | 'waybill'>,
+  deps: Pick<Core, 'courier' | 'logger' | 'now' | 'schemas' | 'waybill'> & { store: Pick<Store, 'audit'> },
   given: GivenInputs,
   end: StepEnd,
 ): Promise<void> {

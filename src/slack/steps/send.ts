@@ -1,5 +1,7 @@
 /** A workflow step's work after Bolt's acknowledgement, ended with `fail` if it breaks. */
+
 import type { Middleware, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Store } from '../../store/index.js';
 import type { Core } from '../core.js';
 import { requires } from '../guards/access.js';
 import type { Permission } from '../kit/listener.js';
@@ -40,7 +42,7 @@ export function runStep(
 
 /** `requires(permission)` for a step: the user its inputs name (guards/request-parts.ts), refused with `fail`. */
 export function stepRequires(
-  deps: Pick<Core, 'access' | 'store' | 'logger'>,
+  deps: Pick<Core, 'access' | 'logger'> & { store: Pick<Store, 'audit' | 'drafts'> },
   permission: Permission,
 ): Middleware<SlackEventMiddlewareArgs<'function_executed'>> {
   // Bolt types a step's arguments apart from other requests'; the guard reads only what all share.

@@ -1,7 +1,7 @@
 /** Block Kit for updates: the form, the changes, the outcome modals, and /waybill help. */
 import type { ActionsBlock, KnownBlock, ModalView } from '@slack/types';
-import type { WaybillEnv } from '../../config.js';
 import type { FieldChange } from '../../operations/update.js';
+import type { WaybillEnv } from '../../waybill/settings.js';
 import { bookingIds, resolveActions } from '../booking/index.js';
 import { context, environmentNotice, header, plain, retryActions, section } from '../kit/blocks.js';
 import { inputBlocks } from '../kit/forms.js';

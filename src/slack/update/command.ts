@@ -1,5 +1,7 @@
 /** The /waybill subcommands update answers: `show` and `update <tracking number>`. */
+
 import type { KnownBlock } from '@slack/types';
+import type { Store } from '../../store/index.js';
 import { storedBooking, storedBookingCard } from '../booking/index.js';
 import type { Core } from '../core.js';
 import { type Asker, refusalOnBooking, unseenText } from '../guards/booking-access.js';
@@ -42,7 +44,9 @@ export async function shownBooking(
 /** `/waybill show <tracking number>`: the booking card with its status history, privately. */
 const showCommand: CommandAnswer<
   { trackingNumber: string },
-  Pick<Core, 'store' | 'logger' | 'schemas' | 'access' | 'waybill' | 'bot'>
+  Pick<Core, 'logger' | 'schemas' | 'access' | 'waybill' | 'bot'> & {
+    store: Pick<Store, 'audit' | 'bookings' | 'receivers' | 'remittances' | 'statuses'>;
+  }
 > = async (deps, { ack, client, command }, { trackingNumber }) => {
   await ack({
     response_type: 'ephemeral',
