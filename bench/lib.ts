@@ -182,6 +182,59 @@ export function readMemory(pid: number): Memory | undefined {
   return { rssMiB: mib(kib('VmRSS')), hwmMiB: mib(kib('VmHWM')) };
 }
 
+/** Where a process's resident memory lives, in MB: what each part of the address space holds. */
+export interface MemoryByPart {
+  /** The node binary's pages read so far: its code, and the runtime's date, number and text data (ICU). */
+  node: number;
+  /** Anonymous mappings: the V8 heap (code and objects), thread stacks. */
+  v8: number;
+  /** malloc's heap: native allocations (SQLite's, ICU's objects, buffers' backing stores). */
+  native: number;
+  /** Native addons (`*.node`), such as the SQLite driver. */
+  addons: number;
+  /** Shared libraries and anything else. */
+  other: number;
+}
+
+/** `pid`'s resident memory by part (/proc/<pid>/smaps); undefined once it is gone. */
+export function readMemoryByPart(pid: number): MemoryByPart | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kib: MemoryByPart = { node: 0, v8: 0, native: 0, addons: 0, other: 0 };
+  let part: keyof MemoryByPart = 'other';
+  for (const line of text.split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const path = mapping[1] ?? '';
+      part =
+        path === ''
+          ? 'v8'
+          : path === '[heap]'
+            ? 'native'
+            : path.endsWith('.node')
+              ? 'addons'
+              : path === process.execPath
+                ? 'node'
+                : 'other';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kib[part] += Number(rss[1]);
+  }
+  const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
+  return {
+    node: mib(kib.node),
+    v8: mib(kib.v8),
+    native: mib(kib.native),
+    addons: mib(kib.addons),
+    other: mib(kib.other),
+  };
+}
+
 /** CPU time a process has used so far (user + system), in ms; undefined once it is gone. */
 export function readCpuMs(pid: number): number | undefined {
   let text: string;

@@ -13,7 +13,7 @@ import {
   quoteSubmission,
   secrets,
 } from './fixtures.js';
-import { type LoadJob, type LoadReport, type Summary, summarize } from './lib.js';
+import { type LoadJob, type LoadReport, type MemoryByPart, type Summary, summarize } from './lib.js';
 import {
   botEnv,
   log,
@@ -54,6 +54,8 @@ export interface InstanceReport {
   startupMs: number;
   /** Per process (the largest of the replicas'). */
   idleRssMB: number;
+  /** The first process's idle RSS by part. */
+  idleMemory?: MemoryByPart;
   /** VmHWM just before stopping: the highest resident set of the process's life (the largest of the replicas'). */
   peakRssMB: number;
   exit: number | string;
@@ -281,6 +283,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       upstreamLatencyMs: latencyMs,
       startupMs: Math.max(...started.map((s) => s.startupMs)),
       idleRssMB: Math.max(...started.map((s) => s.idleRssMB)),
+      ...(started[0]?.idleMemory ? { idleMemory: started[0].idleMemory } : {}),
       peakRssMB: Math.max(...stopped.map((s) => s.peakRssMB)),
       exit: [...new Set(stopped.map((s) => s.exit))].join(' '),
       warnOrErrorLogLines: stopped.reduce((sum, s) => sum + s.warnOrErrorLogLines, 0),
@@ -382,6 +385,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
     replicas: 1,
     startupMs: started.startupMs,
     idleRssMB: started.idleRssMB,
+    ...(started.idleMemory ? { idleMemory: started.idleMemory } : {}),
     peakRssMB: stopped.peakRssMB,
     exit: stopped.exit,
     warnOrErrorLogLines: stopped.warnOrErrorLogLines,

@@ -9,7 +9,9 @@ import {
   type LoadReport,
   type LoadResult,
   type Memory,
+  type MemoryByPart,
   readMemory,
+  readMemoryByPart,
   repoRoot,
   sleep,
   spawnTs,
@@ -68,6 +70,8 @@ export interface Started {
   metricsUrl: string;
   startupMs: number;
   idleRssMB: number;
+  /** The idle RSS by part (the bench's breakdown against bare Bolt's). */
+  idleMemory?: MemoryByPart;
   logFile: string;
 }
 
@@ -120,6 +124,7 @@ export async function startProcess(
         metricsUrl: `http://127.0.0.1:${healthPort}/metrics`,
         startupMs: Math.round(startupMs),
         idleRssMB: mb(readMemory(child.pid), 'rssMiB'),
+        idleMemory: readMemoryByPart(child.pid),
         logFile,
       };
     }

@@ -6,7 +6,7 @@ import type { ExportReport } from './export.js';
 import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { FloodRow } from './find-flood.js';
 import type { LabelsReport } from './labels.js';
-import type { TargetCheck } from './lib.js';
+import type { MemoryByPart, TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
 import { type PlacesReport, renderPlaces } from './places.js';
 import type { PrintsReport } from './prints.js';
@@ -275,6 +275,22 @@ export function render(report: {
       ]),
     ]),
   );
+  const byPart = report.instances.filter((i) => i.idleMemory);
+  if (byPart.length > 0) {
+    out.push('');
+    out.push(
+      'Idle RSS by where it lives (MB): the node binary read so far (its code and the date, number and text data of ICU), the V8 heap, native allocations, native addons',
+    );
+    out.push(
+      table([
+        ['process', 'RSS', 'node binary', 'V8 heap', 'native', 'addons', 'other'],
+        ...byPart.map((i) => {
+          const m = i.idleMemory as MemoryByPart;
+          return [i.name, i.idleRssMB, m.node, m.v8, m.native, m.addons, m.other];
+        }),
+      ]),
+    );
+  }
   const memory = report.instances.find((i) => i.startupMemory?.length)?.startupMemory ?? [];
   if (memory.length > 0) {
     out.push('');
