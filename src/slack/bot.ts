@@ -2,7 +2,7 @@
 import type { Server, ServerOptions } from 'node:http';
 import type { Server as HTTPSServer, ServerOptions as HTTPSServerOptions } from 'node:https';
 import type { ListenOptions } from 'node:net';
-import { App, HTTPReceiver, type SocketModeReceiver } from '@slack/bolt';
+import type { SocketModeReceiver } from '@slack/bolt';
 import { ConfigError } from '../settings-error.js';
 import { listenFailure } from '../startup.js';
 import type { Core } from './core.js';
@@ -16,6 +16,7 @@ import { instrumentRequests, requestFailed } from './guards/requests.js';
 import { retryGuard } from './guards/retries.js';
 import { storeFaultGuard } from './guards/store-faults.js';
 import { answerUnmatched, markFailed } from './guards/unmatched.js';
+import { App, HTTPReceiver } from './runtime/bolt.js';
 import { boltLogger } from './runtime/bolt-logger.js';
 import { waitOutRateLimits } from './runtime/rate-limits.js';
 import { slackErrorCode } from './runtime/slack-errors.js';

@@ -188,6 +188,18 @@ describe('src/slack layout', () => {
     expect(Object.keys(need).filter((name) => !unasked.includes(name))).toEqual([]);
   });
 
+  it("takes Bolt's values from runtime/bolt.ts alone, whose modules leave out the Express receiver (types may come from '@slack/bolt')", () => {
+    const valueImports = readdirSync(slackDir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && name !== join('runtime', 'bolt.ts'))
+      .filter((name) =>
+        /^import\s+(?!type\b)[^;]*?from '@slack\/bolt'/ms.test(readFileSync(join(slackDir, name), 'utf8')),
+      );
+    expect(
+      valueImports,
+      'import the value from runtime/bolt.ts (add it there), or write `import type`',
+    ).toEqual([]);
+  });
+
   it("the kit's command reading names no feature's /waybill verb: each feature declares its own", () => {
     const declared = linesOf('.', (line) => /^\s*verb: '\w+',$/.test(line)).map(
       (line) => /verb: '(\w+)'/.exec(line)?.[1] as string,

@@ -1,8 +1,9 @@
 /** Answers 400 to a signed Slack request whose body is not an object, which Bolt's receiver would leave unanswered. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
-import { HTTPModuleFunctions, type HTTPReceiver, isValidSlackRequest } from '@slack/bolt';
+import type { HTTPReceiver } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { HTTPModuleFunctions, isValidSlackRequest } from '../runtime/bolt.js';
 
 const { bufferIncomingMessage, defaultBodyLimit, isRawBodyError } = HTTPModuleFunctions;
 

@@ -1,9 +1,10 @@
 /** Who the bot is, asked of Slack before start-up so a wrong token stops it with one clear line. */
-import { webApi } from '@slack/bolt';
+
 import type { Logger } from 'pino';
 import { ConfigError } from '../../settings-error.js';
 import { StartupError, unreachableReason } from '../../startup.js';
 import type { SlackConfig } from '../settings.js';
+import { webApi } from './bolt.js';
 import { boltLogger } from './bolt-logger.js';
 import { slackErrorCode } from './slack-errors.js';
 

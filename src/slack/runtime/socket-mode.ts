@@ -1,6 +1,7 @@
 /** Socket Mode envelopes read by us: every one Slack would send again is acknowledged, whatever it holds. */
-import { type App, SocketModeReceiver, type SocketModeReceiverOptions } from '@slack/bolt';
+import type { App, SocketModeReceiverOptions } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { SocketModeReceiver } from './bolt.js';
 
 /** The envelopes that carry a request; `hello` and `disconnect` are Slack's own, for the client. */
 const REQUESTS = new Set(['events_api', 'slash_commands', 'interactive']);
