@@ -55,6 +55,23 @@ describeEachBackend(import.meta.filename, 'recording one status for many parcels
     for (const text of parcels) expect(text.length).toBeLessThanOrEqual(75);
   });
 
+  it('acknowledges at once and, when nothing is on its way in the person’s conversations, says so privately instead of a form', async () => {
+    const bot = await booked({ backend, env: { ALLOWED_CHANNEL_IDS: 'CDISPATCH' } });
+    await bot.deps.store.statuses.record({
+      trackingNumber: 'WB000001',
+      userId: 'UDISPATCH',
+      status: 'delivered',
+    });
+    const posts = bot.fake.responseUrlPosts.length;
+    const ack = await bot.command('/waybill', 'statuses');
+    expect(ack.status).toBe(200);
+    expect(ack.body).toBe('');
+    const told = await bot.fake.waitFor('response_url', undefined, { count: posts + 1 });
+    expect(String(told.body.text)).toContain('nothing to record');
+    await bot.idle();
+    expect(bot.fake.callsTo('views.open')).toEqual([]);
+  });
+
   it('records each parcel, says what came of each, and tells each card; errors inline; a forged parcel refused', async () => {
     const bot = await booked({ backend });
     await copyOfFirst(bot, 'WB000002');

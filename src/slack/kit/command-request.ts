@@ -149,7 +149,7 @@ export async function answerWithForm(
   deps: Pick<Core, 'inFlight' | 'logger'>,
   { ack, client, command, respond }: CommandArgs,
   again: string,
-  form: (() => ModalView | Promise<ModalView>) | string,
+  form: (() => ModalView | string | Promise<ModalView | string>) | string,
 ): Promise<void> {
   if (typeof form === 'string') {
     await ack({ response_type: 'ephemeral', text: form });

@@ -37,7 +37,8 @@ export type Respond = (message: {
 
 /**
  * Opens a modal after the request was acknowledged, as background work, so a burst of commands
- * is acknowledged first. If the form cannot be opened (the trigger_id lived past its 3 seconds,
+ * is acknowledged first (what the form shows is read then too; when there is nothing to show, the
+ * dispatcher is told why instead). If the form cannot be opened (the trigger_id lived past its 3 seconds,
  * Slack refused the view), the dispatcher is told why in plain words and asked to do it again.
  */
 export function openModalSoon(
@@ -48,11 +49,22 @@ export function openModalSoon(
     view,
     respond,
     again,
-  }: { triggerId: string; view: () => ModalView | Promise<ModalView>; respond: Respond; again: string },
+  }: {
+    triggerId: string;
+    /** The form, or why there is none (said to the dispatcher instead). */
+    view: () => ModalView | string | Promise<ModalView | string>;
+    respond: Respond;
+    again: string;
+  },
 ): void {
   deps.inFlight.run('open modal', async () => {
     try {
-      await client.views.open({ trigger_id: triggerId, view: await view() });
+      const form = await view();
+      if (typeof form === 'string') {
+        await respond({ response_type: 'ephemeral', replace_original: false, text: form });
+        return;
+      }
+      await client.views.open({ trigger_id: triggerId, view: form });
     } catch (err) {
       if (err instanceof StoreUnavailableError) {
         deps.logger.warn({ err }, 'a form could not be prepared: the database did not answer');

@@ -81,25 +81,20 @@ const statusesCommand: CommandAnswer<{ file?: true }, StatusDeps & Pick<Core, 'n
     return;
   }
   const { command } = args;
-  const scope = await scopeOf(deps.access, args.client, command.user_id, command.team_id);
-  const parcels = await parcelsOnTheirWay(deps, scope);
-  const draft =
-    parcels.length > 0
-      ? await deps.store.drafts.create<StatusesDraft>({
-          kind: DRAFT_KIND,
-          userId: command.user_id,
-          channelId: command.channel_id,
-          data: {},
-        })
-      : undefined;
-  await answerWithForm(
-    deps,
-    args,
-    'Type `/waybill statuses` again to pick the parcels.',
-    draft
-      ? () => statusesModal({ parcels, metadata: viewMetadata({ draftId: draft.id }) })
-      : `No parcel picked up in the last ${DAYS_BACK} days, or due for pickup by tomorrow, is still on its way in the conversations you may see: nothing to record.`,
-  );
+  // The parcels are read after the ack, within the 3 s the form's trigger lives.
+  await answerWithForm(deps, args, 'Type `/waybill statuses` again to pick the parcels.', async () => {
+    const scope = await scopeOf(deps.access, args.client, command.user_id, command.team_id);
+    const parcels = await parcelsOnTheirWay(deps, scope);
+    if (parcels.length === 0)
+      return `No parcel picked up in the last ${DAYS_BACK} days, or due for pickup by tomorrow, is still on its way in the conversations you may see: nothing to record.`;
+    const draft = await deps.store.drafts.create<StatusesDraft>({
+      kind: DRAFT_KIND,
+      userId: command.user_id,
+      channelId: command.channel_id,
+      data: {},
+    });
+    return statusesModal({ parcels, metadata: viewMetadata({ draftId: draft.id }) });
+  });
 };
 
 /** `/waybill statuses`. */
