@@ -169,16 +169,23 @@ export interface Memory {
   hwmMiB: number;
 }
 
-/** VmRSS and VmHWM of a live process, from /proc; undefined once it is gone. */
-export function readMemory(pid: number): Memory | undefined {
-  let text: string;
+/** A file of a live process under /proc; undefined once it is gone. */
+function procFile(pid: number, name: string): string | undefined {
   try {
-    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/** KiB in MiB, to a tenth. */
+const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
+
+/** VmRSS and VmHWM of a live process, from /proc; undefined once it is gone. */
+export function readMemory(pid: number): Memory | undefined {
+  const text = procFile(pid, 'status');
+  if (text === undefined) return undefined;
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
-  const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
   return { rssMiB: mib(kib('VmRSS')), hwmMiB: mib(kib('VmHWM')) };
 }
 
@@ -198,12 +205,8 @@ export interface MemoryByPart {
 
 /** `pid`'s resident memory by part (/proc/<pid>/smaps); undefined once it is gone. */
 export function readMemoryByPart(pid: number): MemoryByPart | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/smaps`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = procFile(pid, 'smaps');
+  if (text === undefined) return undefined;
   const kib: MemoryByPart = { node: 0, v8: 0, native: 0, addons: 0, other: 0 };
   let part: keyof MemoryByPart = 'other';
   for (const line of text.split('\n')) {
@@ -225,7 +228,6 @@ export function readMemoryByPart(pid: number): MemoryByPart | undefined {
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) kib[part] += Number(rss[1]);
   }
-  const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
   return {
     node: mib(kib.node),
     v8: mib(kib.v8),
@@ -237,12 +239,8 @@ export function readMemoryByPart(pid: number): MemoryByPart | undefined {
 
 /** CPU time a process has used so far (user + system), in ms; undefined once it is gone. */
 export function readCpuMs(pid: number): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = procFile(pid, 'stat');
+  if (text === undefined) return undefined;
   // Fields after the command name (which may hold spaces), from field 3: utime and stime are 14 and 15.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);

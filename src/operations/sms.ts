@@ -19,7 +19,15 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { baseUrl, commaList, envSettings, filePath, optionalSetting, secretsNamed } from '../settings/env.js';
+import {
+  baseUrl,
+  commaList,
+  envSettings,
+  filePath,
+  oneOf,
+  optionalSetting,
+  secretsNamed,
+} from '../settings/env.js';
 import { SEMAPHORE_URL, type SendOutcome, type SmsGateway } from '../sms/gateway.js';
 import { readMobile } from '../sms/mobile.js';
 import {
@@ -323,12 +331,7 @@ const smsLanguage = z.enum(Object.keys(SMS_LANGUAGES) as [SmsLanguage], 'one of 
 /** Receivers' SMS (SMS_*, SEMAPHORE_*; docs/receiver-messages.md), the templates read and checked. */
 export const smsEnv = envSettings(
   z.object({
-    SMS_GATEWAY: optionalSetting(
-      z
-        .string()
-        .trim()
-        .pipe(z.enum(['log', 'semaphore'], 'one of log, semaphore')),
-    ).default('log'),
+    SMS_GATEWAY: optionalSetting(oneOf(['log', 'semaphore'])).default('log'),
     // The value is never echoed.
     SEMAPHORE_API_KEY: optionalSetting(
       z.string().trim().min(8, 'the API key from semaphore.co (Account → API)'),

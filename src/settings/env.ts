@@ -20,6 +20,20 @@ export class Problems {
     this.lines.push(line);
   }
 
+  /**
+   * Two settings that mean something only together (`what` says what each is for): one without the
+   * other is a mistake, not "off". True when both are set.
+   */
+  together(settings: Record<string, unknown>, what: Record<string, string>): boolean {
+    const [first = '', second = ''] = Object.keys(what);
+    const [hasFirst, hasSecond] = [Boolean(settings[first]), Boolean(settings[second])];
+    if (hasFirst !== hasSecond) {
+      const [missing, given] = hasFirst ? [second, first] : [first, second];
+      this.add([first, second], `${missing} must be set with ${given}: ${what[missing]}`);
+    }
+    return hasFirst && hasSecond;
+  }
+
   has(name: string): boolean {
     return this.named.has(name);
   }
@@ -146,3 +160,10 @@ export const channelId = () =>
 
 /** A file's path. */
 export const filePath = () => z.string().trim().min(1, 'a file path');
+
+/** One of a few words, trimmed: the problem lists them. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .trim()
+    .pipe(z.enum(values, `one of ${values.join(', ')}`));

@@ -26,16 +26,11 @@ export const digestEnv = envSettings(
     ),
   }),
   (settings, problems): { digest?: DigestSettings } => {
-    // Both are needed: one without the other is a mistake, not "off".
     const { DIGEST_CHANNEL_ID: channel, DIGEST_TIME: time } = settings;
-    if (Boolean(channel) !== Boolean(time)) {
-      problems.add(
-        ['DIGEST_CHANNEL_ID', 'DIGEST_TIME'],
-        channel
-          ? 'DIGEST_TIME must be set with DIGEST_CHANNEL_ID: the time of day (HH:MM in WAYBILL_TIMEZONE) the daily digest is posted'
-          : 'DIGEST_CHANNEL_ID must be set with DIGEST_TIME: the channel the daily digest is posted to',
-      );
-    }
+    problems.together(settings, {
+      DIGEST_CHANNEL_ID: 'the channel the daily digest is posted to',
+      DIGEST_TIME: 'the time of day (HH:MM in WAYBILL_TIMEZONE) the daily digest is posted',
+    });
     return channel && time ? { digest: { channelId: channel, time } } : {};
   },
 );

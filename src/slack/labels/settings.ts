@@ -1,6 +1,6 @@
 /** Labels' settings (LABEL_*): the page, the files made, the thermal printers and how long sending to one may take. */
 import { z } from 'zod';
-import { commaList, envSettings, milliseconds, optionalSetting } from '../../settings/env.js';
+import { commaList, envSettings, milliseconds, oneOf, optionalSetting } from '../../settings/env.js';
 
 export interface LabelSettings {
   /** Parcel labels: 4x6 in (thermal printers) or A6. */
@@ -31,25 +31,11 @@ const printerAddress = z
 
 export const labelsEnv = envSettings(
   z.object({
-    LABEL_PAGE_SIZE: optionalSetting(
-      z
-        .string()
-        .trim()
-        .pipe(z.enum(['4x6', 'A6'], 'one of 4x6, A6')),
-    ).default('4x6'),
-    LABEL_FORMAT: optionalSetting(
-      z
-        .string()
-        .trim()
-        .pipe(z.enum(['pdf', 'zpl', 'both'], 'one of pdf, zpl, both')),
-    ).default('pdf'),
-    LABEL_DPI: optionalSetting(
-      z
-        .string()
-        .trim()
-        .pipe(z.enum(['203', '300'], 'one of 203, 300'))
-        .transform((dpi) => Number(dpi) as 203 | 300),
-    ).default(203),
+    LABEL_PAGE_SIZE: optionalSetting(oneOf(['4x6', 'A6'])).default('4x6'),
+    LABEL_FORMAT: optionalSetting(oneOf(['pdf', 'zpl', 'both'])).default('pdf'),
+    LABEL_DPI: optionalSetting(oneOf(['203', '300']).transform((dpi) => Number(dpi) as 203 | 300)).default(
+      203,
+    ),
     LABEL_PRINTER: optionalSetting(printerAddress),
     LABEL_PRINTERS: optionalSetting(
       commaList()

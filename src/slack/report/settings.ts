@@ -39,14 +39,10 @@ export const reportEnv = envSettings(
   }),
   (settings, problems): { report?: ReportSettings } => {
     const { REPORT_CHANNEL_ID: channel, REPORT_TIME: time } = settings;
-    if (Boolean(channel) !== Boolean(time)) {
-      problems.add(
-        ['REPORT_CHANNEL_ID', 'REPORT_TIME'],
-        channel
-          ? 'REPORT_TIME must be set with REPORT_CHANNEL_ID: the day and time (ddd HH:MM in WAYBILL_TIMEZONE) the weekly report is posted'
-          : 'REPORT_CHANNEL_ID must be set with REPORT_TIME: the channel the weekly report is posted to',
-      );
-    }
+    problems.together(settings, {
+      REPORT_CHANNEL_ID: 'the channel the weekly report is posted to',
+      REPORT_TIME: 'the day and time (ddd HH:MM in WAYBILL_TIMEZONE) the weekly report is posted',
+    });
     return channel && time ? { report: { channelId: channel, ...time } } : {};
   },
 );
