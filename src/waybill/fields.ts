@@ -295,6 +295,14 @@ export function fieldOf(value: unknown, key: string): unknown {
   return isObject(value) ? value[key] : undefined;
 }
 
+/** The value at a dotted path (`consignee.phone`, `childWaybills.2.weight`); undefined where there is none. */
+export function getPath(source: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    return (node as Record<string, unknown>)[key];
+  }, source);
+}
+
 /** A stored record's text, or '' where it is not text. */
 export function stringOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
