@@ -1,6 +1,23 @@
 /** The courier fields of a booking, one row each: the wire bodies, the sandbox, the CSV columns and the docs derive from it. */
-import type { Catalog } from './catalog.js';
+import type { z } from 'zod';
+import type { Catalog, Choice } from './catalog.js';
 import { labelOf } from './catalog.js';
+import {
+  choice,
+  country,
+  email,
+  homePhone,
+  instant,
+  latitude,
+  longitude,
+  measure,
+  money,
+  phone,
+  quantity,
+  requiredMeasure,
+  text,
+  trackingNumber,
+} from './fields.js';
 
 /**
  * One row per courier field: its key in the Booking schema, its name to the dispatcher, its kind,
@@ -53,6 +70,18 @@ export interface CsvSpec {
   readonly old?: readonly string[];
 }
 
+/** What a field's check is given: its label, whether it is required, its limit, its catalogue list. */
+export interface FieldArgs {
+  label: string;
+  required: boolean;
+  max?: number;
+  choices?: readonly Choice[];
+}
+
+/** The checks most rows share (fields.ts): text of its limit, a choice of its catalogue list. */
+const asText = ({ label, max = 0, required }: FieldArgs) => text(label, { max, required });
+const asChoice = ({ label, choices = [] }: FieldArgs) => choice(label, choices);
+
 interface ShipmentRow {
   readonly path: string;
   readonly label: string;
@@ -65,6 +94,8 @@ interface ShipmentRow {
   /** Its path in the Quotation's domain order, where it differs (`pickupDate`). */
   readonly quotePath?: string;
   readonly csv: CsvSpec | readonly CsvSpec[];
+  /** Its zod schema in the Booking and Update schemas (schemas.ts composes them). */
+  readonly check: (field: FieldArgs) => z.ZodType;
 }
 
 /** The fields that are not a party's, in the dispatcher's order, with `parties` where each party's fields go. */
@@ -76,6 +107,7 @@ const shipmentFields = [
     required: true,
     max: 50,
     wire: { book: 'trackingNumber', update: 'trackingNumber' },
+    check: ({ label }) => trackingNumber(label),
     csv: { about: 'empty: the next free number' },
   },
   {
@@ -85,6 +117,7 @@ const shipmentFields = [
     required: true,
     choices: 'serviceTypes',
     wire: 'ServiceType',
+    check: asChoice,
     csv: { example: (catalog) => catalog.serviceTypes[0]?.value },
   },
   {
@@ -94,6 +127,7 @@ const shipmentFields = [
     required: true,
     choices: 'paymentMethods',
     wire: 'paymentMethod',
+    check: asChoice,
     csv: { example: (catalog) => catalog.codPaymentMethod },
   },
   {
@@ -101,6 +135,7 @@ const shipmentFields = [
     label: 'COD amount',
     kind: 'money',
     wire: 'codAmount',
+    check: ({ label }) => money(label),
     csv: {
       about: (catalog) =>
         `only for ${labelOf(catalog.paymentMethods, catalog.codPaymentMethod)}, e.g. 1500.00`,
@@ -112,6 +147,7 @@ const shipmentFields = [
     label: 'Declared value',
     kind: 'money',
     wire: 'declaredValue',
+    check: ({ label }) => money(label),
     csv: { about: 'e.g. 2000.00', example: '2000.00' },
   },
   {
@@ -119,6 +155,7 @@ const shipmentFields = [
     label: 'Number of parcels',
     kind: 'count',
     wire: 'quantity',
+    check: ({ label }) => quantity(label),
     csv: { about: 'number of parcels, empty: 1', example: '1' },
   },
   {
@@ -128,6 +165,7 @@ const shipmentFields = [
     required: true,
     wire: 'pickupDate',
     quotePath: 'pickupDate',
+    check: ({ label }) => instant(label),
     csv: [
       { header: 'pickup_date', part: 'date', about: 'YYYY-MM-DD, empty: today' },
       { header: 'pickup_time', part: 'time', about: 'HH:MM, empty: the next full hour' },
@@ -140,6 +178,7 @@ const shipmentFields = [
     required: true,
     wire: 'expectedDeliveryDate',
     quotePath: 'expectedDeliveryDate',
+    check: ({ label }) => instant(label),
     csv: [
       { header: 'delivery_date', part: 'date', about: 'expected delivery, YYYY-MM-DD, empty: tomorrow' },
       { header: 'delivery_time', part: 'time', about: 'expected delivery, HH:MM, empty: 17:00' },
@@ -152,6 +191,7 @@ const shipmentFields = [
     required: true,
     max: 500,
     wire: { book: 'itemDescription', update: 'itemDescription' },
+    check: asText,
     csv: { about: 'what is sent', example: 'Kitchen scales' },
   },
   {
@@ -160,6 +200,7 @@ const shipmentFields = [
     kind: 'text',
     max: 500,
     wire: { book: 'handlingInstructions', update: 'handlingInstruction' },
+    check: asText,
     csv: { about: 'e.g. Fragile', example: 'Fragile' },
   },
   {
@@ -169,6 +210,7 @@ const shipmentFields = [
     required: true,
     choices: 'packageTypes',
     wire: 'packageType',
+    check: asChoice,
     csv: { example: (catalog) => catalog.packageTypes.at(-1)?.value },
   },
   {
@@ -177,6 +219,7 @@ const shipmentFields = [
     kind: 'measure',
     required: true,
     wire: { book: 'PackageWeight', update: 'PackageWeight', quote: 'packageWeight' },
+    check: ({ label }) => requiredMeasure(label, { unit: 'kg', max: 100_000 }),
     csv: { about: 'kg', example: '4.5' },
   },
   {
@@ -184,6 +227,7 @@ const shipmentFields = [
     label: 'Package length',
     kind: 'measure',
     wire: 'packageLength',
+    check: ({ label }) => measure(label, { unit: 'cm' }),
     csv: { about: 'cm', example: '40' },
   },
   {
@@ -191,6 +235,7 @@ const shipmentFields = [
     label: 'Package width',
     kind: 'measure',
     wire: 'packageWidth',
+    check: ({ label }) => measure(label, { unit: 'cm' }),
     csv: { about: 'cm', example: '30' },
   },
   {
@@ -198,6 +243,7 @@ const shipmentFields = [
     label: 'Package height',
     kind: 'measure',
     wire: 'packageHeight',
+    check: ({ label }) => measure(label, { unit: 'cm' }),
     csv: { about: 'cm', example: '20' },
   },
   {
@@ -206,6 +252,7 @@ const shipmentFields = [
     label: 'Package volume',
     kind: 'measure',
     wire: 'Packagevolume',
+    check: ({ label }) => measure(label, { unit: 'cm³', max: 1e12 }),
     csv: { about: 'cm³, empty: length × width × height' },
   },
   {
@@ -214,6 +261,7 @@ const shipmentFields = [
     kind: 'phone',
     required: true,
     wire: { book: 'OperatorContactNumber' },
+    check: ({ label, required }) => homePhone(label, { required }),
     csv: { about: 'phone of whoever the courier should call', example: '+63 917 555 0100' },
   },
   ...([1, 2, 3, 4, 5] as const).map(
@@ -224,6 +272,7 @@ const shipmentFields = [
         kind: 'text',
         max: 50,
         wire: { book: `referenceNumber${n}`, update: `referenceNumber${n}` },
+        check: asText,
         csv: { about: `reference ${n}, e.g. an order number`, example: n === 1 ? 'PO-77' : '' },
       }) as const,
   ),
@@ -234,6 +283,7 @@ const shipmentFields = [
     kind: 'text',
     max: 50,
     wire: { book: 'shipperCode' },
+    check: asText,
     csv: { about: "the sender's code with the courier" },
   },
   {
@@ -242,6 +292,7 @@ const shipmentFields = [
     kind: 'text',
     max: 100,
     wire: 'merchantName',
+    check: asText,
     csv: { about: 'merchant' },
   },
   {
@@ -250,6 +301,7 @@ const shipmentFields = [
     kind: 'text',
     max: 100,
     wire: { book: 'warehouseName' },
+    check: asText,
     csv: { about: 'warehouse' },
   },
   'shipper',
@@ -272,6 +324,7 @@ interface PartyRow {
   /** The parties whose field the Quotation carries, when not all three. */
   readonly quote?: readonly PartyKey[];
   readonly csv: { readonly about: string; readonly old?: readonly string[] };
+  readonly check: (field: FieldArgs) => z.ZodType;
 }
 
 /** A party's fields in the dispatcher's order. */
@@ -284,6 +337,7 @@ export const partyFields = [
     max: 100,
     wire: 'Name',
     quote: [],
+    check: asText,
     csv: { about: 'name' },
   },
   {
@@ -293,9 +347,18 @@ export const partyFields = [
     required: true,
     wire: 'Contact',
     quote: [],
+    check: ({ label, required }) => phone(label, { required }),
     csv: { about: 'phone that can be dialled (without a country code: in the party country)' },
   },
-  { key: 'email', label: 'e-mail', kind: 'email', wire: 'Email', quote: [], csv: { about: 'e-mail' } },
+  {
+    key: 'email',
+    label: 'e-mail',
+    kind: 'email',
+    wire: 'Email',
+    quote: [],
+    check: ({ label }) => email(label),
+    csv: { about: 'e-mail' },
+  },
   {
     key: 'street',
     label: 'address',
@@ -303,6 +366,7 @@ export const partyFields = [
     required: true,
     max: 200,
     wire: 'Address',
+    check: asText,
     csv: { about: 'street address' },
   },
   {
@@ -311,6 +375,7 @@ export const partyFields = [
     kind: 'place',
     max: 100,
     wire: 'Address1',
+    check: asText,
     csv: { about: 'province / region' },
   },
   {
@@ -320,6 +385,7 @@ export const partyFields = [
     required: true,
     max: 100,
     wire: 'Address2',
+    check: asText,
     csv: { about: 'city' },
   },
   {
@@ -328,6 +394,7 @@ export const partyFields = [
     kind: 'text',
     max: 100,
     wire: 'Address3',
+    check: asText,
     csv: { about: 'district' },
   },
   {
@@ -337,6 +404,7 @@ export const partyFields = [
     max: 100,
     wire: 'Address4',
     // The barangay's first name, still read.
+    check: asText,
     csv: { about: 'barangay', old: ['neighbourhood'] },
   },
   {
@@ -346,6 +414,7 @@ export const partyFields = [
     max: 20,
     wire: 'Postal',
     quote: ['shipper', 'consignee'],
+    check: asText,
     csv: { about: 'postal code' },
   },
   {
@@ -354,14 +423,23 @@ export const partyFields = [
     kind: 'country',
     required: true,
     wire: 'Country',
+    check: ({ label, required }) => country(label, { required }),
     csv: { about: 'two-letter country code' },
   },
-  { key: 'latitude', label: 'latitude', kind: 'coordinate', wire: 'Latitude', csv: { about: 'latitude' } },
+  {
+    key: 'latitude',
+    label: 'latitude',
+    kind: 'coordinate',
+    wire: 'Latitude',
+    check: ({ label }) => latitude(label),
+    csv: { about: 'latitude' },
+  },
   {
     key: 'longitude',
     label: 'longitude',
     kind: 'coordinate',
     wire: 'Longitude',
+    check: ({ label }) => longitude(label),
     csv: { about: 'longitude' },
   },
 ] as const satisfies readonly PartyRow[];
@@ -549,6 +627,69 @@ const byBody = {
 
 /** The fields a body carries, each with its key there, in the courier's order. */
 export const bodyFields = (body: Body): readonly { field: CourierField; key: string }[] => byBody[body];
+
+const shipmentRows: readonly ShipmentRow[] = shipmentFields.filter((row) => typeof row !== 'string');
+
+type RowOf<P> = Row extends infer R
+  ? R extends { path: infer Q }
+    ? P extends Q
+      ? R
+      : never
+    : never
+  : never;
+type CheckOf<R> = R extends { check: (field: FieldArgs) => infer C } ? C : never;
+
+/** A field's zod schema, from its row (schemas.ts puts them together); typed as the row's check is. */
+export function checkOf<P extends Row['path']>(path: P, catalog: Catalog): CheckOf<RowOf<P>> {
+  const row = shipmentRows.find((r) => r.path === path);
+  if (!row) throw new Error(`No courier field ${path}`);
+  const args = {
+    label: row.label,
+    required: row.required ?? false,
+    ...(row.max === undefined ? {} : { max: row.max }),
+    ...(row.choices === undefined ? {} : { choices: catalog[row.choices] }),
+  };
+  return row.check(args) as CheckOf<RowOf<P>>;
+}
+
+type PartyChecks<R> = { [F in R as F extends { key: infer K extends string } ? K : never]: CheckOf<F> };
+type QuoteRows<P> = PartyFieldRow extends infer R
+  ? R extends unknown
+    ? InQuote<R, P> extends true
+      ? R
+      : never
+    : never
+  : never;
+
+function checksOf(rows: readonly PartyRow[], who: string, required: boolean) {
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.key,
+      row.check({
+        label: `${who} ${row.label}`,
+        required: required && (row.required ?? false),
+        ...(row.max === undefined ? {} : { max: row.max }),
+      }),
+    ]),
+  );
+}
+
+const partyOf = (key: PartyKey) => parties.find((party) => party.key === key) as (typeof parties)[number];
+
+/** A party's zod schemas, one a field, labelled for it: a booking's party, or another (`Party`, the address book's). */
+export function partyChecks(
+  party: PartyKey | { who: string; required: boolean },
+): PartyChecks<PartyFieldRow> {
+  const { who, required } = typeof party === 'string' ? partyOf(party) : party;
+  return checksOf(partyFields, who, required) as PartyChecks<PartyFieldRow>;
+}
+
+/** The zod schemas of the fields of a party the Quotation carries. */
+export function quotePartyChecks<P extends PartyKey>(party: P): PartyChecks<QuoteRows<P>> {
+  const { who, required } = partyOf(party);
+  const rows = partyFields.filter((row: PartyRow) => (row.quote ?? [party]).includes(party));
+  return checksOf(rows, who, required) as PartyChecks<QuoteRows<P>>;
+}
 
 // The wire bodies' types, from the table: every key a string.
 type Row = Exclude<(typeof shipmentFields)[number], PartyKey>;

@@ -1,23 +1,16 @@
 /** One zod schema per operation (quote, booking, update): the single source of truth for what is valid. */
 import { z } from 'zod';
+import { checkOf, partyChecks, quotePartyChecks } from './booking-fields.js';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';
 import { instantFromZonedDateTime, zonedDateAndTime } from './dates.js';
 import {
   calendarDate,
   choice,
-  country,
-  email,
-  homePhone,
   instant,
   isCalendarDate,
   isObject,
-  latitude,
-  longitude,
-  measure,
-  money,
   parseCents,
-  phone,
   quantity,
   requiredMeasure,
   text,
@@ -28,8 +21,10 @@ import { checkPlace, officialPlace, type PlaceParts, postalWarning } from './pla
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
- * valid. Which fields are required is our decision (the interface does not say);
- * docs/courier-interface.md lists it. Messages name the field in the dispatcher's words.
+ * valid. Each field's own check comes from its row in the table of courier fields
+ * (booking-fields.ts); here they are put together, with the rules across fields. Which fields are
+ * required is our decision (the interface does not say); docs/courier-interface.md lists it.
+ * Messages name the field in the dispatcher's words.
  */
 
 const MAX_CHILD_WAYBILLS = 50;
@@ -47,29 +42,6 @@ function crossCheck<T>(rules: (order: T, ctx: Ctx) => void) {
     },
     { when: () => true },
   );
-}
-
-/** Where a place is: street address, the four components from broadest to most specific, postal, country. */
-function placeShape(who: string, { required }: { required: boolean }) {
-  return {
-    street: text(`${who} address`, { max: 200, required }),
-    region: text(`${who} province / region`, { max: 100 }),
-    city: text(`${who} city`, { max: 100, required }),
-    district: text(`${who} district`, { max: 100 }),
-    barangay: text(`${who} barangay`, { max: 100 }),
-    postal: text(`${who} postal code`, { max: 20 }),
-    country: country(`${who} country`, { required }),
-    latitude: latitude(`${who} latitude`),
-    longitude: longitude(`${who} longitude`),
-  };
-}
-
-function contactShape(who: string, { required }: { required: boolean }) {
-  return {
-    name: text(`${who} name`, { max: 100, required }),
-    phone: phone(`${who} phone`, { required }),
-    email: email(`${who} e-mail`),
-  };
 }
 
 interface Coordinates {
@@ -208,12 +180,12 @@ function checkReturnParty(party: Record<string, unknown>, required: readonly str
 
 function packageShape(catalog: Catalog) {
   return {
-    type: choice('Package type', catalog.packageTypes),
-    length: measure('Package length', { unit: 'cm' }),
-    width: measure('Package width', { unit: 'cm' }),
-    height: measure('Package height', { unit: 'cm' }),
-    weight: requiredMeasure('Package weight', { unit: 'kg', max: 100_000 }),
-    volume: measure('Package volume', { unit: 'cm³', max: 1e12 }),
+    type: checkOf('package.type', catalog),
+    length: checkOf('package.length', catalog),
+    width: checkOf('package.width', catalog),
+    height: checkOf('package.height', catalog),
+    weight: checkOf('package.weight', catalog),
+    volume: checkOf('package.volume', catalog),
   };
 }
 
@@ -291,35 +263,24 @@ function childWaybillSchema(catalog: Catalog) {
  */
 function waybillShape(catalog: Catalog) {
   return {
-    trackingNumber: trackingNumber('Tracking number'),
-    serviceType: choice('Service type', catalog.serviceTypes),
-    reference1: text('Reference 1', { max: 50 }),
-    reference2: text('Reference 2', { max: 50 }),
-    reference3: text('Reference 3', { max: 50 }),
-    reference4: text('Reference 4', { max: 50 }),
-    reference5: text('Reference 5', { max: 50 }),
-    pickupAt: instant('Pickup date and time'),
-    expectedDeliveryAt: instant('Expected delivery date and time'),
-    paymentMethod: choice('Payment method', catalog.paymentMethods),
-    codAmount: money('COD amount'),
-    declaredValue: money('Declared value'),
-    quantity: quantity('Number of parcels'),
-    shipper: z.object({
-      ...contactShape('Sender', { required: true }),
-      ...placeShape('Sender', { required: true }),
-    }),
-    consignee: group({
-      ...contactShape('Receiver', { required: true }),
-      ...placeShape('Receiver', { required: true }),
-    }),
-    returnTo: z
-      .object({
-        ...contactShape('Return', { required: false }),
-        ...placeShape('Return', { required: false }),
-      })
-      .optional(),
-    itemDescription: text('Item description', { max: 500, required: true }),
-    merchantName: text('Merchant name', { max: 100 }),
+    trackingNumber: checkOf('trackingNumber', catalog),
+    serviceType: checkOf('serviceType', catalog),
+    reference1: checkOf('reference1', catalog),
+    reference2: checkOf('reference2', catalog),
+    reference3: checkOf('reference3', catalog),
+    reference4: checkOf('reference4', catalog),
+    reference5: checkOf('reference5', catalog),
+    pickupAt: checkOf('pickupAt', catalog),
+    expectedDeliveryAt: checkOf('expectedDeliveryAt', catalog),
+    paymentMethod: checkOf('paymentMethod', catalog),
+    codAmount: checkOf('codAmount', catalog),
+    declaredValue: checkOf('declaredValue', catalog),
+    quantity: checkOf('quantity', catalog),
+    shipper: z.object(partyChecks('shipper')),
+    consignee: group(partyChecks('consignee')),
+    returnTo: z.object(partyChecks('returnTo')).optional(),
+    itemDescription: checkOf('itemDescription', catalog),
+    merchantName: checkOf('merchantName', catalog),
     package: group(packageShape(catalog)),
   };
 }
@@ -387,20 +348,18 @@ function withParties<
 export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
   const quote = z
     .object({
-      serviceType: choice('Service type', catalog.serviceTypes),
-      paymentMethod: choice('Payment method', catalog.paymentMethods),
-      codAmount: money('COD amount'),
-      declaredValue: money('Declared value'),
-      quantity: quantity('Number of parcels').transform((n) => n ?? 1),
+      serviceType: checkOf('serviceType', catalog),
+      paymentMethod: checkOf('paymentMethod', catalog),
+      codAmount: checkOf('codAmount', catalog),
+      declaredValue: checkOf('declaredValue', catalog),
+      quantity: checkOf('quantity', catalog).transform((n) => n ?? 1),
+      // A quotation's dates are days, not instants.
       pickupDate: calendarDate('Pickup date', { required: true }),
       expectedDeliveryDate: calendarDate('Expected delivery date', { required: true }),
-      shipper: group(placeShape('Sender', { required: true })),
-      consignee: group(placeShape('Receiver', { required: true })),
-      returnTo: z
-        .object(placeShape('Return', { required: false }))
-        .omit({ postal: true })
-        .optional(),
-      merchantName: text('Merchant name', { max: 100 }),
+      shipper: group(quotePartyChecks('shipper')),
+      consignee: group(quotePartyChecks('consignee')),
+      returnTo: z.object(quotePartyChecks('returnTo')).optional(),
+      merchantName: checkOf('merchantName', catalog),
       package: group(packageShape(catalog)),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
@@ -414,10 +373,10 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
   const booking = z
     .object({
       ...waybillShape(catalog),
-      operatorContactNumber: homePhone('Operator contact number', { required: true }),
-      shipperCode: text('Shipper code', { max: 50 }),
-      handlingInstructions: text('Handling instructions', { max: 500 }),
-      warehouseName: text('Warehouse name', { max: 100 }),
+      operatorContactNumber: checkOf('operatorContactNumber', catalog),
+      shipperCode: checkOf('shipperCode', catalog),
+      handlingInstructions: checkOf('handlingInstructions', catalog),
+      warehouseName: checkOf('warehouseName', catalog),
       childWaybills: z.preprocess(
         (value) => value ?? [],
         z.array(z.preprocess((child) => child ?? {}, childWaybillSchema(catalog))).max(MAX_CHILD_WAYBILLS),
@@ -449,14 +408,14 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
   const update = z
     .object({
       ...waybillShape(catalog),
-      handlingInstructions: text('Handling instructions', { max: 500 }),
+      handlingInstructions: checkOf('handlingInstructions', catalog),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))
     .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 
   // A party on its own, as the address book keeps it: what a booking needs of its sender.
   const party = z
-    .object({ ...contactShape('Party', { required: true }), ...placeShape('Party', { required: true }) })
+    .object(partyChecks({ who: 'Party', required: true }))
     .check(
       crossCheck((given, ctx) => {
         checkCoordinates('Party', given, ctx, []);
