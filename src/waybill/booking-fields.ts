@@ -18,6 +18,7 @@ import {
   text,
   trackingNumber,
 } from './fields.js';
+import type { PlaceLevel } from './places.js';
 
 /**
  * One row per courier field: its key in the Booking schema, its name to the dispatcher, its kind,
@@ -82,6 +83,22 @@ export interface FieldArgs {
 const asText = ({ label, max = 0, required }: FieldArgs) => text(label, { max, required });
 const asChoice = ({ label, choices = [] }: FieldArgs) => choice(label, choices);
 
+/**
+ * How a form shows a field, as plain data (slack/kit/fields.ts makes the Block Kit inputs). The input
+ * follows the kind: a select of its catalogue list, a decimal, a whole number, the place type-ahead,
+ * a date's two pickers (`Pickup date`, `Pickup time` from `Pickup date and time`), text otherwise.
+ */
+export interface FormHints {
+  /** Its label in a form, where it is not the row's; a party's field is its row's label capitalised. */
+  readonly label?: string;
+  readonly placeholder?: string;
+  readonly hint?: string | ((catalog: Catalog) => string);
+  /** Text of several lines. */
+  readonly multiline?: boolean;
+  /** Which part of the place list a `place` field offers. */
+  readonly level?: PlaceLevel;
+}
+
 interface ShipmentRow {
   readonly path: string;
   readonly label: string;
@@ -96,6 +113,7 @@ interface ShipmentRow {
   readonly csv: CsvSpec | readonly CsvSpec[];
   /** Its zod schema in the Booking and Update schemas (schemas.ts composes them). */
   readonly check: (field: FieldArgs) => z.ZodType;
+  readonly form?: FormHints;
 }
 
 /** The fields that are not a party's, in the dispatcher's order, with `parties` where each party's fields go. */
@@ -105,9 +123,9 @@ const shipmentFields = [
     label: 'Tracking number',
     kind: 'tracking',
     required: true,
-    max: 50,
     wire: { book: 'trackingNumber', update: 'trackingNumber' },
     check: ({ label }) => trackingNumber(label),
+    form: { hint: 'Leave empty and the bot gives the next free number' },
     csv: { about: 'empty: the next free number' },
   },
   {
@@ -136,6 +154,7 @@ const shipmentFields = [
     kind: 'money',
     wire: 'codAmount',
     check: ({ label }) => money(label),
+    form: { hint: (catalog) => `Only for ${labelOf(catalog.paymentMethods, catalog.codPaymentMethod)}` },
     csv: {
       about: (catalog) =>
         `only for ${labelOf(catalog.paymentMethods, catalog.codPaymentMethod)}, e.g. 1500.00`,
@@ -192,6 +211,7 @@ const shipmentFields = [
     max: 500,
     wire: { book: 'itemDescription', update: 'itemDescription' },
     check: asText,
+    form: { multiline: true },
     csv: { about: 'what is sent', example: 'Kitchen scales' },
   },
   {
@@ -201,6 +221,7 @@ const shipmentFields = [
     max: 500,
     wire: { book: 'handlingInstructions', update: 'handlingInstruction' },
     check: asText,
+    form: { multiline: true },
     csv: { about: 'e.g. Fragile', example: 'Fragile' },
   },
   {
@@ -220,6 +241,7 @@ const shipmentFields = [
     required: true,
     wire: { book: 'PackageWeight', update: 'PackageWeight', quote: 'packageWeight' },
     check: ({ label }) => requiredMeasure(label, { unit: 'kg', max: 100_000 }),
+    form: { label: 'Weight (kg)' },
     csv: { about: 'kg', example: '4.5' },
   },
   {
@@ -228,6 +250,7 @@ const shipmentFields = [
     kind: 'measure',
     wire: 'packageLength',
     check: ({ label }) => measure(label, { unit: 'cm' }),
+    form: { label: 'Length (cm)' },
     csv: { about: 'cm', example: '40' },
   },
   {
@@ -236,6 +259,7 @@ const shipmentFields = [
     kind: 'measure',
     wire: 'packageWidth',
     check: ({ label }) => measure(label, { unit: 'cm' }),
+    form: { label: 'Width (cm)' },
     csv: { about: 'cm', example: '30' },
   },
   {
@@ -244,6 +268,7 @@ const shipmentFields = [
     kind: 'measure',
     wire: 'packageHeight',
     check: ({ label }) => measure(label, { unit: 'cm' }),
+    form: { label: 'Height (cm)' },
     csv: { about: 'cm', example: '20' },
   },
   {
@@ -253,6 +278,7 @@ const shipmentFields = [
     kind: 'measure',
     wire: 'Packagevolume',
     check: ({ label }) => measure(label, { unit: 'cm³', max: 1e12 }),
+    form: { label: 'Volume (cm³)', hint: 'Leave empty to use length × width × height' },
     csv: { about: 'cm³, empty: length × width × height' },
   },
   {
@@ -325,6 +351,7 @@ interface PartyRow {
   readonly quote?: readonly PartyKey[];
   readonly csv: { readonly about: string; readonly old?: readonly string[] };
   readonly check: (field: FieldArgs) => z.ZodType;
+  readonly form?: FormHints;
 }
 
 /** A party's fields in the dispatcher's order. */
@@ -348,6 +375,7 @@ export const partyFields = [
     wire: 'Contact',
     quote: [],
     check: ({ label, required }) => phone(label, { required }),
+    form: { placeholder: '+63 917 123 4567' },
     csv: { about: 'phone that can be dialled (without a country code: in the party country)' },
   },
   {
@@ -367,6 +395,7 @@ export const partyFields = [
     max: 200,
     wire: 'Address',
     check: asText,
+    form: { placeholder: 'Street and number' },
     csv: { about: 'street address' },
   },
   {
@@ -376,6 +405,7 @@ export const partyFields = [
     max: 100,
     wire: 'Address1',
     check: asText,
+    form: { level: 'province', placeholder: 'Type to find a province' },
     csv: { about: 'province / region' },
   },
   {
@@ -386,6 +416,7 @@ export const partyFields = [
     max: 100,
     wire: 'Address2',
     check: asText,
+    form: { level: 'city', placeholder: 'Type to find a city or municipality' },
     csv: { about: 'city' },
   },
   {
@@ -405,6 +436,7 @@ export const partyFields = [
     wire: 'Address4',
     // The barangay's first name, still read.
     check: asText,
+    form: { level: 'barangay', placeholder: 'Type to find a barangay' },
     csv: { about: 'barangay', old: ['neighbourhood'] },
   },
   {
@@ -424,6 +456,7 @@ export const partyFields = [
     required: true,
     wire: 'Country',
     check: ({ label, required }) => country(label, { required }),
+    form: { placeholder: 'PH', hint: 'Two letters' },
     csv: { about: 'two-letter country code' },
   },
   {
@@ -432,6 +465,7 @@ export const partyFields = [
     kind: 'coordinate',
     wire: 'Latitude',
     check: ({ label }) => latitude(label),
+    form: { placeholder: '14.5547' },
     csv: { about: 'latitude' },
   },
   {
@@ -440,6 +474,7 @@ export const partyFields = [
     kind: 'coordinate',
     wire: 'Longitude',
     check: ({ label }) => longitude(label),
+    form: { placeholder: '121.0244' },
     csv: { about: 'longitude' },
   },
 ] as const satisfies readonly PartyRow[];
@@ -503,6 +538,8 @@ export interface CourierField {
   csv: (CsvSpec & { header: string })[];
   /** The party it belongs to, if any. */
   party?: PartyKey;
+  /** How a form shows it, its label there given. */
+  form: FormHints & { label: string };
 }
 
 const snakeCase = (path: string) => path.replace(/\./g, '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -521,6 +558,7 @@ function shipmentField(row: ShipmentRow): CourierField {
     wire: { ...wire },
     ...(row.quotePath === undefined ? {} : { quotePath: row.quotePath }),
     csv: csv.map((spec) => ({ ...spec, header: spec.header ?? snakeCase(row.path) })),
+    form: { label: row.label, ...row.form },
   };
 }
 
@@ -543,6 +581,7 @@ function partyField(party: (typeof parties)[number], row: PartyRow): CourierFiel
       },
     ],
     party: party.key,
+    form: { label: `${row.label.charAt(0).toUpperCase()}${row.label.slice(1)}`, ...row.form },
   };
 }
 

@@ -197,9 +197,16 @@ export function phone(label: string, { required = false } = {}) {
     z
       .string()
       .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => value.length <= 30, `${label} must be at most 30 characters`),
+      .refine(
+        (value) => value.length <= PHONE_MAX_LENGTH,
+        `${label} must be at most ${PHONE_MAX_LENGTH} characters`,
+      ),
   );
 }
+
+/** The longest phone and tracking number, as typed: what their form inputs hold. */
+export const PHONE_MAX_LENGTH = 30;
+export const TRACKING_NUMBER_MAX_LENGTH = 50;
 
 /** A phone of the courier's own country (the operator's), checked and written as the courier gets it. */
 export function homePhone(label: string, { required = false } = {}) {
@@ -231,7 +238,10 @@ export function trackingNumber(label: string, { required = true } = {}) {
       z
         .string()
         .refine((value) => !required || value.length > 0, `${label} is required`)
-        .refine((value) => value.length <= 50, `${label} must be at most 50 characters`)
+        .refine(
+          (value) => value.length <= TRACKING_NUMBER_MAX_LENGTH,
+          `${label} must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`,
+        )
         .refine(
           (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
           `${label} may contain only letters, digits, - and _`,

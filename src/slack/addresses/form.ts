@@ -4,7 +4,7 @@ import type { SavedParty } from '../../store/index.js';
 import type { KnownParty } from '../../waybill/message-reader.js';
 import type { Party, WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { contactFields, placeFields } from '../kit/fields.js';
+import { partyFields } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths, setPath } from '../kit/forms.js';
 
 /** The fields of a party, in the order a booking step shows them. */
@@ -28,7 +28,7 @@ const PARTY_KEYS = [
  * (wrapped, so its errors land on `party.name`, …).
  */
 export const partyFormSpec = perSettings((schema: WaybillSchemas['party']) => {
-  const fields: FormField[] = [...contactFields('party'), ...placeFields('party')];
+  const fields: FormField[] = partyFields('shipper', { prefix: 'party' });
   const wrapped = z.object({ party: schema });
   return { fields, schema: wrapped, required: requiredPaths(wrapped, fields) };
 });

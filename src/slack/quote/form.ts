@@ -2,7 +2,7 @@
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { packageFields, paymentFields, placeFields } from '../kit/fields.js';
+import { fieldInputs, packageFields, partyFields, paymentFields } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 export interface FormSection {
@@ -26,25 +26,22 @@ export function quoteFormSections(catalog: Catalog): FormSection[] {
     {
       title: 'From (sender)',
       party: { path: 'shipper', label: 'Saved sender' },
-      fields: placeFields('shipper'),
+      fields: partyFields('shipper', { quote: true }),
     },
     {
       title: 'To (receiver)',
       party: { path: 'consignee', label: 'Saved receiver' },
-      fields: placeFields('consignee'),
+      fields: partyFields('consignee', { quote: true }),
     },
     {
       title: 'Package',
-      fields: [
-        ...packageFields(catalog),
-        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
-      ],
+      fields: [...packageFields(catalog), ...fieldInputs(catalog, 'merchantName')],
     },
     {
       title: 'Return to',
       note: 'Leave empty to return undelivered goods to the sender.',
       party: { path: 'returnTo', label: 'Saved return party' },
-      fields: placeFields('returnTo', { postal: false }),
+      fields: partyFields('returnTo', { quote: true }),
     },
   ];
 }
