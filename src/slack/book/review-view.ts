@@ -1,6 +1,7 @@
 /** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were, each field named as the form names it. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
+import { courierFields, type PartyKey } from '../../waybill/booking-fields.js';
 import type { Catalog } from '../../waybill/catalog.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
@@ -11,23 +12,9 @@ import { backButton, codCheck, stepTitle } from './step-view.js';
 
 type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;
 
-const party = (prefix: 'shipper' | 'consignee' | 'return'): WireKey[] =>
-  (
-    [
-      'Name',
-      'Contact',
-      'Email',
-      'Address',
-      'Address1',
-      'Address2',
-      'Address3',
-      'Address4',
-      'Postal',
-      'Country',
-      'Latitude',
-      'Longitude',
-    ] as const
-  ).map((suffix) => `${prefix}${suffix}` as WireKey);
+/** A party's wire keys in the dispatcher's order (booking-fields.ts). */
+const party = (key: PartyKey): WireKey[] =>
+  courierFields.filter((field) => field.party === key).map((field) => field.wire.book as WireKey);
 
 /** The review groups the exact wire keys the way the steps did. */
 const reviewGroups: [string, WireKey[]][] = [
@@ -58,7 +45,7 @@ const reviewGroups: [string, WireKey[]][] = [
   ],
   ['Receiver', party('consignee')],
   ['Sender', ['shipperCode', ...party('shipper'), 'merchantName', 'warehouseName']],
-  ['Return to', party('return')],
+  ['Return to', party('returnTo')],
 ];
 
 function parcelLines(wire: BookingRequestWire): string {
