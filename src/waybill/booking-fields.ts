@@ -1,4 +1,4 @@
-/** The courier fields of a booking, one row each: the wire bodies, the sandbox, the CSV columns and the docs derive from it. */
+/** The courier fields of a booking, one row each: the schemas' checks, the wire bodies, the sandbox, the CSV columns and the form inputs derive from it. */
 import type { z } from 'zod';
 import type { Catalog, Choice } from './catalog.js';
 import { labelOf } from './catalog.js';
@@ -22,15 +22,17 @@ import type { PlaceLevel } from './places.js';
 
 /**
  * One row per courier field: its key in the Booking schema, its name to the dispatcher, its kind,
- * its key in each wire body that carries it, and its bulk CSV column. Rows run in the order the
- * dispatcher meets them (the CSV template's); the bodies keep the courier's own order
- * (`courierOrder`). A party's twelve fields are one table (`partyFields`) written out for each of
- * the three parties (`parties`). Parcels (child waybills) are not rows: they are a list of their
- * own on the wire and in the form, and have no CSV columns.
+ * whether required, its limit and its check (fields.ts), its key in each wire body that carries it,
+ * its bulk CSV column and its form hints. Rows run in the order the dispatcher meets them (the CSV
+ * template's); the bodies keep the courier's own order (`courierOrder`). A party's twelve fields are
+ * one table (`partyFields`) written out for each of the three parties (`parties`). Parcels (child
+ * waybills) are not rows: they are a list of their own on the wire and in the form, and have no
+ * CSV columns.
  *
- * A new courier field is a row here (and its place in `courierOrder`, or it is sent last), its
- * check in schemas.ts, and its line in docs/courier-interface.md; `test/waybill/booking-fields.unit.test.ts`
- * says which derived place misses it.
+ * A new courier field is a row here (and its place in `courierOrder`, or it is sent last); its
+ * `checkOf` in schemas.ts's objects; its place on a form (slack/book/form.ts, slack/quote/form.ts)
+ * and in the review's groups; and its line in docs/courier-interface.md.
+ * `test/waybill/booking-fields.unit.test.ts` names any place that misses it.
  */
 
 /** The three bodies sent to the courier. */
@@ -108,7 +110,7 @@ interface ShipmentRow {
   /** The catalogue's list a `choice` field takes its values from. */
   readonly choices?: 'serviceTypes' | 'paymentMethods' | 'packageTypes';
   readonly wire: WireKeys;
-  /** Its path in the Quotation's domain order, where it differs (`pickupDate`). */
+  /** Its path in a quotation, where it differs (`pickupDate`). */
   readonly quotePath?: string;
   readonly csv: CsvSpec | readonly CsvSpec[];
   /** Its zod schema in the Booking and Update schemas (schemas.ts composes them). */
@@ -532,7 +534,7 @@ export interface CourierField {
   choices?: ShipmentRow['choices'];
   /** Its key in each body that has it. */
   wire: { [B in Body]?: string };
-  /** Its path in the Quotation's domain order, where it differs from `path`. */
+  /** Its path in a quotation, where it differs from `path`. */
   quotePath?: string;
   /** Its columns in the bookings CSV file, headers given. */
   csv: (CsvSpec & { header: string })[];
