@@ -1,4 +1,4 @@
-/** The courier fields of a booking, one row each: the schemas' checks, the wire bodies, the sandbox, the CSV columns and the form inputs derive from it. */
+/** The table of courier fields, one row each: the schemas, the wire bodies, the sandbox, the CSV columns, the forms and the review derive from it (courier-fields.ts). */
 import type { z } from 'zod';
 import type { Catalog, Choice } from './catalog.js';
 import { labelOf } from './catalog.js';
@@ -22,17 +22,17 @@ import type { PlaceLevel } from './places.js';
 
 /**
  * One row per courier field: its key in the Booking schema, its name to the dispatcher, its kind,
- * whether required, its limit and its check (fields.ts), its key in each wire body that carries it,
- * its bulk CSV column and its form hints. Rows run in the order the dispatcher meets them (the CSV
- * template's); the bodies keep the courier's own order (`courierOrder`). A party's twelve fields are
- * one table (`partyFields`) written out for each of the three parties (`parties`). Parcels (child
- * waybills) are not rows: they are a list of their own on the wire and in the form, and have no
- * CSV columns.
+ * whether required, its limit and its check (fields.ts), its key in each wire body that carries it
+ * (which also puts it in that body's schema), its part of the booking (the form's step and the
+ * review's group), its bulk CSV column and its form hints. Rows run in the order the booking form
+ * shows them, which the review, the quote form and the CSV template keep; the bodies keep the
+ * courier's own order (`courierOrder`). A party's twelve fields are one table (`partyFields`)
+ * written out for each of the three parties (`parties`). Parcels (child waybills) are not rows:
+ * they are a list of their own on the wire and in the form, and have no CSV columns.
  *
- * A new courier field is a row here (and its place in `courierOrder`, or it is sent last); its
- * `checkOf` in schemas.ts's objects; its place on a form (slack/book/form.ts, slack/quote/form.ts)
- * and in the review's groups; and its line in docs/courier-interface.md.
- * `test/waybill/booking-fields.unit.test.ts` names any place that misses it.
+ * A new courier field is a row here (a key missing from `courierOrder` is sent last) and its line
+ * in docs/courier-interface.md; `test/waybill/booking-fields.unit.test.ts` shows a made-up row
+ * reaching every place.
  */
 
 /** The three bodies sent to the courier. */
@@ -56,6 +56,13 @@ export type FieldKind =
   | 'place'
   | 'country'
   | 'coordinate';
+
+/**
+ * The part of a booking a field belongs to: the booking form shows the shipment's and the package's
+ * on its first step, the receiver's on the next, the sender's and the return party's on the third;
+ * the review has a group for each; the quote form a section for each it carries.
+ */
+export type Part = 'shipment' | 'package' | 'receiver' | 'sender' | 'return';
 
 /** Its key in each body that has it; one string: the same key in all three. */
 type WireKeys = string | { readonly [B in Body]?: string };
@@ -99,12 +106,18 @@ export interface FormHints {
   readonly multiline?: boolean;
   /** Which part of the place list a `place` field offers. */
   readonly level?: PlaceLevel;
+  /** Shown on the booking form's parcels step, not its part's, with this hint there. */
+  readonly withParcels?: string;
 }
 
-interface ShipmentRow {
+export interface ShipmentRow {
   readonly path: string;
   readonly label: string;
   readonly kind: FieldKind;
+  /** Its part of the booking: `package` for the package's (`package.weight`), `shipment` when not given. */
+  readonly part?: Part;
+  /** Its section of the quote form, where it differs from its part. */
+  readonly quotePart?: Part;
   readonly required?: boolean;
   readonly max?: number;
   /** The catalogue's list a `choice` field takes its values from. */
@@ -119,7 +132,7 @@ interface ShipmentRow {
 }
 
 /** The fields that are not a party's, in the dispatcher's order, with `parties` where each party's fields go. */
-const shipmentFields = [
+export const shipmentFields = [
   {
     path: 'trackingNumber',
     label: 'Tracking number',
@@ -177,6 +190,7 @@ const shipmentFields = [
     kind: 'count',
     wire: 'quantity',
     check: ({ label }) => quantity(label),
+    form: { withParcels: 'Leave empty to count the parcels below (1 when there are none)' },
     csv: { about: 'number of parcels, empty: 1', example: '1' },
   },
   {
@@ -309,15 +323,20 @@ const shipmentFields = [
     path: 'shipperCode',
     label: 'Shipper code',
     kind: 'text',
+    part: 'sender',
     max: 50,
     wire: { book: 'shipperCode' },
     check: asText,
     csv: { about: "the sender's code with the courier" },
   },
+  'shipper',
   {
     path: 'merchantName',
     label: 'Merchant name',
     kind: 'text',
+    part: 'sender',
+    // A quotation has no sender's codes: its merchant is shown with the package.
+    quotePart: 'package',
     max: 100,
     wire: 'merchantName',
     check: asText,
@@ -327,18 +346,18 @@ const shipmentFields = [
     path: 'warehouseName',
     label: 'Warehouse name',
     kind: 'text',
+    part: 'sender',
     max: 100,
     wire: { book: 'warehouseName' },
     check: asText,
     csv: { about: 'warehouse' },
   },
-  'shipper',
   'returnTo',
 ] as const satisfies readonly (ShipmentRow | PartyKey)[];
 
 export type PartyKey = 'shipper' | 'consignee' | 'returnTo';
 
-interface PartyRow {
+export interface PartyRow {
   /** Its key in the party (`consignee.phone`). */
   readonly key: string;
   /** Its name after the party's (`Receiver phone`). */
@@ -481,10 +500,11 @@ export const partyFields = [
   },
 ] as const satisfies readonly PartyRow[];
 
-/** The three parties: the dispatcher's word, the wire's and the CSV's prefix, and the template's example. */
+/** The three parties: the dispatcher's word, the wire's and the CSV's prefix, its part of the booking, and the template's example. */
 export const parties = [
   {
     key: 'shipper',
+    part: 'sender',
     who: 'Sender',
     wire: 'shipper',
     csv: 'sender',
@@ -499,6 +519,7 @@ export const parties = [
   },
   {
     key: 'consignee',
+    part: 'receiver',
     who: 'Receiver',
     wire: 'consignee',
     csv: 'receiver',
@@ -514,6 +535,7 @@ export const parties = [
   },
   {
     key: 'returnTo',
+    part: 'return',
     who: 'Return',
     wire: 'return',
     csv: 'return',
@@ -521,78 +543,6 @@ export const parties = [
     example: {} as Record<string, string>,
   },
 ] as const;
-
-/** A courier field as every derived place reads it: a shipment field, or one party's field. */
-export interface CourierField {
-  /** Its path in the Booking schema's input (`consignee.phone`, `package.weight`). */
-  path: string;
-  /** Its name to the dispatcher, as the schema's messages say it (`Receiver phone`). */
-  label: string;
-  kind: FieldKind;
-  required: boolean;
-  max?: number;
-  choices?: ShipmentRow['choices'];
-  /** Its key in each body that has it. */
-  wire: { [B in Body]?: string };
-  /** Its path in a quotation, where it differs from `path`. */
-  quotePath?: string;
-  /** Its columns in the bookings CSV file, headers given. */
-  csv: (CsvSpec & { header: string })[];
-  /** The party it belongs to, if any. */
-  party?: PartyKey;
-  /** How a form shows it, its label there given. */
-  form: FormHints & { label: string };
-}
-
-const snakeCase = (path: string) => path.replace(/\./g, '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-function shipmentField(row: ShipmentRow): CourierField {
-  const wire =
-    typeof row.wire === 'string' ? { quote: row.wire, book: row.wire, update: row.wire } : row.wire;
-  const csv = (Array.isArray(row.csv) ? row.csv : [row.csv]) as CsvSpec[];
-  return {
-    path: row.path,
-    label: row.label,
-    kind: row.kind,
-    required: row.required ?? false,
-    ...(row.max === undefined ? {} : { max: row.max }),
-    ...(row.choices === undefined ? {} : { choices: row.choices }),
-    wire: { ...wire },
-    ...(row.quotePath === undefined ? {} : { quotePath: row.quotePath }),
-    csv: csv.map((spec) => ({ ...spec, header: spec.header ?? snakeCase(row.path) })),
-    form: { label: row.label, ...row.form },
-  };
-}
-
-function partyField(party: (typeof parties)[number], row: PartyRow): CourierField {
-  const inQuote = (row.quote ?? [party.key]).includes(party.key);
-  const wire = `${party.wire}${row.wire}`;
-  return {
-    path: `${party.key}.${row.key}`,
-    label: `${party.who} ${row.label}`,
-    kind: row.kind,
-    required: party.required && (row.required ?? false),
-    ...(row.max === undefined ? {} : { max: row.max }),
-    wire: { ...(inQuote ? { quote: wire } : {}), book: wire, update: wire },
-    csv: [
-      {
-        header: `${party.csv}_${row.key}`,
-        about: `${party.who} ${row.csv.about}`,
-        example: party.example[row.key] ?? '',
-        ...(row.csv.old ? { old: row.csv.old.map((name) => `${party.csv}_${name}`) } : {}),
-      },
-    ],
-    party: party.key,
-    form: { label: `${row.label.charAt(0).toUpperCase()}${row.label.slice(1)}`, ...row.form },
-  };
-}
-
-/** Every courier field of a booking, in the dispatcher's order. */
-export const courierFields: readonly CourierField[] = shipmentFields.flatMap((row): CourierField[] => {
-  if (typeof row !== 'string') return [shipmentField(row)];
-  const party = parties.find((p) => p.key === row);
-  return party ? partyFields.map((field) => partyField(party, field)) : [];
-});
 
 /** A party's keys in the order the courier's sample writes them. */
 const partyOrder = [
@@ -646,119 +596,3 @@ export const courierOrder: readonly string[] = [
   'PackageWeight',
   'warehouseName',
 ];
-
-function inCourierOrder(body: Body): { field: CourierField; key: string }[] {
-  const rank = (key: string) => {
-    const at = courierOrder.indexOf(key);
-    return at === -1 ? courierOrder.length : at;
-  };
-  return courierFields
-    .flatMap((field) => {
-      const key = field.wire[body];
-      return key === undefined ? [] : [{ field, key }];
-    })
-    .sort((a, b) => rank(a.key) - rank(b.key));
-}
-
-const byBody = {
-  quote: inCourierOrder('quote'),
-  book: inCourierOrder('book'),
-  update: inCourierOrder('update'),
-};
-
-/** The fields a body carries, each with its key there, in the courier's order. */
-export const bodyFields = (body: Body): readonly { field: CourierField; key: string }[] => byBody[body];
-
-const shipmentRows: readonly ShipmentRow[] = shipmentFields.filter((row) => typeof row !== 'string');
-
-type RowOf<P> = Row extends infer R
-  ? R extends { path: infer Q }
-    ? P extends Q
-      ? R
-      : never
-    : never
-  : never;
-type CheckOf<R> = R extends { check: (field: FieldArgs) => infer C } ? C : never;
-
-/** A field's zod schema, from its row (schemas.ts puts them together); typed as the row's check is. */
-export function checkOf<P extends Row['path']>(path: P, catalog: Catalog): CheckOf<RowOf<P>> {
-  const row = shipmentRows.find((r) => r.path === path);
-  if (!row) throw new Error(`No courier field ${path}`);
-  const args = {
-    label: row.label,
-    required: row.required ?? false,
-    ...(row.max === undefined ? {} : { max: row.max }),
-    ...(row.choices === undefined ? {} : { choices: catalog[row.choices] }),
-  };
-  return row.check(args) as CheckOf<RowOf<P>>;
-}
-
-type PartyChecks<R> = { [F in R as F extends { key: infer K extends string } ? K : never]: CheckOf<F> };
-type QuoteRows<P> = PartyFieldRow extends infer R
-  ? R extends unknown
-    ? InQuote<R, P> extends true
-      ? R
-      : never
-    : never
-  : never;
-
-function checksOf(rows: readonly PartyRow[], who: string, required: boolean) {
-  return Object.fromEntries(
-    rows.map((row) => [
-      row.key,
-      row.check({
-        label: `${who} ${row.label}`,
-        required: required && (row.required ?? false),
-        ...(row.max === undefined ? {} : { max: row.max }),
-      }),
-    ]),
-  );
-}
-
-const partyOf = (key: PartyKey) => parties.find((party) => party.key === key) as (typeof parties)[number];
-
-/** A party's zod schemas, one a field, labelled for it: a booking's party, or another (`Party`, the address book's). */
-export function partyChecks(
-  party: PartyKey | { who: string; required: boolean },
-): PartyChecks<PartyFieldRow> {
-  const { who, required } = typeof party === 'string' ? partyOf(party) : party;
-  return checksOf(partyFields, who, required) as PartyChecks<PartyFieldRow>;
-}
-
-/** The zod schemas of the fields of a party the Quotation carries. */
-export function quotePartyChecks<P extends PartyKey>(party: P): PartyChecks<QuoteRows<P>> {
-  const { who, required } = partyOf(party);
-  const rows = partyFields.filter((row: PartyRow) => (row.quote ?? [party]).includes(party));
-  return checksOf(rows, who, required) as PartyChecks<QuoteRows<P>>;
-}
-
-// The wire bodies' types, from the table: every key a string.
-type Row = Exclude<(typeof shipmentFields)[number], PartyKey>;
-type KeyIn<W, B extends Body> = W extends string
-  ? W
-  : W extends { readonly [K in B]: infer Key }
-    ? Key
-    : never;
-type ShipmentKeys<B extends Body> = Row extends infer R
-  ? R extends { wire: infer W }
-    ? KeyIn<W, B>
-    : never
-  : never;
-type PartyFieldRow = (typeof partyFields)[number];
-type InQuote<R, P> = R extends { quote: readonly (infer Q)[] } ? (P extends Q ? true : false) : true;
-type PartyKeys<B extends Body> = (typeof parties)[number] extends infer P
-  ? P extends { key: infer K; wire: infer Prefix extends string }
-    ? PartyFieldRow extends infer R
-      ? R extends { wire: infer Suffix extends string }
-        ? B extends 'quote'
-          ? InQuote<R, K> extends true
-            ? `${Prefix}${Suffix}`
-            : never
-          : `${Prefix}${Suffix}`
-        : never
-      : never
-    : never
-  : never;
-
-/** A body's keys as the table gives them, each a string. */
-export type BodyWire<B extends Body> = { [K in ShipmentKeys<B> | PartyKeys<B>]: string };

@@ -1,11 +1,10 @@
 /** One zod schema per operation (quote, booking, update): the single source of truth for what is valid. */
 import { z } from 'zod';
-import { checkOf, partyChecks, quotePartyChecks } from './booking-fields.js';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';
+import { checksUnder, partyChecks, quotePartyChecks } from './courier-fields.js';
 import { instantFromZonedDateTime, zonedDateAndTime } from './dates.js';
 import {
-  calendarDate,
   choice,
   instant,
   isCalendarDate,
@@ -22,7 +21,8 @@ import { checkPlace, officialPlace, type PlaceParts, postalWarning } from './pla
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
  * valid. Each field's own check comes from its row in the table of courier fields
- * (booking-fields.ts); here they are put together, with the rules across fields. Which fields are
+ * (booking-fields.ts), in the schema of each body that carries it; here they are put together with
+ * the parties and the package, and with the rules across fields. Which fields are
  * required is our decision (the interface does not say); docs/courier-interface.md lists it.
  * Messages name the field in the dispatcher's words.
  */
@@ -178,17 +178,6 @@ function checkReturnParty(party: Record<string, unknown>, required: readonly str
   }
 }
 
-function packageShape(catalog: Catalog) {
-  return {
-    type: checkOf('package.type', catalog),
-    length: checkOf('package.length', catalog),
-    width: checkOf('package.width', catalog),
-    height: checkOf('package.height', catalog),
-    weight: checkOf('package.weight', catalog),
-    volume: checkOf('package.volume', catalog),
-  };
-}
-
 function checkDimensions(pkg: { length?: number; width?: number; height?: number } | undefined, ctx: Ctx) {
   if (!isObject(pkg)) return;
   const given = (['length', 'width', 'height'] as const).filter((key) => pkg[key] !== undefined);
@@ -257,31 +246,18 @@ function childWaybillSchema(catalog: Catalog) {
 }
 
 /**
- * Fields Booking and Update share (the Update body is the Booking body minus the Booking-only fields).
- * The courier's Update takes an empty payment method; ours never sends one: an update is stored as the
- * booking it changes, and a booking without a payment method would no longer be one.
+ * A Booking's or an Update's fields: those its body carries (the Update body is the Booking body
+ * minus the Booking-only fields), its parties and its package. The courier's Update takes an empty
+ * payment method; ours never sends one: an update is stored as the booking it changes, and a booking
+ * without a payment method would no longer be one.
  */
-function waybillShape(catalog: Catalog) {
+function waybillShape<B extends 'book' | 'update'>(body: B, catalog: Catalog) {
   return {
-    trackingNumber: checkOf('trackingNumber', catalog),
-    serviceType: checkOf('serviceType', catalog),
-    reference1: checkOf('reference1', catalog),
-    reference2: checkOf('reference2', catalog),
-    reference3: checkOf('reference3', catalog),
-    reference4: checkOf('reference4', catalog),
-    reference5: checkOf('reference5', catalog),
-    pickupAt: checkOf('pickupAt', catalog),
-    expectedDeliveryAt: checkOf('expectedDeliveryAt', catalog),
-    paymentMethod: checkOf('paymentMethod', catalog),
-    codAmount: checkOf('codAmount', catalog),
-    declaredValue: checkOf('declaredValue', catalog),
-    quantity: checkOf('quantity', catalog),
+    ...checksUnder(body, '', catalog),
     shipper: z.object(partyChecks('shipper')),
     consignee: group(partyChecks('consignee')),
     returnTo: z.object(partyChecks('returnTo')).optional(),
-    itemDescription: checkOf('itemDescription', catalog),
-    merchantName: checkOf('merchantName', catalog),
-    package: group(packageShape(catalog)),
+    package: group(checksUnder(body, 'package.', catalog)),
   };
 }
 
@@ -346,21 +322,16 @@ function withParties<
 }
 
 export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
+  // A quotation's dates are days, not instants (checksUnder).
+  const quoted = checksUnder('quote', '', catalog);
   const quote = z
     .object({
-      serviceType: checkOf('serviceType', catalog),
-      paymentMethod: checkOf('paymentMethod', catalog),
-      codAmount: checkOf('codAmount', catalog),
-      declaredValue: checkOf('declaredValue', catalog),
-      quantity: checkOf('quantity', catalog).transform((n) => n ?? 1),
-      // A quotation's dates are days, not instants.
-      pickupDate: calendarDate('Pickup date', { required: true }),
-      expectedDeliveryDate: calendarDate('Expected delivery date', { required: true }),
+      ...quoted,
+      quantity: quoted.quantity.transform((n) => n ?? 1),
       shipper: group(quotePartyChecks('shipper')),
       consignee: group(quotePartyChecks('consignee')),
       returnTo: z.object(quotePartyChecks('returnTo')).optional(),
-      merchantName: checkOf('merchantName', catalog),
-      package: group(packageShape(catalog)),
+      package: group(checksUnder('quote', 'package.', catalog)),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
     .transform(({ returnTo, ...order }) => {
@@ -372,11 +343,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
 
   const booking = z
     .object({
-      ...waybillShape(catalog),
-      operatorContactNumber: checkOf('operatorContactNumber', catalog),
-      shipperCode: checkOf('shipperCode', catalog),
-      handlingInstructions: checkOf('handlingInstructions', catalog),
-      warehouseName: checkOf('warehouseName', catalog),
+      ...waybillShape('book', catalog),
       childWaybills: z.preprocess(
         (value) => value ?? [],
         z.array(z.preprocess((child) => child ?? {}, childWaybillSchema(catalog))).max(MAX_CHILD_WAYBILLS),
@@ -406,10 +373,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
     }));
 
   const update = z
-    .object({
-      ...waybillShape(catalog),
-      handlingInstructions: checkOf('handlingInstructions', catalog),
-    })
+    .object(waybillShape('update', catalog))
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))
     .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 

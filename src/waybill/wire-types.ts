@@ -4,7 +4,8 @@
  * `PackageWeight` (Booking, Update) vs `packageWeight` (Quotation), `handlingInstructions` (Booking)
  * vs `handlingInstruction` (Update).
  */
-import type { Body, BodyWire } from './booking-fields.js';
+import type { Body } from './booking-fields.js';
+import type { BodyWire } from './courier-fields.js';
 
 export const endpointPaths = {
   quote: 'API/Waybill/WaybillQuote',

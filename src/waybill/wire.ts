@@ -1,5 +1,6 @@
 /** Domain orders to the courier's wire bodies (Quotation, Booking, Update), spelled as the interface does. */
-import { type Body, type BodyWire, bodyFields, type CourierField } from './booking-fields.js';
+import type { Body } from './booking-fields.js';
+import { type BodyWire, bodyFields, type CourierField } from './courier-fields.js';
 import { toWireDateTime } from './dates.js';
 import { getPath } from './fields.js';
 import type { Booking, ChildWaybill, PackageDetails, QuoteRequest, WaybillUpdate } from './schemas.js';

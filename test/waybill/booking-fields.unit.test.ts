@@ -1,14 +1,15 @@
 /**
- * The table of courier fields reaches every place a field must be: a row missing from the schemas, the
- * wire bodies, the sandbox, the CSV columns, the forms or the review fails here, naming the field.
+ * The table of courier fields reaches every place a field must be: the schemas, the wire bodies, the
+ * sandbox, the CSV columns, the forms and the review: each row reaches them all.
  */
 import { describe, expect, it } from 'vitest';
 import { partyFormSpec } from '../../src/slack/addresses/form.js';
 import { allBookingFields, fieldName } from '../../src/slack/book/form.js';
 import { bookingReviewView } from '../../src/slack/book/review-view.js';
 import { quoteFormSections, sectionFields } from '../../src/slack/quote/form.js';
-import { type Body, bodyFields, courierFields } from '../../src/waybill/booking-fields.js';
+import type { Body } from '../../src/waybill/booking-fields.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
+import { bodyFields, courierFields } from '../../src/waybill/courier-fields.js';
 import { bookingColumns } from '../../src/waybill/csv/columns.js';
 import { getPath } from '../../src/waybill/fields.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
@@ -88,7 +89,7 @@ describe('the table of courier fields', () => {
   it('reaches the Booking schema: each field is kept in a checked booking', () => {
     expect(
       names.filter((path) => getPath(booking, path) === undefined),
-      "put each field's check (checkOf) in the schemas' objects in src/waybill/schemas.ts",
+      "a body's schema takes the fields its wire body carries (checksUnder); a new group (like `package.`) needs its place in src/waybill/schemas.ts",
     ).toEqual([]);
   });
 
@@ -123,7 +124,7 @@ describe('the table of courier fields', () => {
     );
     expect(
       names.filter((path) => !shown.has(path)),
-      'put each field on a step of stepFields in src/slack/book/form.ts',
+      "a field's part puts it on a step (stepFields in src/slack/book/form.ts)",
     ).toEqual([]);
   });
 
@@ -132,7 +133,7 @@ describe('the table of courier fields', () => {
     const quoted = courierFields.filter((field) => field.wire.quote !== undefined);
     expect(
       quoted.map((field) => field.quotePath ?? field.path).filter((path) => !shown.has(path)),
-      'put each field the Quotation carries in a section of src/slack/quote/form.ts',
+      "a field's part (or quotePart) puts it in a section of src/slack/quote/form.ts",
     ).toEqual([]);
   });
 
@@ -158,7 +159,7 @@ describe('the table of courier fields', () => {
     expect(named.filter((name, index) => name === keys[index])).toEqual([]);
     expect(
       named.filter((name) => !view.includes(`*${name}*`)),
-      'put each wire key in a group of reviewGroups in src/slack/book/review-view.ts',
+      "a field's part puts it in a group of reviewGroups in src/slack/book/review-view.ts",
     ).toEqual([]);
   });
 

@@ -1,13 +1,14 @@
 /** The booking form: its steps, each step's fields, and which the Booking schema requires. */
 
 import type { BookedVia } from '../../store/index.js';
-import { courierFields, parties } from '../../waybill/booking-fields.js';
+import { parties } from '../../waybill/booking-fields.js';
 import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { courierFields } from '../../waybill/courier-fields.js';
 import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { fieldInputs, packageFields, partyFields } from '../kit/fields.js';
+import { inputsOf, partInputs } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 /**
@@ -73,47 +74,21 @@ export function parcelFields(index: number, catalog: Catalog): FormField[] {
   ];
 }
 
+/** Each step's courier fields by their parts (booking-fields.ts); the parcels step has those shown with the parcels. */
 export function stepFields(step: BookingStep, catalog: Catalog, parcels: number): FormField[] {
   switch (step) {
     case 'shipment':
-      return fieldInputs(
-        catalog,
-        'trackingNumber',
-        'serviceType',
-        'paymentMethod',
-        'codAmount',
-        'declaredValue',
-        'pickupAt',
-        'expectedDeliveryAt',
-        'itemDescription',
-        'handlingInstructions',
-      ).concat(
-        packageFields(catalog),
-        fieldInputs(
-          catalog,
-          'operatorContactNumber',
-          'reference1',
-          'reference2',
-          'reference3',
-          'reference4',
-          'reference5',
-        ),
-      );
+      return partInputs(catalog, 'shipment', 'package');
     case 'receiver':
-      return partyFields('consignee');
+      return partInputs(catalog, 'receiver');
     case 'sender':
-      return [
-        ...fieldInputs(catalog, 'shipperCode'),
-        ...partyFields('shipper'),
-        ...fieldInputs(catalog, 'merchantName', 'warehouseName'),
-        ...partyFields('returnTo'),
-      ];
+      return partInputs(catalog, 'sender', 'return');
     case 'parcels':
       return [
-        ...fieldInputs(catalog, 'quantity').map((field) => ({
-          ...field,
-          hint: 'Leave empty to count the parcels below (1 when there are none)',
-        })),
+        ...courierFields.flatMap((field) => {
+          const hint = field.form.withParcels;
+          return hint === undefined ? [] : inputsOf(field, { catalog }).map((input) => ({ ...input, hint }));
+        }),
         ...Array.from({ length: parcels }, (_, index) => parcelFields(index, catalog)).flat(),
       ];
     case 'review':
@@ -130,7 +105,7 @@ export function allBookingFields(catalog: Catalog, parcels: number): FormField[]
 export function fieldName(wireKey: string, catalog: Catalog): string {
   const field = courierFields.find((f) => f.wire.book === wireKey);
   if (!field) return wireKey;
-  const [input] = fieldInputs(catalog, field.path);
+  const [input] = inputsOf(field, { catalog });
   const label = input?.label ?? wireKey;
   const party = parties.find((p) => p.key === field.party);
   return party ? `${party.who} ${label.toLowerCase()}` : label;

@@ -1,8 +1,9 @@
 /** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were, each field named as the form names it. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WaybillEnv } from '../../config.js';
-import { courierFields, type PartyKey } from '../../waybill/booking-fields.js';
+import type { Part } from '../../waybill/booking-fields.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { courierFields } from '../../waybill/courier-fields.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
 import { escapeMrkdwn } from '../kit/mrkdwn.js';
@@ -12,41 +13,21 @@ import { backButton, codCheck, stepTitle } from './step-view.js';
 
 type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;
 
-/** A party's wire keys in the dispatcher's order (booking-fields.ts). */
-const party = (key: PartyKey): WireKey[] =>
-  courierFields.filter((field) => field.party === key).map((field) => field.wire.book as WireKey);
-
-/** The review groups the exact wire keys the way the steps did. */
-const reviewGroups: [string, WireKey[]][] = [
+/** The review groups the exact wire keys by their fields' parts (booking-fields.ts), in the form's order. */
+const reviewGroups: [string, WireKey[]][] = (
   [
-    'Shipment',
-    [
-      'trackingNumber',
-      'ServiceType',
-      'paymentMethod',
-      'codAmount',
-      'declaredValue',
-      'quantity',
-      'pickupDate',
-      'expectedDeliveryDate',
-      'itemDescription',
-      'handlingInstructions',
-      'OperatorContactNumber',
-      'referenceNumber1',
-      'referenceNumber2',
-      'referenceNumber3',
-      'referenceNumber4',
-      'referenceNumber5',
-    ],
-  ],
-  [
-    'Package',
-    ['packageType', 'packageLength', 'packageWidth', 'packageHeight', 'Packagevolume', 'PackageWeight'],
-  ],
-  ['Receiver', party('consignee')],
-  ['Sender', ['shipperCode', ...party('shipper'), 'merchantName', 'warehouseName']],
-  ['Return to', party('returnTo')],
-];
+    ['Shipment', 'shipment'],
+    ['Package', 'package'],
+    ['Receiver', 'receiver'],
+    ['Sender', 'sender'],
+    ['Return to', 'return'],
+  ] as const satisfies [string, Part][]
+).map(([group, part]) => [
+  group,
+  courierFields.flatMap((field) =>
+    field.part === part && field.wire.book ? [field.wire.book as WireKey] : [],
+  ),
+]);
 
 function parcelLines(wire: BookingRequestWire): string {
   return wire.childWaybills

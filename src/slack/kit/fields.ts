@@ -1,14 +1,19 @@
 /** Courier fields as form inputs, from the table of courier fields: places, contacts, the package and payment. */
-import { type CourierField, courierFields, type PartyKey } from '../../waybill/booking-fields.js';
+import type { Part, PartyKey } from '../../waybill/booking-fields.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { type CourierField, courierFields, dayLabel } from '../../waybill/courier-fields.js';
 import { PHONE_MAX_LENGTH, TRACKING_NUMBER_MAX_LENGTH } from '../../waybill/fields.js';
 import type { FormField } from './forms.js';
 
 /**
  * A courier field's inputs, as its kind and form hints say (booking-fields.ts): one, or a date's two
- * pickers. The catalogue gives a choice's options and a hint of it; a party's fields need none.
+ * pickers (a quotation's date is a day, at its path there). The catalogue gives a choice's options
+ * and a hint of it; a party's fields need none.
  */
-function inputsOf(field: CourierField, path: string, catalog?: Catalog): FormField[] {
+export function inputsOf(
+  field: CourierField,
+  { catalog, path = field.path, quote = false }: { catalog?: Catalog; path?: string; quote?: boolean } = {},
+): FormField[] {
   const { label, placeholder, hint, multiline, level } = field.form;
   const input = {
     path,
@@ -43,41 +48,31 @@ function inputsOf(field: CourierField, path: string, catalog?: Catalog): FormFie
     case 'email':
       return [{ ...input, kind: 'email' }];
     case 'date':
+      if (quote) return [{ ...input, path: field.quotePath ?? path, label: dayLabel(label), kind: 'date' }];
       return [
-        { ...input, path: `${path}.date`, label: label.replace(/ and time$/, ''), kind: 'date' },
+        { ...input, path: `${path}.date`, label: dayLabel(label), kind: 'date' },
         { ...input, path: `${path}.time`, label: label.replace(/ date and time$/, ' time'), kind: 'time' },
       ];
   }
 }
 
-/** The inputs of these courier fields, by path, in the order given. */
-export function fieldInputs(catalog: Catalog, ...paths: string[]): FormField[] {
-  return paths.flatMap((path) => {
-    const field = courierFields.find((f) => f.path === path);
-    if (!field) throw new Error(`No courier field ${path}`);
-    return inputsOf(field, path, catalog);
-  });
-}
-
-/**
- * A party's inputs: all its fields, or only those the Quotation carries of it; under `prefix` when it is
- * not the party's own (the address book's `party`).
- */
-export function partyFields(
-  party: PartyKey,
-  { quote = false, prefix = party }: { quote?: boolean; prefix?: string } = {},
-): FormField[] {
+/** The booking form's inputs of the courier fields of these parts, in the table's order, but those shown with the parcels. */
+export function partInputs(catalog: Catalog, ...parts: Part[]): FormField[] {
   return courierFields
-    .filter((field) => field.party === party && (!quote || field.wire.quote !== undefined))
-    .flatMap((field) => inputsOf(field, `${prefix}.${field.path.slice(party.length + 1)}`));
+    .filter((field) => parts.includes(field.part) && field.form.withParcels === undefined)
+    .flatMap((field) => inputsOf(field, { catalog }));
 }
 
-/** The package's inputs, in the table's order. */
-export function packageFields(catalog: Catalog): FormField[] {
-  const paths = courierFields.filter((field) => field.path.startsWith('package.')).map((field) => field.path);
-  return fieldInputs(catalog, ...paths);
+/** The quote form's inputs of a part: the fields the Quotation carries, in the table's order. */
+export function quoteInputs(catalog: Catalog, part: Part): FormField[] {
+  return courierFields
+    .filter((field) => field.wire.quote !== undefined && (field.quotePart ?? field.part) === part)
+    .flatMap((field) => inputsOf(field, { catalog, quote: true }));
 }
 
-export function paymentFields(catalog: Catalog): FormField[] {
-  return fieldInputs(catalog, 'serviceType', 'paymentMethod', 'codAmount', 'declaredValue', 'quantity');
+/** A party's inputs under `prefix`, where they are not the party's own (the address book's `party`). */
+export function partyInputs(party: PartyKey, prefix: string): FormField[] {
+  return courierFields
+    .filter((field) => field.party === party)
+    .flatMap((field) => inputsOf(field, { path: `${prefix}.${field.path.slice(party.length + 1)}` }));
 }

@@ -1,6 +1,7 @@
 /** The columns of a bookings CSV file, from the table of courier fields: each header, the booking field it fills, and the template file. */
-import { type CourierField, courierFields } from '../booking-fields.js';
+
 import type { Catalog } from '../catalog.js';
+import { type CourierField, courierFields } from '../courier-fields.js';
 import { toCsv } from './write.js';
 
 /**

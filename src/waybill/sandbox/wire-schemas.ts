@@ -17,7 +17,8 @@
  */
 
 import { z } from 'zod';
-import { type Body, type BodyWire, bodyFields, type FieldKind } from '../booking-fields.js';
+import type { Body, FieldKind } from '../booking-fields.js';
+import { type BodyWire, bodyFields } from '../courier-fields.js';
 import type {
   BookingRequestWire,
   ChildWaybillWire,
