@@ -1,8 +1,9 @@
 /**
  * The table of courier fields reaches every place a field must be: the schemas, the wire bodies, the
- * sandbox, the CSV columns, the forms and the review: each row reaches them all.
+ * sandbox, the CSV columns, the forms and the review. Each row reaches them all, and so does a made-up
+ * row added to the table and nowhere else.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { partyFormSpec } from '../../src/slack/addresses/form.js';
 import { allBookingFields, fieldName } from '../../src/slack/book/form.js';
 import { bookingReviewView } from '../../src/slack/book/review-view.js';
@@ -11,7 +12,7 @@ import type { Body } from '../../src/waybill/booking-fields.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
 import { bodyFields, courierFields } from '../../src/waybill/courier-fields.js';
 import { bookingColumns } from '../../src/waybill/csv/columns.js';
-import { getPath } from '../../src/waybill/fields.js';
+import { getPath, money, text } from '../../src/waybill/fields.js';
 import { wireRequestSchemas } from '../../src/waybill/sandbox/wire-schemas.js';
 import { createWaybillSchemas, validate } from '../../src/waybill/schemas.js';
 import { toBookingWire, toQuotationWire, toUpdateWire } from '../../src/waybill/wire.js';
@@ -168,5 +169,124 @@ describe('the table of courier fields', () => {
       (field) => (field.kind === 'text' || field.kind === 'place') && field.max === undefined,
     );
     expect(unlimited.map((field) => field.path)).toEqual([]);
+  });
+});
+
+describe('a new courier field', () => {
+  const table = '../../src/waybill/booking-fields.js';
+
+  it('is one row: a made-up one reaches the schemas, the bodies, the sandbox, the CSV, the forms and the review', async () => {
+    // A shipment's insured value and a party's landmark, added to the table and nowhere else.
+    vi.resetModules();
+    vi.doMock(table, async (importOriginal) => {
+      const real = await importOriginal<typeof import('../../src/waybill/booking-fields.js')>();
+      return {
+        ...real,
+        shipmentFields: [
+          ...real.shipmentFields,
+          {
+            path: 'insuredValue',
+            label: 'Insured value',
+            kind: 'money',
+            wire: 'insuredValue',
+            check: ({ label }: { label: string }) => money(label),
+            csv: { about: 'e.g. 500.00', example: '500.00' },
+          },
+        ],
+        partyFields: [
+          ...real.partyFields,
+          {
+            key: 'landmark',
+            label: 'landmark',
+            kind: 'text',
+            max: 100,
+            wire: 'Landmark',
+            check: ({ label, max = 0 }: { label: string; max?: number }) => text(label, { max }),
+            csv: { about: 'landmark' },
+          },
+        ],
+      };
+    });
+    try {
+      const { createWaybillSchemas: schemasOf, validate: check } = await import(
+        '../../src/waybill/schemas.js'
+      );
+      const wire = await import('../../src/waybill/wire.js');
+      const { wireRequestSchemas: sandbox } = await import('../../src/waybill/sandbox/wire-schemas.js');
+      const { bookingColumns: columns } = await import('../../src/waybill/csv/columns.js');
+      const { stepFields } = await import('../../src/slack/book/form.js');
+      const { quoteFormSections: sections, sectionFields: fieldsOf } = await import(
+        '../../src/slack/quote/form.js'
+      );
+      const { partyFormSpec: addressForm } = await import('../../src/slack/addresses/form.js');
+      const { bookingReviewView: review } = await import('../../src/slack/book/review-view.js');
+
+      const made = schemasOf(defaultCatalog, { places: 'warn' });
+      const withNew = {
+        ...everything,
+        insuredValue: '500',
+        consignee: { ...everything.consignee, landmark: 'Near the church' },
+      };
+      const newBooking = valid(check(made.booking, withNew));
+      const newUpdate = valid(
+        check(made.update, { ...withNew, operatorContactNumber: undefined, childWaybills: undefined }),
+      );
+      const newQuote = valid(
+        check(made.quote, { ...withNew, pickupDate: '2026-11-23', expectedDeliveryDate: '2026-11-25' }),
+      );
+      for (const order of [newBooking, newUpdate, newQuote]) {
+        expect(order).toMatchObject({ insuredValue: '500.00', shipper: { landmark: '' } });
+      }
+      expect(newBooking.consignee).toMatchObject({ landmark: 'Near the church' });
+
+      const sent = {
+        book: wire.toBookingWire(newBooking, 'Asia/Manila'),
+        update: wire.toUpdateWire(newUpdate, 'Asia/Manila'),
+        quote: wire.toQuotationWire(newQuote),
+      };
+      for (const body of ['book', 'update', 'quote'] as const) {
+        expect(sent[body]).toMatchObject({ insuredValue: '500.00', consigneeLandmark: 'Near the church' });
+        expect(Object.keys(sandbox[body].shape)).toEqual(
+          expect.arrayContaining(['insuredValue', 'shipperLandmark', 'consigneeLandmark', 'returnLandmark']),
+        );
+        expect(sandbox[body].safeParse(sent[body]).success).toBe(true);
+      }
+
+      expect(columns(defaultCatalog).map((column) => column.header)).toEqual(
+        expect.arrayContaining(['insured_value', 'sender_landmark', 'receiver_landmark', 'return_landmark']),
+      );
+
+      const paths = (fields: readonly { path: string }[]) => fields.map((field) => field.path);
+      expect(paths(stepFields('shipment', defaultCatalog, 0))).toContain('insuredValue');
+      expect(paths(stepFields('receiver', defaultCatalog, 0))).toContain('consignee.landmark');
+      expect(paths(stepFields('sender', defaultCatalog, 0))).toEqual(
+        expect.arrayContaining(['shipper.landmark', 'returnTo.landmark']),
+      );
+      expect(paths(fieldsOf(sections(defaultCatalog)))).toEqual(
+        expect.arrayContaining([
+          'insuredValue',
+          'shipper.landmark',
+          'consignee.landmark',
+          'returnTo.landmark',
+        ]),
+      );
+      expect(paths(addressForm(made.party).fields)).toContain('party.landmark');
+
+      const shown = JSON.stringify(
+        review({
+          wire: sent.book,
+          env: 'sandbox',
+          metadata: '',
+          timeZone: 'Asia/Manila',
+          currency: 'PHP',
+          catalog: defaultCatalog,
+        }),
+      );
+      expect(shown).toContain('*Insured value*');
+      expect(shown).toContain('*Receiver landmark*');
+    } finally {
+      vi.doUnmock(table);
+      vi.resetModules();
+    }
   });
 });
