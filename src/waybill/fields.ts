@@ -197,9 +197,16 @@ export function phone(label: string, { required = false } = {}) {
     z
       .string()
       .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => value.length <= 30, `${label} must be at most 30 characters`),
+      .refine(
+        (value) => value.length <= PHONE_MAX_LENGTH,
+        `${label} must be at most ${PHONE_MAX_LENGTH} characters`,
+      ),
   );
 }
+
+/** The longest phone and tracking number, as typed: what their form inputs hold. */
+export const PHONE_MAX_LENGTH = 30;
+export const TRACKING_NUMBER_MAX_LENGTH = 50;
 
 /** A phone of the courier's own country (the operator's), checked and written as the courier gets it. */
 export function homePhone(label: string, { required = false } = {}) {
@@ -231,7 +238,10 @@ export function trackingNumber(label: string, { required = true } = {}) {
       z
         .string()
         .refine((value) => !required || value.length > 0, `${label} is required`)
-        .refine((value) => value.length <= 50, `${label} must be at most 50 characters`)
+        .refine(
+          (value) => value.length <= TRACKING_NUMBER_MAX_LENGTH,
+          `${label} must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`,
+        )
         .refine(
           (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
           `${label} may contain only letters, digits, - and _`,
@@ -293,6 +303,14 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /** A stored record's field, read without trusting its shape: `undefined` where it is not an object. */
 export function fieldOf(value: unknown, key: string): unknown {
   return isObject(value) ? value[key] : undefined;
+}
+
+/** The value at a dotted path (`consignee.phone`, `childWaybills.2.weight`); undefined where there is none. */
+export function getPath(source: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    return (node as Record<string, unknown>)[key];
+  }, source);
 }
 
 /** A stored record's text, or '' where it is not text. */

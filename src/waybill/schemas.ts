@@ -2,22 +2,14 @@
 import { z } from 'zod';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';
+import { checksUnder, partyChecks, quotePartyChecks } from './courier-fields.js';
 import { instantFromZonedDateTime, zonedDateAndTime } from './dates.js';
 import {
-  calendarDate,
   choice,
-  country,
-  email,
-  homePhone,
   instant,
   isCalendarDate,
   isObject,
-  latitude,
-  longitude,
-  measure,
-  money,
   parseCents,
-  phone,
   quantity,
   requiredMeasure,
   text,
@@ -28,8 +20,11 @@ import { checkPlace, officialPlace, type PlaceParts, postalWarning } from './pla
 
 /**
  * One schema per operation (Quote, Booking, Update): the single source of truth for what is
- * valid. Which fields are required is our decision (the interface does not say);
- * docs/courier-interface.md lists it. Messages name the field in the dispatcher's words.
+ * valid. Each field's own check comes from its row in the table of courier fields
+ * (booking-fields.ts), in the schema of each body that carries it; here they are put together with
+ * the parties and the package, and with the rules across fields. Which fields are
+ * required is our decision (the interface does not say); docs/courier-interface.md lists it.
+ * Messages name the field in the dispatcher's words.
  */
 
 const MAX_CHILD_WAYBILLS = 50;
@@ -47,29 +42,6 @@ function crossCheck<T>(rules: (order: T, ctx: Ctx) => void) {
     },
     { when: () => true },
   );
-}
-
-/** Where a place is: street address, the four components from broadest to most specific, postal, country. */
-function placeShape(who: string, { required }: { required: boolean }) {
-  return {
-    street: text(`${who} address`, { max: 200, required }),
-    region: text(`${who} province / region`, { max: 100 }),
-    city: text(`${who} city`, { max: 100, required }),
-    district: text(`${who} district`, { max: 100 }),
-    barangay: text(`${who} barangay`, { max: 100 }),
-    postal: text(`${who} postal code`, { max: 20 }),
-    country: country(`${who} country`, { required }),
-    latitude: latitude(`${who} latitude`),
-    longitude: longitude(`${who} longitude`),
-  };
-}
-
-function contactShape(who: string, { required }: { required: boolean }) {
-  return {
-    name: text(`${who} name`, { max: 100, required }),
-    phone: phone(`${who} phone`, { required }),
-    email: email(`${who} e-mail`),
-  };
 }
 
 interface Coordinates {
@@ -206,17 +178,6 @@ function checkReturnParty(party: Record<string, unknown>, required: readonly str
   }
 }
 
-function packageShape(catalog: Catalog) {
-  return {
-    type: choice('Package type', catalog.packageTypes),
-    length: measure('Package length', { unit: 'cm' }),
-    width: measure('Package width', { unit: 'cm' }),
-    height: measure('Package height', { unit: 'cm' }),
-    weight: requiredMeasure('Package weight', { unit: 'kg', max: 100_000 }),
-    volume: measure('Package volume', { unit: 'cm³', max: 1e12 }),
-  };
-}
-
 function checkDimensions(pkg: { length?: number; width?: number; height?: number } | undefined, ctx: Ctx) {
   if (!isObject(pkg)) return;
   const given = (['length', 'width', 'height'] as const).filter((key) => pkg[key] !== undefined);
@@ -285,42 +246,18 @@ function childWaybillSchema(catalog: Catalog) {
 }
 
 /**
- * Fields Booking and Update share (the Update body is the Booking body minus the Booking-only fields).
- * The courier's Update takes an empty payment method; ours never sends one: an update is stored as the
- * booking it changes, and a booking without a payment method would no longer be one.
+ * A Booking's or an Update's fields: those its body carries (the Update body is the Booking body
+ * minus the Booking-only fields), its parties and its package. The courier's Update takes an empty
+ * payment method; ours never sends one: an update is stored as the booking it changes, and a booking
+ * without a payment method would no longer be one.
  */
-function waybillShape(catalog: Catalog) {
+function waybillShape<B extends 'book' | 'update'>(body: B, catalog: Catalog) {
   return {
-    trackingNumber: trackingNumber('Tracking number'),
-    serviceType: choice('Service type', catalog.serviceTypes),
-    reference1: text('Reference 1', { max: 50 }),
-    reference2: text('Reference 2', { max: 50 }),
-    reference3: text('Reference 3', { max: 50 }),
-    reference4: text('Reference 4', { max: 50 }),
-    reference5: text('Reference 5', { max: 50 }),
-    pickupAt: instant('Pickup date and time'),
-    expectedDeliveryAt: instant('Expected delivery date and time'),
-    paymentMethod: choice('Payment method', catalog.paymentMethods),
-    codAmount: money('COD amount'),
-    declaredValue: money('Declared value'),
-    quantity: quantity('Number of parcels'),
-    shipper: z.object({
-      ...contactShape('Sender', { required: true }),
-      ...placeShape('Sender', { required: true }),
-    }),
-    consignee: group({
-      ...contactShape('Receiver', { required: true }),
-      ...placeShape('Receiver', { required: true }),
-    }),
-    returnTo: z
-      .object({
-        ...contactShape('Return', { required: false }),
-        ...placeShape('Return', { required: false }),
-      })
-      .optional(),
-    itemDescription: text('Item description', { max: 500, required: true }),
-    merchantName: text('Merchant name', { max: 100 }),
-    package: group(packageShape(catalog)),
+    ...checksUnder(body, '', catalog),
+    shipper: z.object(partyChecks('shipper')),
+    consignee: group(partyChecks('consignee')),
+    returnTo: z.object(partyChecks('returnTo')).optional(),
+    package: group(checksUnder(body, 'package.', catalog)),
   };
 }
 
@@ -385,23 +322,16 @@ function withParties<
 }
 
 export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { places?: PlaceCheck } = {}) {
+  // A quotation's dates are days, not instants (checksUnder).
+  const quoted = checksUnder('quote', '', catalog);
   const quote = z
     .object({
-      serviceType: choice('Service type', catalog.serviceTypes),
-      paymentMethod: choice('Payment method', catalog.paymentMethods),
-      codAmount: money('COD amount'),
-      declaredValue: money('Declared value'),
-      quantity: quantity('Number of parcels').transform((n) => n ?? 1),
-      pickupDate: calendarDate('Pickup date', { required: true }),
-      expectedDeliveryDate: calendarDate('Expected delivery date', { required: true }),
-      shipper: group(placeShape('Sender', { required: true })),
-      consignee: group(placeShape('Receiver', { required: true })),
-      returnTo: z
-        .object(placeShape('Return', { required: false }))
-        .omit({ postal: true })
-        .optional(),
-      merchantName: text('Merchant name', { max: 100 }),
-      package: group(packageShape(catalog)),
+      ...quoted,
+      quantity: quoted.quantity.transform((n) => n ?? 1),
+      shipper: group(quotePartyChecks('shipper')),
+      consignee: group(quotePartyChecks('consignee')),
+      returnTo: z.object(quotePartyChecks('returnTo')).optional(),
+      package: group(checksUnder('quote', 'package.', catalog)),
     })
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, quoteRules, places)))
     .transform(({ returnTo, ...order }) => {
@@ -413,11 +343,7 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
 
   const booking = z
     .object({
-      ...waybillShape(catalog),
-      operatorContactNumber: homePhone('Operator contact number', { required: true }),
-      shipperCode: text('Shipper code', { max: 50 }),
-      handlingInstructions: text('Handling instructions', { max: 500 }),
-      warehouseName: text('Warehouse name', { max: 100 }),
+      ...waybillShape('book', catalog),
       childWaybills: z.preprocess(
         (value) => value ?? [],
         z.array(z.preprocess((child) => child ?? {}, childWaybillSchema(catalog))).max(MAX_CHILD_WAYBILLS),
@@ -447,16 +373,13 @@ export function createWaybillSchemas(catalog: Catalog, { places = 'refuse' }: { 
     }));
 
   const update = z
-    .object({
-      ...waybillShape(catalog),
-      handlingInstructions: text('Handling instructions', { max: 500 }),
-    })
+    .object(waybillShape('update', catalog))
     .check(crossCheck((order, ctx) => checkOrder(catalog, order, ctx, waybillRules, places)))
     .transform((order) => ({ ...withParties(order), quantity: order.quantity ?? 1 }));
 
   // A party on its own, as the address book keeps it: what a booking needs of its sender.
   const party = z
-    .object({ ...contactShape('Party', { required: true }), ...placeShape('Party', { required: true }) })
+    .object(partyChecks({ who: 'Party', required: true }))
     .check(
       crossCheck((given, ctx) => {
         checkCoordinates('Party', given, ctx, []);

@@ -1,28 +1,20 @@
 /** Domain orders to the courier's wire bodies (Quotation, Booking, Update), spelled as the interface does. */
+import type { Body } from './booking-fields.js';
+import { type BodyWire, bodyFields, type CourierField } from './courier-fields.js';
 import { toWireDateTime } from './dates.js';
-import type {
-  Booking,
-  ChildWaybill,
-  PackageDetails,
-  Party,
-  Place,
-  QuoteRequest,
-  WaybillUpdate,
-} from './schemas.js';
+import { getPath } from './fields.js';
+import type { Booking, ChildWaybill, PackageDetails, QuoteRequest, WaybillUpdate } from './schemas.js';
 import type {
   BookingRequestWire,
   ChildWaybillWire,
-  PartyWire,
-  PlaceWire,
   QuotationRequestWire,
   UpdateRequestWire,
-  WaybillCoreWire,
 } from './wire-types.js';
 
 /**
- * Domain objects to the interface's exact JSON, with its keys spelled as it spells them. Every
- * value is a string (absent optional values are sent as "") except a child waybill's measures and
- * quantity.
+ * Domain objects to the interface's exact JSON, with its keys spelled as it spells them and in its
+ * order, each field as the table of courier fields (booking-fields.ts) says. Every value is a string
+ * (absent optional values are sent as "") except a child waybill's measures and quantity.
  */
 
 /** Decimal text without exponent notation (String(1e-7) would be "1e-7"). */
@@ -39,84 +31,30 @@ export function packageVolume(pkg: PackageDetails): number | undefined {
   return Math.round(pkg.length * pkg.width * pkg.height * 1000) / 1000;
 }
 
-/** Address1..Address4 run from the broadest component to the most specific. */
-function placeWire<P extends string>(prefix: P, place: Omit<Place, 'postal'>): PlaceWire<P> {
-  return {
-    [`${prefix}Address`]: place.street,
-    [`${prefix}Country`]: place.country,
-    [`${prefix}Address1`]: place.region,
-    [`${prefix}Address2`]: place.city,
-    [`${prefix}Address3`]: place.district,
-    [`${prefix}Address4`]: place.barangay,
-    [`${prefix}Longitude`]: decimalText(place.longitude),
-    [`${prefix}Latitude`]: decimalText(place.latitude),
-  } as PlaceWire<P>;
+/** A field's value as the body writes it: by its kind (booking-fields.ts), the volume computed when not typed. */
+function wireValue(field: CourierField, body: Body, order: object, timeZone: string): string {
+  const path = body === 'quote' ? (field.quotePath ?? field.path) : field.path;
+  if (path === 'package.volume')
+    return decimalText(packageVolume((order as { package: PackageDetails }).package));
+  const value = getPath(order, path);
+  switch (field.kind) {
+    case 'measure':
+    case 'coordinate':
+      return decimalText(value as number | undefined);
+    case 'count':
+      return String(value);
+    case 'date':
+      return body === 'quote' ? (value as string) : toWireDateTime(value as Date, timeZone);
+    default:
+      return value as string;
+  }
 }
 
-/** Postal, name, contact and e-mail on top of the place (the Quotation has only `…Postal` of these). */
-function postalWire<P extends string>(prefix: P, postal: string) {
-  return { [`${prefix}Postal`]: postal } as Record<`${P}Postal`, string>;
-}
-
-function partyWire<P extends 'shipper' | 'consignee' | 'return'>(prefix: P, party: Party): PartyWire<P> {
-  // TypeScript cannot join generic template-key records; the callers' concrete types are checked.
-  return {
-    ...placeWire(prefix, party),
-    ...postalWire(prefix, party.postal),
-    ...({
-      [`${prefix}Name`]: party.name,
-      [`${prefix}Contact`]: party.phone,
-      [`${prefix}Email`]: party.email,
-    } as Record<`${P}${'Name' | 'Contact' | 'Email'}`, string>),
-  } as PartyWire<P>;
-}
-
-function packageDimensionsWire(pkg: PackageDetails) {
-  return {
-    packageType: pkg.type,
-    packageLength: decimalText(pkg.length),
-    packageWidth: decimalText(pkg.width),
-    packageHeight: decimalText(pkg.height),
-  };
-}
-
-type CoreHead = Pick<WaybillCoreWire, 'ServiceType' | 'trackingNumber'>;
-
-function headWire(order: WaybillUpdate | Booking): CoreHead {
-  return { ServiceType: order.serviceType, trackingNumber: order.trackingNumber };
-}
-
-/** The part of Booking and Update between the tracking number and the package. */
-function waybillBodyWire(order: WaybillUpdate | Booking, timeZone: string) {
-  return {
-    referenceNumber1: order.reference1,
-    referenceNumber2: order.reference2,
-    referenceNumber3: order.reference3,
-    referenceNumber4: order.reference4,
-    referenceNumber5: order.reference5,
-    pickupDate: toWireDateTime(order.pickupAt, timeZone),
-    expectedDeliveryDate: toWireDateTime(order.expectedDeliveryAt, timeZone),
-    paymentMethod: order.paymentMethod,
-    codAmount: order.codAmount,
-    declaredValue: order.declaredValue,
-    quantity: String(order.quantity),
-  };
-}
-
-function partiesWire(order: WaybillUpdate | Booking) {
-  return {
-    ...partyWire('shipper', order.shipper),
-    ...partyWire('consignee', order.consignee),
-    ...partyWire('return', order.returnTo),
-  };
-}
-
-function packageWire(pkg: PackageDetails) {
-  return {
-    ...packageDimensionsWire(pkg),
-    Packagevolume: decimalText(packageVolume(pkg)),
-    PackageWeight: decimalText(pkg.weight),
-  };
+/** A body's fields, keyed as the courier spells them, in its order. */
+function bodyWire(body: Body, order: object, timeZone: string): Record<string, unknown> {
+  return Object.fromEntries(
+    bodyFields(body).map(({ field, key }) => [key, wireValue(field, body, order, timeZone)]),
+  );
 }
 
 function childWaybillWire(child: ChildWaybill): ChildWaybillWire {
@@ -136,49 +74,16 @@ function childWaybillWire(child: ChildWaybill): ChildWaybillWire {
 
 export function toBookingWire(booking: Booking, timeZone: string): BookingRequestWire {
   return {
-    OperatorContactNumber: booking.operatorContactNumber,
-    ...headWire(booking),
-    ...waybillBodyWire(booking, timeZone),
-    shipperCode: booking.shipperCode,
-    ...partiesWire(booking),
-    itemDescription: booking.itemDescription,
-    handlingInstructions: booking.handlingInstructions,
-    merchantName: booking.merchantName,
-    ...packageWire(booking.package),
-    warehouseName: booking.warehouseName,
+    ...(bodyWire('book', booking, timeZone) as BodyWire<'book'>),
     childWaybills: booking.childWaybills.map(childWaybillWire),
   };
 }
 
 export function toUpdateWire(update: WaybillUpdate, timeZone: string): UpdateRequestWire {
-  return {
-    ...headWire(update),
-    ...waybillBodyWire(update, timeZone),
-    ...partiesWire(update),
-    itemDescription: update.itemDescription,
-    handlingInstruction: update.handlingInstructions,
-    merchantName: update.merchantName,
-    ...packageWire(update.package),
-  };
+  return bodyWire('update', update, timeZone) as UpdateRequestWire;
 }
 
+/** A Quotation's dates are calendar dates already: no time zone to write them in. */
 export function toQuotationWire(quote: QuoteRequest): QuotationRequestWire {
-  return {
-    ServiceType: quote.serviceType,
-    pickupDate: quote.pickupDate,
-    expectedDeliveryDate: quote.expectedDeliveryDate,
-    paymentMethod: quote.paymentMethod,
-    codAmount: quote.codAmount,
-    declaredValue: quote.declaredValue,
-    quantity: String(quote.quantity),
-    ...placeWire('shipper', quote.shipper),
-    ...postalWire('shipper', quote.shipper.postal),
-    ...placeWire('consignee', quote.consignee),
-    ...postalWire('consignee', quote.consignee.postal),
-    ...placeWire('return', quote.returnTo),
-    merchantName: quote.merchantName,
-    ...packageDimensionsWire(quote.package),
-    packageWeight: decimalText(quote.package.weight),
-    Packagevolume: decimalText(packageVolume(quote.package)),
-  };
+  return bodyWire('quote', quote, 'UTC') as QuotationRequestWire;
 }

@@ -236,6 +236,73 @@ describe('Booking wire JSON', () => {
     expect(wireRequestSchemas.book.safeParse(wire).success).toBe(true);
   });
 
+  it('writes its keys in the order the courier has always had them, so the JSON is the same byte for byte', () => {
+    expect(Object.keys(wire)).toEqual([
+      'OperatorContactNumber',
+      'ServiceType',
+      'trackingNumber',
+      'referenceNumber1',
+      'referenceNumber2',
+      'referenceNumber3',
+      'referenceNumber4',
+      'referenceNumber5',
+      'pickupDate',
+      'expectedDeliveryDate',
+      'paymentMethod',
+      'codAmount',
+      'declaredValue',
+      'quantity',
+      'shipperCode',
+      'shipperAddress',
+      'shipperCountry',
+      'shipperAddress1',
+      'shipperAddress2',
+      'shipperAddress3',
+      'shipperAddress4',
+      'shipperLongitude',
+      'shipperLatitude',
+      'shipperPostal',
+      'shipperName',
+      'shipperContact',
+      'shipperEmail',
+      'consigneeAddress',
+      'consigneeCountry',
+      'consigneeAddress1',
+      'consigneeAddress2',
+      'consigneeAddress3',
+      'consigneeAddress4',
+      'consigneeLongitude',
+      'consigneeLatitude',
+      'consigneePostal',
+      'consigneeName',
+      'consigneeContact',
+      'consigneeEmail',
+      'returnAddress',
+      'returnCountry',
+      'returnAddress1',
+      'returnAddress2',
+      'returnAddress3',
+      'returnAddress4',
+      'returnLongitude',
+      'returnLatitude',
+      'returnPostal',
+      'returnName',
+      'returnContact',
+      'returnEmail',
+      'itemDescription',
+      'handlingInstructions',
+      'merchantName',
+      'packageType',
+      'packageLength',
+      'packageWidth',
+      'packageHeight',
+      'Packagevolume',
+      'PackageWeight',
+      'warehouseName',
+      'childWaybills',
+    ]);
+  });
+
   it('writes date-times in the configured zone, whatever zone the dispatcher was in', () => {
     const utc = toBookingWire(parsed(validate(schemas.booking, bookingInput)), 'UTC');
     expect(utc.pickupDate).toBe('2026-11-23 01:30:00.000');
@@ -263,6 +330,16 @@ describe('Update wire JSON', () => {
 
   it('is accepted by the sandbox', () => {
     expect(wireRequestSchemas.update.safeParse(wire).success).toBe(true);
+  });
+
+  it("writes its keys in the order the courier has always had them: the Booking body's, less its own", () => {
+    const bookingOnly = ['OperatorContactNumber', 'shipperCode', 'warehouseName', 'childWaybills'];
+    const booking = Object.keys(toBookingWire(parsed(validate(schemas.booking, bookingInput)), 'UTC'));
+    expect(Object.keys(wire)).toEqual(
+      booking
+        .filter((key) => !bookingOnly.includes(key))
+        .map((key) => (key === 'handlingInstructions' ? 'handlingInstruction' : key)),
+    );
   });
 });
 
@@ -330,6 +407,51 @@ describe('Quotation wire JSON', () => {
 
   it('is accepted by the sandbox', () => {
     expect(wireRequestSchemas.quote.safeParse(wire).success).toBe(true);
+  });
+
+  it('writes its keys in the order the courier has always had them', () => {
+    expect(Object.keys(wire)).toEqual([
+      'ServiceType',
+      'pickupDate',
+      'expectedDeliveryDate',
+      'paymentMethod',
+      'codAmount',
+      'declaredValue',
+      'quantity',
+      'shipperAddress',
+      'shipperCountry',
+      'shipperAddress1',
+      'shipperAddress2',
+      'shipperAddress3',
+      'shipperAddress4',
+      'shipperLongitude',
+      'shipperLatitude',
+      'shipperPostal',
+      'consigneeAddress',
+      'consigneeCountry',
+      'consigneeAddress1',
+      'consigneeAddress2',
+      'consigneeAddress3',
+      'consigneeAddress4',
+      'consigneeLongitude',
+      'consigneeLatitude',
+      'consigneePostal',
+      'returnAddress',
+      'returnCountry',
+      'returnAddress1',
+      'returnAddress2',
+      'returnAddress3',
+      'returnAddress4',
+      'returnLongitude',
+      'returnLatitude',
+      'merchantName',
+      'packageType',
+      'packageLength',
+      'packageWidth',
+      'packageHeight',
+      'packageWeight',
+      'Packagevolume',
+    ]);
   });
 
   it('returns to the sender when no return place is given (without a postal code)', () => {

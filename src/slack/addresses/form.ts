@@ -1,34 +1,19 @@
 /** The edit form of a saved party: its fields, and the domain's party schema around them. */
 import { z } from 'zod';
 import type { SavedParty } from '../../store/index.js';
+import { partyKeys } from '../../waybill/courier-fields.js';
 import type { KnownParty } from '../../waybill/message-reader.js';
-import type { Party, WaybillSchemas } from '../../waybill/schemas.js';
+import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { contactFields, placeFields } from '../kit/fields.js';
+import { partyInputs } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths, setPath } from '../kit/forms.js';
-
-/** The fields of a party, in the order a booking step shows them. */
-const PARTY_KEYS = [
-  'name',
-  'phone',
-  'email',
-  'street',
-  'region',
-  'city',
-  'district',
-  'barangay',
-  'postal',
-  'country',
-  'latitude',
-  'longitude',
-] as const satisfies readonly (keyof Party)[];
 
 /**
  * The edit form: a booking party's fields under `party.`, checked by the domain's party schema
  * (wrapped, so its errors land on `party.name`, …).
  */
 export const partyFormSpec = perSettings((schema: WaybillSchemas['party']) => {
-  const fields: FormField[] = [...contactFields('party'), ...placeFields('party')];
+  const fields: FormField[] = partyInputs('shipper', 'party');
   const wrapped = z.object({ party: schema });
   return { fields, schema: wrapped, required: requiredPaths(wrapped, fields) };
 });
@@ -50,7 +35,7 @@ export function fillParty(
   paths: ReadonlySet<string>,
 ): Record<string, unknown> {
   const filled: Record<string, unknown> = {};
-  for (const key of PARTY_KEYS) {
+  for (const key of partyKeys) {
     if (paths.has(`${party}.${key}`)) setPath(filled, key, saved[key] ?? '');
   }
   return { ...input, [party]: filled };
@@ -58,7 +43,7 @@ export function fillParty(
 
 /** A saved party as the edit form's values. */
 export function editValues(saved: SavedParty): Record<string, unknown> {
-  return { party: Object.fromEntries(PARTY_KEYS.map((key) => [key, saved[key] ?? ''])) };
+  return { party: Object.fromEntries(partyKeys.map((key) => [key, saved[key] ?? ''])) };
 }
 
 /** Saved parties as the message reader takes them: a name, and its text fields. */
@@ -66,7 +51,7 @@ export function knownParties(saved: readonly SavedParty[]): KnownParty[] {
   return saved.map((party) => ({
     name: party.name,
     details: Object.fromEntries(
-      PARTY_KEYS.flatMap((key) => {
+      partyKeys.flatMap((key) => {
         const value = party[key];
         return key !== 'name' && typeof value === 'string' && value ? [[key, value]] : [];
       }),

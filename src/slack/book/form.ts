@@ -1,12 +1,14 @@
 /** The booking form: its steps, each step's fields, and which the Booking schema requires. */
 
 import type { BookedVia } from '../../store/index.js';
+import { parties } from '../../waybill/booking-fields.js';
 import { toBookingInput } from '../../waybill/booking-input.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { courierFields } from '../../waybill/courier-fields.js';
 import type { MessageReading } from '../../waybill/message-reader.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { contactFields, packageFields, paymentFields, placeFields } from '../kit/fields.js';
+import { inputsOf, partInputs } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 /**
@@ -72,50 +74,21 @@ export function parcelFields(index: number, catalog: Catalog): FormField[] {
   ];
 }
 
+/** Each step's courier fields by their parts (booking-fields.ts); the parcels step has those shown with the parcels. */
 export function stepFields(step: BookingStep, catalog: Catalog, parcels: number): FormField[] {
   switch (step) {
     case 'shipment':
-      return [
-        {
-          path: 'trackingNumber',
-          label: 'Tracking number',
-          kind: 'text',
-          maxLength: 50,
-          hint: 'Leave empty and the bot gives the next free number',
-        },
-        ...paymentFields(catalog).filter((field) => field.path !== 'quantity'),
-        { path: 'pickupAt.date', label: 'Pickup date', kind: 'date' },
-        { path: 'pickupAt.time', label: 'Pickup time', kind: 'time' },
-        { path: 'expectedDeliveryAt.date', label: 'Expected delivery date', kind: 'date' },
-        { path: 'expectedDeliveryAt.time', label: 'Expected delivery time', kind: 'time' },
-        { path: 'itemDescription', label: 'Item description', kind: 'multiline', maxLength: 500 },
-        { path: 'handlingInstructions', label: 'Handling instructions', kind: 'multiline', maxLength: 500 },
-        ...packageFields(catalog),
-        { path: 'operatorContactNumber', label: 'Operator contact number', kind: 'text', maxLength: 30 },
-        ...[1, 2, 3, 4, 5].map(
-          (n): FormField => ({ path: `reference${n}`, label: `Reference ${n}`, kind: 'text', maxLength: 50 }),
-        ),
-      ];
+      return partInputs(catalog, 'shipment', 'package');
     case 'receiver':
-      return [...contactFields('consignee'), ...placeFields('consignee')];
+      return partInputs(catalog, 'receiver');
     case 'sender':
-      return [
-        { path: 'shipperCode', label: 'Shipper code', kind: 'text', maxLength: 50 },
-        ...contactFields('shipper'),
-        ...placeFields('shipper'),
-        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
-        { path: 'warehouseName', label: 'Warehouse name', kind: 'text', maxLength: 100 },
-        ...contactFields('returnTo'),
-        ...placeFields('returnTo'),
-      ];
+      return partInputs(catalog, 'sender', 'return');
     case 'parcels':
       return [
-        {
-          path: 'quantity',
-          label: 'Number of parcels',
-          kind: 'integer',
-          hint: 'Leave empty to count the parcels below (1 when there are none)',
-        },
+        ...courierFields.flatMap((field) => {
+          const hint = field.form.withParcels;
+          return hint === undefined ? [] : inputsOf(field, { catalog }).map((input) => ({ ...input, hint }));
+        }),
         ...Array.from({ length: parcels }, (_, index) => parcelFields(index, catalog)).flat(),
       ];
     case 'review':
@@ -128,51 +101,14 @@ export function allBookingFields(catalog: Catalog, parcels: number): FormField[]
   return bookingSteps.flatMap((step) => stepFields(step, catalog, parcels));
 }
 
-/** A party's wire keys (`consigneeAddress4`) by the schema's own names, as wire.ts writes them. */
-const PARTY_WIRE: Record<string, string> = {
-  Name: 'name',
-  Contact: 'phone',
-  Email: 'email',
-  Address: 'street',
-  Address1: 'region',
-  Address2: 'city',
-  Address3: 'district',
-  Address4: 'barangay',
-  Postal: 'postal',
-  Country: 'country',
-  Latitude: 'latitude',
-  Longitude: 'longitude',
-};
-const PARTIES = [
-  ['consignee', 'consignee', 'Receiver'],
-  ['shipper', 'shipper', 'Sender'],
-  ['return', 'returnTo', 'Return'],
-] as const;
-/** The other wire keys whose name is not the schema's. */
-const WIRE_PATHS: Record<string, string> = {
-  ServiceType: 'serviceType',
-  pickupDate: 'pickupAt.date',
-  expectedDeliveryDate: 'expectedDeliveryAt.date',
-  OperatorContactNumber: 'operatorContactNumber',
-  packageType: 'package.type',
-  packageLength: 'package.length',
-  packageWidth: 'package.width',
-  packageHeight: 'package.height',
-  Packagevolume: 'package.volume',
-  PackageWeight: 'package.weight',
-  ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`referenceNumber${n}`, `reference${n}`])),
-};
-
 /** A wire key in the words the form uses ("Receiver barangay" for `consigneeAddress4`); the key itself when no field has it. */
 export function fieldName(wireKey: string, catalog: Catalog): string {
-  const fields = allBookingFields(catalog, 0);
-  const labelOf = (path: string) => fields.find((f) => f.path === path)?.label;
-  for (const [prefix, path, who] of PARTIES) {
-    const own = wireKey.startsWith(prefix) ? PARTY_WIRE[wireKey.slice(prefix.length)] : undefined;
-    const label = own && labelOf(`${path}.${own}`);
-    if (label) return `${who} ${label.toLowerCase()}`;
-  }
-  return labelOf(WIRE_PATHS[wireKey] ?? wireKey) ?? wireKey;
+  const field = courierFields.find((f) => f.wire.book === wireKey);
+  if (!field) return wireKey;
+  const [input] = inputsOf(field, { catalog });
+  const label = input?.label ?? wireKey;
+  const party = parties.find((p) => p.key === field.party);
+  return party ? `${party.who} ${label.toLowerCase()}` : label;
 }
 
 /** The step that shows a field (for errors met at review time). */

@@ -1,6 +1,8 @@
 /** The booking modal's review: exactly the wire body that will be sent, grouped as the steps were, each field named as the form names it. */
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { Part } from '../../waybill/booking-fields.js';
 import type { Catalog } from '../../waybill/catalog.js';
+import { courierFields } from '../../waybill/courier-fields.js';
 import type { WaybillEnv } from '../../waybill/settings.js';
 import type { BookingRequestWire } from '../../waybill/wire-types.js';
 import { context, cut, environmentNotice, facts, header, plain, section } from '../kit/blocks.js';
@@ -11,55 +13,21 @@ import { backButton, codCheck, stepTitle } from './step-view.js';
 
 type WireKey = Exclude<keyof BookingRequestWire, 'childWaybills'>;
 
-const party = (prefix: 'shipper' | 'consignee' | 'return'): WireKey[] =>
-  (
-    [
-      'Name',
-      'Contact',
-      'Email',
-      'Address',
-      'Address1',
-      'Address2',
-      'Address3',
-      'Address4',
-      'Postal',
-      'Country',
-      'Latitude',
-      'Longitude',
-    ] as const
-  ).map((suffix) => `${prefix}${suffix}` as WireKey);
-
-/** The review groups the exact wire keys the way the steps did. */
-const reviewGroups: [string, WireKey[]][] = [
+/** The review groups the exact wire keys by their fields' parts (booking-fields.ts), in the form's order. */
+const reviewGroups: [string, WireKey[]][] = (
   [
-    'Shipment',
-    [
-      'trackingNumber',
-      'ServiceType',
-      'paymentMethod',
-      'codAmount',
-      'declaredValue',
-      'quantity',
-      'pickupDate',
-      'expectedDeliveryDate',
-      'itemDescription',
-      'handlingInstructions',
-      'OperatorContactNumber',
-      'referenceNumber1',
-      'referenceNumber2',
-      'referenceNumber3',
-      'referenceNumber4',
-      'referenceNumber5',
-    ],
-  ],
-  [
-    'Package',
-    ['packageType', 'packageLength', 'packageWidth', 'packageHeight', 'Packagevolume', 'PackageWeight'],
-  ],
-  ['Receiver', party('consignee')],
-  ['Sender', ['shipperCode', ...party('shipper'), 'merchantName', 'warehouseName']],
-  ['Return to', party('return')],
-];
+    ['Shipment', 'shipment'],
+    ['Package', 'package'],
+    ['Receiver', 'receiver'],
+    ['Sender', 'sender'],
+    ['Return to', 'return'],
+  ] as const satisfies [string, Part][]
+).map(([group, part]) => [
+  group,
+  courierFields.flatMap((field) =>
+    field.part === part && field.wire.book ? [field.wire.book as WireKey] : [],
+  ),
+]);
 
 function parcelLines(wire: BookingRequestWire): string {
   return wire.childWaybills

@@ -1,87 +1,78 @@
-/** Form fields several forms share: places, contacts, the package and payment. */
+/** Courier fields as form inputs, from the table of courier fields: places, contacts, the package and payment. */
+import type { Part, PartyKey } from '../../waybill/booking-fields.js';
 import type { Catalog } from '../../waybill/catalog.js';
-import { labelOf } from '../../waybill/catalog.js';
+import { type CourierField, courierFields, dayLabel } from '../../waybill/courier-fields.js';
+import { PHONE_MAX_LENGTH, TRACKING_NUMBER_MAX_LENGTH } from '../../waybill/fields.js';
 import type { FormField } from './forms.js';
 
-/** The form fields of a place; `who` is the schema prefix (`shipper`, `consignee`, `returnTo`). */
-export function placeFields(who: string, { postal = true } = {}): FormField[] {
-  return [
-    {
-      path: `${who}.street`,
-      label: 'Address',
-      kind: 'text',
-      maxLength: 200,
-      placeholder: 'Street and number',
-    },
-    {
-      path: `${who}.region`,
-      label: 'Province / region',
-      kind: 'place',
-      level: 'province',
-      placeholder: 'Type to find a province',
-    },
-    {
-      path: `${who}.city`,
-      label: 'City',
-      kind: 'place',
-      level: 'city',
-      placeholder: 'Type to find a city or municipality',
-    },
-    { path: `${who}.district`, label: 'District', kind: 'text', maxLength: 100 },
-    {
-      path: `${who}.barangay`,
-      label: 'Barangay',
-      kind: 'place',
-      level: 'barangay',
-      placeholder: 'Type to find a barangay',
-    },
-    ...(postal
-      ? [{ path: `${who}.postal`, label: 'Postal code', kind: 'text' as const, maxLength: 20 }]
-      : []),
-    {
-      path: `${who}.country`,
-      label: 'Country',
-      kind: 'text',
-      maxLength: 2,
-      placeholder: 'PH',
-      hint: 'Two letters',
-    },
-    { path: `${who}.latitude`, label: 'Latitude', kind: 'decimal', placeholder: '14.5547' },
-    { path: `${who}.longitude`, label: 'Longitude', kind: 'decimal', placeholder: '121.0244' },
+/**
+ * A courier field's inputs, as its kind and form hints say (booking-fields.ts): one, or a date's two
+ * pickers (a quotation's date is a day, at its path there). The catalogue gives a choice's options
+ * and a hint of it; a party's fields need none.
+ */
+export function inputsOf(
+  field: CourierField,
+  { catalog, path = field.path, quote = false }: { catalog?: Catalog; path?: string; quote?: boolean } = {},
+): FormField[] {
+  const { label, placeholder, hint, multiline, level } = field.form;
+  const input = {
+    path,
+    label,
+    ...(placeholder === undefined ? {} : { placeholder }),
+    ...(hint === undefined
+      ? {}
+      : { hint: typeof hint === 'function' ? (catalog ? hint(catalog) : '') : hint }),
+  };
+  const text = (maxLength: number): FormField[] => [
+    { ...input, kind: multiline ? 'multiline' : 'text', maxLength },
   ];
+  switch (field.kind) {
+    case 'tracking':
+      return text(TRACKING_NUMBER_MAX_LENGTH);
+    case 'phone':
+      return text(PHONE_MAX_LENGTH);
+    case 'country':
+      return text(2);
+    case 'text':
+      return text(field.max ?? 0);
+    case 'place':
+      return [{ ...input, kind: 'place', ...(level === undefined ? {} : { level }) }];
+    case 'choice':
+      return [{ ...input, kind: 'select', options: field.choices && catalog ? catalog[field.choices] : [] }];
+    case 'money':
+    case 'measure':
+    case 'coordinate':
+      return [{ ...input, kind: 'decimal' }];
+    case 'count':
+      return [{ ...input, kind: 'integer' }];
+    case 'email':
+      return [{ ...input, kind: 'email' }];
+    case 'date':
+      if (quote) return [{ ...input, path: field.quotePath ?? path, label: dayLabel(label), kind: 'date' }];
+      return [
+        { ...input, path: `${path}.date`, label: dayLabel(label), kind: 'date' },
+        { ...input, path: `${path}.time`, label: label.replace(/ date and time$/, ' time'), kind: 'time' },
+      ];
+  }
 }
 
-export function contactFields(who: string): FormField[] {
-  return [
-    { path: `${who}.name`, label: 'Name', kind: 'text', maxLength: 100 },
-    { path: `${who}.phone`, label: 'Phone', kind: 'text', maxLength: 30, placeholder: '+63 917 123 4567' },
-    { path: `${who}.email`, label: 'E-mail', kind: 'email' },
-  ];
+/** The booking form's inputs of the courier fields of these parts, in the table's order, but those shown with the parcels. */
+export function partInputs(catalog: Catalog, ...parts: Part[]): FormField[] {
+  return courierFields
+    .filter((field) => parts.includes(field.part) && field.form.withParcels === undefined)
+    .flatMap((field) => inputsOf(field, { catalog }));
 }
 
-export function packageFields(catalog: Catalog): FormField[] {
-  return [
-    { path: 'package.type', label: 'Package type', kind: 'select', options: catalog.packageTypes },
-    { path: 'package.weight', label: 'Weight (kg)', kind: 'decimal' },
-    { path: 'package.length', label: 'Length (cm)', kind: 'decimal' },
-    { path: 'package.width', label: 'Width (cm)', kind: 'decimal' },
-    { path: 'package.height', label: 'Height (cm)', kind: 'decimal' },
-    {
-      path: 'package.volume',
-      label: 'Volume (cm³)',
-      kind: 'decimal',
-      hint: 'Leave empty to use length × width × height',
-    },
-  ];
+/** The quote form's inputs of a part: the fields the Quotation carries, in the table's order. */
+export function quoteInputs(catalog: Catalog, part: Part): FormField[] {
+  return courierFields
+    .filter((field) => field.wire.quote !== undefined && (field.quotePart ?? field.part) === part)
+    .flatMap((field) => inputsOf(field, { catalog, quote: true }));
 }
 
-export function paymentFields(catalog: Catalog): FormField[] {
-  const cod = labelOf(catalog.paymentMethods, catalog.codPaymentMethod);
-  return [
-    { path: 'serviceType', label: 'Service type', kind: 'select', options: catalog.serviceTypes },
-    { path: 'paymentMethod', label: 'Payment method', kind: 'select', options: catalog.paymentMethods },
-    { path: 'codAmount', label: 'COD amount', kind: 'decimal', hint: `Only for ${cod}` },
-    { path: 'declaredValue', label: 'Declared value', kind: 'decimal' },
-    { path: 'quantity', label: 'Number of parcels', kind: 'integer' },
-  ];
+/** A party's inputs under `prefix`, where they are not the party's own (the address book's `party`). */
+export function partyInputs(party: PartyKey, prefix: string): FormField[] {
+  return courierFields
+    .filter((field) => field.party === party)
+    .flatMap((field) => inputsOf(field, { path: `${prefix}.${field.path.slice(party.length + 1)}` }));
 }

@@ -2,6 +2,7 @@
 import type { InputBlock, KnownBlock, PlainTextOption } from '@slack/types';
 import type { z } from 'zod';
 import type { Choice } from '../../waybill/catalog.js';
+import { getPath } from '../../waybill/fields.js';
 import type { PlaceLevel } from '../../waybill/places.js';
 import { type FieldError, validate } from '../../waybill/schemas.js';
 import { cut } from './blocks.js';
@@ -36,6 +37,8 @@ export interface FormField {
   /** Which part of the place list a `place` field offers. */
   level?: PlaceLevel;
 }
+
+export { getPath };
 
 export const VALUE_ACTION = 'value';
 
@@ -95,13 +98,6 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
     if (typeof node[key] !== 'object' || node[key] === null) node[key] = nextIsIndex ? [] : {};
     node = node[key] as Record<string, unknown>;
   });
-}
-
-export function getPath(source: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => {
-    if (typeof node !== 'object' || node === null) return undefined;
-    return (node as Record<string, unknown>)[key];
-  }, source);
 }
 
 /** The raw input a view's state holds: every input block, keyed by its path. */

@@ -2,7 +2,7 @@
 import type { Catalog } from '../../waybill/catalog.js';
 import type { WaybillSchemas } from '../../waybill/schemas.js';
 import type { Core } from '../core.js';
-import { packageFields, paymentFields, placeFields } from '../kit/fields.js';
+import { quoteInputs } from '../kit/fields.js';
 import { type FormField, perSettings, requiredPaths } from '../kit/forms.js';
 
 export interface FormSection {
@@ -13,38 +13,28 @@ export interface FormSection {
   fields: FormField[];
 }
 
+/** A section for each part of the booking the Quotation carries (booking-fields.ts), the shipment's dates on their own. */
 export function quoteFormSections(catalog: Catalog): FormSection[] {
+  const shipment = quoteInputs(catalog, 'shipment');
   return [
-    { title: 'Service and payment', fields: paymentFields(catalog) },
-    {
-      title: 'Dates',
-      fields: [
-        { path: 'pickupDate', label: 'Pickup date', kind: 'date' },
-        { path: 'expectedDeliveryDate', label: 'Expected delivery date', kind: 'date' },
-      ],
-    },
+    { title: 'Service and payment', fields: shipment.filter((field) => field.kind !== 'date') },
+    { title: 'Dates', fields: shipment.filter((field) => field.kind === 'date') },
     {
       title: 'From (sender)',
       party: { path: 'shipper', label: 'Saved sender' },
-      fields: placeFields('shipper'),
+      fields: quoteInputs(catalog, 'sender'),
     },
     {
       title: 'To (receiver)',
       party: { path: 'consignee', label: 'Saved receiver' },
-      fields: placeFields('consignee'),
+      fields: quoteInputs(catalog, 'receiver'),
     },
-    {
-      title: 'Package',
-      fields: [
-        ...packageFields(catalog),
-        { path: 'merchantName', label: 'Merchant name', kind: 'text', maxLength: 100 },
-      ],
-    },
+    { title: 'Package', fields: quoteInputs(catalog, 'package') },
     {
       title: 'Return to',
       note: 'Leave empty to return undelivered goods to the sender.',
       party: { path: 'returnTo', label: 'Saved return party' },
-      fields: placeFields('returnTo', { postal: false }),
+      fields: quoteInputs(catalog, 'return'),
     },
   ];
 }

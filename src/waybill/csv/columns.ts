@@ -1,6 +1,7 @@
-/** The columns of a bookings CSV file: each header, the booking field it fills, and the template file. */
+/** The columns of a bookings CSV file, from the table of courier fields: each header, the booking field it fills, and the template file. */
+
 import type { Catalog } from '../catalog.js';
-import { labelOf } from '../catalog.js';
+import { type CourierField, courierFields } from '../courier-fields.js';
 import { toCsv } from './write.js';
 
 /**
@@ -21,100 +22,35 @@ export interface BookingColumn {
 
 export const PROFILE_COLUMN = 'sender_profile';
 
-const column = (header: string, path: string, about: string, example?: string): BookingColumn => ({
-  header,
-  path,
-  about,
-  example: example ?? '',
-});
+const aboutChoices = (catalog: Catalog, list: NonNullable<CourierField['choices']>) =>
+  catalog[list].map((choice) => choice.value).join(' | ');
 
-function party(prefix: string, who: string, path: string, example: Record<string, string>): BookingColumn[] {
-  const fields: [string, string][] = [
-    ['name', 'name'],
-    ['phone', 'phone that can be dialled (without a country code: in the party country)'],
-    ['email', 'e-mail'],
-    ['street', 'street address'],
-    ['region', 'province / region'],
-    ['city', 'city'],
-    ['district', 'district'],
-    ['barangay', 'barangay'],
-    ['postal', 'postal code'],
-    ['country', 'two-letter country code'],
-    ['latitude', 'latitude'],
-    ['longitude', 'longitude'],
-  ];
-  return fields.map(([field, about]) =>
-    column(`${prefix}_${field}`, `${path}.${field}`, `${who} ${about}`, example[field]),
-  );
+/** A field's columns: one, or a date's and a time's (`pickupAt.date`, `pickupAt.time`). */
+function columnsOf(field: CourierField, catalog: Catalog): BookingColumn[] {
+  return field.csv.map(({ header, about, example, part }) => ({
+    header,
+    path: part ? `${field.path}.${part}` : field.path,
+    about:
+      typeof about === 'function'
+        ? about(catalog)
+        : (about ?? (field.choices ? aboutChoices(catalog, field.choices) : '')),
+    example: (typeof example === 'function' ? example(catalog) : example) ?? '',
+  }));
 }
 
-/** Every column, in the template's order. */
+const profileColumn: BookingColumn = {
+  header: PROFILE_COLUMN,
+  path: PROFILE_COLUMN,
+  about: 'id of a sender profile: fills the sender and return columns left empty',
+  example: '',
+};
+
+/** Every column, in the template's order: the courier fields' (booking-fields.ts), the sender profile's before the sender's own. */
 export function bookingColumns(catalog: Catalog): BookingColumn[] {
-  const values = (choices: Catalog['serviceTypes']) => choices.map((choice) => choice.value).join(' | ');
-  const cod = catalog.codPaymentMethod;
-  return [
-    column('tracking_number', 'trackingNumber', 'empty: the next free number'),
-    column('service_type', 'serviceType', values(catalog.serviceTypes), catalog.serviceTypes[0]?.value),
-    column('payment_method', 'paymentMethod', values(catalog.paymentMethods), cod),
-    column(
-      'cod_amount',
-      'codAmount',
-      `only for ${labelOf(catalog.paymentMethods, cod)}, e.g. 1500.00`,
-      '1500.00',
-    ),
-    column('declared_value', 'declaredValue', 'e.g. 2000.00', '2000.00'),
-    column('quantity', 'quantity', 'number of parcels, empty: 1', '1'),
-    column('pickup_date', 'pickupAt.date', 'YYYY-MM-DD, empty: today'),
-    column('pickup_time', 'pickupAt.time', 'HH:MM, empty: the next full hour'),
-    column('delivery_date', 'expectedDeliveryAt.date', 'expected delivery, YYYY-MM-DD, empty: tomorrow'),
-    column('delivery_time', 'expectedDeliveryAt.time', 'expected delivery, HH:MM, empty: 17:00'),
-    column('item_description', 'itemDescription', 'what is sent', 'Kitchen scales'),
-    column('handling_instructions', 'handlingInstructions', 'e.g. Fragile', 'Fragile'),
-    column('package_type', 'package.type', values(catalog.packageTypes), catalog.packageTypes.at(-1)?.value),
-    column('package_weight', 'package.weight', 'kg', '4.5'),
-    column('package_length', 'package.length', 'cm', '40'),
-    column('package_width', 'package.width', 'cm', '30'),
-    column('package_height', 'package.height', 'cm', '20'),
-    column('package_volume', 'package.volume', 'cm³, empty: length × width × height'),
-    column(
-      'operator_contact_number',
-      'operatorContactNumber',
-      'phone of whoever the courier should call',
-      '+63 917 555 0100',
-    ),
-    ...[1, 2, 3, 4, 5].map((n) =>
-      column(
-        `reference${n}`,
-        `reference${n}`,
-        `reference ${n}, e.g. an order number`,
-        n === 1 ? 'PO-77' : '',
-      ),
-    ),
-    ...party('receiver', 'Receiver', 'consignee', {
-      name: 'Maria Santos',
-      phone: '0917 123 4567',
-      street: '88 Rizal Ave',
-      city: 'Cebu City',
-      postal: '6000',
-      country: 'PH',
-    }),
-    column(
-      PROFILE_COLUMN,
-      PROFILE_COLUMN,
-      'id of a sender profile: fills the sender and return columns left empty',
-    ),
-    column('shipper_code', 'shipperCode', "the sender's code with the courier"),
-    column('merchant_name', 'merchantName', 'merchant'),
-    column('warehouse_name', 'warehouseName', 'warehouse'),
-    ...party('sender', 'Sender', 'shipper', {
-      name: 'Acme Trading',
-      phone: '+63 2 8123 4567',
-      street: '12 Shaw Blvd',
-      city: 'Pasig',
-      country: 'PH',
-    }),
-    ...party('return', 'Return', 'returnTo', {}),
-  ];
+  return courierFields.flatMap((field) => [
+    ...(field.path === 'shipperCode' ? [profileColumn] : []),
+    ...columnsOf(field, catalog),
+  ]);
 }
 
 /** The template: every column's header and one example booking. */
@@ -134,7 +70,15 @@ export function normaliseHeader(header: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
-/** A bookings file's header by its current name: `*_neighbourhood`, the barangay's first name, is still read. */
+/** Each earlier header (`receiver_neighbourhood`) by the one it is now read as. */
+const renamed = new Map(
+  courierFields.flatMap((field) =>
+    field.csv.flatMap(({ header, old = [] }) => old.map((name) => [name, header])),
+  ),
+);
+
+/** A bookings file's header by its current name: an earlier one (booking-fields.ts) is still read. */
 export function currentHeader(header: string): string {
-  return normaliseHeader(header).replace(/_neighbourhood$/, '_barangay');
+  const name = normaliseHeader(header);
+  return renamed.get(name) ?? name;
 }

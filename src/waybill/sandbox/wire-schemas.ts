@@ -1,7 +1,8 @@
 /**
  * zod schemas of the three wire request bodies (docs/courier-interface.md §2.1, §2.2, §4.2, §4.3), used by
  * the sandbox to reject what the real courier might reject. Strict key sets: every key of the interface
- * must be present (empty strings allowed unless stated) and no other key may appear.
+ * must be present (empty strings allowed unless stated) and no other key may appear. The bodies' keys
+ * and how each is checked come from the table of courier fields (booking-fields.ts), by each field's kind.
  *
  * Formats checked beyond "is a string":
  * - pickupDate / expectedDeliveryDate: `YYYY-MM-DD HH:MM:SS.mmm` (Booking, Update), `YYYY-MM-DD` (Quotation),
@@ -16,6 +17,8 @@
  */
 
 import { z } from 'zod';
+import type { Body, FieldKind } from '../booking-fields.js';
+import { type BodyWire, bodyFields } from '../courier-fields.js';
 import type {
   BookingRequestWire,
   ChildWaybillWire,
@@ -105,74 +108,34 @@ export const childWaybillSchema = z.strictObject(
   objectError,
 );
 
-// Spelled out key by key (no computed keys) so the inferred types are checked against wire-types.ts below.
-const waybillCoreShape = {
-  ServiceType: str(),
-  trackingNumber: nonEmpty(),
-  referenceNumber1: str(),
-  referenceNumber2: str(),
-  referenceNumber3: str(),
-  referenceNumber4: str(),
-  referenceNumber5: str(),
-  pickupDate: wireDateTime(),
-  expectedDeliveryDate: wireDateTime(),
-  paymentMethod: str(),
-  codAmount: wireAmount(),
-  declaredValue: wireAmount(),
-  quantity: wireQuantity(),
-  itemDescription: str(),
-  merchantName: str(),
-  packageType: str(),
-  packageLength: wireMeasure(),
-  packageWidth: wireMeasure(),
-  packageHeight: wireMeasure(),
-  Packagevolume: wireMeasure(),
-  PackageWeight: wireMeasure(),
-  shipperName: str(),
-  shipperAddress: str(),
-  shipperCountry: str(),
-  shipperAddress1: str(),
-  shipperAddress2: str(),
-  shipperAddress3: str(),
-  shipperAddress4: str(),
-  shipperPostal: str(),
-  shipperContact: str(),
-  shipperEmail: str(),
-  shipperLongitude: str(),
-  shipperLatitude: str(),
-  consigneeName: str(),
-  consigneeAddress: str(),
-  consigneeCountry: str(),
-  consigneeAddress1: str(),
-  consigneeAddress2: str(),
-  consigneeAddress3: str(),
-  consigneeAddress4: str(),
-  consigneePostal: str(),
-  consigneeContact: str(),
-  consigneeEmail: str(),
-  consigneeLongitude: str(),
-  consigneeLatitude: str(),
-  returnName: str(),
-  returnAddress: str(),
-  returnCountry: str(),
-  returnAddress1: str(),
-  returnAddress2: str(),
-  returnAddress3: str(),
-  returnAddress4: str(),
-  returnPostal: str(),
-  returnContact: str(),
-  returnEmail: str(),
-  returnLongitude: str(),
-  returnLatitude: str(),
-};
+/** How the sandbox checks a field of each kind (booking-fields.ts); a date is a date-time but in the Quotation. */
+function wireCheck(kind: FieldKind, body: Body) {
+  switch (kind) {
+    case 'tracking':
+      return nonEmpty();
+    case 'date':
+      return body === 'quote' ? wireDate() : wireDateTime();
+    case 'money':
+      return wireAmount();
+    case 'count':
+      return wireQuantity();
+    case 'measure':
+      return wireMeasure();
+    default:
+      return str();
+  }
+}
+
+/** A body's keys, each checked by its field's kind. */
+function bodyShape<B extends Body>(body: B) {
+  return Object.fromEntries(bodyFields(body).map(({ field, key }) => [key, wireCheck(field.kind, body)])) as {
+    [K in keyof BodyWire<B>]: z.ZodString;
+  };
+}
 
 export const bookingRequestSchema = z.strictObject(
   {
-    ...waybillCoreShape,
-    OperatorContactNumber: str(),
-    shipperCode: str(),
-    handlingInstructions: str(),
-    warehouseName: str(),
+    ...bodyShape('book'),
     childWaybills: z
       .array(childWaybillSchema, { error: typeError('an array') })
       .superRefine((children, ctx) => {
@@ -192,59 +155,9 @@ export const bookingRequestSchema = z.strictObject(
   objectError,
 );
 
-export const updateRequestSchema = z.strictObject(
-  {
-    ...waybillCoreShape,
-    handlingInstruction: str(),
-  },
-  objectError,
-);
+export const updateRequestSchema = z.strictObject(bodyShape('update'), objectError);
 
-export const quotationRequestSchema = z.strictObject(
-  {
-    ServiceType: str(),
-    pickupDate: wireDate(),
-    expectedDeliveryDate: wireDate(),
-    paymentMethod: str(),
-    codAmount: wireAmount(),
-    declaredValue: wireAmount(),
-    quantity: wireQuantity(),
-    shipperCountry: str(),
-    shipperAddress: str(),
-    shipperAddress1: str(),
-    shipperAddress2: str(),
-    shipperAddress3: str(),
-    shipperAddress4: str(),
-    shipperPostal: str(),
-    shipperLongitude: str(),
-    shipperLatitude: str(),
-    consigneeCountry: str(),
-    consigneeAddress: str(),
-    consigneeAddress1: str(),
-    consigneeAddress2: str(),
-    consigneeAddress3: str(),
-    consigneeAddress4: str(),
-    consigneePostal: str(),
-    consigneeLongitude: str(),
-    consigneeLatitude: str(),
-    returnAddress: str(),
-    returnCountry: str(),
-    returnAddress1: str(),
-    returnAddress2: str(),
-    returnAddress3: str(),
-    returnAddress4: str(),
-    returnLongitude: str(),
-    returnLatitude: str(),
-    merchantName: str(),
-    packageType: str(),
-    packageLength: wireMeasure(),
-    packageWidth: wireMeasure(),
-    packageHeight: wireMeasure(),
-    packageWeight: wireMeasure(),
-    Packagevolume: wireMeasure(),
-  },
-  objectError,
-);
+export const quotationRequestSchema = z.strictObject(bodyShape('quote'), objectError);
 
 /** The request schema of each operation. */
 export const wireRequestSchemas = {
@@ -253,7 +166,8 @@ export const wireRequestSchemas = {
   update: updateRequestSchema,
 } as const satisfies Record<Operation, z.ZodType>;
 
-// Compile-time proof that each schema's input and output are exactly the wire type of wire-types.ts.
+// Compile-time proof that each schema's input and output are exactly the wire type of wire-types.ts
+// (both from the table of courier fields, the bodies' keys by their kinds' checks).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 export type SchemasMatchWireTypes = [
