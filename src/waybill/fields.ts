@@ -15,18 +15,38 @@ export type Money = string;
 /** The most any amount of a booking may be: 999,999,999.99. */
 export const MAX_MONEY_CENTS = 99_999_999_999n;
 
-/** What was typed, trimmed; null, undefined and whitespace-only all mean "not given" (''). */
-function typed(label: string) {
+type Ctx = z.RefinementCtx;
+
+/**
+ * What was typed, trimmed (null, undefined and whitespace-only all mean "not given": ''), then
+ * `read`, in one step of the schema: a form has dozens of fields, and every step of every field is
+ * run on each submission before its acknowledgement.
+ */
+function typedAs<T>(label: string, read: (value: string, ctx: Ctx) => T) {
   return z
     .unknown()
     .optional()
-    .transform((value, ctx): string => {
-      if (value === null || value === undefined) return '';
-      if (typeof value === 'string') return value.trim();
-      if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    .transform((value, ctx): T => {
+      if (value === null || value === undefined) return read('', ctx);
+      if (typeof value === 'string') return read(value.trim(), ctx);
+      if (typeof value === 'number' && Number.isFinite(value)) return read(String(value), ctx);
       ctx.addIssue({ code: 'custom', message: `${label} must be text` });
       return z.NEVER;
     });
+}
+
+/** A check of typed text, and what is said when it fails. */
+type Check = readonly [holds: (value: string) => boolean, message: string];
+
+/** Typed text, as `written` writes it, that holds every check; the first that fails is the issue. */
+function checked(label: string, checks: Check[], written: (typed: string) => string = (typed) => typed) {
+  return typedAs(label, (typed, ctx): string => {
+    const value = written(typed);
+    const failed = checks.find(([holds]) => !holds(value));
+    if (!failed) return value;
+    ctx.addIssue({ code: 'custom', message: failed[1] });
+    return z.NEVER;
+  });
 }
 
 export interface TextOptions {
@@ -35,27 +55,20 @@ export interface TextOptions {
 }
 
 export function text(label: string, { max, required = false }: TextOptions) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => [...value].length <= max, `${label} must be at most ${max} characters`)
-      .refine(
-        // Tabs and line breaks are fine; other control characters are never typed on purpose.
-        (value) => !/[^\P{Cc}\t\n\r]/u.test(value),
-        `${label} must not contain control characters`,
-      ),
-  );
+  return checked(label, [
+    [(value) => !required || value.length > 0, `${label} is required`],
+    [(value) => [...value].length <= max, `${label} must be at most ${max} characters`],
+    // Tabs and line breaks are fine; other control characters are never typed on purpose.
+    [(value) => !/[^\P{Cc}\t\n\r]/u.test(value), `${label} must not contain control characters`],
+  ]);
 }
 
 export function choice(label: string, choices: readonly Choice[]) {
   const allowed = new Set(choices.map((c) => c.value));
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => value.length > 0, `${label} is required`)
-      .refine((value) => value === '' || allowed.has(value), `${label} must be one of the listed options`),
-  );
+  return checked(label, [
+    [(value) => value.length > 0, `${label} is required`],
+    [(value) => allowed.has(value), `${label} must be one of the listed options`],
+  ]);
 }
 
 /** Parses "1500", "1,500.5" or 1500.5 into cents; undefined when it is not an amount. */
@@ -80,28 +93,26 @@ export function formatMoney(amount: string, currency: string): string {
 
 /** An amount ≥ 0 with at most two decimals; an empty input is 0.00. */
 export function money(label: string) {
-  return typed(label).pipe(
-    z.string().transform((value, ctx): Money => {
-      if (value === '') return '0.00';
-      if (/^-/.test(value)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must not be negative` });
-        return z.NEVER;
-      }
-      const cents = parseCents(value);
-      if (cents === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${label} must be an amount with at most two decimals, e.g. 1500.00`,
-        });
-        return z.NEVER;
-      }
-      if (cents > MAX_MONEY_CENTS) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be at most ${formatCents(MAX_MONEY_CENTS)}` });
-        return z.NEVER;
-      }
-      return formatCents(cents);
-    }),
-  );
+  return typedAs(label, (value, ctx): Money => {
+    if (value === '') return '0.00';
+    if (/^-/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `${label} must not be negative` });
+      return z.NEVER;
+    }
+    const cents = parseCents(value);
+    if (cents === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${label} must be an amount with at most two decimals, e.g. 1500.00`,
+      });
+      return z.NEVER;
+    }
+    if (cents > MAX_MONEY_CENTS) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be at most ${formatCents(MAX_MONEY_CENTS)}` });
+      return z.NEVER;
+    }
+    return formatCents(cents);
+  });
 }
 
 interface DecimalOptions {
@@ -116,21 +127,19 @@ interface DecimalOptions {
 function decimal(label: string, { required, min, max, exclusiveMin = false, unit = '' }: DecimalOptions) {
   const range = exclusiveMin ? `more than ${min} and at most ${max}` : `between ${min} and ${max}`;
   const unitText = unit && ` ${unit}`;
-  return typed(label).pipe(
-    z.string().transform((value, ctx): number | undefined => {
-      if (value === '') {
-        if (required) ctx.addIssue({ code: 'custom', message: `${label} is required` });
-        return undefined;
-      }
-      const number = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
-      const tooLow = exclusiveMin ? number <= min : number < min;
-      if (Number.isNaN(number) || tooLow || number > max) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a number ${range}${unitText}` });
-        return z.NEVER;
-      }
-      return number;
-    }),
-  );
+  return typedAs(label, (value, ctx): number | undefined => {
+    if (value === '') {
+      if (required) ctx.addIssue({ code: 'custom', message: `${label} is required` });
+      return undefined;
+    }
+    const number = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+    const tooLow = exclusiveMin ? number <= min : number < min;
+    if (Number.isNaN(number) || tooLow || number > max) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be a number ${range}${unitText}` });
+      return z.NEVER;
+    }
+    return number;
+  });
 }
 
 /** A length, width, height, weight or volume: a number > 0. */
@@ -151,41 +160,36 @@ export function longitude(label: string) {
 
 /** A whole number ≥ 1; undefined when not given, so the operation can apply its own default. */
 export function quantity(label: string, max = 999) {
-  return typed(label).pipe(
-    z.string().transform((value, ctx): number | undefined => {
-      if (value === '') return undefined;
-      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from 1 to ${max}` });
-        return z.NEVER;
-      }
-      return Number(value);
-    }),
-  );
+  return typedAs(label, (value, ctx): number | undefined => {
+    if (value === '') return undefined;
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be a whole number from 1 to ${max}` });
+      return z.NEVER;
+    }
+    return Number(value);
+  });
 }
 
 export function country(label: string, { required = false } = {}) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine(
-        (value) => value === '' || /^[A-Za-z]{2}$/.test(value),
-        `${label} must be a two-letter country code, e.g. PH`,
-      )
-      .transform((value) => value.toUpperCase()),
-  );
+  return checked(label, [
+    [(value) => !required || value.length > 0, `${label} is required`],
+    [
+      (value) => value === '' || /^[A-Za-z]{2}$/.test(value),
+      `${label} must be a two-letter country code, e.g. PH`,
+    ],
+  ]).transform((value) => value.toUpperCase());
 }
 
+const anEmail = z.email();
+
 export function email(label: string) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => value.length <= 254, `${label} must be at most 254 characters`)
-      .refine(
-        (value) => value === '' || z.email().safeParse(value).success,
-        `${label} must be an e-mail address like name@example.com`,
-      ),
-  );
+  return checked(label, [
+    [(value) => value.length <= 254, `${label} must be at most 254 characters`],
+    [
+      (value) => value === '' || anEmail.safeParse(value).success,
+      `${label} must be an e-mail address like name@example.com`,
+    ],
+  ]);
 }
 
 /**
@@ -193,15 +197,10 @@ export function email(label: string) {
  * with the party (`readPhone`, phones.ts); `homePhone` checks one of the courier's own country here.
  */
 export function phone(label: string, { required = false } = {}) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine(
-        (value) => value.length <= PHONE_MAX_LENGTH,
-        `${label} must be at most ${PHONE_MAX_LENGTH} characters`,
-      ),
-  );
+  return checked(label, [
+    [(value) => !required || value.length > 0, `${label} is required`],
+    [(value) => value.length <= PHONE_MAX_LENGTH, `${label} must be at most ${PHONE_MAX_LENGTH} characters`],
+  ]);
 }
 
 /** The longest phone and tracking number, as typed: what their form inputs hold. */
@@ -232,31 +231,29 @@ export function writtenTrackingNumber(typed: string): string {
 
 /** Letters, digits, dashes and underscores, as printed on a label; written as `writtenTrackingNumber` does. */
 export function trackingNumber(label: string, { required = true } = {}) {
-  return typed(label)
-    .transform(writtenTrackingNumber)
-    .pipe(
-      z
-        .string()
-        .refine((value) => !required || value.length > 0, `${label} is required`)
-        .refine(
-          (value) => value.length <= TRACKING_NUMBER_MAX_LENGTH,
-          `${label} must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`,
-        )
-        .refine(
-          (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
-          `${label} may contain only letters, digits, - and _`,
-        ),
-    );
+  return checked(
+    label,
+    [
+      [(value) => !required || value.length > 0, `${label} is required`],
+      [
+        (value) => value.length <= TRACKING_NUMBER_MAX_LENGTH,
+        `${label} must be at most ${TRACKING_NUMBER_MAX_LENGTH} characters`,
+      ],
+      [
+        (value) => value === '' || /^[A-Za-z0-9_-]+$/.test(value),
+        `${label} may contain only letters, digits, - and _`,
+      ],
+    ],
+    writtenTrackingNumber,
+  );
 }
 
 /** A calendar date, YYYY-MM-DD, that exists. */
 export function calendarDate(label: string, { required = false } = {}) {
-  return typed(label).pipe(
-    z
-      .string()
-      .refine((value) => !required || value.length > 0, `${label} is required`)
-      .refine((value) => value === '' || isCalendarDate(value), `${label} must be a date like 2026-11-23`),
-  );
+  return checked(label, [
+    [(value) => !required || value.length > 0, `${label} is required`],
+    [(value) => value === '' || isCalendarDate(value), `${label} must be a date like 2026-11-23`],
+  ]);
 }
 
 export function isCalendarDate(value: string): boolean {
