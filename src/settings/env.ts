@@ -161,9 +161,10 @@ export const channelId = () =>
 /** A file's path. */
 export const filePath = () => z.string().trim().min(1, 'a file path');
 
-/** One of a few words, trimmed: the problem lists them. */
+/** One of a few words, exactly as written: the problem lists them. */
+export const wordOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, `one of ${values.join(', ')}`);
+
+/** One of a few words, trimmed first. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z
-    .string()
-    .trim()
-    .pipe(z.enum(values, `one of ${values.join(', ')}`));
+  z.string().trim().pipe(wordOf(values));

@@ -1,6 +1,6 @@
 /** The courier's settings (WAYBILL_*): which environment, its address and token, the time zone, the value lists. */
 import { z } from 'zod';
-import { baseUrl, envSettings, optionalSetting, secretsNamed, wholeNumber } from '../settings/env.js';
+import { baseUrl, envSettings, optionalSetting, secretsNamed, wholeNumber, wordOf } from '../settings/env.js';
 import type { Catalog, Choice } from './catalog.js';
 import { defaultCatalog } from './catalog.js';
 import type { PlaceCheck } from './schemas.js';
@@ -57,9 +57,7 @@ const choiceList = z
   .refine((list) => new Set(list.map((c) => c.value)).size === list.length, 'a list without repeated values');
 
 const waybillEnvSchema = z.object({
-  WAYBILL_ENV: optionalSetting(z.enum(['sandbox', 'test', 'live'], 'one of sandbox, test, live')).default(
-    'sandbox',
-  ),
+  WAYBILL_ENV: optionalSetting(wordOf(['sandbox', 'test', 'live'])).default('sandbox'),
   WAYBILL_TEST_BASE_URL: optionalSetting(baseUrl),
   WAYBILL_LIVE_BASE_URL: optionalSetting(baseUrl),
   WAYBILL_API_TOKEN: optionalSetting(z.string().trim()),
@@ -82,7 +80,7 @@ const waybillEnvSchema = z.object({
   WAYBILL_SANDBOX_LATENCY_MS: optionalSetting(
     wholeNumber(0, 120_000, 'a whole number of milliseconds'),
   ).default(0),
-  WAYBILL_PLACE_CHECK: optionalSetting(z.enum(['refuse', 'warn'], 'one of refuse, warn')).default('refuse'),
+  WAYBILL_PLACE_CHECK: optionalSetting(wordOf(['refuse', 'warn'])).default('refuse'),
 });
 
 export const waybillEnv = envSettings(
