@@ -33,4 +33,4 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # node itself, with the V8 options of `npm start` (docs/deployment.md explains each): SIGTERM reaches it
 # directly, and it stops gracefully. Give it WAYBILL_TIMEOUT_MS + 10 s to do so (docker stop -t, compose's
 # stop_grace_period).
-CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=512", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering", "--v8-pool-size=1", "dist/app.js"]
+CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=512", "--v8-pool-size=1", "dist/app.js"]

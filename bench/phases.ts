@@ -69,6 +69,8 @@ export interface InstanceReport {
 
 export interface StartupMemory {
   step: string;
+  /** When the step ended, ms since the process started (absent for the memory read after the phases). */
+  atMs?: number;
   rssMB: number;
   heapMB: number;
   externalMB: number;
@@ -91,6 +93,12 @@ async function startupMemoryOf(started: Started, after: string): Promise<Startup
     else if (kind === 'heap') row.heapMB = mb;
     else row.externalMB = mb;
     steps.set(step, row);
+  }
+  for (const [, step = '', seconds = ''] of text.matchAll(
+    /^waybill_startup_seconds\{step="([^"]+)"\} (\S+)$/gm,
+  )) {
+    const row = steps.get(step);
+    if (row) row.atMs = Math.round(Number(seconds) * 1000);
   }
   const now = (name: string) => mbOf(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   return [

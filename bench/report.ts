@@ -295,13 +295,14 @@ export function render(report: {
   if (memory.length > 0) {
     out.push('');
     out.push(
-      "The bot's memory after each start-up step (MB; the first step holds Node, Bolt and every module the bundle loads)",
+      "The bot's memory after each start-up step (MB; the first step holds Node, Bolt and every module the bundle loads), and when it ended (ms since the process started)",
     );
     out.push(
       table([
-        ['step', 'RSS', '+RSS', 'V8 heap', '+heap', 'external'],
+        ['step', 'at ms', 'RSS', '+RSS', 'V8 heap', '+heap', 'external'],
         ...memory.map((m, i) => [
           m.step,
+          m.atMs ?? '',
           m.rssMB,
           i === 0 ? '' : Math.round((m.rssMB - (memory[i - 1]?.rssMB ?? 0)) * 10) / 10,
           m.heapMB,

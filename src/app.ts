@@ -18,6 +18,7 @@ import {
   readyMessage,
 } from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
+import { keepWasmOnBaseline } from './v8-options.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -28,6 +29,7 @@ const environmentWords = {
 };
 
 async function main(): Promise<void> {
+  keepWasmOnBaseline();
   const starting = failFastUntilReady();
   checkNodeVersion();
   loadDotEnv();
@@ -40,7 +42,9 @@ async function main(): Promise<void> {
   // Each step's memory, for /metrics and the bench's breakdown (bench/README.md).
   const step = (name: string) => metrics.startupStep(name);
   step('modules loaded, settings read');
-  const { teamId, ...identity } = await identifyBot(slack, logger);
+  // Slack's answer is awaited once the courier and the store are ready: its round trip overlaps their work.
+  const identifying = identifyBot(slack, logger);
+  identifying.catch(() => {}); // a refused token is told below, where it is awaited
   const upstream = await connectUpstream(waybill, logger, (operation) => metrics.courierCall(operation));
   step('courier connected');
   const store = await openStore({
@@ -52,7 +56,8 @@ async function main(): Promise<void> {
     throw databaseFailure(bot.database, err);
   });
   logger.info({ database: store.location, replica: store.replica.id }, 'store open');
-  step('store open');
+  const { teamId, ...identity } = await identifying;
+  step('store open, Slack answered');
   const deps = createCore({
     waybill,
     courier: upstream.client,

@@ -82,6 +82,12 @@ export class Metrics {
     labelNames: ['step', 'kind'] as const,
     registers: [this.registry],
   });
+  readonly startupSeconds = new Gauge({
+    name: 'waybill_startup_seconds',
+    help: 'When each start-up step ended, in seconds since the process started, so a slower start shows which step took longer',
+    labelNames: ['step'] as const,
+    registers: [this.registry],
+  });
   readonly bulkRows = new Counter({
     name: 'waybill_bulk_rows_total',
     help: 'Rows of bulk bookings taken through the booking path, by outcome (booked, already booked, failed, unknown)',
@@ -118,12 +124,13 @@ export class Metrics {
     });
   }
 
-  /** The memory as it stands after `step` of start-up (in order: each step's cost is its rise over the one before). */
+  /** The memory and time as they stand after `step` of start-up (in order: each step's cost is its rise over the one before). */
   startupStep(step: string): void {
     const { rss, heapUsed, external } = process.memoryUsage();
     this.startupMemory.set({ step, kind: 'rss' }, rss);
     this.startupMemory.set({ step, kind: 'heap' }, heapUsed);
     this.startupMemory.set({ step, kind: 'external' }, external);
+    this.startupSeconds.set({ step }, performance.now() / 1000);
   }
 
   /** Where the scraped gauges read from, once the store is open. */

@@ -95,6 +95,13 @@ describe('loadWaybillConfig', () => {
     });
   });
 
+  it.each(['UTC', 'Asia/Manila', 'Etc/UTC', 'US/Eastern', 'Asia/Calcutta'])(
+    'takes %s as a time zone, a canonical name or an alias',
+    (zone) => {
+      expect(loadWaybillConfig({ WAYBILL_TIMEZONE: zone }).timeZone).toBe(zone);
+    },
+  );
+
   describe('test and live', () => {
     it('test uses WAYBILL_TEST_BASE_URL and the token', () => {
       const config = loadWaybillConfig({

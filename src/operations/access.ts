@@ -20,7 +20,7 @@
  *
  * No Slack here: who a person is, and a user group's members, come in through `Person`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { channelId, envSettings, idList, optionalSetting } from '../settings/env.js';
 
 /** What a person asks to do. `show`: look up waybills, which is also what seeing a booking needs. */

@@ -14,7 +14,7 @@
  *   worth failing a booking for.
  */
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting } from '../settings/env.js';
 import {
   type Attempt,

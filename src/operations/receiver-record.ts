@@ -1,6 +1,6 @@
 /** The receiver's record before booking: their earlier parcels counted by phone, and the risk rule that flags them. */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting } from '../settings/env.js';
 import type { ReceiverCheck, ReceiverCounts, ReceiverHistory, StoreTables } from '../store/index.js';
 import { phoneKey } from '../waybill/phones.js';

@@ -4,7 +4,7 @@
  * posted through the caller's port.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { channelId, DURATION_UNITS_MS, duration, envSettings, optionalSetting } from '../settings/env.js';
 import type { ReminderRow, Store } from '../store/index.js';
 import { instantFromZonedDateTime, zonedDateAfter, zonedDateAndTime } from '../waybill/dates.js';

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting, wholeNumber } from '../settings/env.js';
 import type { BookingRecord, RemittanceFileRecord, Store } from '../store/index.js';
 import type { Catalog } from '../waybill/catalog.js';

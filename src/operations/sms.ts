@@ -18,7 +18,7 @@
  *   else the default.
  */
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   baseUrl,
   commaList,

@@ -3,7 +3,7 @@
  * values, and the problems collected a line each (a bad one read as unset, so the checks between
  * settings still run). Each module declares its own settings; src/config.ts composes them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from '../settings-error.js';
 
 export type Env = Record<string, string | undefined>;

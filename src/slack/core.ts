@@ -88,7 +88,8 @@ export function createCore(input: {
   store: Store;
   logger: Logger;
   bot: Core['bot'];
-  profiles?: SenderProfile[];
+  /** The sender profiles, given when first needed (senderProfiles). */
+  profiles?: () => SenderProfile[];
   now?: () => Date;
   homeRefresh?: RefreshTiming;
   metrics?: Metrics;
@@ -106,9 +107,12 @@ export function createCore(input: {
     auditChannelId: input.bot.auditChannelId,
   });
   access.homeTeam = input.teamId;
+  const profiles = input.profiles ?? (() => []);
   return {
     ...input,
-    profiles: input.profiles ?? [],
+    get profiles() {
+      return profiles();
+    },
     access,
     schemas: waybillSchemas(input.waybill.catalog, input.waybill.placeCheck),
     inFlight,

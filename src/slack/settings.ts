@@ -1,5 +1,5 @@
 /** Slack's settings: the tokens, HTTP or Socket Mode and its ports, the Web API's address, the log level. */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type Env,
   type EnvSettings,

@@ -6,7 +6,8 @@
  * parses, it names only the values its event has, and with sample values it fits one SMS part.
  */
 import { readFileSync } from 'node:fs';
-import { IntlMessageFormat } from 'intl-messageformat';
+import { createRequire } from 'node:module';
+import type * as MessageFormat from 'intl-messageformat';
 import { smsSize } from './encoding.js';
 
 export const SMS_EVENTS = ['booked', 'out_for_delivery', 'failed_attempt'] as const;
@@ -198,10 +199,22 @@ function namesIn(elements: unknown): string[] {
 const isArgument = (element: { type?: unknown }) =>
   typeof element.type === 'number' && element.type >= 1 && element.type <= 6;
 
+type IntlMessageFormat = MessageFormat.IntlMessageFormat;
+const require = createRequire(import.meta.url);
+let messageFormat: typeof MessageFormat | undefined;
+/**
+ * intl-messageformat and its parser, loaded when the first template is compiled (an ES module
+ * Node requires synchronously): a bot that texts nobody never holds them.
+ */
+const loadMessageFormat = () => {
+  messageFormat ??= require('intl-messageformat') as typeof MessageFormat;
+  return messageFormat.IntlMessageFormat;
+};
+
 function checked(source: string, language: SmsLanguage, event: SmsEvent, where: string): IntlMessageFormat {
   let message: IntlMessageFormat;
   try {
-    message = new IntlMessageFormat(source, language, undefined, { ignoreTag: true });
+    message = new (loadMessageFormat())(source, language, undefined, { ignoreTag: true });
   } catch (err) {
     throw new TemplateError(
       `${where} is not ICU MessageFormat (${err instanceof Error ? err.message : err})`,

@@ -1,5 +1,5 @@
 /** Where the bot keeps its state (DATABASE_*), and how its replica shows it is alive (REPLICA_LEASE_*). */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type Env,
   envSettings,

@@ -1,5 +1,5 @@
 /** The table of courier fields, one row each: the schemas, the wire bodies, the sandbox, the CSV columns, the forms and the review derive from it (courier-fields.ts). */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Catalog, Choice } from './catalog.js';
 import { labelOf } from './catalog.js';
 import {

@@ -2,7 +2,7 @@
  * What every place reads of the table of courier fields (booking-fields.ts): each field as one record,
  * the fields each wire body carries in the courier's order, each body's checks, and the bodies' types.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   type Body,
   type CsvSpec,

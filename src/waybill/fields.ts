@@ -1,5 +1,5 @@
 /** Field schemas with the dispatcher's label in every message: text, money, measures, dates, phones. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Choice } from './catalog.js';
 import { HOME_COUNTRY, readPhone } from './phones.js';
 

@@ -1,10 +1,13 @@
 /** Phone numbers: the one rule of which can be dialled (by the party's country), and how one is written for the courier. */
+import { createRequire } from 'node:module';
 import {
   type CountryCode,
   isSupportedCountry,
+  type MetadataJson,
+  type PhoneNumber,
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
-} from 'libphonenumber-js/max';
+} from 'libphonenumber-js/core';
 
 /**
  * Whether a number can be dialled is libphonenumber's answer (Google's metadata), not a pattern of
@@ -13,6 +16,21 @@ import {
  * since they all begin with 8); "mobile" knows mobile numbers only and refuses every landline. Only
  * "max" has each country's number patterns, and it costs about 75 kB more than "min" in the bundle.
  */
+
+const require = createRequire(import.meta.url);
+let metadata: MetadataJson | undefined;
+/**
+ * The "max" metadata, read at the first phone checked rather than with the bot's modules: ~160 kB of
+ * JSON that an idle bot need not hold, in its source or as objects.
+ */
+function maxMetadata(): MetadataJson {
+  metadata ??= require('libphonenumber-js/metadata.max.json') as MetadataJson;
+  return metadata;
+}
+
+/** A phone as typed, read in `region` when it has no country code; undefined when it is no phone number. */
+export const parsePhone = (typed: string, region: CountryCode): PhoneNumber | undefined =>
+  parsePhoneNumberFromString(typed, region, maxMetadata());
 
 /** The courier's country: the region of a number typed without a country code when its party has no country. */
 export const HOME_COUNTRY = 'PH';
@@ -26,7 +44,9 @@ const TYPED = /^[0-9+\-() ]+$/;
 /** The region to read a national number in: the party's country if it has a known one, else the courier's. */
 function regionOf(country: string | undefined): CountryCode {
   const code = country?.trim().toUpperCase() ?? '';
-  return code !== '' && isSupportedCountry(code) ? code : HOME_COUNTRY;
+  return code !== '' && isSupportedCountry(code as CountryCode, maxMetadata())
+    ? (code as CountryCode)
+    : HOME_COUNTRY;
 }
 
 /**
@@ -40,7 +60,7 @@ export function readPhone(typed: string, country?: string): PhoneReading {
   if (!TYPED.test(typed) || !/\d/.test(typed)) {
     return { ok: false, problem: 'must be a phone number: digits, spaces and + - ( ) only' };
   }
-  const number = parsePhoneNumberFromString(typed, region);
+  const number = parsePhone(typed, region);
   if (number?.isValid()) {
     const national = !typed.startsWith('+') && number.country === HOME_COUNTRY;
     return { ok: true, written: national ? number.formatNational() : number.formatInternational() };
@@ -48,7 +68,7 @@ export function readPhone(typed: string, country?: string): PhoneReading {
   const where = typed.startsWith('+') ? '' : ` in ${region}`;
   const examples = region === HOME_COUNTRY ? ', e.g. 0917 123 4567 or (02) 8123 4567' : '';
   // A number of a possible length that is no one's is the common case: told without parsing again.
-  const length = number?.isPossible() ? undefined : validatePhoneNumberLength(typed, region);
+  const length = number?.isPossible() ? undefined : validatePhoneNumberLength(typed, region, maxMetadata());
   if (length === 'INVALID_COUNTRY')
     return { ok: false, problem: 'starts with a country code that does not exist' };
   const problems: Record<string, string> = {
@@ -68,6 +88,6 @@ export function readPhone(typed: string, country?: string): PhoneReading {
  * finding a receiver's earlier parcels; undefined when it cannot be dialled.
  */
 export function phoneKey(typed: string, country?: string): string | undefined {
-  const number = parsePhoneNumberFromString(typed, regionOf(country));
+  const number = parsePhone(typed, regionOf(country));
   return number?.isValid() ? number.number : undefined;
 }

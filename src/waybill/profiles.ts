@@ -1,7 +1,7 @@
 /** Sender profiles: the regular senders a booking can be pre-filled from, read and checked at start-up. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, filePath, optionalSetting } from '../settings/env.js';
 import { ConfigError } from '../settings-error.js';
 import { defaultCatalog } from './catalog.js';
@@ -43,12 +43,6 @@ export const MAX_SENDER_PROFILES = 100;
 
 const ID_PATTERN = /^[a-z0-9-]{1,40}$/;
 
-/** The booking schema is the single source of truth: its field schemas and its cross-field checks. */
-// Places are checked where a profile is used, by the bot's own schema (WAYBILL_PLACE_CHECK): not here,
-// where a file written for warnings would otherwise stop the start.
-const booking = createWaybillSchemas(defaultCatalog, { places: 'warn' }).booking;
-const bookingFields = booking.in.shape;
-
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -67,42 +61,58 @@ function structureError(what: string) {
   };
 }
 
-/** Strict, so a misspelt field name ("postcode") is refused instead of silently ignored. */
-const shipperSchema = z.strictObject(bookingFields.shipper.shape, { error: structureError('shipper') });
-const returnSchema = z.strictObject(bookingFields.returnTo.unwrap().shape, {
-  error: structureError('returnTo'),
-});
+/**
+ * The file's schemas, built from the booking schema (the single source of truth: its field schemas
+ * and its cross-field checks) each time a file is checked, which is at start-up: ~850 zod schemas
+ * that the bot then no longer holds. Places are checked where a profile is used, by the bot's own
+ * schema (WAYBILL_PLACE_CHECK): not here, where a file written for warnings would otherwise stop the start.
+ */
+function profileSchemas() {
+  const booking = createWaybillSchemas(defaultCatalog, { places: 'warn' }).booking;
+  const bookingFields = booking.in.shape;
+  /** Strict, so a misspelt field name ("postcode") is refused instead of silently ignored. */
+  const shipper = z.strictObject(bookingFields.shipper.shape, { error: structureError('shipper') });
+  const returnTo = z.strictObject(bookingFields.returnTo.unwrap().shape, {
+    error: structureError('returnTo'),
+  });
+  const profile = z.strictObject(
+    {
+      id: z
+        .string({ error: (issue) => (issue.input === undefined ? 'id is required' : 'id must be text') })
+        .regex(ID_PATTERN, 'id must be 1 to 40 lowercase letters, digits or dashes'),
+      label: text('Label', { max: 75, required: true }),
+      shipperCode: bookingFields.shipperCode,
+      // Required on a booking, but a profile may leave it to the dispatcher.
+      operatorContactNumber: homePhone('Operator contact number'),
+      merchantName: bookingFields.merchantName,
+      warehouseName: bookingFields.warehouseName,
+      shipper,
+      returnTo: returnTo.nullish(),
+    },
+    { error: structureError('a profile') },
+  );
+  const file = z.object(
+    {
+      profiles: z.array(z.unknown(), {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'must have a "profiles" list'
+            : `"profiles" must be a list, not ${describe(issue.input)}`,
+      }),
+    },
+    { error: (issue) => `must be an object like { "profiles": [ … ] }, not ${describe(issue.input)}` },
+  );
+  /** The booking's cross-field rules on the parties (coordinate pairs, a usable return party). */
+  const crossFieldProblem = (shipper: unknown, returnTo: unknown): string | undefined => {
+    const result = booking.safeParse({ shipper, returnTo, consignee: {}, package: {} });
+    if (result.success) return undefined;
+    const issue = result.error.issues.find((i) => i.path[0] === 'shipper' || i.path[0] === 'returnTo');
+    return issue?.message;
+  };
+  return { file, profile, shipper, crossFieldProblem };
+}
 
-const profileSchema = z.strictObject(
-  {
-    id: z
-      .string({ error: (issue) => (issue.input === undefined ? 'id is required' : 'id must be text') })
-      .regex(ID_PATTERN, 'id must be 1 to 40 lowercase letters, digits or dashes'),
-    label: text('Label', { max: 75, required: true }),
-    shipperCode: bookingFields.shipperCode,
-    // Required on a booking, but a profile may leave it to the dispatcher.
-    operatorContactNumber: homePhone('Operator contact number'),
-    merchantName: bookingFields.merchantName,
-    warehouseName: bookingFields.warehouseName,
-    shipper: shipperSchema,
-    returnTo: returnSchema.nullish(),
-  },
-  { error: structureError('a profile') },
-);
-
-const fileSchema = z.object(
-  {
-    profiles: z.array(z.unknown(), {
-      error: (issue) =>
-        issue.input === undefined
-          ? 'must have a "profiles" list'
-          : `"profiles" must be a list, not ${describe(issue.input)}`,
-    }),
-  },
-  { error: (issue) => `must be an object like { "profiles": [ … ] }, not ${describe(issue.input)}` },
-);
-
-type ParsedParty = z.output<typeof shipperSchema>;
+type ParsedParty = z.output<ReturnType<typeof profileSchemas>['shipper']>;
 
 /** The coordinate as typed (a JSON number as its decimal text); the domain has already accepted it. */
 function coordinateText(raw: unknown): string {
@@ -116,14 +126,6 @@ function toProfileParty(party: ParsedParty, raw: Record<string, unknown>): Profi
     latitude: party.latitude === undefined ? '' : coordinateText(raw.latitude),
     longitude: party.longitude === undefined ? '' : coordinateText(raw.longitude),
   };
-}
-
-/** The booking's cross-field rules on the parties (coordinate pairs, a usable return party). */
-function crossFieldProblem(shipper: unknown, returnTo: unknown): string | undefined {
-  const result = booking.safeParse({ shipper, returnTo, consignee: {}, package: {} });
-  if (result.success) return undefined;
-  const issue = result.error.issues.find((i) => i.path[0] === 'shipper' || i.path[0] === 'returnTo');
-  return issue?.message;
 }
 
 function oneLine(message: string): string {
@@ -160,7 +162,8 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
   const fail = (message: string): never => {
     throw new ConfigError(oneLine(`${where}: ${message}`));
   };
-  const file = fileSchema.safeParse(json);
+  const schemas = profileSchemas();
+  const file = schemas.file.safeParse(json);
   if (!file.success)
     return fail(file.error.issues[0]?.message ?? 'must be an object like { "profiles": [ … ] }');
   const rawProfiles = file.data.profiles;
@@ -176,13 +179,13 @@ export function parseSenderProfiles(json: unknown, where: string): SenderProfile
     const raw = withBarangayNamed(written);
     const name = profileName(raw, index);
     const refuse = (message: string): never => fail(`profile "${name}": ${message}`);
-    const result = profileSchema.safeParse(raw);
+    const result = schemas.profile.safeParse(raw);
     if (!result.success) return refuse(result.error.issues[0]?.message ?? 'is not valid');
     const parsed = result.data;
     const rawProfile = raw as Record<string, unknown>;
     const rawShipper = rawProfile.shipper as Record<string, unknown>;
     const rawReturn = parsed.returnTo && !isBlankParty(parsed.returnTo) ? rawProfile.returnTo : undefined;
-    const problem = crossFieldProblem(rawShipper, rawReturn);
+    const problem = schemas.crossFieldProblem(rawShipper, rawReturn);
     if (problem !== undefined) refuse(problem);
     if (seen.has(parsed.id)) refuse(`id "${parsed.id}" is used by an earlier profile; ids must be unique`);
     seen.add(parsed.id);
@@ -234,10 +237,26 @@ export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FIL
 /** The example profiles: a pleasant sandbox demo, never used against the real courier by default. */
 export const exampleProfilesPath = fileURLToPath(new URL('./sender-profiles.example.json', import.meta.url));
 
-/** The configured profiles; with none configured, the example in the sandbox and none otherwise. */
-export function senderProfiles(env: 'sandbox' | 'test' | 'live', file: string | undefined): SenderProfile[] {
-  if (file) return loadSenderProfiles(file);
-  return env === 'sandbox' ? loadSenderProfiles(exampleProfilesPath) : [];
+/**
+ * The profiles, as a function that gives them: a configured file is read and checked now, so a bad one
+ * stops the start; with none configured, the sandbox's example is read when first asked for (the tests
+ * check it; reading it builds the booking's schemas once more, which a start need not wait for), and
+ * there are none otherwise.
+ */
+export function senderProfiles(
+  env: 'sandbox' | 'test' | 'live',
+  file: string | undefined,
+): () => SenderProfile[] {
+  if (file) {
+    const checked = loadSenderProfiles(file);
+    return () => checked;
+  }
+  if (env !== 'sandbox') return () => [];
+  let example: SenderProfile[] | undefined;
+  return () => {
+    example ??= loadSenderProfiles(exampleProfilesPath);
+    return example;
+  };
 }
 
 /**

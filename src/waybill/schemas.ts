@@ -1,5 +1,5 @@
 /** One zod schema per operation (quote, booking, update): the single source of truth for what is valid. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Catalog } from './catalog.js';
 import { labelOf } from './catalog.js';
 import { checksUnder, partyChecks, quotePartyChecks } from './courier-fields.js';

@@ -1,5 +1,5 @@
 /** The courier's settings (WAYBILL_*): which environment, its address and token, the time zone, the value lists. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { baseUrl, envSettings, optionalSetting, secretsNamed, wholeNumber, wordOf } from '../settings/env.js';
 import type { Catalog, Choice } from './catalog.js';
 import { defaultCatalog } from './catalog.js';
@@ -21,17 +21,22 @@ export interface WaybillConfig {
   placeCheck: PlaceCheck;
 }
 
-const timeZone = z
-  .string()
-  .trim()
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'an IANA time zone such as UTC or Asia/Manila');
+/**
+ * UTC and ICU's canonical zone names are known without a date format, whose first use loads ~8 MB of
+ * ICU's data that a bot doing no date work at start need not hold; other names (aliases such as
+ * Etc/UTC or US/Eastern) are tried with one.
+ */
+function isTimeZone(zone: string): boolean {
+  if (zone === 'UTC' || Intl.supportedValuesOf('timeZone').includes(zone)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const timeZone = z.string().trim().refine(isTimeZone, 'an IANA time zone such as UTC or Asia/Manila');
 
 /** A list written as `VALUE=Label,VALUE2=Label two` (the label is optional). */
 const choiceList = z

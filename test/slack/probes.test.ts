@@ -84,12 +84,27 @@ describe('HTTP mode, the entry point: /metrics only on HEALTH_PORT, never on the
     const scraped = await probe(healthOrigin, '/metrics');
     expect(scraped).toMatch(/^200 .*waybill_slack_requests_total/s);
     // The memory after each start-up step, for the bench's breakdown: each step's RSS at least Node's own.
-    for (const step of ['modules loaded, settings read', 'store open', 'listeners registered, receiving']) {
+    for (const step of [
+      'modules loaded, settings read',
+      'store open, Slack answered',
+      'listeners registered, receiving',
+    ]) {
       const rss = new RegExp(`waybill_startup_memory_bytes\\{step="${step}",kind="rss"\\} (\\d+)`).exec(
         scraped,
       );
       expect(Number(rss?.[1]), step).toBeGreaterThan(20 * 1024 * 1024);
     }
+    // And when each step ended: in the order they run.
+    const endedAt = [
+      'modules loaded, settings read',
+      'courier connected',
+      'store open, Slack answered',
+      'listeners registered, receiving',
+    ].map((step) =>
+      Number(new RegExp(`waybill_startup_seconds\\{step="${step}"\\} (\\S+)`).exec(scraped)?.[1]),
+    );
+    expect(endedAt[0]).toBeGreaterThan(0);
+    expect(endedAt).toEqual([...endedAt].sort((a, b) => a - b));
     for (const origin of [healthOrigin, withHealthPort.origin, withoutHealthPort.origin])
       expect(await probe(origin, '/readyz')).toBe('200 ok');
     for (const origin of [withHealthPort.origin, withoutHealthPort.origin])

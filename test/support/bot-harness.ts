@@ -164,13 +164,14 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     ...options.env,
   });
   const botConfig = loadBotConfig(options.env ?? {});
+  const givenProfiles = options.profiles;
   const deps = createCore({
     waybill,
     courier,
     store,
     logger,
     bot: botConfig,
-    profiles: options.profiles ?? senderProfiles(waybill.env, botConfig.senderProfilesFile),
+    profiles: givenProfiles ? () => givenProfiles : senderProfiles(waybill.env, botConfig.senderProfilesFile),
     now: options.now ?? (() => fixedNow),
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },

@@ -1,5 +1,5 @@
 /** The edit form of a saved party: its fields, and the domain's party schema around them. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SavedParty } from '../../store/index.js';
 import { partyKeys } from '../../waybill/courier-fields.js';
 import type { KnownParty } from '../../waybill/message-reader.js';

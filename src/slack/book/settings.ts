@@ -1,5 +1,5 @@
 /** The booking form's setting: how many parcels it takes (MAX_PARCELS). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting, wholeNumber } from '../../settings/env.js';
 
 declare module '../core.js' {

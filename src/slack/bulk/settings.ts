@@ -1,5 +1,5 @@
 /** Bulk booking's settings (BULK_*): how large a file may be, how long its download, how many rows at the courier at once. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting, wholeNumber } from '../../settings/env.js';
 
 export interface BulkSettings {

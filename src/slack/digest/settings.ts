@@ -1,5 +1,5 @@
 /** The daily digest's settings: where and when (DIGEST_CHANNEL_ID, DIGEST_TIME), both or neither. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { channelId, envSettings, optionalSetting } from '../../settings/env.js';
 
 export interface DigestSettings {

@@ -1,7 +1,7 @@
 /** `/waybill find <words>`, the Home tab's Find box, and More and Show: bookings found, privately, a page at a time. */
 
 import type { App, BlockAction, PlainTextInputAction } from '@slack/bolt';
-import { z } from 'zod';
+import * as z from 'zod';
 import { scopeChannels } from '../../operations/access.js';
 import { FIND_PAGE, findPage, readFindQuery } from '../../operations/find.js';
 import type { Store } from '../../store/index.js';

@@ -1,6 +1,6 @@
 /** Forms as Block Kit inputs: fields to blocks, Slack's state back to values, errors to their block. */
 import type { InputBlock, KnownBlock, PlainTextOption } from '@slack/types';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Choice } from '../../waybill/catalog.js';
 import { getPath } from '../../waybill/fields.js';
 import type { PlaceLevel } from '../../waybill/places.js';

@@ -1,5 +1,5 @@
 /** Labels' settings (LABEL_*): the page, the files made, the thermal printers and how long sending to one may take. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { commaList, envSettings, milliseconds, oneOf, optionalSetting } from '../../settings/env.js';
 
 export interface LabelSettings {

@@ -1,7 +1,7 @@
 /** Messages naming our tracking numbers, where recognition is on: one compact reply in the thread; and its Show all. */
 
 import type { App } from '@slack/bolt';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Access, Person } from '../../operations/access.js';
 import { postOnce } from '../../operations/post-once.js';
 import { threadReply } from '../../operations/recognition.js';

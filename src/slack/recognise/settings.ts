@@ -1,5 +1,5 @@
 /** Unfurling's setting: the courier's tracking page, whose links unfurl as the booking (TRACKING_URL_TEMPLATE). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { envSettings, optionalSetting } from '../../settings/env.js';
 
 declare module '../core.js' {

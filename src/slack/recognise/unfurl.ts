@@ -1,6 +1,6 @@
 /** Links to the courier's tracking page (TRACKING_URL_TEMPLATE) unfurled as the booking, through link_shared and chat.unfurl. */
 import type { App } from '@slack/bolt';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BookingRecord } from '../../store/index.js';
 import { bookingBlocks, bookingNumberBlocks } from '../booking/index.js';
 import type { Core } from '../core.js';

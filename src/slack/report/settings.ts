@@ -1,5 +1,5 @@
 /** The weekly report's settings: where, on which day and when (REPORT_CHANNEL_ID, REPORT_TIME), both or neither. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { channelId, envSettings, optionalSetting } from '../../settings/env.js';
 
 export interface ReportSettings {

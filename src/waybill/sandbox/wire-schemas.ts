@@ -16,7 +16,7 @@
  * paymentMethod is any string, including '' (Update sends an empty one).
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Body, FieldKind } from '../booking-fields.js';
 import { type BodyWire, bodyFields } from '../courier-fields.js';
 import type {
