@@ -17,7 +17,7 @@ import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { DatabaseConfig } from '../store/settings.js';
 import type { WaybillClient } from '../waybill/client.js';
-import type { SenderProfile } from '../waybill/profiles.js';
+import { givenProfiles, type SenderProfile, type SenderProfiles } from '../waybill/profiles.js';
 import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
 import type { WaybillConfig } from '../waybill/settings.js';
 import { InFlight } from './runtime/in-flight.js';
@@ -68,6 +68,8 @@ export interface Core {
   /** Who may do what, and who sees a booking where: the one rule (operations/access.ts). */
   access: Access;
   profiles: SenderProfile[];
+  /** Whether there are sender profiles, known without reading them. */
+  anyProfiles: boolean;
   now: () => Date;
   /** Who just booked or updated: the Home tab redraws theirs. */
   activity: Activity;
@@ -88,8 +90,8 @@ export function createCore(input: {
   store: Store;
   logger: Logger;
   bot: Core['bot'];
-  /** The sender profiles, given when first needed (senderProfiles). */
-  profiles?: () => SenderProfile[];
+  /** The sender profiles, read when first needed (senderProfiles). */
+  profiles?: SenderProfiles;
   now?: () => Date;
   homeRefresh?: RefreshTiming;
   metrics?: Metrics;
@@ -107,12 +109,13 @@ export function createCore(input: {
     auditChannelId: input.bot.auditChannelId,
   });
   access.homeTeam = input.teamId;
-  const profiles = input.profiles ?? (() => []);
+  const profiles = input.profiles ?? givenProfiles([]);
   return {
     ...input,
     get profiles() {
-      return profiles();
+      return profiles.read();
     },
+    anyProfiles: profiles.any,
     access,
     schemas: waybillSchemas(input.waybill.catalog, input.waybill.placeCheck),
     inFlight,

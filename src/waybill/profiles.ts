@@ -7,6 +7,7 @@ import { ConfigError } from '../settings-error.js';
 import { defaultCatalog } from './catalog.js';
 import { homePhone, isObject, text } from './fields.js';
 import { createWaybillSchemas, isBlankParty, type Party } from './schemas.js';
+import type { WaybillEnv } from './settings.js';
 
 /**
  * Sender profiles: the few regular senders dispatchers book for, listed in a JSON file
@@ -237,27 +238,35 @@ export function loadSenderProfiles(path: string, variable = 'SENDER_PROFILES_FIL
 /** The example profiles: a pleasant sandbox demo, never used against the real courier by default. */
 export const exampleProfilesPath = fileURLToPath(new URL('./sender-profiles.example.json', import.meta.url));
 
+/** The sender profiles, read when first needed; whether there are `any` is known without reading them. */
+export interface SenderProfiles {
+  any: boolean;
+  read(): SenderProfile[];
+}
+
 /**
- * The profiles, as a function that gives them: a configured file is read and checked now, so a bad one
- * stops the start; with none configured, the sandbox's example is read when first asked for (the tests
- * check it; reading it builds the booking's schemas once more, which a start need not wait for), and
- * there are none otherwise.
+ * The profiles: a configured file is read and checked now, so a bad one stops the start; with none
+ * configured, the sandbox's example is read when first needed (the tests check it; reading it builds
+ * the booking's schemas once more, which a start need not wait for), and there are none otherwise.
  */
-export function senderProfiles(
-  env: 'sandbox' | 'test' | 'live',
-  file: string | undefined,
-): () => SenderProfile[] {
-  if (file) {
-    const checked = loadSenderProfiles(file);
-    return () => checked;
-  }
-  if (env !== 'sandbox') return () => [];
+export function senderProfiles(env: WaybillEnv, file: string | undefined): SenderProfiles {
+  if (file) return givenProfiles(loadSenderProfiles(file));
+  if (env !== 'sandbox') return givenProfiles([]);
   let example: SenderProfile[] | undefined;
-  return () => {
-    example ??= loadSenderProfiles(exampleProfilesPath);
-    return example;
+  return {
+    any: true,
+    read: () => {
+      example ??= loadSenderProfiles(exampleProfilesPath);
+      return example;
+    },
   };
 }
+
+/** Profiles already read. */
+export const givenProfiles = (profiles: SenderProfile[]): SenderProfiles => ({
+  any: profiles.length > 0,
+  read: () => profiles,
+});
 
 /**
  * A sender profile fills the sender, its codes and the return party; everything stays editable.

@@ -19,7 +19,7 @@ import { createBot } from '../../src/slack/bot.js';
 import { type Core, createCore } from '../../src/slack/core.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createWaybillClient } from '../../src/waybill/client.js';
-import { type SenderProfile, senderProfiles } from '../../src/waybill/profiles.js';
+import { givenProfiles, type SenderProfile, senderProfiles } from '../../src/waybill/profiles.js';
 import { type Sandbox, startSandbox } from '../../src/waybill/sandbox/server.js';
 import { migratedSqliteCopy, type TestBackend } from '../store/backends.js';
 import { type Post, type SlackDriver, slackDriver, type View } from './slack-driver.js';
@@ -164,14 +164,16 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     ...options.env,
   });
   const botConfig = loadBotConfig(options.env ?? {});
-  const givenProfiles = options.profiles;
+  const profilesGiven = options.profiles;
   const deps = createCore({
     waybill,
     courier,
     store,
     logger,
     bot: botConfig,
-    profiles: givenProfiles ? () => givenProfiles : senderProfiles(waybill.env, botConfig.senderProfilesFile),
+    profiles: profilesGiven
+      ? givenProfiles(profilesGiven)
+      : senderProfiles(waybill.env, botConfig.senderProfilesFile),
     now: options.now ?? (() => fixedNow),
     // Home tabs are redrawn as in production, only sooner, so tests need not wait seconds.
     homeRefresh: options.homeRefresh ?? { perPersonMs: 50, spacingMs: 5 },
