@@ -2,7 +2,8 @@
  * `npm run build`: type-checks src/ and bundles it into dist/app.js (the bot), dist/sandbox.js (`npm run
  * sandbox`), dist/store-copy.js (`npm run store:copy`) and dist/probes.js (for the benchmark). Every
  * package src/ uses at run time is a dependency in package.json, so audits and SBOMs of a production
- * install see all the code that runs; those named in `bundled` (zod, date-fns, Kysely, libphonenumber-js, the CSV reader) are bundled, so only the parts used are loaded, in
+ * install see all the code that runs; those named in `bundled` (zod, date-fns, Kysely, libphonenumber-js, the CSV reader,
+ * prom-client) are bundled, so only the parts used are loaded, in
  * one file, which starts faster and uses less memory than a few hundred modules; the rest stay outside
  * the bundles and are loaded from node_modules.
  *
