@@ -48,7 +48,15 @@ const withoutZodTranslations = {
 };
 
 /** Dependencies bundled into dist/ (pure JavaScript, used in part); a production install has them too. */
-export const bundled = ['zod', 'kysely', 'date-fns', '@date-fns/tz', 'csv-parse', 'libphonenumber-js', 'prom-client'];
+export const bundled = [
+  'zod',
+  'kysely',
+  'date-fns',
+  '@date-fns/tz',
+  'csv-parse',
+  'libphonenumber-js',
+  'prom-client',
+];
 
 /** Files the program reads at run time, next to the bundles (`new URL(…, import.meta.url)`). */
 const assets = ['src/waybill/sender-profiles.example.json', 'src/waybill/psgc.json'];
@@ -108,7 +116,9 @@ export async function bundle(outdir, entries = entryPoints) {
     // smaller source to hold in memory. Names are kept, so a stack trace still names its functions.
     minifyWhitespace: true,
     // CommonJS bundled into these ES modules (prom-client) requires Node's own modules by name.
-    banner: { js: "import{createRequire as createRequireOfBundle}from'node:module';const require=createRequireOfBundle(import.meta.url);" },
+    banner: {
+      js: "import{createRequire as createRequireOfBundle}from'node:module';const require=createRequireOfBundle(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   return [...Object.keys(metafile.inputs), ...assets];
