@@ -17,7 +17,7 @@ import { RenderPool } from '../render/pool.js';
 import type { Store } from '../store/index.js';
 import type { DatabaseConfig } from '../store/settings.js';
 import type { WaybillClient } from '../waybill/client.js';
-import { givenProfiles, type SenderProfile, type SenderProfiles } from '../waybill/profiles.js';
+import { givenProfiles, type SenderProfiles } from '../waybill/profiles.js';
 import { type WaybillSchemas, waybillSchemas } from '../waybill/schemas.js';
 import type { WaybillConfig } from '../waybill/settings.js';
 import { InFlight } from './runtime/in-flight.js';
@@ -67,9 +67,8 @@ export interface Core {
   bot: BotSettings;
   /** Who may do what, and who sees a booking where: the one rule (operations/access.ts). */
   access: Access;
-  profiles: SenderProfile[];
-  /** Whether there are sender profiles, known without reading them. */
-  anyProfiles: boolean;
+  /** The sender profiles, read when first needed: the sandbox's example is not read at start. */
+  profiles: SenderProfiles;
   now: () => Date;
   /** Who just booked or updated: the Home tab redraws theirs. */
   activity: Activity;
@@ -109,13 +108,9 @@ export function createCore(input: {
     auditChannelId: input.bot.auditChannelId,
   });
   access.homeTeam = input.teamId;
-  const profiles = input.profiles ?? givenProfiles([]);
   return {
     ...input,
-    get profiles() {
-      return profiles.read();
-    },
-    anyProfiles: profiles.any,
+    profiles: input.profiles ?? givenProfiles([]),
     access,
     schemas: waybillSchemas(input.waybill.catalog, input.waybill.placeCheck),
     inFlight,

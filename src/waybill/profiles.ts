@@ -64,9 +64,10 @@ function structureError(what: string) {
 
 /**
  * The file's schemas, built from the booking schema (the single source of truth: its field schemas
- * and its cross-field checks) each time a file is checked, which is at start-up: ~850 zod schemas
- * that the bot then no longer holds. Places are checked where a profile is used, by the bot's own
- * schema (WAYBILL_PLACE_CHECK): not here, where a file written for warnings would otherwise stop the start.
+ * and its cross-field checks) each time a file is checked (a configured one at start-up, the
+ * sandbox's example when first needed): ~850 zod schemas that the bot then no longer holds. Places
+ * are checked where a profile is used, by the bot's own schema (WAYBILL_PLACE_CHECK): not here,
+ * where a file written for warnings would otherwise stop the start.
  */
 function profileSchemas() {
   const booking = createWaybillSchemas(defaultCatalog, { places: 'warn' }).booking;

@@ -8,6 +8,7 @@ import type { Core } from '../../src/slack/core.js';
 import type { Draft } from '../../src/store/index.js';
 import { bookingDefaults } from '../../src/waybill/booking-input.js';
 import { defaultCatalog } from '../../src/waybill/catalog.js';
+import { givenProfiles } from '../../src/waybill/profiles.js';
 import { createWaybillSchemas } from '../../src/waybill/schemas.js';
 import type { WaybillConfig } from '../../src/waybill/settings.js';
 import { parcel, receiver, shipment } from './booking-typed.js';
@@ -35,7 +36,7 @@ export function unitCore(): UnitDeps {
     waybill,
     schemas: createWaybillSchemas(catalog, { places: waybill.placeCheck }),
     bot: { maxParcels: MAX_PARCELS },
-    profiles: [],
+    profiles: givenProfiles([]),
     now: () => new Date('2026-03-02T01:00:00Z'),
   };
 }

@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/settings-error.js';
-import { loadSenderProfiles, parseSenderProfiles } from '../../src/waybill/profiles.js';
+import {
+  exampleProfilesPath,
+  loadSenderProfiles,
+  parseSenderProfiles,
+  senderProfiles,
+} from '../../src/waybill/profiles.js';
 
 const examplePath = fileURLToPath(new URL('../../src/waybill/sender-profiles.example.json', import.meta.url));
 const WHERE = 'SENDER_PROFILES_FILE (profiles.json)';
@@ -275,5 +280,28 @@ describe('loadSenderProfiles', () => {
     expect(refusal(() => loadSenderProfiles(path))).toBe(
       `SENDER_PROFILES_FILE (${path}): profile "acme": Sender country must be a two-letter country code, e.g. PH`,
     );
+  });
+});
+
+describe('senderProfiles', () => {
+  it('checks a configured file at once, and says a bad one then', () => {
+    const path = writeTemp('{ "profiles": [] }');
+    expect(() => senderProfiles('live', path)).toThrow(ConfigError);
+    const good = senderProfiles(
+      'live',
+      writeTemp(JSON.stringify({ profiles: [rawProfile({ id: 'acme' })] })),
+    );
+    expect(good.any).toBe(true);
+    expect(good.read().map((profile) => profile.id)).toEqual(['acme']);
+  });
+
+  it("has the sandbox's example, read when asked for, and none elsewhere without a file", () => {
+    const sandbox = senderProfiles('sandbox', undefined);
+    expect(sandbox.any).toBe(true);
+    expect(sandbox.read()).toEqual(loadSenderProfiles(exampleProfilesPath));
+    for (const env of ['test', 'live'] as const) {
+      expect(senderProfiles(env, undefined).any).toBe(false);
+      expect(senderProfiles(env, undefined).read()).toEqual([]);
+    }
   });
 });

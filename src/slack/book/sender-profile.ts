@@ -18,7 +18,7 @@ export function register(app: App, deps: Core): void {
     ackNow,
     inModal,
     changeBooking(deps, (draft, action) =>
-      chooseProfile(draft.data, deps.profiles, action.selected_option?.value),
+      chooseProfile(draft.data, deps.profiles.read(), action.selected_option?.value),
     ),
   );
 }

@@ -95,7 +95,7 @@ function renderShown(
     catalog: deps.waybill.catalog,
     currency: deps.waybill.currency,
     required: bookingSpec(deps).required,
-    profiles: deps.profiles,
+    profiles: deps.profiles.read(),
     maxParcels: deps.bot.maxParcels,
     env: deps.waybill.env,
     metadata: bookingMetadata(draft),

@@ -75,7 +75,7 @@ export function readBookings(
     timeZone,
     now: deps.now(),
     defaults: bookingDefaults(deps.now(), timeZone, catalog),
-    profiles: deps.profiles,
+    profiles: deps.profiles.read(),
     maxRows: deps.bot.bulk.maxRows,
     maxBytes: deps.bot.bulk.maxBytes,
   });

@@ -83,11 +83,12 @@ function bookingValues(
 ): { error: string } | { values: Record<string, unknown> } {
   const { catalog, timeZone } = deps.waybill;
   const named = typeof given.sender_profile === 'string' ? given.sender_profile.trim() : '';
-  const profile = named ? deps.profiles.find((p) => p.id === named) : deps.profiles[0];
+  const profiles = deps.profiles.read();
+  const profile = named ? profiles.find((p) => p.id === named) : profiles[0];
   // The sender's eleven fields come from a profile only: named one by one, none could be fixed in a workflow.
-  if (deps.profiles.length === 0) return { error: NO_SENDER_PROFILE };
+  if (profiles.length === 0) return { error: NO_SENDER_PROFILE };
   if (named && !profile) {
-    const known = deps.profiles.map((p) => p.id).join(', ') || 'none are set up';
+    const known = profiles.map((p) => p.id).join(', ') || 'none are set up';
     return { error: `sender_profile: Unknown sender profile "${named}" (${known})` };
   }
   const cod = given.cod_amount !== undefined && given.cod_amount !== null && given.cod_amount !== '';

@@ -12,7 +12,7 @@ import * as unknown from './unknown.js';
 function register(app: App, deps: Core): void {
   for (const step of [quote, book, status, find, unknown]) step.register(app, deps);
   // Said once at start-up, not first by a failing workflow run.
-  if (!deps.anyProfiles) deps.logger.warn(book.NO_SENDER_PROFILE_AT_START);
+  if (!deps.profiles.any) deps.logger.warn(book.NO_SENDER_PROFILE_AT_START);
 }
 
 export { ids as stepsIds } from './ids.js';
