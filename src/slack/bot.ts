@@ -9,7 +9,7 @@ import type { Core } from './core.js';
 import type { FeatureJobs } from './feature.js';
 import { features } from './features.js';
 import { aroundRequests } from './guards/around-request.js';
-import { refuseNonObjectBodies } from './guards/body-guard.js';
+import { readSlackRequests } from './guards/body-guard.js';
 import { MalformedRequestError, NUL_FREE, refuseMalformed, surelyNulFree } from './guards/malformed.js';
 import * as modalClosed from './guards/modal-closed.js';
 import { instrumentRequests, requestFailed } from './guards/requests.js';
@@ -187,10 +187,15 @@ function httpReceiver(
   const receiver = new ProbedHTTPReceiver(
     {
       signingSecret: slack.signingSecret,
+      // Checked by readSlackRequests, which hands Bolt only what it has checked.
+      signatureVerification: false,
       logger: boltLogger(deps.logger),
       processBeforeResponse: options.processBeforeResponse,
       customPropertiesExtractor: (req) => ({
-        [NUL_FREE]: surelyNulFree((req as { rawBody: Buffer }).rawBody),
+        [NUL_FREE]: surelyNulFree(
+          (req as { rawBody: Buffer }).rawBody,
+          req.headers['content-type'] === 'application/json',
+        ),
       }),
       ...(options.unhandledRequestTimeoutMs
         ? { unhandledRequestTimeoutMillis: options.unhandledRequestTimeoutMs }
@@ -206,7 +211,7 @@ function httpReceiver(
     },
     deps,
   );
-  refuseNonObjectBodies(receiver, {
+  readSlackRequests(receiver, {
     signingSecret: slack.signingSecret,
     endpoint: '/slack/events',
     logger: deps.logger,

@@ -115,6 +115,57 @@ describe('interactive payloads Bolt cannot use', () => {
     await expectLogged(from, /body could not be read.*too large/);
   });
 
+  // The bot checks signatures itself and hands Bolt the decoded payload (guards/body-guard.ts).
+  it('refuses unsigned, wrongly signed and stale requests (401); answers ssl_check, never reading what was smuggled with it', async () => {
+    const from = bot.logs.length;
+    const opened = bot.fake.callsTo('views.open').length;
+    const command = slashCommandBody({
+      command: '/quote',
+      text: '',
+      fake: bot.fake,
+      user_id: 'UDISPATCH',
+      channel_id: 'CDISPATCH',
+    });
+    const stale = Math.floor(Date.now() / 1000) - 10 * 60;
+    const responses = await Promise.all([
+      postToApp(bot.url, secrets.signingSecret, quoteSubmission(), { unsigned: true }),
+      postToApp(bot.url, secrets.signingSecret, quoteSubmission(), { badSignature: true }),
+      postToApp(bot.url, secrets.signingSecret, command, { timestamp: stale }),
+      postToApp(bot.url, secrets.signingSecret, command, { unsigned: true }),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    await expectLogged(from, /without a valid signature: answered 401/);
+    // A command or a submission smuggled into an unsigned ssl_check is never read.
+    for (const smuggled of [command, quoteSubmission()]) {
+      const sslCheck = await postToApp(bot.url, secrets.signingSecret, `ssl_check=1&${smuggled}`, {
+        unsigned: true,
+      });
+      expect([sslCheck.status, sslCheck.body]).toEqual([200, '']);
+    }
+    await bot.idle();
+    expect(bot.fake.callsTo('views.open').length).toBe(opened);
+  });
+
+  it('reads a payload however it is encoded (%20 or + for a space, every byte escaped), and one whose escapes are broken as Bolt does (400)', async () => {
+    const json = decodeURIComponent(quoteSubmission().slice('payload='.length));
+    const everyByte = [...Buffer.from(json)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+    const bodies = [
+      interactiveBody(JSON.parse(json)),
+      new URLSearchParams({ payload: json }).toString(),
+      `payload=${everyByte}`,
+    ];
+    expect(bodies[1]?.includes('+')).toBe(true);
+    for (const body of bodies) {
+      const response = await post(body);
+      expect(response.status).toBe(200);
+      // An empty form: answered with its inline errors, each on its field.
+      expect(textOf(response.body)).toContain('"response_action":"errors"');
+    }
+    const from = bot.logs.length;
+    expect((await post('payload=%7B%22type%ZZ')).status).toBe(400);
+    await expectLogged(from, /Malformed request body/);
+  });
+
   // Bolt reads a field of the parsed body before checking it is an object: these were never answered.
   it('answers a signed body that is JSON but not an object (payload=null, a JSON null, an array) with 400', async () => {
     const from = bot.logs.length;

@@ -71,11 +71,13 @@ function inputsHoldingNul(values: unknown, blocks: unknown): string[] {
 export const NUL_FREE = 'bodyWithoutNul';
 
 /**
- * Whether a raw request body surely decodes to no NUL: none as a byte, none as JSON's `\u0000`, and
- * none URL-encoded, where `%00` is one and `%30` or `%75` could spell the escape's `0` or `u` (Slack
- * never encodes those). Anything else is walked after decoding.
+ * Whether a raw request body surely decodes to no NUL. JSON holds one only as a byte or as the escape
+ * `\u0000`: two native searches. A form body holds one also URL-encoded, where `%00` is one and `%30` or
+ * `%75` could spell the escape's `0` or `u` (Slack never encodes those). Anything else is walked after
+ * decoding.
  */
-export function surelyNulFree(raw: Buffer): boolean {
+export function surelyNulFree(raw: Buffer, json: boolean): boolean {
+  if (json) return !raw.includes(0) && !raw.includes('u0000');
   return !MAY_SPELL_NUL.test(raw.toString('latin1'));
 }
 

@@ -23,13 +23,15 @@ describe('surelyNulFree', () => {
   it('passes an ordinary submission and refuses to vouch for one holding a NUL', () => {
     const form = (note: string) =>
       `payload=${encodeURIComponent(JSON.stringify({ type: 'view_submission', note }))}`;
-    expect(surelyNulFree(Buffer.from(form('Gate 2, ring twice')))).toBe(true);
-    expect(surelyNulFree(Buffer.from(form('a\u0000b')))).toBe(false);
-    expect(surelyNulFree(Buffer.from(JSON.stringify({ note: 'a\u0000b' })))).toBe(false);
-    expect(surelyNulFree(Buffer.from('{"note":"a\u0000b"}'))).toBe(false);
+    expect(surelyNulFree(Buffer.from(form('Gate 2, ring twice')), false)).toBe(true);
+    expect(surelyNulFree(Buffer.from(form('a\u0000b')), false)).toBe(false);
+    // A payload as the front door hands it on, decoded: JSON.
+    expect(surelyNulFree(Buffer.from(JSON.stringify({ note: 'Gate 2, 100% sure' })), true)).toBe(true);
+    expect(surelyNulFree(Buffer.from(JSON.stringify({ note: 'a\u0000b' })), true)).toBe(false);
+    expect(surelyNulFree(Buffer.from('{"note":"a\u0000b"}'), true)).toBe(false);
   });
 
-  it('never vouches for a form body that decodes to a NUL, however it is encoded', () => {
+  it('never vouches for a form body that decodes to a NUL, however it is encoded, nor for its decoded payload', () => {
     const withNul = fc.tuple(fc.string(), fc.string()).map(([before, after]) => `${before}\u0000${after}`);
     let nuls = 0;
     fc.assert(
@@ -41,7 +43,10 @@ describe('surelyNulFree', () => {
           for (const raw of [`payload=${encodeURIComponent(json)}`, `payload=${handEncoded(json, every)}`]) {
             if (!JSON.stringify(decodedForm(raw)).includes('\\u0000')) continue;
             nuls += 1;
-            expect(surelyNulFree(Buffer.from(raw))).toBe(false);
+            expect(surelyNulFree(Buffer.from(raw), false)).toBe(false);
+            expect(surelyNulFree(Buffer.from(new URLSearchParams(raw).get('payload') ?? ''), true)).toBe(
+              false,
+            );
           }
         },
       ),
