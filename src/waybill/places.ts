@@ -159,6 +159,13 @@ const listedIn = (text: string) => text.split('\t').filter((listed) => listed !=
  */
 const RECENT_CITIES = 8;
 
+/**
+ * Places checked are remembered by what was typed, for the places checked last: a team's forms name the
+ * same sender's place again and again, and checking one took a tenth of a quote submission's CPU before
+ * its ack (npm run bench).
+ */
+const PLACES_REMEMBERED = 100;
+
 /** The values last asked for, at most `size` of them, the oldest forgotten first. */
 class Recent<K, V> {
   private readonly kept = new Map<K, V>();
@@ -194,6 +201,9 @@ export class PlaceIndex {
 
   /** Per city, its barangays as the file lists them. */
   private readonly barangayTexts: string[];
+  /** checkPlace's and officialPlace's answers for the places asked about last, by their parts as typed. */
+  readonly problemsFound = new Recent<string, readonly PlaceProblem[]>(PLACES_REMEMBERED);
+  readonly officialParts = new Recent<string, OfficialParts>(PLACES_REMEMBERED);
 
   constructor(file: PlaceFile) {
     this.barangayTexts = file.barangays;
@@ -428,8 +438,8 @@ export interface PlaceParts {
 }
 /** What is wrong with one part, to follow the field's label; the nearest matches already in the words. */
 export interface PlaceProblem {
-  field: keyof PlaceParts;
-  problem: string;
+  readonly field: keyof PlaceParts;
+  readonly problem: string;
 }
 
 const quoted = (text: string) => `"${text.trim()}"`;
@@ -441,7 +451,12 @@ const cityList = (cities: City[]) => cities.slice(0, 3).map(cityPlace).join(' or
  * parts are not checked (which are required is the schema's rule); a part is checked against the part
  * above it only when that one was found, so a dispatcher sees the first thing to fix with what would fit.
  */
-export function checkPlace(parts: PlaceParts, index = places()): PlaceProblem[] {
+export function checkPlace(parts: PlaceParts, index = places()): readonly PlaceProblem[] {
+  const typed = JSON.stringify([parts.region, parts.city, parts.barangay]);
+  return index.problemsFound.get(typed, () => problemsOf(parts, index));
+}
+
+function problemsOf(parts: PlaceParts, index: PlaceIndex): PlaceProblem[] {
   const region = parts.region.trim();
   const cityText = parts.city.trim();
   let provinces: Province[] | undefined;
@@ -512,7 +527,18 @@ const districtOf = (cities: City[], key: string) =>
  * below it. A district written as the city or the barangay (`Cubao`, Manila's `Sampaloc`) moves to an
  * empty district field, its city named.
  */
-export function officialPlace<P extends PlaceParts & { district: string }>(parts: P, index = places()): P {
+export function officialPlace<P extends OfficialParts>(parts: P, index = places()): P {
+  const { region, city, barangay, district } = parts;
+  const typed = JSON.stringify([region, city, barangay, district]);
+  return {
+    ...parts,
+    ...index.officialParts.get(typed, () => officialOf({ region, city, barangay, district }, index)),
+  };
+}
+
+type OfficialParts = PlaceParts & { district: string };
+
+function officialOf(parts: OfficialParts, index: PlaceIndex): OfficialParts {
   const official = { ...parts };
   const provinces = parts.region.trim() === '' ? undefined : index.provincesNamed(parts.region);
   if (provinces?.length === 1) official.region = (provinces[0] as Province).name;

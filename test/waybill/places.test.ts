@@ -110,6 +110,31 @@ describe('the place list', () => {
     expect(official('Makati', '', 'Lahug').barangay).toBe('Lahug');
   });
 
+  it('answers a place checked again as it did the first time, each party keeping its own other fields', () => {
+    const index = new PlaceIndex(JSON.parse(readFileSync(placesPath, 'utf8')));
+    const typed = parts('cebu city', 'cebu', 'LAHUG');
+    const first = checkPlace(parts('Cebu City', 'Cebu', 'Lahugg'), index);
+    expect(first[0]?.problem).toMatch(/^"Lahugg" is not a barangay of City of Cebu; nearest: Lahug/);
+    // Asked again, it is answered without looking the place up.
+    const lookups = vi.spyOn(index, 'citiesNamed');
+    expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahugg'), index)).toEqual(first);
+    expect(lookups).not.toHaveBeenCalled();
+    // One letter apart is another place, not the one remembered.
+    expect(checkPlace(parts('Cebu City', 'Cebu', 'Lahug'), index)).toEqual([]);
+    const sender = officialPlace({ ...typed, district: '', name: 'Acme' }, index);
+    const receiver = officialPlace({ ...typed, district: '', name: 'Juan' }, index);
+    expect(sender).toEqual({ ...parts('City of Cebu', 'Cebu', 'Lahug'), district: '', name: 'Acme' });
+    expect(receiver.name).toBe('Juan');
+    expect(receiver).not.toBe(sender);
+    // The district is part of what is remembered: a filled one keeps the barangay as typed.
+    expect(officialPlace({ ...parts('Manila', '', 'Sampaloc'), district: '' }, index).district).toBe(
+      'Sampaloc',
+    );
+    expect(officialPlace({ ...parts('Manila', '', 'Sampaloc'), district: 'España' }, index).barangay).toBe(
+      'Sampaloc',
+    );
+  });
+
   it('understands QC and districts: Cubao as Quezon City, Manila’s Sampaloc as a district, not a barangay elsewhere', () => {
     expect(checkPlace(parts('QC', 'Metro Manila', 'Socorro'))).toEqual([]);
     expect(checkPlace(parts('Manila', '', 'Sampaloc'))).toEqual([]);
