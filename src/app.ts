@@ -46,7 +46,6 @@ async function main(): Promise<void> {
   const identifying = identifyBot(slack, logger);
   identifying.catch(() => {}); // a refused token is told below, where it is awaited
   const upstream = await connectUpstream(waybill, logger, (operation) => metrics.courierCall(operation));
-  step('courier connected');
   const store = await openStore({
     ...bot.database,
     onBackgroundError: (err) =>

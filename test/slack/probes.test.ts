@@ -97,7 +97,6 @@ describe('HTTP mode, the entry point: /metrics only on HEALTH_PORT, never on the
     // And when each step ended: in the order they run.
     const endedAt = [
       'modules loaded, settings read',
-      'courier connected',
       'store open, Slack answered',
       'listeners registered, receiving',
     ].map((step) =>
