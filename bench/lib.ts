@@ -63,6 +63,8 @@ export interface TargetCheck {
   target: string;
   figure: string;
   met: boolean | null;
+  /** Issue 46's budget: a miss fails `--check` in a run that is not a smoke run. */
+  budget?: true;
 }
 
 export interface Summary {

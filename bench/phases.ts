@@ -50,6 +50,8 @@ export interface InstanceReport {
   /** Bot processes behind the load process's round-robin. */
   replicas: number;
   upstreamLatencyMs?: number;
+  /** Which round against bare Bolt (1 for the runs measured once). */
+  round: number;
   /** The slowest replica's. */
   startupMs: number;
   /** Per process (the largest of the replicas'). */
@@ -125,11 +127,16 @@ export interface BotSetup {
   backend: Backend;
   replicas: number;
   latencyMs: number;
+  /** Which of the rounds measured against bare Bolt (issue 46's budget), from 1. */
+  round?: number;
 }
 
-export function botName({ backend, replicas, latencyMs }: BotSetup): string {
+/** A later round's name says which round it is. */
+const ofRound = (round = 1) => (round > 1 ? ` (round ${round})` : '');
+
+export function botName({ backend, replicas, latencyMs, round }: BotSetup): string {
   const who = replicas > 1 ? `${replicas} replicas` : 'bot';
-  return `${who}, ${backend}, upstream ${latencyMs / 1000} s`;
+  return `${who}, ${backend}, upstream ${latencyMs / 1000} s${ofRound(round)}`;
 }
 
 /** Bookings stored for these tracking numbers in the bot's database (as `env` names it), once it has stopped. */
@@ -146,10 +153,11 @@ async function storedBookings(env: NodeJS.ProcessEnv, trackingNumbers: string[])
 export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: OpenedForm[]) => void) {
   const { fake, arrivals, n } = ctx;
   const { latencyMs } = setup;
-  const tag = `${setup.backend === 'SQLite' ? 'sq' : 'pg'}${setup.replicas}_l${latencyMs / 1000}s`.replace(
-    '.',
-    '_',
-  );
+  const tag =
+    `${setup.backend === 'SQLite' ? 'sq' : 'pg'}${setup.replicas}_l${latencyMs / 1000}s_r${setup.round ?? 1}`.replace(
+      '.',
+      '_',
+    );
   const name = botName(setup);
   fake.reset();
   arrivals.clear();
@@ -289,6 +297,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       backend: setup.backend,
       replicas: setup.replicas,
       upstreamLatencyMs: latencyMs,
+      round: setup.round ?? 1,
       startupMs: Math.max(...started.map((s) => s.startupMs)),
       idleRssMB: Math.max(...started.map((s) => s.idleRssMB)),
       ...(started[0]?.idleMemory ? { idleMemory: started[0].idleMemory } : {}),
@@ -355,9 +364,10 @@ async function measuredLoad(
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
-export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<InstanceReport> {
+export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): Promise<InstanceReport> {
   const { fake, n } = ctx;
-  const name = 'bare Bolt';
+  const name = `bare Bolt${ofRound(round)}`;
+  const tag = `bare${round}`;
   fake.reset();
   const envFor = (port: number) => ({
     PATH: process.env.PATH,
@@ -369,9 +379,9 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
     PORT: String(port),
   });
   log(`${name}: starting`);
-  const started = await startProcess('bench/bare-bolt.mjs', envFor, join(ctx.tmp, 'bare-bolt.log'));
+  const started = await startProcess('bench/bare-bolt.mjs', envFor, join(ctx.tmp, `${tag}.log`));
   const target = { name, urls: [started.url] };
-  for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, 'barew', i)]);
+  for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, `${tag}w`, i)]);
   await runLoad(
     target,
     forms.slice(0, WARM_UP).map((f) => ({ key: `warm.${f.viewId}`, body: f.body })),
@@ -379,7 +389,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
   log(`${name}: ${n} concurrent /quote commands`);
   const commands = await runLoad(
     target,
-    Array.from({ length: n }, (_, i) => quoteCommand(fake, 'bare', i)),
+    Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i)),
   );
   log(`${name}: ${forms.length} concurrent quote submissions`);
   const submissions = await runLoad(
@@ -390,6 +400,7 @@ export async function benchBare(ctx: Context, forms: OpenedForm[]): Promise<Inst
   return {
     name,
     kind: 'bare-bolt',
+    round,
     replicas: 1,
     startupMs: started.startupMs,
     idleRssMB: started.idleRssMB,

@@ -65,23 +65,71 @@ export function bulkTargets(bulk: BulkReport[]): TargetCheck[] {
   return checks;
 }
 
+/** A bot (one, SQLite, courier at once) and the bare Bolt run after it, round by round. */
+interface Round {
+  bot: InstanceReport;
+  bare: InstanceReport;
+}
+
+function roundsOf(instances: InstanceReport[]): Round[] {
+  const bots = instances.filter(
+    (i) => i.kind === 'bot' && i.backend === 'SQLite' && i.replicas === 1 && i.upstreamLatencyMs === 0,
+  );
+  return bots.flatMap((bot) => {
+    const bare = instances.find((i) => i.kind === 'bare-bolt' && i.round === bot.round);
+    return bare ? [{ bot, bare }] : [];
+  });
+}
+
+/** An instance's p99 ack in the phase named. */
+const p99 = (name: string) => (instance: InstanceReport) => phase(instance, name)?.ack.ackMs.p99;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/**
+ * The bot's figure against bare Bolt's, as the median of the rounds' ratios (each round's pair ran one
+ * after the other); the figure names every round's. Not met when any round lacks either figure.
+ */
+function ratioOverRounds(
+  name: string,
+  rounds: Round[],
+  figure: (instance: InstanceReport, round: Round) => number | null | undefined,
+  most: number,
+  unit: string,
+): TargetCheck {
+  const target = `${name} ≤ ${most}× bare Bolt's`;
+  const pairs = rounds.map((round) => [figure(round.bot, round), figure(round.bare, round)] as const);
+  const ratios = pairs.flatMap(([ours, theirs]) =>
+    ours !== null && ours !== undefined && theirs ? [ours / theirs] : [],
+  );
+  if (ratios.length === 0 || ratios.length < pairs.length) return { target, figure: 'n/a', met: null };
+  const x = (ratio: number) => `${ratio.toFixed(2)}×`;
+  const [ours, theirs] = pairs[0] ?? [];
+  return {
+    target,
+    figure:
+      ratios.length === 1
+        ? `${ours} ${unit} vs ${theirs} ${unit} = ${x(ratios[0] ?? 0)}`
+        : `median ${x(median(ratios))} of ${ratios.length} rounds (${ratios.map(x).join(', ')})`,
+    met: median(ratios) <= most,
+  };
+}
+
 export function targets(instances: InstanceReport[], n: number): TargetCheck[] {
   const bots = instances.filter((i) => i.kind === 'bot');
   // The targets are the embedded default's: one bot on SQLite.
   const embedded = bots.filter((i) => i.backend === 'SQLite' && i.replicas === 1);
   const bot0 = embedded.find((i) => i.upstreamLatencyMs === 0);
   const slow = embedded.find((i) => i.upstreamLatencyMs === 10_000);
-  const bare = instances.find((i) => i.kind === 'bare-bolt');
+  const rounds = roundsOf(instances);
   const checks: TargetCheck[] = [];
   for (const name of ['/quote command', 'quote submission']) {
+    checks.push(ratioOverRounds(`${name}: p99 ack`, rounds, p99(name), 1.5, 'ms'));
     const ours = phase(bot0, name)?.ack.ackMs.p99 ?? null;
-    const theirs = phase(bare, name)?.ack.ackMs.p99 ?? null;
-    const ratio = ours !== null && theirs ? ours / theirs : null;
-    checks.push({
-      target: `${name}: p99 ack ≤ 1.5× bare Bolt's`,
-      figure: ratio === null ? 'n/a' : `${ours} ms vs ${theirs} ms = ${ratio.toFixed(2)}×`,
-      met: ratio === null ? null : ratio <= 1.5,
-    });
     checks.push({
       target: `${name}: p99 ack < 250 ms (N=${n}${n === 200 ? '' : '; target is for N=200'})`,
       figure: `${ours ?? 'n/a'} ms`,
@@ -116,42 +164,34 @@ export function targets(instances: InstanceReport[], n: number): TargetCheck[] {
     figure: `worst ${startup} ms (${bots.map((b) => b.startupMs).join(', ')} ms)`,
     met: startup < 1500,
   });
-  return [...checks, ...budget(embedded, bare)];
+  return [...checks, ...budget(embedded, rounds)];
 }
 
 /**
- * Issue 46's budget, each figure of the bot (one, SQLite) against bare Bolt's in the same run:
- * memory and start-up from the run with the courier at once, the peak from the one at 2 s, as the
- * issue measured it.
+ * Issue 46's budget, each figure of the bot (one, SQLite) against bare Bolt's, round by round: memory,
+ * acks and start-up from the runs with the courier at once; the peak from the one at 2 s (run once) against
+ * each round's bare Bolt, as the issue measured it.
  */
-function budget(embedded: InstanceReport[], bare: InstanceReport | undefined): TargetCheck[] {
-  const at = (ms: number) => embedded.find((i) => i.upstreamLatencyMs === ms);
-  const bot0 = at(0);
-  const ratio = (
-    target: string,
-    ours: number | null | undefined,
-    theirs: number | null | undefined,
-    most: number,
-    unit: string,
-  ): TargetCheck => {
-    const known =
-      ours !== null && ours !== undefined && theirs !== null && theirs !== undefined && theirs > 0;
-    return {
-      target: `${target} ≤ ${most}× bare Bolt's (issue 46)`,
-      figure: known ? `${ours} ${unit} vs ${theirs} ${unit} = ${(ours / theirs).toFixed(2)}×` : 'n/a',
-      met: known ? ours / theirs <= most : null,
-    };
-  };
-  if (!bot0 || !bare) return [];
-  const acks = (name: string) =>
-    ratio(`${name}: p99 ack`, phase(bot0, name)?.ack.ackMs.p99, phase(bare, name)?.ack.ackMs.p99, 1, 'ms');
+function budget(embedded: InstanceReport[], rounds: Round[]): TargetCheck[] {
+  const slowCourier = embedded.find((i) => i.upstreamLatencyMs === 2000);
+  const issue = (check: TargetCheck): TargetCheck => ({
+    ...check,
+    target: `${check.target} (issue 46)`,
+    budget: true,
+  });
   return [
-    ratio('idle RSS', bot0.idleRssMB, bare.idleRssMB, 1.1, 'MB'),
-    ratio('peak RSS (courier at 2 s)', (at(2000) ?? bot0).peakRssMB, bare.peakRssMB, 1.1, 'MB'),
-    acks('/quote command'),
-    acks('quote submission'),
-    ratio('start-up', bot0.startupMs, bare.startupMs, 1.5, 'ms'),
-  ];
+    ratioOverRounds('idle RSS', rounds, (i) => i.idleRssMB, 1.1, 'MB'),
+    ratioOverRounds(
+      'peak RSS (courier at 2 s)',
+      rounds,
+      (i, round) => (i === round.bot ? (slowCourier ?? i) : i).peakRssMB,
+      1.1,
+      'MB',
+    ),
+    ratioOverRounds('/quote command: p99 ack', rounds, p99('/quote command'), 1, 'ms'),
+    ratioOverRounds('quote submission: p99 ack', rounds, p99('quote submission'), 1, 'ms'),
+    ratioOverRounds('start-up', rounds, (i) => i.startupMs, 1.5, 'ms'),
+  ].map(issue);
 }
 
 /**
@@ -617,7 +657,7 @@ export function render(report: {
     );
   }
   out.push('');
-  out.push('Targets (reported, not enforced)');
+  out.push("Targets (a missed budget, issue 46's, fails --check outside --smoke; the others are reported)");
   out.push(
     table([
       ['', 'target', 'figure'],

@@ -18,7 +18,7 @@ import {
   readyMessage,
 } from './startup.js';
 import { type Attempt, openStore } from './store/index.js';
-import { keepWasmOnBaseline } from './v8-options.js';
+import { keepWasmOnBaseline, releaseStartupMemory } from './v8-options.js';
 import { senderProfiles } from './waybill/profiles.js';
 import { connectUpstream } from './waybill/upstream.js';
 
@@ -83,6 +83,8 @@ async function main(): Promise<void> {
   const { server, port } = await startReceiving(app, slack);
   step('listeners registered, receiving');
   starting.ready(logger);
+  // A second after the first answer: start-up is not made longer by it.
+  setTimeout(releaseStartupMemory, 1000).unref();
   // Calls abandoned by a replica that is gone (this one's last run, say) are reported from now on.
   const keeping = keepStore({
     store,

@@ -4,6 +4,7 @@
  * so every Node module the bot loads was compiled again at each start (~50 ms of it).
  */
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * The HTTP parser of Slack's and the courier's answers (llhttp, WebAssembly) stays on V8's baseline
@@ -14,4 +15,19 @@ import { setFlagsFromString } from 'node:v8';
 export function keepWasmOnBaseline(): void {
   setFlagsFromString('--no-wasm-tier-up');
   setFlagsFromString('--no-wasm-dynamic-tiering');
+}
+
+/**
+ * Start-up leaves about 8 MB of V8 heap behind: the objects and the code of the settings, the store's
+ * checks and the registration, none of them needed again. V8's memory reducer would give it back once
+ * the process is quiet, but it judges quiet by the allocation rate of the last collections, which are
+ * start-up's, so on its own it never acts (--trace-memory-reducer). One memory-reducing collection
+ * (about 70 ms, once) does what it would have done.
+ */
+export function releaseStartupMemory(): void {
+  setFlagsFromString('--expose-gc');
+  // Only a new context gets `gc`; the bot's own global never has it.
+  const collect = runInNewContext('gc') as (options: { type: 'major'; flavor: 'last-resort' }) => void;
+  setFlagsFromString('--no-expose-gc');
+  collect({ type: 'major', flavor: 'last-resort' });
 }
