@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sampleBooking, sampleParty, samplePrintSettings } from '../fakes/label-bookings.js';
 import { renderLabels } from '../src/labels/label.js';
 import { buildManifest, lineOfBooking, manifestCsv, renderManifest } from '../src/labels/manifest.js';
-import { epochMs, readMemory, repoRoot, spawnTs, startNodeOptions } from './lib.js';
+import { epochMs, median, readMemory, repoRoot, spawnTs, startNodeOptions } from './lib.js';
 
 export interface LabelsReport {
   kind: 'labels' | 'manifest';
@@ -37,9 +37,6 @@ function bookings(n: number) {
     ),
   );
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
   const begun = epochMs();

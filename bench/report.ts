@@ -6,7 +6,7 @@ import type { ExportReport } from './export.js';
 import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { FloodRow } from './find-flood.js';
 import type { LabelsReport } from './labels.js';
-import type { MemoryByPart, TargetCheck } from './lib.js';
+import { type MemoryByPart, median, type TargetCheck } from './lib.js';
 import type { InstanceReport, PhaseReport } from './phases.js';
 import { type PlacesReport, renderPlaces } from './places.js';
 import type { PrintsReport } from './prints.js';
@@ -84,15 +84,9 @@ function roundsOf(instances: InstanceReport[]): Round[] {
 /** An instance's p99 ack in the phase named. */
 const p99 = (name: string) => (instance: InstanceReport) => phase(instance, name)?.ack.ackMs.p99;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
 /**
  * The bot's figure against bare Bolt's, as the median of the rounds' ratios (each round's pair ran one
- * after the other); the figure names every round's. Not met when any round lacks either figure.
+ * after the other); the figure names every round's. Not measured (n/a) when any round lacks either figure.
  */
 function ratioOverRounds(
   name: string,
@@ -109,13 +103,14 @@ function ratioOverRounds(
   if (ratios.length === 0 || ratios.length < pairs.length) return { target, figure: 'n/a', met: null };
   const x = (ratio: number) => `${ratio.toFixed(2)}×`;
   const [ours, theirs] = pairs[0] ?? [];
+  const middle = median(ratios);
   return {
     target,
     figure:
       ratios.length === 1
         ? `${ours} ${unit} vs ${theirs} ${unit} = ${x(ratios[0] ?? 0)}`
-        : `median ${x(median(ratios))} of ${ratios.length} rounds (${ratios.map(x).join(', ')})`,
-    met: median(ratios) <= most,
+        : `median ${x(middle)} of ${ratios.length} rounds (${ratios.map(x).join(', ')})`,
+    met: middle <= most,
   };
 }
 
