@@ -7,7 +7,7 @@ import { interactiveBody, slashCommandBody, viewSubmissionPayload } from '../fak
 import { stateFor } from '../fakes/view-state.js';
 import { type Backend, benchDatabase } from './databases.js';
 import { CHANNEL } from './fixtures.js';
-import { readCpuMs } from './lib.js';
+import { cpuMsOfAll } from './lib.js';
 import type { Context } from './phases.js';
 import { botEnv, log, runLoad, type Started, startProcess, stopProcess, waitUntil } from './processes.js';
 import { type Json, viewOf } from './slack-calls.js';
@@ -148,7 +148,7 @@ async function bookFile(
     if (summary && checkSent !== undefined) checkMs = (arrivals.get(summary) ?? Number.NaN) - checkSent;
     if (summary) {
       log(`${name}: Book ${rows} rows`);
-      const cpu = () => processes.reduce((sum, p) => sum + (readCpuMs(p.pid) ?? Number.NaN), 0);
+      const cpu = () => cpuMsOfAll(processes.map((p) => p.pid));
       const cpuBefore = cpu();
       const bookLoad = await runLoad(target, [{ key: 'bulk.book', body: submission(summary, viewId, {}) }]);
       const uploaded = () => found('files.completeUploadExternal', (c) => c.response?.status === 200);

@@ -131,28 +131,25 @@ export function freePort(): Promise<number> {
  */
 export function spawnTs(
   script: string,
-  options: { env: NodeJS.ProcessEnv; logFile?: string; nodeArgs?: string[] },
+  options: { env: NodeJS.ProcessEnv; logFile?: string; nodeArgs?: string[]; asStarted?: boolean },
 ): ChildProcess {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, script], {
-    cwd: repoRoot,
-    env: options.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const args = [...(options.nodeArgs ?? []), ...loader, script];
+  // With `asStarted`, through the script `npm start` runs node with (its options added; it execs node,
+  // so the child's pid is node's); `node` is then the first on the child's PATH.
+  const child = options.asStarted
+    ? spawn('sh', [join(repoRoot, 'scripts/node.sh'), ...args], {
+        cwd: repoRoot,
+        env: options.env,
+        stdio: 'pipe',
+      })
+    : spawn(process.execPath, args, { cwd: repoRoot, env: options.env, stdio: 'pipe' });
   if (options.logFile) {
     const log = createWriteStream(options.logFile);
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
   }
   return child;
-}
-
-/** The node options `npm start` gives the bot (package.json), so the bench measures that same process. */
-export function startNodeOptions(): string[] {
-  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return manifest.scripts.start.split(' ').filter((word) => word.startsWith('--'));
 }
 
 /** Resolves with the exit code (or signal) once the child has exited. */
@@ -259,6 +256,10 @@ export function readCpuMs(pid: number): number | undefined {
   // Linux counts in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on.
   return ticks * 10;
 }
+
+/** CPU time a set of live processes has used so far, in ms; NaN once any is gone. */
+export const cpuMsOfAll = (pids: readonly number[]) =>
+  pids.reduce((sum, pid) => sum + (readCpuMs(pid) ?? Number.NaN), 0);
 
 /** Polls GET url every 10 ms until it answers 200; the time it took, or undefined after `timeoutMs`. */
 export async function waitHealthy(

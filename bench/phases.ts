@@ -13,7 +13,14 @@ import {
   quoteSubmission,
   secrets,
 } from './fixtures.js';
-import { type LoadJob, type LoadReport, type MemoryByPart, type Summary, summarize } from './lib.js';
+import {
+  cpuMsOfAll,
+  type LoadJob,
+  type LoadReport,
+  type MemoryByPart,
+  type Summary,
+  summarize,
+} from './lib.js';
 import {
   botEnv,
   log,
@@ -36,6 +43,8 @@ export interface PhaseReport {
   ack: AckStats;
   /** The bot's own measure (its /metrics histogram): p99 from Bolt's hand-over to the ack, as a bucket bound in ms. */
   ackInBotP99Ms?: number;
+  /** CPU time the serving processes used from the first request sent to the last ack read, per request (ms). */
+  cpuMsPerRequest?: number;
   /** Commands: the form opening (views.open) after the command was sent. */
   formOpenMs?: Summary;
   formsOpened?: number;
@@ -187,12 +196,11 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     // 1. n concurrent /quote commands.
     log(`${name}: ${n} concurrent /quote commands`);
     const commands = Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i));
-    const { load: commandLoad, ackInBotP99Ms: commandAcksInBot } = await measuredLoad(
-      started,
-      target,
-      commands,
-      'command',
-    );
+    const {
+      load: commandLoad,
+      ackInBotP99Ms: commandAcksInBot,
+      cpuMsPerRequest: commandCpu,
+    } = await measuredLoad(started, target, commands, 'command');
     const openedAll = await waitUntil(
       () => commands.every((c) => index.update().opensByTrigger.has(`trigger.${c.key}`)),
       RESULT_WAIT_MS,
@@ -207,6 +215,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       name: '/quote command',
       ack: ackStats(commandLoad, undefined),
       ackInBotP99Ms: commandAcksInBot,
+      ...cpuOf({ cpuMsPerRequest: commandCpu }),
       formOpenMs: summarize(openDelays),
       formsOpened: openDelays.length,
       formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
@@ -218,7 +227,11 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     const submissions = forms.map(quoteSubmission);
     onForms?.(submissions);
     log(`${name}: ${submissions.length} concurrent quote submissions`);
-    const { load: quoteLoad, ackInBotP99Ms: quoteAcksInBot } = await measuredLoad(
+    const {
+      load: quoteLoad,
+      ackInBotP99Ms: quoteAcksInBot,
+      cpuMsPerRequest: quoteCpu,
+    } = await measuredLoad(
       started,
       target,
       submissions.map((s) => ({ key: s.viewId, body: s.body })),
@@ -234,12 +247,11 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
 
     // 3. n concurrent booking confirmations of the pre-created drafts.
     log(`${name}: ${bookings.length} concurrent booking confirmations`);
-    const { load: bookingLoad, ackInBotP99Ms: bookingAcksInBot } = await measuredLoad(
-      started,
-      target,
-      bookings.map(bookingSubmission),
-      'view_submission',
-    );
+    const {
+      load: bookingLoad,
+      ackInBotP99Ms: bookingAcksInBot,
+      cpuMsPerRequest: bookingCpu,
+    } = await measuredLoad(started, target, bookings.map(bookingSubmission), 'view_submission');
     await waitUntil(() => {
       index.update();
       return bookings.every(
@@ -308,11 +320,18 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       startupMemory,
       phases: [
         commandPhase,
-        { name: 'quote submission', ack: quoteAcks, ackInBotP99Ms: quoteAcksInBot, results: quoteResults },
+        {
+          name: 'quote submission',
+          ack: quoteAcks,
+          ackInBotP99Ms: quoteAcksInBot,
+          ...cpuOf({ cpuMsPerRequest: quoteCpu }),
+          results: quoteResults,
+        },
         {
           name: 'booking confirmation',
           ack: bookingAcks,
           ackInBotP99Ms: bookingAcksInBot,
+          ...cpuOf({ cpuMsPerRequest: bookingCpu }),
           results: bookingResults,
         },
       ],
@@ -349,9 +368,9 @@ async function measuredLoad(
   target: Target,
   requests: LoadJob['requests'],
   kind: string,
-): Promise<{ load: LoadReport; ackInBotP99Ms?: number }> {
+): Promise<{ load: LoadReport; ackInBotP99Ms?: number; cpuMsPerRequest?: number }> {
   const before = await ackHistogram(started);
-  const load = await runLoad(target, requests);
+  const { load, cpuMsPerRequest } = await loadWithCpu(started, target, requests);
   const after = await ackHistogram(started);
   const during = (le: string) => (after.get(`${kind} ${le}`) ?? 0) - (before.get(`${kind} ${le}`) ?? 0);
   const total = during('+Inf');
@@ -360,7 +379,32 @@ async function measuredLoad(
     .map((key) => key.slice(kind.length + 1))
     .sort((a, b) => Number(a) - Number(b))
     .find((le) => during(le) >= 0.99 * total);
-  return { load, ...(total > 0 && bound !== undefined ? { ackInBotP99Ms: Number(bound) * 1000 } : {}) };
+  return {
+    load,
+    ...cpuOf({ cpuMsPerRequest }),
+    ...(total > 0 && bound !== undefined ? { ackInBotP99Ms: Number(bound) * 1000 } : {}),
+  };
+}
+
+const cpuOf = ({ cpuMsPerRequest }: { cpuMsPerRequest?: number }) =>
+  cpuMsPerRequest !== undefined ? { cpuMsPerRequest } : {};
+
+/** A load run, with the CPU time its serving processes used while it ran, per request. */
+async function loadWithCpu(
+  started: Started[],
+  target: Target,
+  requests: LoadJob['requests'],
+): Promise<{ load: LoadReport; cpuMsPerRequest?: number }> {
+  const cpuNow = () => cpuMsOfAll(started.map((s) => s.pid));
+  const before = cpuNow();
+  const load = await runLoad(target, requests);
+  const used = cpuNow() - before;
+  return {
+    load,
+    ...(Number.isFinite(used) && requests.length > 0
+      ? { cpuMsPerRequest: Math.round((used / requests.length) * 100) / 100 }
+      : {}),
+  };
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
@@ -387,12 +431,14 @@ export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): P
     forms.slice(0, WARM_UP).map((f) => ({ key: `warm.${f.viewId}`, body: f.body })),
   );
   log(`${name}: ${n} concurrent /quote commands`);
-  const commands = await runLoad(
+  const commands = await loadWithCpu(
+    [started],
     target,
     Array.from({ length: n }, (_, i) => quoteCommand(fake, tag, i)),
   );
   log(`${name}: ${forms.length} concurrent quote submissions`);
-  const submissions = await runLoad(
+  const submissions = await loadWithCpu(
+    [started],
     target,
     forms.map((f) => ({ key: f.viewId, body: f.body })),
   );
@@ -410,8 +456,8 @@ export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): P
     warnOrErrorLogLines: stopped.warnOrErrorLogLines,
     toldDatabaseDown: stopped.toldDatabaseDown,
     phases: [
-      { name: '/quote command', ack: ackStats(commands, undefined) },
-      { name: 'quote submission', ack: ackStats(submissions, undefined) },
+      { name: '/quote command', ack: ackStats(commands.load, undefined), ...cpuOf(commands) },
+      { name: 'quote submission', ack: ackStats(submissions.load, undefined), ...cpuOf(submissions) },
     ],
   };
 }

@@ -351,11 +351,23 @@ export function render(report: {
   out.push(sideBySide(report.instances));
   out.push('');
   out.push(
-    'Acknowledgements (ms, sent → answer read by the load process; in bot: p99 from Bolt’s hand-over to the ack, the bot’s own histogram, as its bucket bound)',
+    'Acknowledgements (ms, sent → answer read by the load process; in bot: p99 from Bolt’s hand-over to the ack, the bot’s own histogram, as its bucket bound; CPU: the process’s user and system time from the first request sent to the last answer read, per request)',
   );
   out.push(
     table([
-      ['process / phase', 'n', 'ok', 'p50', 'p95', 'p99', 'max', '>3 s', 'req/s', 'in bot p99 ≤'],
+      [
+        'process / phase',
+        'n',
+        'ok',
+        'p50',
+        'p95',
+        'p99',
+        'max',
+        '>3 s',
+        'req/s',
+        'in bot p99 ≤',
+        'CPU ms/req',
+      ],
       ...report.instances.flatMap((i) =>
         i.phases.map((p) => [
           `${i.name}: ${p.name}`,
@@ -368,6 +380,7 @@ export function render(report: {
           p.ack.over3s,
           p.ack.perSecond,
           p.ackInBotP99Ms ?? '-',
+          p.cpuMsPerRequest ?? '-',
         ]),
       ),
     ]),
