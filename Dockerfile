@@ -20,6 +20,7 @@ ENV NODE_ENV=production
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY scripts/node.sh ./scripts/
 # SQLite's file, for a single instance: mount a volume here (docker run -v). Not a VOLUME, which would give
 # every replica on PostgreSQL (compose.yaml) an anonymous volume it never uses.
 RUN mkdir /data && chown node:node /data
@@ -30,7 +31,6 @@ EXPOSE 3000 3001
 USER node
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.HEALTH_PORT+'/livez').then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# node itself, with the V8 options of `npm start` (docs/deployment.md explains each): SIGTERM reaches it
-# directly, and it stops gracefully. Give it WAYBILL_TIMEOUT_MS + 10 s to do so (docker stop -t, compose's
-# stop_grace_period).
-CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=512", "--v8-pool-size=1", "dist/app.js"]
+# node with the options of `npm start` (scripts/node.sh, which execs it): SIGTERM reaches node itself, and it
+# stops gracefully. Give it WAYBILL_TIMEOUT_MS + 10 s to do so (docker stop -t, compose's stop_grace_period).
+CMD ["sh", "scripts/node.sh", "dist/app.js"]

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sampleBooking, sampleParty, samplePrintSettings } from '../fakes/label-bookings.js';
 import { renderLabels } from '../src/labels/label.js';
 import { buildManifest, lineOfBooking, manifestCsv, renderManifest } from '../src/labels/manifest.js';
-import { epochMs, median, readMemory, repoRoot, spawnTs, startNodeOptions } from './lib.js';
+import { epochMs, median, readMemory, repoRoot, spawnTs } from './lib.js';
 
 export interface LabelsReport {
   kind: 'labels' | 'manifest';
@@ -97,7 +97,7 @@ export async function benchLabels(counts: readonly number[]): Promise<LabelsRepo
     for (const n of counts) {
       const child = spawnTs(join(repoRoot, 'bench/labels.ts'), {
         env: process.env,
-        nodeArgs: startNodeOptions(),
+        asStarted: true,
       });
       const out: Buffer[] = [];
       const err: Buffer[] = [];

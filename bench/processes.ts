@@ -15,7 +15,6 @@ import {
   repoRoot,
   sleep,
   spawnTs,
-  startNodeOptions,
   stopChild,
   waitHealthy,
 } from './lib.js';
@@ -93,15 +92,13 @@ export async function startProcess(
 ): Promise<Started> {
   // The bot gets the node options `npm start` gives it. And e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
-  const nodeArgs = [
-    ...(script === 'dist/app.js' ? startNodeOptions() : []),
-    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ];
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const asStarted = script === 'dist/app.js';
   for (let attempt = 1; ; attempt += 1) {
     const [port, healthPort] = [await freePort(), await freePort()];
     const spawnedAt = epochMs();
     const env = { HEALTH_PORT: String(healthPort), ...envFor(port) };
-    const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs });
+    const child = spawnTs(join(repoRoot, script), { env, logFile, nodeArgs, asStarted });
     live.add(child);
     let output = '';
     const keep = (chunk: Buffer) => {

@@ -38,15 +38,13 @@ const runtime = dockerfileStages().at(-1) ?? [];
 const argsOf = (keyword: string) => runtime.filter((i) => i.keyword === keyword).map((i) => i.args);
 /** The image's entry command, as exec form JSON. */
 const command = JSON.parse(argsOf('CMD')[0] ?? '[]') as string[];
-const startFlags = (
-  JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }
-).scripts.start
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
+const startScript = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } })
+  .scripts.start;
 
 describe('Dockerfile', () => {
-  it('runs node on dist/app.js directly, with the V8 options of npm start', () => {
-    expect(command).toEqual(['node', ...startFlags, 'dist/app.js']);
+  it('runs dist/app.js with the node options of npm start, through the script that execs node', () => {
+    expect(command).toEqual(['sh', 'scripts/node.sh', 'dist/app.js']);
+    expect(startScript).toBe('exec sh scripts/node.sh scripts/start.mjs app');
   });
 
   it('has a runtime stage of the production dependencies and dist/ only, as an unprivileged user, with a health check', () => {
@@ -54,6 +52,7 @@ describe('Dockerfile', () => {
     expect(argsOf('COPY')).toEqual([
       'package.json package-lock.json .npmrc ./',
       '--from=build /app/dist ./dist',
+      'scripts/node.sh ./scripts/',
     ]);
     expect(argsOf('RUN')[0]).toMatch(/^npm ci --omit=dev /);
     expect(argsOf('USER')).toEqual(['node']);

@@ -112,8 +112,30 @@ describe('package.json', () => {
 
   it('starts (and runs the sandbox and store:copy) with node alone once dist/ is built, exec-ed so that signals reach it', () => {
     for (const script of ['start', 'sandbox', 'store:copy']) {
-      expect(manifest.scripts[script], script).toMatch(/^exec node (--\S+ )*(dist|scripts)\//);
+      expect(manifest.scripts[script], script).toMatch(
+        /^exec (node|sh scripts\/node\.sh) (--\S+ )*(dist|scripts)\//,
+      );
     }
+  });
+
+  it("gives node the bot's options through scripts/node.sh, the async context frame's flag on Node 22 alone, and execs it", () => {
+    const run = spawnSync(
+      'sh',
+      ['scripts/node.sh', '-e', 'console.log(JSON.stringify({ argv: process.execArgv, pid: process.pid }))'],
+      { encoding: 'utf8' },
+    );
+    expect(run.stderr).toBe('');
+    const { argv, pid } = JSON.parse(run.stdout) as { argv: string[]; pid: number };
+    expect(argv).toEqual([
+      '--max-semi-space-size=4',
+      '--max-old-space-size=512',
+      '--v8-pool-size=1',
+      ...(process.versions.node.startsWith('22.') ? ['--experimental-async-context-frame'] : []),
+      '-e',
+      expect.any(String),
+    ]);
+    // exec: node is the process sh was, so a signal sent to it reaches node.
+    expect(pid).toBe(run.pid);
   });
 });
 

@@ -46,8 +46,8 @@ function withoutBuildTools(dir: string): NodeJS.ProcessEnv {
 }
 
 /**
- * package.json, the lock file, .npmrc and dist/, as the image's runtime stage holds them, and scripts/ for
- * `npm start` unless `image`.
+ * package.json, the lock file, .npmrc, dist/ and scripts/node.sh (node's options), as the image's runtime
+ * stage holds them, and the rest of scripts/ for `npm start` unless `image`.
  */
 export async function projectCopy(
   dependencies: 'linked' | 'production',
@@ -55,7 +55,7 @@ export async function projectCopy(
 ): Promise<ProjectCopy> {
   const dir = mkdtempSync(join(tmpdir(), 'waybill-copy-'));
   chmodSync(dir, 0o755);
-  const scripts = image ? [] : ['scripts/start.mjs', 'scripts/build.mjs'];
+  const scripts = ['scripts/node.sh', ...(image ? [] : ['scripts/start.mjs', 'scripts/build.mjs'])];
   for (const file of ['package.json', 'package-lock.json', '.npmrc', ...scripts])
     cpSync(file, join(dir, file));
   // The whole build: the bundles, the chunks they share and load when first needed, the files they
