@@ -1,6 +1,7 @@
 /** The official place list (PSGC, psgc.json): provinces, cities and barangays matched however they are written, nearest matches offered. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Recent } from './recent.js';
 
 /** psgc.json as scripts/refresh-places.mjs writes it: names with their former names after `|`. */
 interface PlaceFile {
@@ -165,21 +166,6 @@ const RECENT_CITIES = 8;
  * its ack (npm run bench).
  */
 const PLACES_REMEMBERED = 100;
-
-/** The values last asked for, at most `size` of them, the oldest forgotten first. */
-class Recent<K, V> {
-  private readonly kept = new Map<K, V>();
-
-  constructor(private readonly size: number) {}
-
-  get(key: K, make: () => V): V {
-    const value = this.kept.get(key) ?? make();
-    this.kept.delete(key);
-    this.kept.set(key, value);
-    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value as K);
-    return value;
-  }
-}
 
 /**
  * The places, and maps from every province and city key to what it names. The 42,000 barangays stay

@@ -228,6 +228,20 @@ describe('instantFromZonedDateTime', () => {
     );
   });
 
+  it('gives each caller a Date and picker values of its own, though the same times are remembered', () => {
+    const instant = instantFromZonedDateTime('2026-03-08', '02:30', NEW_YORK);
+    const expected = instant.toISOString();
+    instant.setTime(0);
+    expect(instantFromZonedDateTime('2026-03-08', '02:30', NEW_YORK).toISOString()).toBe(expected);
+    const picked = zonedDateAndTime(at('2026-03-01T16:30:45.500Z'), MANILA);
+    picked.date = '1999-01-01';
+    // Another instant in the same minute reads the same wall-clock time.
+    expect(zonedDateAndTime(at('2026-03-01T16:30:01.000Z'), MANILA)).toEqual({
+      date: '2026-03-02',
+      time: '00:30',
+    });
+  });
+
   it('zonedDateAndTime gives the picker values (date and HH:mm) in the zone', () => {
     expect(zonedDateAndTime(at('2026-03-01T16:30:45.500Z'), MANILA)).toEqual({
       date: '2026-03-02',
