@@ -79,6 +79,10 @@ function variablesReadByCode(): Set<string> {
   // The image's build arguments and compose's own variables are read there.
   for (const [, name = ''] of read('Dockerfile').matchAll(/^ARG ([A-Z][A-Z0-9_]*)/gm)) names.add(name);
   for (const [, name = ''] of read('compose.yaml').matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)) names.add(name);
+  // What the script that runs node reads, and node's own variables it names (node reads those).
+  const launcher = read('scripts/node.sh');
+  for (const [, name = ''] of launcher.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)) names.add(name);
+  for (const [name] of launcher.matchAll(/\bNODE_[A-Z0-9_]+/g)) names.add(name);
   // The shell's own, passed through to child processes, and the CI system's, are not settings.
   names.delete('PATH');
   names.delete('HOME');

@@ -119,23 +119,41 @@ describe('package.json', () => {
   });
 
   it("gives node the bot's options through scripts/node.sh, the async context frame's flag on Node 22 alone, and execs it", () => {
-    const run = spawnSync(
-      'sh',
-      ['scripts/node.sh', '-e', 'console.log(JSON.stringify({ argv: process.execArgv, pid: process.pid }))'],
-      { encoding: 'utf8' },
-    );
-    expect(run.stderr).toBe('');
-    const { argv, pid } = JSON.parse(run.stdout) as { argv: string[]; pid: number };
-    expect(argv).toEqual([
-      '--max-semi-space-size=4',
-      '--max-old-space-size=512',
-      '--v8-pool-size=1',
-      ...(process.versions.node.startsWith('22.') ? ['--experimental-async-context-frame'] : []),
-      '-e',
-      expect.any(String),
-    ]);
-    // exec: node is the process sh was, so a signal sent to it reaches node.
-    expect(pid).toBe(run.pid);
+    const home = mkdtempSync(join(tmpdir(), 'waybill-home-'));
+    const started = (env: NodeJS.ProcessEnv) => {
+      const run = spawnSync(
+        'sh',
+        [
+          'scripts/node.sh',
+          '-e',
+          'console.log(JSON.stringify({ argv: process.execArgv, pid: process.pid, cache: require("node:module").getCompileCacheDir?.() ?? null }))',
+        ],
+        { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } },
+      );
+      expect(run.stderr).toBe('');
+      return { ...(JSON.parse(run.stdout) as { argv: string[]; pid: number; cache: string | null }), run };
+    };
+    try {
+      const { argv, pid, run, cache } = started({ HOME: home });
+      expect(argv).toEqual([
+        '--max-semi-space-size=4',
+        '--max-old-space-size=512',
+        '--v8-pool-size=1',
+        ...(process.versions.node.startsWith('22.') ? ['--experimental-async-context-frame'] : []),
+        '-e',
+        expect.any(String),
+      ]);
+      // exec: node is the process sh was, so a signal sent to it reaches node.
+      expect(pid).toBe(run.pid);
+      // The compile cache: in the user's cache directory, or where NODE_COMPILE_CACHE says; none without a home.
+      expect(cache).toMatch(new RegExp(`^${home}/\\.cache/waybill-bot`));
+      expect(started({ HOME: home, NODE_COMPILE_CACHE: join(home, 'elsewhere') }).cache).toMatch(
+        new RegExp(`^${home}/elsewhere`),
+      );
+      expect(started({}).cache).toBeNull();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 
