@@ -18,6 +18,9 @@ export function register(app: App, deps: Core): void {
       error: 'This form has expired. Close it and type /quote again.',
     }),
     async ({ ack, view, client, context: { draft } }) => {
+      // The work after the ack keeps only the view's id: the view (its blocks and state) is the largest
+      // part of the request, and a slow courier would keep two hundred of them alive.
+      const viewId = view.id;
       const blockIds = inputBlockIds(view.blocks);
       const input = readFormState(view.state.values as StateValues);
       // What was typed is kept whatever happens next, so a failure never loses it; written after the
@@ -32,8 +35,8 @@ export function register(app: App, deps: Core): void {
       await ack({ response_action: 'update', view: quoteWorking(deps, draft, result.value) });
       deps.inFlight.run(
         'quote',
-        async () => runQuote(deps, client, { viewId: view.id, draft: await keep(), quote: result.value }),
-        { client, userId: draft.userId, viewId: view.id },
+        async () => runQuote(deps, client, { viewId, draft: await keep(), quote: result.value }),
+        { client, userId: draft.userId, viewId },
       );
     },
   );
