@@ -2,10 +2,11 @@
  * On SQLite and PostgreSQL: a receiver's earlier parcels by phone however typed (delivered by status or by
  * remittance, failed attempts, returned, COD refused, the latest ones for the rule), an update moving a
  * booking to another phone, checks kept once and counted by the day booked, bookings stored before the
- * migration found.
+ * migration found; on SQLite, the plans that count a parcel's failed attempts read its own statuses.
  */
 // Receivers' records on SQLite and PostgreSQL: a receiver's earlier parcels by phone key, counted from
 // statuses and remittances, the latest ones for the risk rule; bookings stored before it found too.
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { connectPostgres, connectSqlite } from '../../src/store/backend.js';
@@ -139,4 +140,46 @@ describeEachBackend(import.meta.filename, 'receivers', (backend) => {
     const store = await backend.open(target);
     expect((await store.receivers.history(MARIA, { returns: 5, failed: 5 })).parcels).toBe(1);
   });
+
+  if (backend.name === 'sqlite') {
+    it("counts each parcel's failed attempts from its own statuses, not from every failed attempt in the store (SQLite's plans)", async () => {
+      // The statements the store prepares while it reads a receiver's record and the attention rule's
+      // failed attempts; SQLite chose the status index for them once, a walk over the whole store.
+      const prepared: string[] = [];
+      const prepare = Database.prototype.prepare;
+      Database.prototype.prepare = function (this: Database.Database, text: string) {
+        prepared.push(text);
+        return prepare.call(this, text);
+      } as typeof prepare;
+      try {
+        const store = await backend.open();
+        await book(store, 'WB1', '0917 123 4567', 1);
+        await status(store, 'WB1', 'failed_attempt', 'refused');
+        await store.receivers.history(MARIA, { returns: 5, failed: 5 });
+        const [row] = await store.attention.lastStatusBefore({
+          statuses: ['failed_attempt'],
+          before: new Date(Date.UTC(2030, 0, 1)),
+          counting: 'failed_attempt',
+        });
+        expect(row?.counted).toBe(1);
+      } finally {
+        Database.prototype.prepare = prepare;
+      }
+      const counting = prepared.filter(
+        (text) =>
+          text.includes('receiver_phone = ?') ||
+          /from "booking_status" .*group by "tracking_number"/s.test(text),
+      );
+      expect(counting).toHaveLength(2);
+      for (const text of counting) {
+        const parameters = Array.from(text.matchAll(/\?/g), () => null);
+        const plan = await backend.query<{ detail: string }>(`explain query plan ${text}`, parameters);
+        const statusReads = plan
+          .map((step) => step.detail)
+          .filter((detail) => / s\b| booking_status\b/.test(detail));
+        expect(statusReads.length, text).toBeGreaterThan(0);
+        for (const detail of statusReads) expect(detail, text).not.toMatch(/booking_status_status_at/);
+      }
+    });
+  }
 });
