@@ -137,13 +137,10 @@ export function spawnTs(
   const args = [...(options.nodeArgs ?? []), ...loader, script];
   // With `asStarted`, through the script `npm start` runs node with (its options added; it execs node,
   // so the child's pid is node's); `node` is then the first on the child's PATH.
-  const child = options.asStarted
-    ? spawn('sh', [join(repoRoot, 'scripts/node.sh'), ...args], {
-        cwd: repoRoot,
-        env: options.env,
-        stdio: 'pipe',
-      })
-    : spawn(process.execPath, args, { cwd: repoRoot, env: options.env, stdio: 'pipe' });
+  const [command, argv] = options.asStarted
+    ? ['sh', [join(repoRoot, 'scripts/node.sh'), ...args]]
+    : [process.execPath, args];
+  const child = spawn(command, argv, { cwd: repoRoot, env: options.env, stdio: 'pipe' });
   if (options.logFile) {
     const log = createWriteStream(options.logFile);
     child.stdout?.pipe(log);

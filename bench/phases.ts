@@ -43,8 +43,8 @@ export interface PhaseReport {
   ack: AckStats;
   /** The bot's own measure (its /metrics histogram): p99 from Bolt's hand-over to the ack, as a bucket bound in ms. */
   ackInBotP99Ms?: number;
-  /** CPU time the serving processes used from the first request sent to the last ack read, per request (ms). */
-  cpuMsPerRequest?: number;
+  /** CPU time the serving processes used from the first request sent to the last ack read, per request (ms); null when unreadable. */
+  cpuMsPerRequest: number | null;
   /** Commands: the form opening (views.open) after the command was sent. */
   formOpenMs?: Summary;
   formsOpened?: number;
@@ -215,7 +215,7 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
       name: '/quote command',
       ack: ackStats(commandLoad, undefined),
       ackInBotP99Ms: commandAcksInBot,
-      ...cpuOf({ cpuMsPerRequest: commandCpu }),
+      cpuMsPerRequest: commandCpu,
       formOpenMs: summarize(openDelays),
       formsOpened: openDelays.length,
       formsOpenedOver3s: openDelays.filter((d) => d > ACK_LIMIT_MS).length,
@@ -324,14 +324,14 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
           name: 'quote submission',
           ack: quoteAcks,
           ackInBotP99Ms: quoteAcksInBot,
-          ...cpuOf({ cpuMsPerRequest: quoteCpu }),
+          cpuMsPerRequest: quoteCpu,
           results: quoteResults,
         },
         {
           name: 'booking confirmation',
           ack: bookingAcks,
           ackInBotP99Ms: bookingAcksInBot,
-          ...cpuOf({ cpuMsPerRequest: bookingCpu }),
+          cpuMsPerRequest: bookingCpu,
           results: bookingResults,
         },
       ],
@@ -368,7 +368,7 @@ async function measuredLoad(
   target: Target,
   requests: LoadJob['requests'],
   kind: string,
-): Promise<{ load: LoadReport; ackInBotP99Ms?: number; cpuMsPerRequest?: number }> {
+): Promise<{ load: LoadReport; ackInBotP99Ms?: number; cpuMsPerRequest: number | null }> {
   const before = await ackHistogram(started);
   const { load, cpuMsPerRequest } = await loadWithCpu(started, target, requests);
   const after = await ackHistogram(started);
@@ -381,30 +381,23 @@ async function measuredLoad(
     .find((le) => during(le) >= 0.99 * total);
   return {
     load,
-    ...cpuOf({ cpuMsPerRequest }),
+    cpuMsPerRequest,
     ...(total > 0 && bound !== undefined ? { ackInBotP99Ms: Number(bound) * 1000 } : {}),
   };
 }
-
-const cpuOf = ({ cpuMsPerRequest }: { cpuMsPerRequest?: number }) =>
-  cpuMsPerRequest !== undefined ? { cpuMsPerRequest } : {};
 
 /** A load run, with the CPU time its serving processes used while it ran, per request. */
 async function loadWithCpu(
   started: Started[],
   target: Target,
   requests: LoadJob['requests'],
-): Promise<{ load: LoadReport; cpuMsPerRequest?: number }> {
+): Promise<{ load: LoadReport; cpuMsPerRequest: number | null }> {
   const cpuNow = () => cpuMsOfAll(started.map((s) => s.pid));
   const before = cpuNow();
   const load = await runLoad(target, requests);
   const used = cpuNow() - before;
-  return {
-    load,
-    ...(Number.isFinite(used) && requests.length > 0
-      ? { cpuMsPerRequest: Math.round((used / requests.length) * 100) / 100 }
-      : {}),
-  };
+  const known = Number.isFinite(used) && requests.length > 0;
+  return { load, cpuMsPerRequest: known ? Math.round((used / requests.length) * 100) / 100 : null };
 }
 
 /** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
@@ -456,8 +449,16 @@ export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): P
     warnOrErrorLogLines: stopped.warnOrErrorLogLines,
     toldDatabaseDown: stopped.toldDatabaseDown,
     phases: [
-      { name: '/quote command', ack: ackStats(commands.load, undefined), ...cpuOf(commands) },
-      { name: 'quote submission', ack: ackStats(submissions.load, undefined), ...cpuOf(submissions) },
+      {
+        name: '/quote command',
+        ack: ackStats(commands.load, undefined),
+        cpuMsPerRequest: commands.cpuMsPerRequest,
+      },
+      {
+        name: 'quote submission',
+        ack: ackStats(submissions.load, undefined),
+        cpuMsPerRequest: submissions.cpuMsPerRequest,
+      },
     ],
   };
 }

@@ -100,9 +100,9 @@ export function receivers({ db }: Scope): Receivers {
       const paying = sql.join(PAYING_OUTCOMES.map((outcome) => sql.lit(outcome)));
       // The receiver's bookings are one range of bookings_receiver_phone; each one's statuses (by tracking
       // number: a condition on the status would let SQLite walk every failed attempt of the store
-      // instead), terms and remittance lines are looked up by their own indexes. Counted here rather than in SQL: with a
-      // window over the parcels, SQLite prepared the statement again at every call (the phone's
-      // parameter expired it), ~0.1 ms of CPU each against ~4 µs; a receiver has few parcels.
+      // instead), terms and remittance lines are looked up by their own indexes. Counted here rather
+      // than in SQL: with a window over the parcels, SQLite prepared the statement again at every call
+      // (the phone's parameter expired it), ~0.1 ms of CPU each against ~4 µs; a receiver has few parcels.
       const { rows } = await sql<ParcelRow>`
         select b.booked_at, b.tracking_number,
           (select s.status from booking_status s where s.tracking_number = b.tracking_number
