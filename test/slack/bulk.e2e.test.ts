@@ -145,8 +145,13 @@ describeEachBackend(import.meta.filename, 'bulk booking', (backend) => {
     const cardTs = (card.response?.body as { ts?: string } | undefined)?.ts;
     bot.fake.reset();
 
+    // Each post is awaited before the next command, as a dispatcher reads it: each is posted after its ack.
+    const posted = (count: number) =>
+      bot.fake.waitFor('chat.postMessage', (c) => c.body.channel === 'CDISPATCH', { count });
     await bot.command('/waybill', 'status WB000002 delivered');
+    await posted(1);
     await bot.command('/waybill', 'assign WB000002 <@UANA>');
+    await posted(2);
     await bot.command('/waybill', 'update WB000002');
     await bot.submit(await bot.openedView(), { handlingInstructions: 'Keep upright' });
     await bot.idle();
