@@ -1,5 +1,7 @@
 /** The phases of a bench run: commands, quote submissions and booking confirmations, bot (one or more replicas) and bare Bolt. */
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ids } from '../fakes/ids.js';
 import type { FakeCall, FakeSlack } from '../fakes/slack-fake.js';
 import { loadBotConfig } from '../src/config.js';
@@ -18,6 +20,7 @@ import {
   type LoadJob,
   type LoadReport,
   type MemoryByPart,
+  repoRoot,
   type Summary,
   summarize,
 } from './lib.js';
@@ -87,6 +90,42 @@ export interface StartupMemory {
   externalMB: number;
 }
 
+const execFileAsync = promisify(execFile);
+
+/**
+ * What the bot's first start-up step holds before its own code: Node alone, then Bolt as the bot loads it
+ * (dist/bolt.js), each in a process of its own started the way `npm start` starts node and read the way
+ * the bot reads its steps; of three processes each, the one with the median RSS.
+ */
+export async function memoryBeforeTheBundle(): Promise<StartupMemory[]> {
+  const parts = [
+    ['Node alone (a process of its own)', ''],
+    ['Bolt as the bot loads it (a process of its own)', "await import('./dist/bolt.js');"],
+  ] as const;
+  const mbOf = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+  const rows: StartupMemory[] = [];
+  for (const [step, load] of parts) {
+    const code = `${load} const m = process.memoryUsage(); process.stdout.write(JSON.stringify({ rss: m.rss, heap: m.heapUsed, external: m.external, at: performance.now() }));`;
+    const reads: { rss: number; heap: number; external: number; at: number }[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { stdout } = await execFileAsync('sh', ['scripts/node.sh', '--input-type=module', '-e', code], {
+        cwd: repoRoot,
+      });
+      reads.push(JSON.parse(stdout));
+    }
+    // biome-ignore lint/style/noNonNullAssertion: three reads
+    const median = reads.sort((a, b) => a.rss - b.rss)[1]!;
+    rows.push({
+      step,
+      atMs: Math.round(median.at),
+      rssMB: mbOf(median.rss),
+      heapMB: mbOf(median.heap),
+      externalMB: mbOf(median.external),
+    });
+  }
+  return rows;
+}
+
 /**
  * The memory after each start-up step, as the bot's /metrics gives it, in the order the steps came;
  * then its memory now (`after`), from the process metrics on the same page.
@@ -125,6 +164,8 @@ async function startupMemoryOf(started: Started, after: string): Promise<Startup
 
 export interface Context {
   fake: FakeSlack;
+  /** Put before the first bot's start-up steps: Node's and Bolt's memory (`memoryBeforeTheBundle`). */
+  beforeTheBundle?: StartupMemory[];
   arrivals: Map<FakeCall, number>;
   tmp: string;
   /** Requests per phase. */
@@ -262,7 +303,13 @@ export async function benchBot(ctx: Context, setup: BotSetup, onForms?: (forms: 
     }, quoteWait);
 
     const startupMemory = started[0]
-      ? await startupMemoryOf(started[0], 'after the phases (the place list and what the requests loaded)')
+      ? [
+          ...(ctx.beforeTheBundle ?? []),
+          ...(await startupMemoryOf(
+            started[0],
+            'after the phases (the place list and what the requests loaded)',
+          )),
+        ]
       : [];
     // Stop (the bot finishes what is in flight), then count everything that reached Slack.
     const stopped = await Promise.all(started.map((s) => stopProcess(s, latencyMs + 25_000)));
@@ -400,13 +447,8 @@ async function loadWithCpu(
   return { load, cpuMsPerRequest: known ? Math.round((used / requests.length) * 100) / 100 : null };
 }
 
-/** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
-export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): Promise<InstanceReport> {
-  const { fake, n } = ctx;
-  const name = `bare Bolt${ofRound(round)}`;
-  const tag = `bare${round}`;
-  fake.reset();
-  const envFor = (port: number) => ({
+function bareEnv(fake: FakeSlack): (port: number) => NodeJS.ProcessEnv {
+  return (port) => ({
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'production',
@@ -415,8 +457,34 @@ export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): P
     SLACK_API_URL: fake.apiUrl,
     PORT: String(port),
   });
+}
+
+/**
+ * The bot and bare Bolt each started once and stopped, unmeasured, before the first round. A run's first
+ * start pays for files not yet read since boot or the build and for the bench's own code run the first
+ * time (the fake Slack's first answer, the first polls of /healthz); it fell on the bot, which starts
+ * first in every round, and made round 1's start-up ratio the worst of the run.
+ */
+export async function warmStarts(ctx: Context): Promise<void> {
+  const database = await benchDatabase('SQLite', ctx.tmp, 'warm-start');
+  const starts: [string, (port: number) => NodeJS.ProcessEnv][] = [
+    ['dist/app.js', (port) => botEnv(port, database.env, 0, ctx.fake.apiUrl)],
+    ['bench/bare-bolt.mjs', bareEnv(ctx.fake)],
+  ];
+  for (const [script, envFor] of starts) {
+    const started = await startProcess(script, envFor, join(ctx.tmp, 'warm-start.log'), { idle: false });
+    await stopProcess(started, 5000);
+  }
+}
+
+/** The bare Bolt app: the same commands and the same quote submissions, acknowledged and nothing else. */
+export async function benchBare(ctx: Context, forms: OpenedForm[], round = 1): Promise<InstanceReport> {
+  const { fake, n } = ctx;
+  const name = `bare Bolt${ofRound(round)}`;
+  const tag = `bare${round}`;
+  fake.reset();
   log(`${name}: starting`);
-  const started = await startProcess('bench/bare-bolt.mjs', envFor, join(ctx.tmp, `${tag}.log`));
+  const started = await startProcess('bench/bare-bolt.mjs', bareEnv(fake), join(ctx.tmp, `${tag}.log`));
   const target = { name, urls: [started.url] };
   for (let i = 0; i < WARM_UP; i += 1) await runLoad(target, [quoteCommand(fake, `${tag}w`, i)]);
   await runLoad(

@@ -89,6 +89,9 @@ export async function startProcess(
   script: string,
   envFor: (port: number) => NodeJS.ProcessEnv,
   logFile: string,
+  {
+    idle = true,
+  }: { /** Whether to wait until idle memory is read (5 s after the spawn). */ idle?: boolean } = {},
 ): Promise<Started> {
   // The bot gets the node options `npm start` gives it. And e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the processes under test.
@@ -115,7 +118,7 @@ export async function startProcess(
     if (startupMs !== undefined && child.pid !== undefined) {
       child.stdout?.off('data', keep);
       child.stderr?.off('data', keep);
-      await sleep(Math.max(0, spawnedAt + IDLE_AFTER_MS - epochMs()));
+      if (idle) await sleep(Math.max(0, spawnedAt + IDLE_AFTER_MS - epochMs()));
       return {
         pid: child.pid,
         child,

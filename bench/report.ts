@@ -330,7 +330,7 @@ export function render(report: {
   if (memory.length > 0) {
     out.push('');
     out.push(
-      "The bot's memory after each start-up step (MB; the first step holds Node, Bolt and every module the bundle loads), and when it ended (ms since the process started)",
+      "Memory by start-up step (MB), and when each ended (ms since its process started): Node alone and Bolt alone, each in a process of its own started as `npm start` starts node; then the bot's steps, the first one's + being its bundle and settings over Bolt's",
     );
     out.push(
       table([

@@ -45,7 +45,14 @@ import { type FloodRow, floodTargets } from './find-flood.js';
 import type { OpenedForm } from './fixtures.js';
 import { benchLabels, type LabelsReport } from './labels.js';
 import { epochMs, repoRoot, type TargetCheck } from './lib.js';
-import { benchBare, benchBot, type Context, type InstanceReport } from './phases.js';
+import {
+  benchBare,
+  benchBot,
+  type Context,
+  type InstanceReport,
+  memoryBeforeTheBundle,
+  warmStarts,
+} from './phases.js';
 import { benchPlaces, type PlacesReport, placesTargets } from './places.js';
 import { benchPrints, type PrintsReport, printsTargets } from './prints.js';
 import { log } from './processes.js';
@@ -155,7 +162,12 @@ async function main(): Promise<void> {
   let sms: SmsReport[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
-    for (const latencyMs of bulkOnly || bigStoreOnly || alone ? [] : latencies) {
+    const measuresAcks = !(bulkOnly || bigStoreOnly || alone);
+    if (measuresAcks) {
+      await warmStarts(ctx);
+      ctx.beforeTheBundle = await memoryBeforeTheBundle();
+    }
+    for (const latencyMs of measuresAcks ? latencies : []) {
       for (let round = 1; round <= (latencyMs === 0 ? rounds : 1); round += 1) {
         let forms: OpenedForm[] = [];
         const setup = { backend: 'SQLite' as const, replicas: 1, latencyMs, round };
