@@ -15,7 +15,7 @@ import {
 } from '../kit/prefill.js';
 import { helpWithKeys } from '../kit/prefilled-command.js';
 import type { QuoteDraft } from './draft.js';
-import { quoteSpec, sectionFields } from './form.js';
+import { quoteFields } from './form.js';
 import { quoteForm } from './steps.js';
 
 export function quotePrefillKeys(deps: Pick<Core, 'waybill'>): PrefillKeys {
@@ -61,7 +61,7 @@ export async function newQuoteForm(
 
 export function register(app: App, deps: Core): void {
   const keys = quotePrefillKeys(deps);
-  const fields = sectionFields(quoteSpec(deps).sections);
+  const fields = quoteFields(deps);
   app.command<Opening>(
     '/quote',
     requires(

@@ -49,6 +49,13 @@ export const quoteFormSpec = perSettings((schema: WaybillSchemas['quote'], catal
   return { sections, required: requiredPaths(schema, sectionFields(sections)) };
 });
 
+/**
+ * The quote form's fields, for reading what a dispatcher typed: which ones are required is left to the
+ * first form shown (it validates an empty form, about 10 ms at start-up otherwise).
+ */
+export const quoteFields = (core: Pick<Core, 'waybill'>) =>
+  sectionFields(quoteFormSections(core.waybill.catalog));
+
 /** The quote form of this core's catalog and schema. */
 export const quoteSpec = (core: Pick<Core, 'waybill' | 'schemas'>) =>
   quoteFormSpec(core.schemas.quote, core.waybill.catalog);

@@ -8,7 +8,7 @@ import { saveToShow } from '../kit/drafts.js';
 import { readFormState, type StateValues } from '../kit/forms.js';
 import { showInModal } from '../kit/modal.js';
 import type { QuoteDraft } from './draft.js';
-import { quoteSpec, sectionFields } from './form.js';
+import { quoteFields } from './form.js';
 import { ids } from './ids.js';
 import { quoteForm } from './steps.js';
 
@@ -20,7 +20,7 @@ export function register(app: App, deps: Core): void {
     requires(deps, 'quote'),
     partyOptionsAnswer(deps),
   );
-  const paths = new Set(sectionFields(quoteSpec(deps).sections).map((field) => field.path));
+  const paths = new Set(quoteFields(deps).map((field) => field.path));
   app.action<BlockAction<ExternalSelectAction>, DraftContext<QuoteDraft>>(
     ids.quoteParty,
     requires(deps, 'quote'),
