@@ -7,7 +7,7 @@ import { FIND_ROUNDS, type FindRow } from './find.js';
 import type { FloodRow } from './find-flood.js';
 import type { LabelsReport } from './labels.js';
 import { type MemoryByPart, median, type TargetCheck } from './lib.js';
-import type { InstanceReport, PhaseReport } from './phases.js';
+import type { InstanceReport, PhaseReport, StartupMemory } from './phases.js';
 import { type PlacesReport, renderPlaces } from './places.js';
 import type { PrintsReport } from './prints.js';
 import type { RemittanceReport } from './remittance.js';
@@ -271,6 +271,8 @@ export function render(report: {
   mode: string;
   totalSeconds: number;
   instances: InstanceReport[];
+  /** Node alone and Bolt alone, put before the bot's start-up steps (`memoryBeforeTheBundle`). */
+  beforeTheBundle?: StartupMemory[];
   bulk?: BulkReport[];
   labels?: LabelsReport[];
   exported?: ExportReport[];
@@ -326,8 +328,9 @@ export function render(report: {
       ]),
     );
   }
-  const memory = report.instances.find((i) => i.startupMemory?.length)?.startupMemory ?? [];
-  if (memory.length > 0) {
+  const steps = report.instances.find((i) => i.startupMemory?.length)?.startupMemory ?? [];
+  if (steps.length > 0) {
+    const memory = [...(report.beforeTheBundle ?? []), ...steps];
     out.push('');
     out.push(
       "Memory by start-up step (MB), and when each ended (ms since its process started): Node alone and Bolt alone, each in a process of its own started as `npm start` starts node; then the bot's steps, the first one's + being its bundle and settings over Bolt's",

@@ -51,6 +51,7 @@ import {
   type Context,
   type InstanceReport,
   memoryBeforeTheBundle,
+  type StartupMemory,
   warmStarts,
 } from './phases.js';
 import { benchPlaces, type PlacesReport, placesTargets } from './places.js';
@@ -160,12 +161,13 @@ async function main(): Promise<void> {
   const flood: FloodRow[] = [];
   const attention: AttentionTurn[] = [];
   let sms: SmsReport[] = [];
+  let beforeTheBundle: StartupMemory[] = [];
   try {
     if (!postgresAdminUrl) log('PostgreSQL runs left out: set BENCH_DATABASE_URL (or TEST_DATABASE_URL)');
     const measuresAcks = !(bulkOnly || bigStoreOnly || alone);
     if (measuresAcks) {
       await warmStarts(ctx);
-      ctx.beforeTheBundle = await memoryBeforeTheBundle();
+      beforeTheBundle = await memoryBeforeTheBundle();
     }
     for (const latencyMs of measuresAcks ? latencies : []) {
       for (let round = 1; round <= (latencyMs === 0 ? rounds : 1); round += 1) {
@@ -222,6 +224,7 @@ async function main(): Promise<void> {
     machine: machine(),
     totalSeconds: Math.round((epochMs() - begun) / 100) / 10,
     instances,
+    beforeTheBundle,
     bulk,
     labels,
     exported,
